@@ -1,0 +1,37 @@
+# Two commands do all the set-up from a fresh clone (Python 3.11 and pip only):
+#   make site   validate the records, rerun stale analyses (paper profile), build the site
+#   make test   run the test suite
+# Each creates .venv with pip when it is missing or older than pyproject.toml/constraints.txt.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.litrec-installed
+
+.PHONY: site test venv serve clean bench
+
+$(STAMP): pyproject.toml constraints.txt
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev]'
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+site: $(STAMP)
+	$(BIN)/litrec validate
+	$(BIN)/litrec run --profile paper
+	$(BIN)/litrec site build
+
+serve: $(STAMP)
+	$(BIN)/litrec site serve
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python bench/validate_scale.py
+	$(BIN)/python bench/site_scale.py
+	$(BIN)/python bench/train_throughput.py
+
+clean:
+	rm -rf build public

@@ -1,0 +1,5 @@
+"""`python -m litrec` runs the command-line interface."""
+
+from litrec.cli import main
+
+raise SystemExit(main())

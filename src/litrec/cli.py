@@ -1,0 +1,161 @@
+"""The `litrec` command line.
+
+Exit codes: 0 success, 1 invalid input or a claim not reproduced, 2 usage error.
+Commands import what they need lazily so that `litrec validate` and a no-op
+`litrec run` stay fast (JAX is imported only when an analysis really runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from litrec import __version__
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad command-line use: reported as `litrec: error: ...` with exit 2."""
+
+
+def _records_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--records", type=Path, default=Path("records"), metavar="DIR",
+                   help="the records folder (default: records)")
+    p.add_argument("--analysis", type=Path, default=None, metavar="DIR",
+                   help="the analysis folder with registry.yaml (default: beside the records folder)")
+
+
+def _format_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="output format (default: text)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="litrec",
+        description="Literature-linked analysis records: validate records, rerun the analyses "
+        "behind their claims, and build the site.",
+    )
+    parser.add_argument("--version", action="version", version=f"litrec {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("validate", help="check every record, link and claim; report all problems",
+                       description="Check every record, link and claim; report all problems at once "
+                       "as path:line:col: message. Exit 0 when valid, 1 when any record is invalid.")
+    _records_arg(p)
+    _format_arg(p)
+    p.add_argument("--quiet", action="store_true", help="print errors only, not information notes")
+
+    p = sub.add_parser("schema", help="write a JSON Schema per record kind",
+                       description="Write one JSON Schema per record kind (from the pydantic models) "
+                       "for editors such as the YAML language server.")
+    p.add_argument("--out", type=Path, default=Path("schema"), metavar="DIR",
+                   help="output folder (default: schema)")
+
+    p = sub.add_parser("run", help="rerun stale analyses and give every claim a verdict",
+                       description="Rerun the analyses whose results are stale (or missing) and "
+                       "evaluate every claim's expectations. Exit 1 when a claim is not reproduced.")
+    p.add_argument("targets", nargs="*", metavar="TARGET",
+                   help="claim refs (ARXIV-2212.07677#P1), record ids or analysis names; none means all")
+    p.add_argument("--profile", choices=("quick", "paper"), default="quick",
+                   help="analysis profile (default: quick)")
+    p.add_argument("--force", action="store_true", help="rerun even when the result is current")
+    p.add_argument("--results", type=Path, default=Path("results"), metavar="DIR",
+                   help="results folder (default: results)")
+    _records_arg(p)
+    _format_arg(p)
+
+    p = sub.add_parser("status", help="one row per claim: verdict, measured vs expected",
+                       description="Show every claim's verdict from the stored results, without "
+                       "running anything.")
+    p.add_argument("--profile", choices=("quick", "paper"), default="paper",
+                   help="which profile's results to judge (default: paper)")
+    p.add_argument("--results", type=Path, default=Path("results"), metavar="DIR",
+                   help="results folder (default: results)")
+    p.add_argument("--check-current", action="store_true",
+                   help="exit 1 when any claim's result is stale or missing (for CI)")
+    _records_arg(p)
+    _format_arg(p)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return COMMANDS[args.command](args)
+    except UsageError as exc:
+        print(f"litrec: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("litrec: interrupted", file=sys.stderr)
+        return 130
+
+
+def _need_dir(path: Path, what: str) -> None:
+    if not path.is_dir():
+        raise UsageError(f"{what} folder '{path}' does not exist")
+
+
+def cmd_validate(args) -> int:
+    from litrec.project import load_project
+
+    _need_dir(args.records, "records")
+    proj = load_project(args.records, args.analysis)
+    errors = sorted(proj.errors, key=lambda d: (d.path, d.line, d.col))
+    if args.format == "json":
+        out = {
+            "valid": not errors,
+            "records": len(proj.records),
+            "files": proj.files,
+            "errors": [d.to_json() for d in errors],
+            "info": [d.to_json() for d in proj.diagnostics if d.severity != "error"],
+        }
+        print(json.dumps(out, indent=2, default=str))
+    else:
+        for d in errors:
+            print(d.format())
+        if not args.quiet:
+            for d in proj.diagnostics:
+                if d.severity != "error":
+                    print(d.format())
+        n_info = len(proj.diagnostics) - len(errors)
+        verdict = "valid" if not errors else f"{len(errors)} error{'s' * (len(errors) != 1)}"
+        print(f"checked {proj.files} files, {len(proj.records)} valid records, "
+              f"{len(proj.edges)} links: {verdict}; {n_info} note{'s' * (n_info != 1)}",
+              file=sys.stderr)
+    return EXIT_OK if not errors else EXIT_INVALID
+
+
+def cmd_schema(args) -> int:
+    from litrec.schema import write_schemas
+
+    for path in write_schemas(args.out):
+        print(path)
+    return EXIT_OK
+
+
+def cmd_run(args) -> int:
+    from litrec.runner import cmd_run as run
+
+    return run(args)
+
+
+def cmd_status(args) -> int:
+    from litrec.runner import cmd_status as status
+
+    return status(args)
+
+
+COMMANDS = {
+    "validate": cmd_validate,
+    "schema": cmd_schema,
+    "run": cmd_run,
+    "status": cmd_status,
+}

@@ -1,0 +1,45 @@
+"""Diagnostics: one problem found in the input, located and explained.
+
+Every check of litrec reports problems as `Diagnostic` objects so that a run
+can collect all of them and print them together as `path:line:col: message`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Literal
+
+Severity = Literal["error", "warning", "info"]
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A problem (or a note) about one place in one file."""
+
+    path: str
+    line: int
+    col: int
+    field: str
+    message: str
+    code: str
+    severity: Severity = "error"
+    record: str | None = None
+
+    def format(self) -> str:
+        field = f"{self.field}: " if self.field else ""
+        tag = "" if self.severity == "error" else f"{self.severity}: "
+        return f"{self.path}:{self.line}:{self.col}: {tag}{field}{self.message}"
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def format_field(loc: tuple) -> str:
+    """Render a location tuple as `links[0].target`."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out

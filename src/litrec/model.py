@@ -1,0 +1,373 @@
+"""The record schemas: one pydantic model per kind, and the typed relations.
+
+A record is a YAML mapping with an `id` and a `kind`. Kinds:
+
+- `literature`: a paper, with citation fields, claims and discrepancies;
+- `note`, `theory`: the owner's own readings and theories;
+- `decision`: an architecture-decision-style record (MADR statuses);
+- `work`: a manuscript and its bibliography;
+- `anthology`: an entry of the second collection the owner keeps.
+
+Links are typed (`Relation`): each has an inverse name shown on the target,
+the kinds it may start from and point to, and whether it may form a cycle.
+Backlinks are computed from links, never written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+# --------------------------------------------------------------------------- ids
+
+ID_PATTERNS: dict[str, str] = {
+    "literature": r"ARXIV-\d{4}\.\d{4,5}|DOI-10\.\d{4,9}_[-._;()A-Za-z0-9]+",
+    "note": r"NOTE-\d{1,6}",
+    "theory": r"THEORY-\d{1,6}",
+    "decision": r"ADR-\d{1,6}",
+    "work": r"[a-z0-9]+(?:-[a-z0-9]+)*",
+    "anthology": r"ANTH-(?:LIT|THEORY|NOTE|WORK)-\d{1,6}",
+}
+ID_EXAMPLES: dict[str, str] = {
+    "literature": "ARXIV-2212.07677 (arXiv number) or DOI-10.1000_xyz123 (DOI with '/' as '_')",
+    "note": "NOTE-621",
+    "theory": "THEORY-169",
+    "decision": "ADR-013",
+    "work": "what-survives-translation (lower-case words joined by '-')",
+    "anthology": "ANTH-LIT-533 or ANTH-THEORY-068",
+}
+ID_RE = {kind: re.compile(rf"^(?:{p})$") for kind, p in ID_PATTERNS.items()}
+CLAIM_ID = r"[A-Z][A-Za-z]*\d+[a-z]?"
+CLAIM_ID_RE = re.compile(rf"^{CLAIM_ID}$")
+REF_RE = re.compile(rf"^(?P<record>[^#\s]+)(?:#(?P<claim>{CLAIM_ID}))?$")
+
+KINDS = tuple(ID_PATTERNS)
+
+
+def kind_of_id(ident: str) -> str | None:
+    """The kind whose id pattern `ident` matches (numbered kinds first), if any."""
+    for kind in ("literature", "note", "theory", "decision", "anthology", "work"):
+        if ID_RE[kind].match(ident):
+            return kind
+    return None
+
+
+# --------------------------------------------------------------------- relations
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A typed link: `source --name--> target`, shown on the target as `inverse`."""
+
+    name: str
+    inverse: str
+    sources: frozenset[str]
+    targets: frozenset[str]
+    claims: bool = False  # may the target be a claim (`ID#P1`)?
+    acyclic: bool = False
+    description: str = ""
+
+
+_ALL = frozenset(KINDS)
+_OWN = frozenset({"literature", "note", "theory", "decision", "work"})
+
+
+def _r(name, inverse, sources, targets, claims=False, acyclic=False, description=""):
+    return Relation(name, inverse, frozenset(sources), frozenset(targets), claims, acyclic, description)
+
+
+RELATIONS: dict[str, Relation] = {
+    r.name: r
+    for r in [
+        _r("held_under", "holds", _ALL, {"decision"},
+           description="the record is held under this decision"),
+        _r("supersedes", "superseded_by", {"decision"}, {"decision"}, acyclic=True,
+           description="this decision replaces an earlier one"),
+        _r("reading_of", "read_in", {"note"}, {"literature", "anthology", "work"}, claims=True,
+           description="the note is a reading of this record"),
+        _r("uses", "used_by", {"note", "theory", "work"}, _OWN | {"anthology"}, claims=True,
+           description="relies on this record or claim"),
+        _r("source_of", "has_source", {"note", "literature"}, {"theory"},
+           description="this record is a source of a theory"),
+        _r("derived_from", "derives", {"theory", "note"}, {"theory", "note"}, acyclic=True,
+           description="built on an earlier theory or note"),
+        _r("supports", "supported_by", _OWN, _OWN, claims=True,
+           description="gives evidence for"),
+        _r("contradicts", "contradicted_by", _OWN, _OWN, claims=True,
+           description="gives evidence against"),
+        _r("entry_for", "anthology_entry", {"anthology"}, _OWN,
+           description="the anthology entry for this record of the owner's collection"),
+        _r("keeps", "kept_by", {"anthology"}, _ALL, claims=True,
+           description="the anthology entry keeps this claim or entry"),
+        _r("rejects", "rejected_by", {"anthology"}, _ALL, claims=True,
+           description="the anthology entry rejects this claim or entry"),
+        _r("filed_from", "filed_into_record", {"literature", "note", "theory"}, {"work"},
+           description="filed from the bibliography of this work"),
+        _r("considered", "considered_by", {"work"}, _ALL,
+           description="the work's bibliography considered this record"),
+        _r("cites", "cited_by", {"work"}, _ALL, claims=True,
+           description="the work cites this record"),
+        _r("dropped", "dropped_by", {"work"}, _ALL,
+           description="considered, then dropped from the final reference list"),
+        _r("relates_to", "related_from", _ALL, _ALL, claims=True,
+           description="a loose relation, for anything the others do not say"),
+    ]
+}
+INVERSES = {r.inverse: r for r in RELATIONS.values()}
+
+# -------------------------------------------------------------------- base parts
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+
+Ref = Annotated[str, Field(pattern=REF_RE.pattern, description="a record id, or ID#CLAIM for a claim")]
+Markdown = Annotated[str, Field(description="Markdown prose; raw HTML is shown as text")]
+
+
+class Link(Strict):
+    """A typed link to another record or claim."""
+
+    rel: str = Field(description="relation name: " + ", ".join(RELATIONS))
+    target: Ref
+    note: str | None = None
+
+    @field_validator("rel")
+    @classmethod
+    def _known_rel(cls, v: str) -> str:
+        if v not in RELATIONS:
+            if v in INVERSES:
+                r = INVERSES[v]
+                raise ValueError(
+                    f"'{v}' is the inverse of '{r.name}' and is computed on the target; "
+                    f"write the link on the other record as rel: {r.name}"
+                )
+            import difflib
+
+            close = difflib.get_close_matches(v, RELATIONS, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise ValueError(f"unknown relation '{v}'{hint} (known: {', '.join(RELATIONS)})")
+        return v
+
+
+class Base(Strict):
+    """Fields every record has."""
+
+    id: str
+    title: str | None = None
+    summary: Markdown | None = Field(None, description="short Markdown prose")
+    body: Markdown | None = Field(None, description="long Markdown prose")
+    partial: bool = Field(
+        False,
+        description="known by reference only: the record holds what its source says of it, "
+        "the content is held elsewhere",
+    )
+    known_from: str | None = Field(None, description="where a partial record is named")
+    tags: list[str] = Field(default_factory=list)
+    links: list[Link] = Field(default_factory=list)
+
+    def refs(self) -> list[tuple[str, str, tuple]]:
+        """Every outgoing (relation, target, field location) of the record."""
+        return [(ln.rel, ln.target, ("links", i, "target")) for i, ln in enumerate(self.links)]
+
+
+# ----------------------------------------------------------------------- claims
+
+Op = Literal["<", "<=", ">", ">=", "≈", "=="]
+
+
+class Expectation(Strict):
+    """What one metric of an analysis result must satisfy for the claim to hold."""
+
+    metric: str = Field(description="metric name in the result, dotted for nested: ood.min_cos")
+    op: Op
+    value: float | bool | None = Field(None, description="a number to compare with")
+    ref: str | None = Field(None, description="another metric to compare with")
+    factor: float = Field(1.0, description="the right side is factor * value (or * ref)")
+    rel_tol: float | None = Field(None, ge=0, description="relative tolerance for ≈")
+    abs_tol: float | None = Field(None, ge=0, description="absolute tolerance for ≈")
+    paper: float | str | None = Field(None, description="the paper's own number, where it states one")
+    official: float | str | None = Field(None, description="the official code's number")
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _one_side(self) -> "Expectation":
+        if (self.value is None) == (self.ref is None):
+            raise ValueError("give exactly one right-hand side: 'value: <number>' or 'ref: <metric>'")
+        if self.op == "≈" and self.rel_tol is None and self.abs_tol is None:
+            raise ValueError("op '≈' needs a tolerance: rel_tol or abs_tol")
+        return self
+
+    def describe(self) -> str:
+        rhs = self.ref if self.ref is not None else _num(self.value)
+        if self.factor != 1.0:
+            rhs = f"{_num(self.factor)} × {rhs}"
+        tol = ""
+        if self.op == "≈":
+            parts = []
+            if self.rel_tol is not None:
+                parts.append(f"{self.rel_tol:.3g} rel")
+            if self.abs_tol is not None:
+                parts.append(f"{self.abs_tol:.3g} abs")
+            tol = f" (±{', '.join(parts)})"
+        return f"{self.metric} {self.op} {rhs}{tol}"
+
+
+def _num(v: Any) -> str:
+    if isinstance(v, bool) or v is None:
+        return str(v).lower()
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return str(v)
+
+
+class Check(Strict):
+    """How a claim is checked: a registered analysis and its expectations."""
+
+    analysis: str = Field(description="a name registered in analysis/registry.yaml")
+    expect: list[Expectation] = Field(min_length=1)
+
+
+class Where(Strict):
+    """Where the claim stands in the paper."""
+
+    proposition: str | None = None
+    section: str | None = None
+    figure: str | None = None
+    table: str | None = None
+    equation: str | None = None
+    appendix: str | None = None
+    page: str | None = None
+
+    def describe(self) -> str:
+        return ", ".join(
+            f"{name.capitalize()} {getattr(self, name)}"
+            for name in ("proposition", "section", "figure", "table", "equation", "appendix", "page")
+            if getattr(self, name)
+        )
+
+
+class Claim(Strict):
+    """A takeaway of a record, addressable as `RECORD#ID`."""
+
+    id: str = Field(pattern=CLAIM_ID_RE.pattern, description="short local id: P1, F1, C1")
+    kind: Literal["proposition", "finding", "observation", "definition", "conjecture"]
+    title: str
+    statement: Markdown
+    where: Where | None = None
+    check: Check | None = None
+
+
+class Discrepancy(Strict):
+    """Where a paper's text and its official code disagree."""
+
+    id: str = Field(pattern=r"^D\d+$")
+    topic: str
+    text_says: str
+    code_does: str
+    numbers_follow: Literal["text", "code", "both", "unclear"]
+    analysis: str | None = Field(None, description="a registered analysis that measures it")
+    metrics: list[str] = Field(default_factory=list, description="its metrics that measure it")
+    note: str | None = None
+
+
+# ------------------------------------------------------------------------ kinds
+
+
+class Filing(Strict):
+    """When and why a record entered the collection."""
+
+    date: dt.date
+    requested_by: str | None = None
+    from_work: str | None = Field(None, description="the work whose bibliography it came from")
+
+
+class Literature(Base):
+    kind: Literal["literature"]
+    authors: list[str] = Field(default_factory=list)
+    year: int | None = Field(None, ge=1000, le=2999)
+    venue: str | None = None
+    volume: str | None = None
+    pages: str | None = None
+    publisher: str | None = None
+    arxiv: str | None = Field(None, pattern=r"^\d{4}\.\d{4,5}(v\d+)?$")
+    doi: str | None = Field(None, pattern=r"^10\.\d{4,9}/\S+$")
+    url: str | None = None
+    code: str | None = Field(None, description="where the paper's official code lives")
+    question: Markdown | None = Field(None, description="the question this record asks of the paper")
+    filed: Filing | None = None
+    claims: list[Claim] = Field(default_factory=list)
+    discrepancies: list[Discrepancy] = Field(default_factory=list)
+
+    def refs(self):
+        out = super().refs()
+        if self.filed and self.filed.from_work:
+            out.append(("filed_from", self.filed.from_work, ("filed", "from_work")))
+        return out
+
+
+class Note(Base):
+    kind: Literal["note"]
+    date: dt.date | None = None
+    claims: list[Claim] = Field(default_factory=list)
+
+
+class Theory(Base):
+    kind: Literal["theory"]
+    status: Literal["open", "held", "abandoned"] | None = None
+    claims: list[Claim] = Field(default_factory=list)
+
+
+class Decision(Base):
+    kind: Literal["decision"]
+    status: Literal["proposed", "accepted", "rejected", "deprecated", "superseded"] | None = None
+    date: dt.date | None = None
+    context: Markdown | None = None
+    decision: Markdown | None = None
+    consequences: Markdown | None = None
+
+
+class BibEntry(Strict):
+    ref: Ref
+    status: Literal["considered", "cited", "dropped"]
+    note: str | None = None
+
+
+_BIB_REL = {"considered": "considered", "cited": "cites", "dropped": "dropped"}
+
+
+class Work(Base):
+    kind: Literal["work"]
+    status: Literal["draft", "submitted", "published", "abandoned"] | None = None
+    bibliography: list[BibEntry] = Field(default_factory=list)
+
+    def refs(self):
+        out = super().refs()
+        for i, b in enumerate(self.bibliography):
+            out.append((_BIB_REL[b.status], b.ref, ("bibliography", i, "ref")))
+        return out
+
+
+class Anthology(Base):
+    kind: Literal["anthology"]
+    stance: Literal["kept", "rejected", "held", "open"] | None = Field(
+        None, description="the anthology's stance on this entry")
+    read_for: str | None = Field(None, description="what the anthology reads the entry for")
+
+
+Record = Annotated[
+    Union[Literature, Note, Theory, Decision, Work, Anthology], Field(discriminator="kind")
+]
+MODELS: dict[str, type[Base]] = {
+    "literature": Literature,
+    "note": Note,
+    "theory": Theory,
+    "decision": Decision,
+    "work": Work,
+    "anthology": Anthology,
+}

@@ -1,0 +1,77 @@
+"""The analysis registry: stable analysis names mapped to modules of `analysis/`.
+
+The registry is `analysis/registry.yaml`, plain data read with the safe YAML
+loader. Claims resolve their `analysis:` names here, so validating records
+never imports code, and a module path is never taken from a record.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from litrec.diagnostics import Diagnostic, format_field
+from litrec.yamlsafe import YamlProblem, load_bytes, locate
+
+NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+class Entry(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    module: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$",
+                        description="module name inside analysis/, e.g. prop1_identity")
+    title: str
+    description: str | None = None
+
+
+@dataclass
+class Registry:
+    path: Path
+    exists: bool
+    entries: dict[str, Entry] = field(default_factory=dict)
+
+    def names(self) -> set[str]:
+        return set(self.entries)
+
+    def module_path(self, name: str) -> Path:
+        mod = self.entries[name].module
+        return self.path.parent.joinpath(*mod.split(".")).with_suffix(".py")
+
+
+def load_registry(analysis_dir: Path, diags: list[Diagnostic],
+                  display: Callable[[Path], str] = str) -> Registry:
+    path = Path(analysis_dir) / "registry.yaml"
+    reg = Registry(path, path.is_file())
+    if not reg.exists:
+        return reg
+    shown = display(path)
+    try:
+        loaded = load_bytes(path.read_bytes())
+    except YamlProblem as p:
+        diags.append(Diagnostic(shown, p.line, p.col, "", p.message, p.code))
+        return reg
+    for name, raw in loaded.data.items():
+        line, col = locate(loaded.root, (name,), key=True)
+        if not isinstance(name, str) or not NAME_RE.match(name):
+            diags.append(Diagnostic(shown, line, col, str(name),
+                                    f"analysis name {name!r} must be lower-case words joined by '-'",
+                                    "registry"))
+            continue
+        try:
+            reg.entries[name] = Entry.model_validate(raw)
+        except ValidationError as exc:
+            for err in exc.errors(include_url=False):
+                loc = (name, *err["loc"])
+                line, col = locate(loaded.root, loc)
+                diags.append(Diagnostic(shown, line, col, format_field(loc), err["msg"], "registry"))
+            continue
+        if not reg.module_path(name).is_file():
+            diags.append(Diagnostic(shown, line, col, name,
+                                    f"module '{raw['module']}' not found at {display(reg.module_path(name))}",
+                                    "registry"))
+    return reg

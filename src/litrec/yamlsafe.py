@@ -1,0 +1,197 @@
+"""Safe YAML loading that keeps where every value stands in the file.
+
+Records are parsed to a node tree with PyYAML's safe composer (the C one when
+available) and converted to plain Python data here, so that:
+
+- only the standard YAML tags are accepted (no Python objects, ever);
+- aliases are refused, so an alias bomb ("billion laughs") fails at once;
+- every value can be traced back to its line and column for error messages.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+try:  # the C composer is several times faster; both are safe
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - PyYAML without libyaml
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+MAX_BYTES = 1 << 20  # a record file over 1 MiB is refused before parsing
+MAX_NODES = 100_000  # a record with more values than this is refused
+MAX_DEPTH = 64
+
+_STR = "tag:yaml.org,2002:str"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+_SCALAR_TAGS = {
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:timestamp",
+}
+_constructor = yaml.SafeLoader.__new__(yaml.SafeLoader)
+yaml.constructor.SafeConstructor.__init__(_constructor)
+
+
+class YamlProblem(Exception):
+    """A file that is not acceptable YAML for a record."""
+
+    def __init__(self, message: str, line: int = 1, col: int = 1, code: str = "yaml"):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.col = col
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A parsed document and its node tree (for locating values)."""
+
+    data: Any
+    root: yaml.Node
+
+
+def _mark(node: yaml.Node) -> tuple[int, int]:
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+class _Converter:
+    __slots__ = ("seen", "count")
+
+    def __init__(self) -> None:
+        self.seen: set[int] = set()
+        self.count = 0
+
+    def convert(self, node: yaml.Node, depth: int = 0) -> Any:
+        key = id(node)
+        if key in self.seen:
+            line, col = _mark(node)
+            raise YamlProblem(
+                "YAML aliases (*name) are not allowed in records; write the value out",
+                line, col, "yaml-alias",
+            )
+        self.seen.add(key)
+        self.count += 1
+        if self.count > MAX_NODES or depth > MAX_DEPTH:
+            line, col = _mark(node)
+            raise YamlProblem(
+                f"the document is too large or too deep (limit {MAX_NODES} values, "
+                f"depth {MAX_DEPTH}); split it into several records",
+                line, col, "yaml-limit",
+            )
+        tag = node.tag
+        if isinstance(node, yaml.ScalarNode):
+            if tag == _STR:
+                return node.value
+            if tag in _SCALAR_TAGS:
+                return _constructor.construct_object(node, deep=True)
+        elif isinstance(node, yaml.MappingNode) and tag == _MAP:
+            out: dict[Any, Any] = {}
+            for knode, vnode in node.value:
+                if knode.tag == "tag:yaml.org,2002:merge":
+                    line, col = _mark(knode)
+                    raise YamlProblem(
+                        "merge keys (<<) are not allowed in records; write the keys out",
+                        line, col, "yaml-alias",
+                    )
+                k = self.convert(knode, depth + 1)
+                if isinstance(k, (dict, list)):
+                    line, col = _mark(knode)
+                    raise YamlProblem("a mapping key must be a plain value", line, col)
+                if k in out:
+                    line, col = _mark(knode)
+                    raise YamlProblem(
+                        f"duplicate key '{k}'; keep one of them", line, col, "yaml-duplicate-key"
+                    )
+                out[k] = self.convert(vnode, depth + 1)
+            return out
+        elif isinstance(node, yaml.SequenceNode) and tag == _SEQ:
+            return [self.convert(v, depth + 1) for v in node.value]
+        line, col = _mark(node)
+        raise YamlProblem(
+            f"tag '{tag}' is not allowed in records; only plain YAML values "
+            "(strings, numbers, booleans, dates, lists, mappings) are",
+            line, col, "yaml-tag",
+        )
+
+
+def load_bytes(raw: bytes) -> Loaded:
+    """Parse one record file's bytes; raise YamlProblem for anything unacceptable."""
+    if len(raw) > MAX_BYTES:
+        raise YamlProblem(
+            f"file is {len(raw)} bytes, over the {MAX_BYTES}-byte limit for a record",
+            code="yaml-limit",
+        )
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        col = exc.start - (before.rfind(b"\n") + 1) + 1
+        raise YamlProblem(
+            f"file is not UTF-8 (byte 0x{raw[exc.start]:02x}); save it as UTF-8",
+            line, col, "encoding",
+        ) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        root = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        what = exc.problem or "invalid YAML"
+        ctx = f" ({exc.context})" if exc.context else ""
+        raise YamlProblem(f"YAML syntax error: {what}{ctx}", line, col, "yaml-syntax") from None
+    except yaml.YAMLError as exc:  # e.g. several documents in one file
+        raise YamlProblem(f"YAML error: {exc}", code="yaml-syntax") from None
+    if root is None:
+        raise YamlProblem("file is empty; a record is a YAML mapping with at least 'id' and 'kind'",
+                          code="empty")
+    data = _Converter().convert(root)
+    if not isinstance(data, dict):
+        line, col = _mark(root)
+        found = "a list" if isinstance(data, list) else f"{type(data).__name__} {data!r}"
+        raise YamlProblem(
+            f"the top level must be a mapping of fields (id: ..., kind: ...), found {found}",
+            line, col, "not-mapping",
+        )
+    return Loaded(data, root)
+
+
+def locate(root: yaml.Node | None, loc: tuple, key: bool = False) -> tuple[int, int]:
+    """Line and column of the value at `loc` (or of its key), or of the nearest parent."""
+    if root is None:
+        return 1, 1
+    node = root
+    best = _mark(root)
+    for i, part in enumerate(loc):
+        last = i == len(loc) - 1
+        if isinstance(node, yaml.MappingNode):
+            for knode, vnode in node.value:
+                if knode.value == part or (not isinstance(part, str) and knode.value == str(part)):
+                    if last and key:
+                        return _mark(knode)
+                    node = vnode
+                    break
+            else:
+                return best
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+            if 0 <= part < len(node.value):
+                node = node.value[part]
+            else:
+                return best
+        else:
+            return best
+        best = _mark(node)
+    return best
+
+
+def dump_date(value: _dt.date) -> str:
+    return value.isoformat()
