@@ -1,0 +1,180 @@
+"""Verdicts: each claim's expectations evaluated against its analysis's result.
+
+Verdicts are `reproduced` (every expectation holds), `not_reproduced` (one
+fails), `stale` (a result exists but its code, profile or package versions
+changed since; the stored numbers are shown but not judged), `not_run` (no
+result yet) and `error` (the result lacks a metric the claim names).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from litrec.model import Expectation
+from litrec.project import Project
+from litrec.results import fingerprint, load_result, package_versions
+
+VERDICTS = ("reproduced", "not_reproduced", "stale", "not_run", "error")
+
+
+class MissingMetric(KeyError):
+    pass
+
+
+def get_metric(metrics: dict, name: str) -> Any:
+    cur: Any = metrics
+    for part in name.split("."):
+        if isinstance(cur, dict) and part in cur:
+            cur = cur[part]
+        else:
+            raise MissingMetric(name)
+    return cur
+
+
+def _compare(op: str, a: Any, b: Any, exp: Expectation) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        if op in ("==", "≈"):
+            return bool(a) == bool(b)
+        return False
+    a, b = float(a), float(b)
+    if math.isnan(a) or math.isnan(b):
+        return False
+    if op == "<":
+        return a < b
+    if op == "<=":
+        return a <= b
+    if op == ">":
+        return a > b
+    if op == ">=":
+        return a >= b
+    if op == "==":
+        return a == b
+    tol = max(exp.abs_tol or 0.0, (exp.rel_tol or 0.0) * abs(b))
+    return abs(a - b) <= tol
+
+
+@dataclass
+class Outcome:
+    """One expectation against one result."""
+
+    expectation: str
+    metric: str
+    measured: Any
+    expected: Any
+    holds: bool | None
+    paper: Any = None
+    official: Any = None
+    note: str | None = None
+    rel_diff: float | None = None
+
+
+def evaluate(exp: Expectation, metrics: dict) -> Outcome:
+    """Evaluate one expectation; a list-valued metric must hold at every element."""
+    measured = get_metric(metrics, exp.metric)
+    rhs = get_metric(metrics, exp.ref) if exp.ref is not None else exp.value
+    if isinstance(rhs, list) or isinstance(measured, list):
+        ms = measured if isinstance(measured, list) else [measured] * len(rhs)
+        rs = rhs if isinstance(rhs, list) else [rhs] * len(ms)
+        if len(ms) != len(rs):
+            raise MissingMetric(f"{exp.metric} and {exp.ref} have different lengths")
+        scaled = [r * exp.factor if not isinstance(r, bool) else r for r in rs]
+        holds = all(_compare(exp.op, a, b, exp) for a, b in zip(ms, scaled))
+        expected: Any = scaled
+    else:
+        expected = rhs * exp.factor if not isinstance(rhs, bool) else rhs
+        holds = _compare(exp.op, measured, expected, exp)
+    rel = None
+    if isinstance(measured, (int, float)) and isinstance(expected, (int, float)) \
+            and not isinstance(measured, bool) and expected:
+        rel = (float(measured) - float(expected)) / abs(float(expected))
+    return Outcome(exp.describe(), exp.metric, measured, expected, holds,
+                   exp.paper, exp.official, exp.note, rel)
+
+
+@dataclass
+class ClaimStatus:
+    claim: str
+    title: str
+    analysis: str | None
+    profile: str
+    verdict: str
+    measured: dict[str, Any] = field(default_factory=dict)
+    expected: list[str] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
+    reason: str | None = None
+    provenance: dict[str, Any] = field(default_factory=dict)
+    rests_on_it: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        return d
+
+
+def _provenance(result: dict) -> dict:
+    keys = ("code_hash", "versions", "platform", "device", "seed", "started", "wall_time_s",
+            "config", "litrec")
+    return {k: result.get(k) for k in keys if k in result}
+
+
+def claim_statuses(proj: Project, results_dir: Path, profile: str,
+                   only: set[str] | None = None) -> list[ClaimStatus]:
+    """A status for every checked claim (or those in `only`), in record order."""
+    versions = package_versions()
+    cache: dict[str, tuple[dict | None, bool, str | None]] = {}
+    out: list[ClaimStatus] = []
+    for rec, claim in proj.claims():
+        ref = f"{rec.id}#{claim.id}"
+        if only is not None and ref not in only:
+            continue
+        if claim.check is None:
+            continue
+        name = claim.check.analysis
+        if name not in cache:
+            result = load_result(results_dir, name, profile)
+            current, why = False, None
+            if result is not None and proj.registry and name in proj.registry.entries:
+                fp = fingerprint(proj.registry, name, profile, versions)
+                current = fp.matches(result)
+                why = None if current else fp.why_stale(result)
+            cache[name] = (result, current, why)
+        result, current, why = cache[name]
+        st = ClaimStatus(ref, claim.title, name, profile, "not_run",
+                         expected=[e.describe() for e in claim.check.expect])
+        if result is None:
+            st.reason = f"no {profile} result for '{name}'; run: litrec run {ref} --profile {profile}"
+            out.append(st)
+            continue
+        st.provenance = _provenance(result)
+        metrics = result.get("metrics", {})
+        try:
+            st.outcomes = [evaluate(e, metrics) for e in claim.check.expect]
+        except MissingMetric as exc:
+            st.verdict = "error"
+            st.reason = f"the result of '{name}' has no metric {exc.args[0]!r}"
+            out.append(st)
+            continue
+        st.measured = {o.metric: o.measured for o in st.outcomes}
+        if not current:
+            st.verdict = "stale"
+            st.reason = why
+        else:
+            st.verdict = "reproduced" if all(o.holds for o in st.outcomes) else "not_reproduced"
+        out.append(st)
+    _flag_dependents(proj, out)
+    return out
+
+
+def _flag_dependents(proj: Project, statuses: list[ClaimStatus]) -> None:
+    """Records resting on a claim that is not reproduced: users, and theories they source."""
+    for st in statuses:
+        if st.verdict != "not_reproduced":
+            continue
+        rid, _, cid = st.claim.partition("#")
+        users = sorted({e.source for e in proj.edges
+                        if e.target == rid and e.claim == cid and e.rel in ("uses", "supports")})
+        theories = sorted({e.target for e in proj.edges
+                           if e.source in users and e.rel == "source_of"})
+        st.rests_on_it = users + [t for t in theories if t not in users]
