@@ -106,18 +106,34 @@ class Project:
         return None
 
     def display(self, path: Path) -> str:
-        try:
-            return os.path.relpath(path)
-        except ValueError:  # pragma: no cover - other drive on Windows
-            return str(path)
+        """The path as shown in messages: relative to the working folder when inside it."""
+        text = str(path)
+        cache = self.__dict__.setdefault("_shown", {})
+        shown = cache.get(text)
+        if shown is None:
+            folder, _, name = text.rpartition(os.sep)
+            base = cache.get(folder + os.sep) if folder else None
+            if base is None:  # one relpath per folder, not per file
+                try:
+                    base = os.path.relpath(folder or ".")
+                except ValueError:  # pragma: no cover - other drive on Windows
+                    base = folder
+                cache[folder + os.sep] = base
+            shown = name if base == "." else os.path.join(base, name)
+            cache[text] = shown
+        return shown
 
 
 # ------------------------------------------------------------------------ load
 
 
 def find_record_files(records_dir: Path) -> list[Path]:
-    files = [p for p in records_dir.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()]
-    return sorted(files)
+    found: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(records_dir):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        found.extend(os.path.join(dirpath, f) for f in filenames
+                     if f.endswith((".yaml", ".yml")) and not f.startswith("."))
+    return [Path(p) for p in sorted(found)]
 
 
 def default_analysis_dir(records_dir: Path) -> Path:
@@ -314,11 +330,10 @@ def _resolve_links(proj: Project, known: set[str]) -> None:
             rel = m.RELATIONS[rel_name]
             target, _, claim = ref.partition("#")
             claim = claim or None
-            line, col = locate(root, loc)
-            fld = format_field(loc)
 
-            def err(msg: str, code: str) -> None:
-                diags.append(Diagnostic(shown, line, col, fld, msg, code, record=rid))
+            def err(msg: str, code: str, loc=loc) -> None:
+                line, col = locate(root, loc)
+                diags.append(Diagnostic(shown, line, col, format_field(loc), msg, code, record=rid))
 
             if target not in proj.records:
                 if target in known:
@@ -359,6 +374,8 @@ def _check_claims(proj: Project) -> None:
     names = proj.registry.names() if proj.registry else set()
     for rid in sorted(proj.records):
         rec = proj.records[rid]
+        if not getattr(rec, "claims", None) and not getattr(rec, "discrepancies", None):
+            continue
         shown = proj.display(proj.paths[rid])
         root = proj.roots[rid]
         seen: set[str] = set()

@@ -17,9 +17,31 @@ from typing import Any
 import yaml
 
 try:  # the C composer is several times faster; both are safe
-    from yaml import CSafeLoader as _Loader
+    from yaml import CSafeLoader as _Base
 except ImportError:  # pragma: no cover - PyYAML without libyaml
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+    from yaml import SafeLoader as _Base  # type: ignore[assignment]
+
+
+class _Loader(_Base):  # type: ignore[misc,valid-type]
+    """The safe loader with a memo for implicit tag resolution.
+
+    Resolving a plain scalar's tag runs regular expressions in Python and is
+    the largest cost of composing; record files repeat the same keys and
+    values, so the answers are cached (they depend only on the value).
+    """
+
+    _memo: dict = {}
+
+    def resolve(self, kind, value, implicit):
+        if kind is yaml.ScalarNode and implicit[0]:
+            key = value
+            tag = self._memo.get(key)
+            if tag is None:
+                tag = super().resolve(kind, value, implicit)
+                if len(self._memo) < 200_000:
+                    self._memo[key] = tag
+            return tag
+        return super().resolve(kind, value, implicit)
 
 MAX_BYTES = 1 << 20  # a record file over 1 MiB is refused before parsing
 MAX_NODES = 100_000  # a record with more values than this is refused
@@ -70,11 +92,21 @@ class _Converter:
         self.count = 0
 
     def convert(self, node: yaml.Node, depth: int = 0) -> Any:
+        tag = node.tag
+        cls = node.__class__
+        if cls is yaml.ScalarNode:  # scalars first: most nodes are plain strings
+            self.count += 1
+            if tag == _STR:
+                return node.value
+            if tag in _SCALAR_TAGS:
+                return _constructor.construct_object(node, deep=True)
+            line, col = _mark(node)
+            raise YamlProblem(_TAG_MSG.format(tag=tag), line, col, "yaml-tag")
         key = id(node)
-        if key in self.seen:
+        if key in self.seen:  # only an alias reaches a collection node twice
             line, col = _mark(node)
             raise YamlProblem(
-                "YAML aliases (*name) are not allowed in records; write the value out",
+                "YAML anchors and aliases (&name, *name) are not allowed in records; write the value out",
                 line, col, "yaml-alias",
             )
         self.seen.add(key)
@@ -86,13 +118,8 @@ class _Converter:
                 f"depth {MAX_DEPTH}); split it into several records",
                 line, col, "yaml-limit",
             )
-        tag = node.tag
-        if isinstance(node, yaml.ScalarNode):
-            if tag == _STR:
-                return node.value
-            if tag in _SCALAR_TAGS:
-                return _constructor.construct_object(node, deep=True)
-        elif isinstance(node, yaml.MappingNode) and tag == _MAP:
+        conv = self.convert
+        if cls is yaml.MappingNode and tag == _MAP:
             out: dict[Any, Any] = {}
             for knode, vnode in node.value:
                 if knode.tag == "tag:yaml.org,2002:merge":
@@ -101,7 +128,7 @@ class _Converter:
                         "merge keys (<<) are not allowed in records; write the keys out",
                         line, col, "yaml-alias",
                     )
-                k = self.convert(knode, depth + 1)
+                k = conv(knode, depth + 1)
                 if isinstance(k, (dict, list)):
                     line, col = _mark(knode)
                     raise YamlProblem("a mapping key must be a plain value", line, col)
@@ -110,16 +137,16 @@ class _Converter:
                     raise YamlProblem(
                         f"duplicate key '{k}'; keep one of them", line, col, "yaml-duplicate-key"
                     )
-                out[k] = self.convert(vnode, depth + 1)
+                out[k] = conv(vnode, depth + 1)
             return out
-        elif isinstance(node, yaml.SequenceNode) and tag == _SEQ:
-            return [self.convert(v, depth + 1) for v in node.value]
+        if cls is yaml.SequenceNode and tag == _SEQ:
+            return [conv(v, depth + 1) for v in node.value]
         line, col = _mark(node)
-        raise YamlProblem(
-            f"tag '{tag}' is not allowed in records; only plain YAML values "
-            "(strings, numbers, booleans, dates, lists, mappings) are",
-            line, col, "yaml-tag",
-        )
+        raise YamlProblem(_TAG_MSG.format(tag=tag), line, col, "yaml-tag")
+
+
+_TAG_MSG = ("tag '{tag}' is not allowed in records; only plain YAML values "
+            "(strings, numbers, booleans, dates, lists, mappings) are")
 
 
 def load_bytes(raw: bytes) -> Loaded:
@@ -149,8 +176,16 @@ def load_bytes(raw: bytes) -> Loaded:
         what = exc.problem or "invalid YAML"
         ctx = f" ({exc.context})" if exc.context else ""
         raise YamlProblem(f"YAML syntax error: {what}{ctx}", line, col, "yaml-syntax") from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow
+        before = text[: exc.position]
+        line = before.count("\n") + 1
+        col = exc.position - (before.rfind("\n") + 1) + 1
+        char = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "\0")
+        raise YamlProblem(f"character U+{char:04X} is not allowed in YAML; remove it",
+                          line, col, "yaml-syntax") from None
     except yaml.YAMLError as exc:  # e.g. several documents in one file
-        raise YamlProblem(f"YAML error: {exc}", code="yaml-syntax") from None
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise YamlProblem(f"YAML error: {first}", code="yaml-syntax") from None
     if root is None:
         raise YamlProblem("file is empty; a record is a YAML mapping with at least 'id' and 'kind'",
                           code="empty")

@@ -1,0 +1,148 @@
+"""What the pages are made from: the project, its verdicts and results, and where pages live.
+
+`gather` reads everything once (records, the registry, every result of the
+chosen profile, the verdicts from `litrec.verdicts`); the page generators only
+format it. The site computes no number: measured values, verdicts and
+provenance all come from `results/` through the runner's own modules.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from litrec.project import Edge, Project
+from litrec.results import fingerprint, load_result, package_versions
+from litrec.verdicts import ClaimStatus, claim_statuses
+
+KIND_DIRS = {"anthology": "anthology"}  # every other kind: records/
+KIND_TITLES = {
+    "literature": "Literature", "note": "Notes", "theory": "Theories",
+    "decision": "Decisions", "work": "Works", "anthology": "Anthology",
+}
+
+
+def page_of(kind: str, rid: str) -> str:
+    """The generated page of a record, relative to the docs folder."""
+    return f"{KIND_DIRS.get(kind, 'records')}/{rid}.md"
+
+
+def anchor(claim_id: str) -> str:
+    """The id of a claim's heading on its record's page: P1 -> p1."""
+    return claim_id.lower()
+
+
+def rel_url(from_page: str, target: str, fragment: str | None = None) -> str:
+    """A relative link from one docs page to another file, percent-encoded."""
+    path = posixpath.relpath(target, posixpath.dirname(from_page) or ".")
+    url = quote(path, safe="/.-_~")
+    return f"{url}#{fragment}" if fragment else url
+
+
+@dataclass
+class AnalysisInfo:
+    name: str
+    title: str
+    description: str | None
+    registered: bool
+    result: dict | None = None
+    current: bool = False
+    why_stale: str | None = None
+    claims: list[str] = field(default_factory=list)  # refs of the claims it checks
+    discrepancies: list[tuple[str, str]] = field(default_factory=list)  # (record id, D1)
+
+    @property
+    def page(self) -> str:
+        return f"analyses/{self.name}.md"
+
+    @property
+    def state(self) -> str:
+        if self.result is None:
+            return "not_run"
+        return "current" if self.current else "stale"
+
+
+@dataclass
+class SiteData:
+    project: Project
+    profile: str
+    statuses: dict[str, ClaimStatus]
+    analyses: dict[str, AnalysisInfo]
+    out_edges: dict[str, list[Edge]]
+
+    def record_page(self, rid: str) -> str:
+        return page_of(self.project.records[rid].kind, rid)
+
+    def url(self, from_page: str, ref: str) -> str | None:
+        """Link from a page to a record id or claim ref; None when it names no record or claim."""
+        rid, _, cid = ref.partition("#")
+        rec = self.project.records.get(rid)
+        if rec is None:
+            return None
+        if cid:
+            if self.project.claim(ref) is None:
+                return None
+            return rel_url(from_page, self.record_page(rid), anchor(cid))
+        return rel_url(from_page, self.record_page(rid))
+
+    def resolver(self, from_page: str):
+        return lambda ref: self.url(from_page, ref)
+
+    def analysis_url(self, from_page: str, name: str) -> str | None:
+        return rel_url(from_page, f"analyses/{name}.md") if name in self.analyses else None
+
+    def figures(self, name: str) -> list[tuple[str, str]]:
+        """(figure name, docs-relative path) of an analysis's figures for this profile."""
+        info = self.analyses.get(name)
+        if info is None or info.result is None:
+            return []
+        out = []
+        for fig, rel in (info.result.get("figures") or {}).items():
+            out.append((str(fig), f"figures/{name}/{rel}"))
+        return out
+
+
+def gather(project: Project, results_dir: Path, profile: str) -> SiteData:
+    statuses = {s.claim: s for s in claim_statuses(project, Path(results_dir), profile)}
+    reg = project.registry
+    analyses: dict[str, AnalysisInfo] = {}
+    if reg is not None:
+        for name, entry in sorted(reg.entries.items()):
+            analyses[name] = AnalysisInfo(name, entry.title, entry.description, True)
+    for rec, claim in project.claims():
+        if claim.check is not None:
+            _info(analyses, claim.check.analysis).claims.append(f"{rec.id}#{claim.id}")
+    for rid in sorted(project.records):
+        for d in getattr(project.records[rid], "discrepancies", []) or []:
+            if d.analysis:
+                _info(analyses, d.analysis).discrepancies.append((rid, d.id))
+    versions = package_versions()
+    for name, info in analyses.items():
+        info.result = load_result(Path(results_dir), name, profile)
+        if info.result is not None and info.registered:
+            fp = fingerprint(reg, name, profile, versions)
+            info.current = fp.matches(info.result)
+            info.why_stale = None if info.current else fp.why_stale(info.result)
+    out_edges: dict[str, list[Edge]] = defaultdict(list)
+    for e in project.edges:
+        out_edges[e.source].append(e)
+    return SiteData(project, profile, statuses, analyses, dict(out_edges))
+
+
+def _info(analyses: dict[str, AnalysisInfo], name: str) -> AnalysisInfo:
+    if name not in analyses:
+        analyses[name] = AnalysisInfo(name, name, None, False)
+    return analyses[name]
+
+
+def result_metric(result: dict | None, name: str) -> Any:
+    """A stored metric by dotted name, or KeyError."""
+    from litrec.verdicts import get_metric
+
+    if result is None:
+        raise KeyError(name)
+    return get_metric(result.get("metrics", {}), name)

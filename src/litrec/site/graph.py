@@ -1,0 +1,97 @@
+"""Mermaid graphs of records and their typed links (rendered by Material).
+
+Node ids are generated (`n0`, `n1`, ...); labels go through `mermaid_label`,
+so nothing a record says is read by Mermaid as syntax. Mermaid renders at
+most 500 edges by default, so the whole-record graph falls back to a graph of
+kinds when the record is large; every record page shows its own neighbourhood.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from litrec.site.data import SiteData
+from litrec.site.text import mermaid_label
+
+NODE_LIMIT, EDGE_LIMIT = 120, 240  # the whole graph stays readable (and under Mermaid's caps)
+NEIGHBOUR_LIMIT = 40
+
+_STYLES = {
+    "literature": "fill:#e3f2fd,stroke:#1565c0,color:#0d47a1",
+    "note": "fill:#f3e5f5,stroke:#6a1b9a,color:#4a148c",
+    "theory": "fill:#fff3e0,stroke:#e65100,color:#bf360c",
+    "decision": "fill:#eceff1,stroke:#455a64,color:#263238",
+    "work": "fill:#e8f5e9,stroke:#2e7d32,color:#1b5e20",
+    "anthology": "fill:#fce4ec,stroke:#ad1457,color:#880e4f",
+}
+
+
+def _fence(lines: list[str]) -> str:
+    return "```mermaid\n" + "\n".join(lines) + "\n```\n"
+
+
+def _label(data: SiteData, rid: str) -> str:
+    rec = data.project.records[rid]
+    title = getattr(rec, "title", None)
+    return mermaid_label(f"{rid}: {title}" if title else rid)
+
+
+def _graph(data: SiteData, nodes: list[str], edges: list[tuple[str, str, str]],
+           focus: str | None = None) -> str:
+    ids = {rid: f"n{i}" for i, rid in enumerate(nodes)}
+    lines = ["graph LR"]
+    kinds: dict[str, list[str]] = {}
+    for rid in nodes:
+        lines.append(f'  {ids[rid]}["{_label(data, rid)}"]')
+        kinds.setdefault(data.project.records[rid].kind, []).append(ids[rid])
+    for src, label, dst in edges:
+        lines.append(f'  {ids[src]} -->|"{mermaid_label(label)}"| {ids[dst]}')
+    for kind, members in sorted(kinds.items()):
+        lines.append(f"  classDef {kind} {_STYLES[kind]}")
+        lines.append(f"  class {','.join(members)} {kind}")
+    if focus is not None:
+        lines.append(f"  style {ids[focus]} stroke-width:3px")
+    return _fence(lines)
+
+
+def _edge_label(e) -> str:
+    rel = e.rel.replace("_", " ")
+    return f"{rel} {e.claim}" if e.claim else rel
+
+
+def record_graph(data: SiteData, rid: str) -> tuple[str, int]:
+    """The record, its links and backlinks; returns (fence, links left out)."""
+    edges = list(data.out_edges.get(rid, ()))
+    for group in data.project.incoming(rid).values():
+        edges.extend(group)
+    shown = edges[:NEIGHBOUR_LIMIT]
+    nodes = [rid]
+    for e in shown:
+        for n in (e.source, e.target):
+            if n not in nodes:
+                nodes.append(n)
+    return _graph(data, nodes, [(e.source, _edge_label(e), e.target) for e in shown], rid), \
+        len(edges) - len(shown)
+
+
+def whole_graph(data: SiteData) -> tuple[str, bool]:
+    """Every record and link, or (for a large record) kinds and the links between them.
+
+    Returns (fence, is_full).
+    """
+    proj = data.project
+    if len(proj.records) <= NODE_LIMIT and len(proj.edges) <= EDGE_LIMIT:
+        edges = [(e.source, _edge_label(e), e.target) for e in proj.edges]
+        return _graph(data, sorted(proj.records), edges), True
+    kinds = Counter(r.kind for r in proj.records.values())
+    links = Counter((proj.records[e.source].kind, e.rel, proj.records[e.target].kind)
+                    for e in proj.edges)
+    order = [k for k in _STYLES if k in kinds]
+    ids = {k: f"k{i}" for i, k in enumerate(order)}
+    lines = ["graph LR"]
+    for k in order:
+        lines.append(f'  {ids[k]}["{k} ({kinds[k]})"]')
+        lines.append(f"  style {ids[k]} {_STYLES[k]}")
+    for (a, rel, b), n in sorted(links.items()):
+        lines.append(f'  {ids[a]} -->|"{rel.replace("_", " ")} ({n})"| {ids[b]}')
+    return _fence(lines), False

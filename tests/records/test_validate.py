@@ -1,0 +1,382 @@
+"""`litrec validate`: an exact-error test for every check, and the seed records."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+SEED_TEXT = Path(REPO.parent / "shared" / "seed" / "000_08706e7880fb77f1.txt")
+
+
+def write(root: Path, rel: str, text: str | bytes) -> Path:
+    path = root / "records" / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def errors(out: str) -> list[str]:
+    return [ln for ln in out.splitlines() if ln and ": info: " not in ln]
+
+
+# ---------------------------------------------------------------- the seed
+
+
+def test_seed_records_validate(project, cli):
+    code, out, err = cli("validate")
+    assert code == 0, out
+    assert errors(out) == []
+    assert "valid" in err
+
+
+def test_every_id_in_the_seed_text_is_a_record(project):
+    from litrec.project import load_project
+
+    text = SEED_TEXT.read_text(encoding="utf-8") if SEED_TEXT.exists() else ""
+    if not text:
+        pytest.skip("the seed text is not beside the repository")
+    ids = set(re.findall(r"\b(?:ARXIV-\d{4}\.\d{4,5}|NOTE-\d+|THEORY-\d+|ADR-\d+|ANTH-[A-Z]+-\d+)\b", text))
+    ids |= set(re.findall(r"\(work ([a-z0-9-]+)\)", text.replace("\n", " ")))
+    assert {"ARXIV-2212.07677", "NOTE-621", "THEORY-169", "ADR-013", "ANTH-LIT-533",
+            "ANTH-THEORY-067", "ANTH-THEORY-068", "what-survives-translation"} <= ids
+    proj = load_project(project / "records", project / "analysis")
+    assert ids <= set(proj.records), ids - set(proj.records)
+
+
+def test_standing_in_the_record_is_data(project):
+    """The seed's 'Standing in the record' section, as links and fields."""
+    from litrec.project import load_project
+
+    proj = load_project(project / "records", project / "analysis")
+    lit = proj.records["ARXIV-2212.07677"]
+    edges = {(e.source, e.rel, e.ref) for e in proj.edges}
+    assert ("ARXIV-2212.07677", "held_under", "ADR-013") in edges
+    assert ("ANTH-LIT-533", "held_under", "ADR-013") in edges
+    assert ("ANTH-LIT-533", "entry_for", "ARXIV-2212.07677") in edges
+    assert ("ANTH-LIT-533", "rejects", "ANTH-THEORY-068") in edges
+    assert ("ANTH-LIT-533", "keeps", "ANTH-THEORY-067") in edges
+    assert proj.records["ANTH-THEORY-068"].stance == "rejected"
+    assert proj.records["ANTH-THEORY-067"].stance == "kept"
+    assert str(lit.filed.date) == "2026-10-09" and lit.filed.requested_by == "owner"
+    assert ("ARXIV-2212.07677", "filed_from", "what-survives-translation") in edges
+    assert ("what-survives-translation", "dropped", "ARXIV-2212.07677") in edges
+    assert "conditioning a fixed" in lit.question
+    assert ("NOTE-621", "reading_of", "ARXIV-2212.07677") in edges
+    assert ("NOTE-621", "source_of", "THEORY-169") in edges
+    # the reconciliation: the note uses only P1 and F1, and the anthology's entry keeps both
+    used = {e.ref for e in proj.edges if e.source == "NOTE-621" and e.rel == "uses"}
+    kept = {e.ref for e in proj.edges if e.source == "ANTH-LIT-533" and e.rel == "keeps"}
+    assert used == {"ARXIV-2212.07677#P1", "ARXIV-2212.07677#F1"}
+    assert used <= kept
+    # backlinks are computed on the target under the inverse name
+    assert [e.source for e in proj.incoming("ADR-013")["holds"]] == ["ANTH-LIT-533", "ARXIV-2212.07677"]
+    assert [e.source for e in proj.incoming("THEORY-169")["has_source"]] == ["NOTE-621"]
+    partial = {d.record for d in proj.diagnostics if d.code == "partial"}
+    assert "ARXIV-2212.07677" not in partial and "THEORY-169" in partial
+
+
+# ------------------------------------------------------------ file-level
+
+
+@pytest.mark.parametrize(
+    "content, expected",
+    [
+        ("id: NOTE-1\nkind: note\ntitle: [unclosed\n",
+         "records/notes/NOTE-1.yaml:4:1: YAML syntax error: did not find expected ',' or ']' "
+         "(while parsing a flow sequence)"),
+        ("", "records/notes/NOTE-1.yaml:1:1: file is empty; a record is a YAML mapping with at least "
+             "'id' and 'kind'"),
+        ("# only a comment\n", "records/notes/NOTE-1.yaml:1:1: file is empty; a record is a YAML "
+                               "mapping with at least 'id' and 'kind'"),
+        ("- id: NOTE-1\n", "records/notes/NOTE-1.yaml:1:1: the top level must be a mapping of fields "
+                           "(id: ..., kind: ...), found a list"),
+        ("just text\n", "records/notes/NOTE-1.yaml:1:1: the top level must be a mapping of fields "
+                        "(id: ..., kind: ...), found str 'just text'"),
+        (b"id: NOTE-1\nkind: note\ntitle: caf\xe9\n",
+         "records/notes/NOTE-1.yaml:3:11: file is not UTF-8 (byte 0xe9); save it as UTF-8"),
+        ("id: NOTE-1\nkind: note\ntitle: !!python/object/apply:os.system [echo hi]\n",
+         "records/notes/NOTE-1.yaml:3:8: tag 'tag:yaml.org,2002:python/object/apply:os.system' is not "
+         "allowed in records; only plain YAML values (strings, numbers, booleans, dates, lists, "
+         "mappings) are"),
+        ("id: NOTE-1\nkind: note\ntitle: a\ntitle: b\n",
+         "records/notes/NOTE-1.yaml:4:1: duplicate key 'title'; keep one of them"),
+    ],
+        ("id: NOTE-1\nkind: no\x01te\n",
+         "records/notes/NOTE-1.yaml:2:9: character U+0001 is not allowed in YAML; remove it"),
+        ("id: NOTE-1\nkind: note\n---\nid: NOTE-2\n",
+         "records/notes/NOTE-1.yaml:3:1: YAML syntax error: but found another document (expected a "
+         "single document in the stream)"),
+    ],
+    ids=["syntax", "empty", "comment-only", "list", "scalar", "not-utf8", "python-tag", "dup-key",
+         "control-char", "two-documents"],
+)
+def test_file_level_errors(project, cli, content, expected):
+    write(project, "notes/NOTE-1.yaml", content)
+    code, out, _ = cli("validate")
+    assert code == 1
+    assert errors(out) == [expected]
+
+
+def test_alias_bomb_is_refused_fast(project, cli):
+    lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i in range(1, 10):
+        ref = ",".join([f"*a{i - 1}"] * 9)
+        lines.append(f"a{i}: &a{i} [{ref}]")
+    write(project, "notes/NOTE-1.yaml", "id: NOTE-1\nkind: note\n" + "\n".join(lines) + "\n")
+    t0 = time.perf_counter()
+    code, out, _ = cli("validate")
+    assert time.perf_counter() - t0 < 2.0
+    assert code == 1
+    assert errors(out) == [
+        "records/notes/NOTE-1.yaml:3:5: YAML anchors and aliases (&name, *name) are not allowed in "
+        "records; write the value out"]
+
+
+def test_oversized_file_is_refused(project, cli):
+    write(project, "notes/NOTE-1.yaml", "id: NOTE-1\nkind: note\nbody: " + "x" * (1 << 20) + "\n")
+    code, out, _ = cli("validate")
+    assert code == 1
+    assert len(errors(out)) == 1
+    assert "over the 1048576-byte limit for a record" in out
+
+
+# ------------------------------------------------------------ schema-level
+
+
+def test_unknown_field_with_did_you_mean(project, cli):
+    write(project, "notes/NOTE-1.yaml", "id: NOTE-1\nkind: note\ntitel: A note\n")
+    code, out, _ = cli("validate")
+    assert code == 1
+    assert errors(out) == [
+        "records/notes/NOTE-1.yaml:3:1: titel: unknown field 'titel'. Did you mean 'title'? Allowed "
+        "here: id, title, summary, body, partial, known_from, tags, links, kind, date, claims"]
+
+
+def test_wrong_type(project, cli):
+    write(project, "literature/ARXIV-1234.56789.yaml",
+          "id: ARXIV-1234.56789\nkind: literature\nyear: twenty\nauthors: Ann\n")
+    code, out, _ = cli("validate")
+    assert code == 1
+    assert errors(out) == [
+        "records/literature/ARXIV-1234.56789.yaml:3:7: year: input should be a valid integer, "
+        "unable to parse string as an integer; found 'twenty'",
+        "records/literature/ARXIV-1234.56789.yaml:4:10: authors: input should be a valid list; "
+        "found 'Ann'",
+    ]
+
+
+def test_missing_and_unknown_kind(project, cli):
+    write(project, "notes/NOTE-1.yaml", "id: NOTE-1\ntitle: x\n")
+    write(project, "notes/NOTE-2.yaml", "id: NOTE-2\nkind: note_\n")
+    code, out, _ = cli("validate")
+    assert errors(out) == [
+        "records/notes/NOTE-1.yaml:1:1: kind: missing field 'kind'; add one of: literature, note, "
+        "theory, decision, work, anthology",
+        "records/notes/NOTE-2.yaml:2:7: kind: unknown kind 'note_'. Did you mean 'note'? Known kinds: "
+        "literature, note, theory, decision, work, anthology",
+    ]
+
+
+def test_nested_errors_point_at_the_nested_line(project, cli):
+    write(project, "notes/NOTE-1.yaml", (
+        "id: NOTE-1\nkind: note\nclaims:\n  - id: C1\n    kind: guess\n    title: t\n"
+        "    statement: s\n    check:\n      analysis: prop1-identity\n      expect:\n"
+        "        - {metric: m, op: \"≈\", value: 1}\n"))
+    code, out, _ = cli("validate")
+    assert errors(out) == [
+        "records/notes/NOTE-1.yaml:5:11: claims[0].kind: found 'guess': input should be "
+        "'proposition', 'finding', 'observation', 'definition' or 'conjecture'",
+        "records/notes/NOTE-1.yaml:11:11: claims[0].check.expect[0]: op '≈' needs a tolerance: "
+        "rel_tol or abs_tol; found a mapping",
+    ]
+
+
+# ------------------------------------------------------------------ ids
+
+
+def test_id_pattern_and_file_name(project, cli):
+    write(project, "notes/NOTE-x.yaml", "id: NOTE-x\nkind: note\n")
+    write(project, "notes/NOTE-7.yaml", "id: NOTE-8\nkind: note\n")
+    code, out, _ = cli("validate")
+    assert code == 1
+    assert errors(out) == [
+        "records/notes/NOTE-7.yaml:1:5: id: id 'NOTE-8' does not match the file name 'NOTE-7.yaml'; "
+        "rename the file to 'NOTE-8.yaml' or fix the id",
+        "records/notes/NOTE-x.yaml:1:5: id: 'NOTE-x' is not a note id; expected the form NOTE-621",
+    ]
+
+
+def test_duplicate_ids(project, cli):
+    write(project, "extra/NOTE-621.yaml", "id: NOTE-621\nkind: note\n")
+    code, out, _ = cli("validate")
+    assert code == 1
+    assert errors(out) == [
+        "records/notes/NOTE-621.yaml:2:5: id: duplicate id 'NOTE-621', already used by "
+        "records/extra/NOTE-621.yaml; give each record its own id"]
+
+
+# ---------------------------------------------------------------- links
+
+
+def test_dangling_link_with_did_you_mean(project, cli):
+    write(project, "notes/NOTE-1.yaml",
+          "id: NOTE-1\nkind: note\nlinks:\n  - rel: source_of\n    target: THEORY-196\n")
+    code, out, _ = cli("validate")
+    assert code == 1
+    assert errors(out) == [
+        "records/notes/NOTE-1.yaml:5:13: links[0].target: no record 'THEORY-196'. "
+        "Did you mean 'THEORY-169'?"]
+
+
+def test_dangling_claim_reference(project, cli):
+    write(project, "notes/NOTE-1.yaml",
+          "id: NOTE-1\nkind: note\nlinks:\n  - rel: uses\n    target: ARXIV-2212.07677#P4\n"
+          "  - rel: uses\n    target: ARXIV-2212.07677#F11\n")
+    code, out, _ = cli("validate")
+    assert errors(out) == [
+        "records/notes/NOTE-1.yaml:5:13: links[0].target: ARXIV-2212.07677 has no claim 'P4'. "
+        "Did you mean 'ARXIV-2212.07677#P3'?",
+        "records/notes/NOTE-1.yaml:7:13: links[1].target: ARXIV-2212.07677 has no claim 'F11'. "
+        "Did you mean 'ARXIV-2212.07677#F1'?",
+    ]
+
+
+def test_relation_to_the_wrong_kind(project, cli):
+    write(project, "notes/NOTE-1.yaml",
+          "id: NOTE-1\nkind: note\nlinks:\n  - rel: held_under\n    target: NOTE-621\n"
+          "  - rel: entry_for\n    target: NOTE-621\n  - rel: source_of\n    target: THEORY-169#C1\n")
+    code, out, _ = cli("validate")
+    assert errors(out) == [
+        "records/notes/NOTE-1.yaml:5:13: links[0].target: relation 'held_under' cannot point to "
+        "NOTE-621, a note record; it points to: decision",
+        "records/notes/NOTE-1.yaml:7:13: links[1].target: relation 'entry_for' cannot start from a "
+        "note record; it starts from: anthology",
+        "records/notes/NOTE-1.yaml:9:13: links[2].target: relation 'source_of' points to records, "
+        "not claims; write 'THEORY-169' without '#C1'",
+    ]
+
+
+def test_unknown_and_inverse_relation_names(project, cli):
+    write(project, "notes/NOTE-1.yaml",
+          "id: NOTE-1\nkind: note\nlinks:\n  - rel: use\n    target: NOTE-621\n"
+          "  - rel: used_by\n    target: NOTE-621\n")
+    code, out, _ = cli("validate")
+    errs = errors(out)
+    assert errs[0].startswith("records/notes/NOTE-1.yaml:4:10: links[0].rel: unknown relation "
+                              "'use'; did you mean 'uses'?")
+    assert errs[1] == (
+        "records/notes/NOTE-1.yaml:6:10: links[1].rel: 'used_by' is the inverse of 'uses' and is "
+        "computed on the target; write the link on the other record as rel: uses; found 'used_by'")
+
+
+def test_supersedes_both_ways_and_status(project, cli):
+    write(project, "decisions/ADR-001.yaml",
+          "id: ADR-001\nkind: decision\nstatus: accepted\nlinks:\n  - rel: supersedes\n    target: ADR-002\n")
+    write(project, "decisions/ADR-002.yaml",
+          "id: ADR-002\nkind: decision\nstatus: accepted\nlinks:\n  - rel: supersedes\n    target: ADR-001\n")
+    write(project, "decisions/ADR-003.yaml", "id: ADR-003\nkind: decision\nstatus: superseded\n")
+    code, out, _ = cli("validate")
+    assert code == 1
+    assert errors(out) == [
+        "records/decisions/ADR-001.yaml:3:9: status: ADR-001 is superseded by ADR-002 but its status "
+        "is 'accepted'; set status: superseded",
+        "records/decisions/ADR-002.yaml:3:9: status: ADR-002 is superseded by ADR-001 but its status "
+        "is 'accepted'; set status: superseded",
+        "records/decisions/ADR-002.yaml:6:13: links[0].target: ADR-001 and ADR-002 supersede each "
+        "other; only the newer decision says 'supersedes', the older one gets status 'superseded'",
+        "records/decisions/ADR-003.yaml:3:9: status: ADR-003 has status 'superseded' but no decision "
+        "supersedes it; add 'rel: supersedes, target: ADR-003' to the decision that replaces it",
+    ]
+
+
+def test_cycle_in_an_acyclic_relation(project, cli):
+    for a, b in (("1", "2"), ("2", "3"), ("3", "1")):
+        write(project, f"theories/THEORY-{a}.yaml",
+              f"id: THEORY-{a}\nkind: theory\nlinks:\n  - rel: derived_from\n    target: THEORY-{b}\n")
+    code, out, _ = cli("validate")
+    assert errors(out) == [
+        "records/theories/THEORY-3.yaml:5:13: links[0].target: 'derived_from' forms a cycle: "
+        "THEORY-1 -> THEORY-2 -> THEORY-3 -> THEORY-1; remove one of these links"]
+
+
+def test_unregistered_analysis(project, cli):
+    write(project, "notes/NOTE-1.yaml", (
+        "id: NOTE-1\nkind: note\nclaims:\n  - id: C1\n    kind: finding\n    title: t\n"
+        "    statement: s\n    check:\n      analysis: prop1-identiy\n      expect:\n"
+        "        - {metric: m, op: \"<\", value: 1}\n"))
+    code, out, _ = cli("validate")
+    assert code == 1
+    [err] = errors(out)
+    assert err.startswith(
+        "records/notes/NOTE-1.yaml:9:17: claims[0].check.analysis: no registered analysis "
+        "'prop1-identiy'. Did you mean 'prop1-identity'? Register it in analysis/registry.yaml")
+
+
+def test_registry_is_data_not_code(project, cli):
+    """A record cannot make litrec import a path: only registry names resolve."""
+    write(project, "notes/NOTE-1.yaml", (
+        "id: NOTE-1\nkind: note\nclaims:\n  - id: C1\n    kind: finding\n    title: t\n"
+        "    statement: s\n    check:\n      analysis: os.system\n      expect:\n"
+        "        - {metric: m, op: \"<\", value: 1}\n"))
+    code, out, _ = cli("validate")
+    assert code == 1
+    assert "no registered analysis 'os.system'" in out
+
+
+def test_note_using_a_claim_the_anthology_rejects(project, cli):
+    anth = project / "records" / "anthology" / "ANTH-LIT-533.yaml"
+    anth.write_text(anth.read_text() + "  - rel: rejects\n    target: ARXIV-2212.07677#F2\n")
+    write(project, "notes/NOTE-1.yaml",
+          "id: NOTE-1\nkind: note\nlinks:\n  - rel: uses\n    target: ARXIV-2212.07677#F2\n")
+    code, out, _ = cli("validate")
+    assert code == 1
+    assert errors(out) == [
+        "records/notes/NOTE-1.yaml:5:13: links[0].target: NOTE-1 uses claim ARXIV-2212.07677#F2, "
+        "which ANTH-LIT-533 (the anthology's entry for ARXIV-2212.07677) rejects "
+        "(records/anthology/ANTH-LIT-533.yaml); use a claim the anthology keeps, or record the "
+        "disagreement with 'contradicts'"]
+
+
+def test_all_errors_at_once_and_json(project, cli):
+    write(project, "notes/NOTE-1.yaml", "id: NOTE-1\nkind: note\ntitel: x\n")
+    write(project, "notes/NOTE-2.yaml", "id: [\n")
+    write(project, "notes/NOTE-3.yaml",
+          "id: NOTE-3\nkind: note\nlinks:\n  - rel: uses\n    target: NOTE-999\n")
+    code, out, _ = cli("validate", "--format", "json")
+    assert code == 1
+    doc = json.loads(out)
+    assert doc["valid"] is False
+    assert [(e["path"], e["line"], e["code"]) for e in doc["errors"]] == [
+        ("records/notes/NOTE-1.yaml", 3, "schema-extra_forbidden"),
+        ("records/notes/NOTE-2.yaml", 2, "yaml-syntax"),
+        ("records/notes/NOTE-3.yaml", 5, "dangling-link"),
+    ]
+    assert {i["code"] for i in doc["info"]} == {"partial"}
+
+
+def test_usage_error_exit_2(tmp_path, cli, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = cli("validate", "--records", "nowhere")
+    assert code == 2
+    assert err.strip() == "litrec: error: records folder 'nowhere' does not exist"
+    with pytest.raises(SystemExit) as exc:
+        cli("validate", "--format", "xml")
+    assert exc.value.code == 2
+
+
+def test_python_m_litrec_runs(project):
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "litrec", "validate", "--quiet"],
+                          capture_output=True, text=True, cwd=project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
