@@ -109,7 +109,6 @@ def test_standing_in_the_record_is_data(project):
          "mappings) are"),
         ("id: NOTE-1\nkind: note\ntitle: a\ntitle: b\n",
          "records/notes/NOTE-1.yaml:4:1: duplicate key 'title'; keep one of them"),
-    ],
         ("id: NOTE-1\nkind: no\x01te\n",
          "records/notes/NOTE-1.yaml:2:9: character U+0001 is not allowed in YAML; remove it"),
         ("id: NOTE-1\nkind: note\n---\nid: NOTE-2\n",
