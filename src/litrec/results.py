@@ -153,6 +153,7 @@ def write_result(results_dir: Path, name: str, profile: str, payload: dict,
     out.parent.mkdir(parents=True, exist_ok=True)
     figs = figure_dir(results_dir, name, profile)
     tmp_dir = Path(tempfile.mkdtemp(prefix=f".{profile}-", dir=out.parent))
+    tmp_json = None
     try:
         for fname, data in figures.items():
             (tmp_dir / fname).write_bytes(data)
@@ -173,6 +174,8 @@ def write_result(results_dir: Path, name: str, profile: str, payload: dict,
     finally:
         if tmp_dir.exists():
             shutil.rmtree(tmp_dir, ignore_errors=True)
+        if tmp_json is not None and os.path.exists(tmp_json):
+            os.unlink(tmp_json)
     return out
 
 

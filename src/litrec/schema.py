@@ -43,9 +43,9 @@ DRAFT = "https://json-schema.org/draft/2020-12/schema"
 # pydantic's lax bool accepts these words, in any case, and 0 or 1
 _BOOL_WORDS = ("true", "false", "yes", "no", "on", "off", "t", "f", "y", "n", "1", "0")
 _WS = r"\s*"
-_INT_STR = r"[+-]?\d+(?:\.0+)?"  # "2022", "-3", "2022.0"
+_INT_STR = r"[+-]?[0-9]+(?:\.0+)?"  # "2022", "-3", "2022.0"
 _BOUNDS = {"ge", "gt", "le", "lt", "multiple_of"}
-_FLOAT_STR = r"(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"  # unsigned: "1.5", "1e-10", ".5", "3."
+_FLOAT_STR = r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"  # unsigned: "1.5", "1e-10", ".5", "3."
 
 
 def _any_case(word: str) -> str:
@@ -77,21 +77,27 @@ def int_range_regex(lo: int, hi: int) -> str:
 
 
 def _same_length(lo: str, hi: str) -> str:
+    """Numerals of one length from `lo` to `hi` (both that long, zero-padded)."""
     if lo == hi:
         return lo
-    if len(lo) == 1:
-        return f"[{lo}-{hi}]"
-    if lo[1:] == "0" * (len(lo) - 1) and hi[1:] == "9" * (len(hi) - 1):
-        first = lo[0] if lo[0] == hi[0] else f"[{lo[0]}-{hi[0]}]"
-        return first + rf"\d{{{len(lo) - 1}}}"
+    n = len(lo) - 1
+    if n == 0 or (lo[1:] == "0" * n and hi[1:] == "9" * n):
+        return _digits(lo[0], hi[0]) + _any_digits(n)
     if lo[0] == hi[0]:
         return f"{lo[0]}(?:{_same_length(lo[1:], hi[1:])})"
-    n = len(lo) - 1
     parts = [f"{lo[0]}(?:{_same_length(lo[1:], '9' * n)})"]
     if int(hi[0]) - int(lo[0]) > 1:
-        parts.append(f"[{int(lo[0]) + 1}-{int(hi[0]) - 1}]" + rf"\d{{{n}}}")
+        parts.append(_digits(str(int(lo[0]) + 1), str(int(hi[0]) - 1)) + _any_digits(n))
     parts.append(f"{hi[0]}(?:{_same_length('0' * n, hi[1:])})")
     return "|".join(parts)
+
+
+def _digits(a: str, b: str) -> str:
+    return a if a == b else f"[{a}-{b}]"
+
+
+def _any_digits(n: int) -> str:
+    return "" if n == 0 else "[0-9]" if n == 1 else f"[0-9]{{{n}}}"
 
 
 class LitrecJsonSchema(GenerateJsonSchema):
@@ -129,7 +135,7 @@ class LitrecJsonSchema(GenerateJsonSchema):
             alts.append({"type": "string",
                          "pattern": f"^{_WS}[+-]?(?:{_FLOAT_STR}|{inf}|{nan}){_WS}$"})
         elif _BOUNDS & schema.keys() == {"ge"} and schema["ge"] == 0:  # no sign but '+', or -0
-            zero = r"-(?:0+\.?0*|\.0+)(?:[eE][+-]?\d+)?"
+            zero = r"-(?:0+\.?0*|\.0+)(?:[eE][+-]?[0-9]+)?"
             alts.append({"type": "string",
                          "pattern": f"^{_WS}(?:\\+?(?:{_FLOAT_STR}|{inf})|{zero}){_WS}$"})
         return {"anyOf": alts}
