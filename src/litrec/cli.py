@@ -79,6 +79,22 @@ def build_parser() -> argparse.ArgumentParser:
                    help="exit 1 when any claim's result is stale or missing (for CI)")
     _records_arg(p)
     _format_arg(p)
+
+    p = sub.add_parser("site", help="build or serve the published site (MkDocs Material)",
+                       description="Generate a page per record, claim dashboard, anthology, analyses "
+                       "and graph from the records and results/, then build with mkdocs --strict.")
+    site = p.add_subparsers(dest="site_command", metavar="ACTION")
+    for action, text in (("build", "generate the pages and build the HTML site (mkdocs build --strict)"),
+                         ("serve", "serve the site locally, regenerating it when records or results change")):
+        q = site.add_parser(action, help=text, description=text[0].upper() + text[1:] + ".")
+        _records_arg(q)
+        q.add_argument("--results", type=Path, default=Path("results"), metavar="DIR",
+                       help="results folder (default: results)")
+        q.add_argument("--profile", choices=("paper", "quick"), default="paper",
+                       help="which profile's results the pages show (default: paper)")
+        if action == "build":
+            q.add_argument("--out", type=Path, default=Path("public"), metavar="DIR",
+                           help="where the HTML site goes (default: public)")
     return parser
 
 
@@ -153,9 +169,16 @@ def cmd_status(args) -> int:
     return status(args)
 
 
+def cmd_site(args) -> int:
+    from litrec.site import cmd_site as site
+
+    return site(args)
+
+
 COMMANDS = {
     "validate": cmd_validate,
     "schema": cmd_schema,
     "run": cmd_run,
     "status": cmd_status,
+    "site": cmd_site,
 }

@@ -73,6 +73,7 @@ class SiteData:
     statuses: dict[str, ClaimStatus]
     analyses: dict[str, AnalysisInfo]
     out_edges: dict[str, list[Edge]]
+    results_dir: Path
 
     def record_page(self, rid: str) -> str:
         return page_of(self.project.records[rid].kind, rid)
@@ -102,8 +103,15 @@ class SiteData:
             return []
         out = []
         for fig, rel in (info.result.get("figures") or {}).items():
+            rel = str(rel)
+            if ".." in rel.split("/") or not (self.results_dir / name / rel).is_file():
+                continue  # listed but missing (or outside the result's folder): not shown
             out.append((str(fig), f"figures/{name}/{rel}"))
         return out
+
+    def figure_source(self, docs_path: str) -> Path:
+        """The file in results/ that a figure's docs path is copied from."""
+        return self.results_dir / docs_path.removeprefix("figures/")
 
 
 def gather(project: Project, results_dir: Path, profile: str) -> SiteData:
@@ -130,7 +138,7 @@ def gather(project: Project, results_dir: Path, profile: str) -> SiteData:
     out_edges: dict[str, list[Edge]] = defaultdict(list)
     for e in project.edges:
         out_edges[e.source].append(e)
-    return SiteData(project, profile, statuses, analyses, dict(out_edges))
+    return SiteData(project, profile, statuses, analyses, dict(out_edges), Path(results_dir))
 
 
 def _info(analyses: dict[str, AnalysisInfo], name: str) -> AnalysisInfo:

@@ -16,6 +16,14 @@ from litrec.site.text import flatten, fmt, prose
 
 VERDICT_ORDER = ("reproduced", "not_reproduced", "stale", "not_run", "error", "unchecked")
 NOTES_LIMIT = 200
+HOME_FRONT_MATTER = "---\nhide:\n  - navigation\n---\n\n"  # the dashboard gets the full width
+_NOUNS = {"literature": ("paper", "papers"), "note": ("note", "notes"),
+          "theory": ("theory", "theories"), "decision": ("decision", "decisions"),
+          "work": ("work", "works"), "anthology": ("anthology entry", "anthology entries")}
+
+
+def _count(n: int, kind: str) -> str:
+    return f"{n} {_NOUNS[kind][n != 1]}"
 
 
 # ------------------------------------------------------------------ home
@@ -25,35 +33,35 @@ def home(data: SiteData, intro: str) -> str:
     proj = data.project
     page = "index.md"
     kinds = Counter(r.kind for r in proj.records.values())
-    out = [intro.rstrip() + "\n" if intro.strip() else "# litrec\n"]
-    summary = ", ".join(f"[{n} {KIND_TITLES[k].lower()}](records/index.md#{k})" if k != "anthology"
-                        else f"[{n} anthology entries](anthology/index.md)"
+    out = [HOME_FRONT_MATTER + (intro.rstrip() + "\n" if intro.strip() else "# litrec\n")]
+    summary = ", ".join(f"[{_count(n, k)}]({'anthology/index.md' if k == 'anthology' else f'records/index.md#{k}'})"
                         for k in KIND_TITLES if (n := kinds.get(k)))
     out.append(f"This record holds {len(proj.records)} records: {summary or 'none yet'}.\n")
     out.append('## Claims { #claims }\n')
     rows = list(proj.claims())
     verdicts = Counter(verdict_of(data, f"{r.id}#{c.id}") for r, c in rows)
     out.append(f"Every claim of the record, judged against the **{inline(data.profile)}** results "
-               "in `results/`: " + " ".join(f"{badge(v)} {verdicts[v]}" for v in VERDICT_ORDER
-                                            if verdicts.get(v)) + "\n" if rows else
+               "in `results/`: " + ", ".join(f"{verdicts[v]} {badge(v)}" for v in VERDICT_ORDER
+                                             if verdicts.get(v)) + "\n" if rows else
                "No record states a claim yet.\n")
     if rows:
         out.append('<div class="lr-dashboard" markdown="1">\n')
-        out.append("| Claim | Verdict | Measured | Expected | Paper / official code |")
-        out.append("|---|---|---|---|---|")
+        out.append("| Claim | Verdict | Expectation | Measured | Paper | Official code |")
+        out.append("|---|---|---|---|---|---|")
         for rec, c in rows:
             ref = f"{rec.id}#{c.id}"
-            er = outcome_rows(data, ref, c)
-            measured = [f"{code(r['metric'])} = {inline(fmt(r['measured']))}" for r in er
-                        if r["has_result"]]
-            expected = [mark(r["holds"]) + code(r["expectation"]) for r in er]
-            paper = [inline(" · ".join(p for p in (
-                f"paper {fmt(r['paper'])}" if r["paper"] is not None else "",
-                f"code {fmt(r['official'])}" if r["official"] is not None else "") if p) or "—")
-                for r in er]
-            out.append(f"| {ref_link(data, page, ref)}<br>{inline(c.title)} | "
-                       f"{badge(verdict_of(data, ref))} | {cell(measured)} | {cell(expected)} | "
-                       f"{cell(paper) if any(p != '—' for p in paper) else '—'} |")
+            first = f"{ref_link(data, page, ref)}<br>{inline(c.title)}"
+            verdict = badge(verdict_of(data, ref))
+            er = outcome_rows(data, ref, c) or [None]
+            for r in er:
+                if r is None:
+                    cells = ["—"] * 4
+                else:
+                    cells = [mark(r["holds"]) + code(r["expectation"]),
+                             inline(fmt(r["measured"])) if r["has_result"] else "—",
+                             inline(fmt(r["paper"])), inline(fmt(r["official"]))]
+                out.append(f"| {first} | {verdict} | " + " | ".join(cells) + " |")
+                first = verdict = ""
         out.append("\n</div>\n")
     partial = sorted(rid for rid, r in proj.records.items() if r.partial)
     out.append("## Partial records { #partial }\n")
@@ -72,8 +80,9 @@ def home(data: SiteData, intro: str) -> str:
     notes = [d for d in proj.diagnostics if d.code != "partial"]
     errors = [d for d in notes if d.severity == "error"]
     if errors:
-        out.append(f'!!! failure "{len(errors)} invalid record{"s" * (len(errors) != 1)}: '
-                   'left out of this site; run litrec validate"\n')
+        out.append(f'!!! failure "litrec validate reports {len(errors)} error{"s" * (len(errors) != 1)}"'
+                   "\n\n    A record that fails its schema is left out of this site; the others "
+                   "are shown as they are.\n")
     if notes:
         for d in notes[:NOTES_LIMIT]:
             out.append(f"- {badge(d.severity, 's')} {code(d.format())}")

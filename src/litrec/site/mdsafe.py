@@ -2,8 +2,8 @@
 
 Record prose is Markdown, so `[x](javascript:alert(1))` would otherwise become
 a live link. Loaded by the site's mkdocs.yml (`- litrec.site.mdsafe`): every
-`href`/`src` whose scheme is not http(s), mailto or a relative path is removed,
-as is any `on...` attribute, whichever page it is on.
+link or image whose target's scheme is not http(s), mailto or a relative path
+becomes plain text, and any `on...` attribute is removed, whichever page it is on.
 """
 
 from __future__ import annotations
@@ -32,14 +32,19 @@ class _Strip(Treeprocessor):
             for attr in list(el.attrib):
                 if attr.lower().startswith("on"):
                     del el.attrib[attr]
-                elif attr in ("href", "src") and not safe_url(el.attrib[attr]):
-                    del el.attrib[attr]
+            for attr in ("href", "src"):
+                if attr in el.attrib and not safe_url(el.attrib[attr]):
+                    alt = el.attrib.get("alt", "") if el.tag == "img" else ""
+                    el.attrib.clear()
+                    el.tag = "span"  # the text stays, the link goes
+                    if alt:
+                        el.text = alt
         return None
 
 
 class SafeLinks(Extension):
     def extendMarkdown(self, md):  # noqa: N802 (Markdown's API)
-        md.treeprocessors.register(_Strip(md), "litrec_safe_links", 0)
+        md.treeprocessors.register(_Strip(md), "litrec_safe_links", 1)  # before MkDocs resolves links (0)
 
 
 def makeExtension(**kwargs):  # noqa: N802 (Markdown's API)

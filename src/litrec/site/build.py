@@ -1,0 +1,242 @@
+"""Generate the docs folder and run MkDocs on it: `litrec site build` and `litrec site serve`.
+
+The docs folder (`build/docs/` beside mkdocs.yml) is made of the hand-written
+pages of `site/`, the generated pages and the figures copied from `results/`.
+It is synchronised, not rewritten: unchanged files keep their timestamps, so
+`litrec site serve` reloads only what changed. MkDocs then builds it in this
+process with `strict` on, so any warning (a broken link, a missing anchor)
+fails the build.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from litrec.project import Project, load_project
+from litrec.site.data import SiteData, gather
+from litrec.site.index_pages import (analyses_index, analysis_page, anthology_index, graph_page,
+                                     home, records_index)
+from litrec.site.record_page import record_page
+
+DOCS_MARKER = ".litrec-docs"  # in a docs folder litrec generated (safe to synchronise)
+SITE_MARKER = ".litrec-site"  # in an output folder litrec built (safe for MkDocs to clean)
+
+
+class SiteError(Exception):
+    """A site that cannot be built: the message says why and what to do."""
+
+
+@dataclass
+class BuildReport:
+    records: int
+    pages: int
+    figures: int
+    errors: list = field(default_factory=list)
+    generate_s: float = 0.0
+    mkdocs_s: float = 0.0
+    out: Path | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+# ------------------------------------------------------------------ generate
+
+
+def generate(project: Project, results_dir: Path, profile: str,
+             pages_dir: Path | None) -> tuple[dict[str, str | Path], SiteData]:
+    """docs-relative path -> page text (generated) or source file (copied)."""
+    files: dict[str, str | Path] = {}
+    intro = ""
+    if pages_dir is not None and pages_dir.is_dir():
+        for p in sorted(pages_dir.rglob("*")):
+            if p.is_file() and not p.name.startswith("."):
+                rel = p.relative_to(pages_dir).as_posix()
+                if rel == "index.md":
+                    intro = p.read_text(encoding="utf-8")
+                else:
+                    files[rel] = p
+    data = gather(project, results_dir, profile)
+    generated: dict[str, str | Path] = {
+        "index.md": home(data, intro),
+        "records/index.md": records_index(data),
+        "anthology/index.md": anthology_index(data),
+        "analyses/index.md": analyses_index(data),
+        "graph.md": graph_page(data),
+    }
+    for name in data.analyses:
+        generated[f"analyses/{name}.md"] = analysis_page(data, name)
+    for rid in sorted(project.records):
+        generated[data.record_page(rid)] = record_page(data, rid)
+    for name in data.analyses:
+        for _, path in data.figures(name):
+            generated[path] = data.figure_source(path)
+    clash = sorted(set(files) & set(generated))
+    if clash:
+        raise SiteError(f"hand-written page{'s' * (len(clash) > 1)} {', '.join(clash)} in "
+                        f"{pages_dir} would be overwritten by generated ones; rename or move "
+                        f"{'them' if len(clash) > 1 else 'it'}")
+    files.update(generated)
+    return files, data
+
+
+def sync(docs_dir: Path, files: dict[str, str | Path]) -> int:
+    """Make docs_dir hold exactly `files`, writing only what changed; return files written."""
+    docs_dir = Path(docs_dir)
+    _claim_dir(docs_dir, DOCS_MARKER, "docs")
+    written = 0
+    for rel, src in files.items():
+        dest = docs_dir / rel
+        data = src.read_bytes() if isinstance(src, Path) else src.encode("utf-8")
+        try:
+            if dest.read_bytes() == data:
+                continue
+        except OSError:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(data)
+        written += 1
+    keep = set(files) | {DOCS_MARKER}
+    for path in sorted(docs_dir.rglob("*"), reverse=True):
+        rel = path.relative_to(docs_dir).as_posix()
+        if path.is_file() and rel not in keep:
+            path.unlink()
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
+    return written
+
+
+def _claim_dir(path: Path, marker: str, what: str) -> None:
+    """Create `path` for litrec, or check litrec made it: never clean a folder of someone else's."""
+    if path.exists() and not path.is_dir():
+        raise SiteError(f"{what} folder '{path}' is a file; choose another path")
+    if path.is_dir() and any(path.iterdir()) and not (path / marker).exists():
+        raise SiteError(f"{what} folder '{path}' is not empty and was not made by litrec "
+                        f"(no {marker} in it); choose an empty or new folder")
+    path.mkdir(parents=True, exist_ok=True)
+    (path / marker).touch()
+
+
+# ------------------------------------------------------------------ build
+
+
+class _Collect(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+def run_mkdocs(config_file: Path, docs_dir: Path, site_dir: Path) -> list[str]:
+    """`mkdocs build --strict` in this process; returns the warnings (none, or it raised)."""
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")  # Material's end-of-life banner, not a build warning
+    from mkdocs import exceptions
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    handler = _Collect()
+    log = logging.getLogger("mkdocs")
+    log.addHandler(handler)
+    try:
+        cfg = load_config(config_file=str(config_file), docs_dir=str(docs_dir),
+                          site_dir=str(site_dir), strict=True)
+        cfg.plugins.on_startup(command="build", dirty=False)
+        try:
+            build(cfg)
+        finally:
+            cfg.plugins.on_shutdown()
+    except (exceptions.MkDocsException, exceptions.Abort) as exc:
+        detail = "".join(f"\n  {m}" for m in handler.messages)
+        raise SiteError(f"mkdocs build --strict failed: {exc}{detail}") from exc
+    finally:
+        log.removeHandler(handler)
+    return handler.messages
+
+
+def build_site(records_dir: Path, analysis_dir: Path | None = None,
+               results_dir: Path = Path("results"), out_dir: Path = Path("public"),
+               profile: str = "paper", config_file: Path = Path("mkdocs.yml"),
+               docs_dir: Path | None = None) -> BuildReport:
+    """Generate the docs folder from the records and results, then build the HTML site."""
+    config_file = Path(config_file).resolve()
+    if not config_file.is_file():
+        raise SiteError(f"no MkDocs configuration at '{config_file}'; run from the project root "
+                        "(the folder with mkdocs.yml)")
+    root = config_file.parent
+    docs_dir = Path(docs_dir) if docs_dir is not None else root / "build" / "docs"
+    out_dir = Path(out_dir).resolve()
+    if out_dir == root or out_dir in root.parents:
+        raise SiteError(f"--out '{out_dir}' would hold the project itself; choose a new folder")
+    t0 = time.perf_counter()
+    project = load_project(Path(records_dir), analysis_dir)
+    files, _ = generate(project, Path(results_dir), profile, root / "site")
+    sync(docs_dir, files)
+    t1 = time.perf_counter()
+    _claim_dir(out_dir, SITE_MARKER, "output")
+    warnings = run_mkdocs(config_file, docs_dir, out_dir)
+    t2 = time.perf_counter()
+    figures = sum(1 for f in files if f.startswith("figures/"))
+    return BuildReport(len(project.records), sum(1 for f in files if f.endswith(".md")), figures,
+                       project.errors, t1 - t0, t2 - t1, out_dir, warnings)
+
+
+# ------------------------------------------------------------------ serve
+
+
+def _snapshot(paths: list[Path]) -> dict[str, float]:
+    state: dict[str, float] = {}
+    for base in paths:
+        if base.is_file():
+            state[str(base)] = base.stat().st_mtime
+        elif base.is_dir():
+            for p in base.rglob("*"):
+                if p.is_file():
+                    state[str(p)] = p.stat().st_mtime
+    return state
+
+
+def serve_site(records_dir: Path, analysis_dir: Path | None = None,
+               results_dir: Path = Path("results"), profile: str = "paper",
+               config_file: Path = Path("mkdocs.yml"), dev_addr: str | None = None) -> None:
+    """Regenerate the docs folder whenever a record, result or page changes; MkDocs reloads."""
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    from mkdocs.commands.serve import serve
+
+    config_file = Path(config_file).resolve()
+    if not config_file.is_file():
+        raise SiteError(f"no MkDocs configuration at '{config_file}'; run from the project root")
+    root = config_file.parent
+    docs_dir = root / "build" / "docs"
+    analysis = Path(analysis_dir) if analysis_dir else Path(records_dir).resolve().parent / "analysis"
+    watched = [Path(records_dir), Path(results_dir), root / "site", analysis / "registry.yaml"]
+
+    def regenerate() -> None:
+        project = load_project(Path(records_dir), analysis_dir)
+        files, _ = generate(project, Path(results_dir), profile, root / "site")
+        sync(docs_dir, files)
+
+    regenerate()
+    stop = threading.Event()
+
+    def watch() -> None:
+        seen = _snapshot(watched)
+        while not stop.wait(1.0):
+            now = _snapshot(watched)
+            if now != seen:
+                seen = now
+                try:
+                    regenerate()
+                except Exception as exc:  # keep serving the last good pages
+                    print(f"litrec site serve: could not regenerate: {exc}")
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    kwargs = {"dev_addr": dev_addr} if dev_addr else {}
+    try:
+        serve(config_file=str(config_file), docs_dir=str(docs_dir), livereload=True, **kwargs)
+    finally:
+        stop.set()

@@ -1,0 +1,158 @@
+"""A site built once per session from a temporary project.
+
+The project is the seed records plus two hostile ones (HTML and script in
+every text field; a DOI id with parentheses), a registry of the seed's
+analyses, and results written straight to disk through `litrec.results`, so
+that every verdict appears: reproduced, not reproduced, stale, not run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from litrec.cli import main
+from litrec.project import load_project
+from litrec.results import fingerprint, write_result
+
+REPO = Path(__file__).resolve().parents[2]
+PROFILE = "paper"
+ANALYSES = {
+    "prop1-identity": "prop1_identity", "single-layer-lsa": "single_layer_lsa",
+    "deeper-gdpp": "deeper_gdpp", "prop2-mlp-attention": "prop2_mlp_attention",
+    "prop3-token-building": "prop3_token_building", "gd-input-range": "gd_input_range",
+    "conditioning-vs-parameters": "conditioning_vs_parameters",
+}
+SVG = (b'<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60">'
+       b'<rect width="120" height="60" fill="#cde"/><text x="10" y="35">figure</text></svg>')
+
+HOSTILE_NOTE = textwrap.dedent('''\
+    id: NOTE-9001
+    kind: note
+    title: "Hostile <img src=x onerror=alert(1)> & title"
+    summary: "A summary with <script>alert('summary')</script> in it."
+    body: |
+      ## A heading { onclick=alert(1) }
+
+      Plain <script>alert('body')</script> and <b>bold?</b> & an entity &amp; here.
+
+      A [bad link](javascript:alert(1)) and a [good one](https://example.org/x?a=1&b=2).
+
+      Code keeps its text: `a<b && c>d`, and a ref in code: `ARXIV-2212.07677#P1`.
+
+      The claim ARXIV-2212.07677#F1 and the record ADR-013 link to their pages;
+      NOTE-404 is no record and stays text.
+
+      ```
+      <script>alert('fence')</script>
+      ```
+
+      <div onmouseover="alert(1)">raw block</div>
+    tags: ["<i>tag</i>"]
+    links:
+      - rel: uses
+        target: ARXIV-2212.07677#P2
+        note: "a note with <script>alert('note')</script>"
+      - rel: reading_of
+        target: "DOI-10.1000_a(b)c"
+    claims:
+      - id: C1
+        kind: observation
+        title: "Claim <script>alert('claim')</script>"
+        statement: "A statement with <iframe src=x></iframe> in it."
+    ''')
+
+DOI_RECORD = textwrap.dedent('''\
+    id: "DOI-10.1000_a(b)c"
+    kind: literature
+    title: "A paper whose id has parentheses"
+    authors: [Ada Lovelace, Charles Babbage]
+    year: 1843
+    venue: Journal of Engines
+    doi: "10.1000/a(b)c"
+    claims:
+      - id: P1
+        kind: proposition
+        title: An unchecked proposition
+        statement: Nothing checks it.
+    ''')
+
+
+@dataclass
+class BuiltSite:
+    root: Path
+    out: Path
+    docs: Path
+    code: int
+    stdout: str
+    stderr: str
+
+
+def make_project(root: Path) -> Path:
+    """Seed records + hostile records, a registry, mkdocs.yml and site/ from the repo."""
+    shutil.copytree(REPO / "records", root / "records")
+    (root / "records" / "notes" / "NOTE-9001.yaml").write_text(HOSTILE_NOTE, encoding="utf-8")
+    (root / "records" / "literature" / "DOI-10.1000_a(b)c.yaml").write_text(DOI_RECORD, encoding="utf-8")
+    analysis = root / "analysis"
+    analysis.mkdir()
+    (analysis / "__init__.py").write_text("")
+    lines = []
+    for name, mod in ANALYSES.items():
+        (analysis / f"{mod}.py").write_text(f'"""{name}"""\nPROFILES = {{}}\n')
+        lines.append(f"{name}:\n  module: {mod}\n  title: {name} <b>title</b>\n")
+    (analysis / "registry.yaml").write_text("".join(lines))
+    shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
+    shutil.copytree(REPO / "site", root / "site")
+    write_results(root)
+    return root
+
+
+def _result(proj, name: str, metrics: dict, figures: list[str], stale: bool = False) -> None:
+    fp = fingerprint(proj.registry, name, PROFILE)
+    payload = {
+        "format": 1, "analysis": name, "title": name, "profile": PROFILE,
+        "code_hash": "0" * 64 if stale else fp.code_hash, "code_files": fp.files,
+        "versions": fp.versions, "litrec": "0.1.0",
+        "platform": {"system": "Linux", "machine": "x86_64", "python": "3.11"},
+        "device": {"platform": "cpu", "devices": ["cpu"]},
+        "config": {"seed": 0, "n_tasks": 8}, "seed": 0,
+        "started": "2026-10-10T12:00:00+00:00", "wall_time_s": 1.25,
+        "metrics": metrics, "figures": {f: f"{PROFILE}/{f}.svg" for f in figures},
+        "notes": ["a <b>note</b> from the analysis"],
+    }
+    write_result(proj.records_dir.parent / "results", name, PROFILE, payload,
+                 {f"{f}.svg": SVG for f in figures})
+
+
+def write_results(root: Path) -> None:
+    proj = load_project(root / "records", root / "analysis")
+    _result(proj, "prop1-identity", {"max_abs_error_f64": 3e-16, "max_abs_error_f32": 2.4e-7},
+            ["error_by_task"])
+    _result(proj, "single-layer-lsa", {
+        "loss_trained": 0.2031, "loss_gd": 0.2029, "cos_sensitivity": 0.42,
+        "loss_interpolated": 0.2030, "ood": {"min_cos": 0.995, "max_rel_gap": 0.01}}, ["loss_curve"])
+    _result(proj, "deeper-gdpp", {"k2": {"loss_trained": 0.11}}, [], stale=True)
+    _result(proj, "gd-input-range", {"loss_gd_code_range": 0.2001, "loss_gd_text_range": 0.8123}, [])
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory) -> BuiltSite:
+    """`litrec site build` run once, from the project's root, like a user would."""
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    root = make_project(tmp_path_factory.mktemp("siteproj"))
+    out, err = io.StringIO(), io.StringIO()
+    cwd = os.getcwd()
+    os.chdir(root)
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            code = main(["site", "build", "--out", "public"])
+    finally:
+        os.chdir(cwd)
+    return BuiltSite(root, root / "public", root / "build" / "docs", code, out.getvalue(), err.getvalue())
