@@ -13,6 +13,7 @@ Values reach jsonschema as an editor sees them: YAML dates become ISO strings.
 from __future__ import annotations
 
 import copy
+import functools
 import datetime as dt
 import json
 import os
@@ -23,7 +24,7 @@ import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import Field, ValidationError
 
 from litrec import model as m
 from litrec.project import find_record_files
@@ -187,7 +188,7 @@ def _corrupt(data: dict, draw) -> dict:
     return data
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_corrupted_records_same_answer(data):
     seed = data.draw(st.sampled_from(SEEDS))
@@ -222,7 +223,8 @@ def test_expectation_rules(change, valid):
 
 # ------------------------------------------------------- scalar coercions
 
-def _fragment_validator(tp) -> tuple[TypeAdapter, jsonschema.Validator]:
+@functools.cache
+def _fragment_validator(tp) -> tuple[type, jsonschema.Validator]:
     """A type's pydantic validator and its JSON Schema, generated the way schema_for does."""
     from pydantic import BaseModel, ConfigDict
 
@@ -244,21 +246,34 @@ SCALARS = {
     "tolerance": Annotated[float, Field(ge=0)],
     "date": dt.date,
 }
-PLAUSIBLE = st.one_of(
-    st.sampled_from(POOL[:25]),
+def _numeric(value) -> bool:
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return not isinstance(value, bool)
+
+
+NUMBERS = st.one_of(
     st.integers(-5, 5000), st.floats(-1e4, 1e4, allow_nan=False),
     st.from_regex(r"\A *[+-]?(\d{1,5}(\.\d{0,3})?|\.\d{1,3})([eE][+-]?\d{1,2})? *\Z"),
     st.from_regex(r"\A[+-]?(inf|infinity|nan|Inf|NaN|INFINITY)\Z"),
+)
+TEXT = st.one_of(
+    st.sampled_from([v for v in POOL[:25] if not _numeric(v)]),
     st.from_regex(r"\A(true|false|yes|no|on|off|[tfyn01]|True|FALSE|Yes|nO|oN|maybe)\Z"),
     st.dates(dt.date(1900, 1, 1), dt.date(2100, 1, 1)).map(dt.date.isoformat),
+    st.from_regex(r"\A *\d{4}-\d{1,2}-\d{1,2}[ T]?\Z"),
 )
 
 
 @pytest.mark.parametrize("name", SCALARS)
-@settings(max_examples=300, deadline=None)
-@given(value=PLAUSIBLE)
-def test_scalar_coercions_same_answer(name, value):
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_scalar_coercions_same_answer(name, data):
     """Where pydantic's lax mode turns a YAML value into a bool, int, float or date, so does the schema."""
+    # numbers as dates (Unix timestamps) are in KNOWN_DIFFERENCES
+    value = data.draw(TEXT.filter(lambda v: not _numeric(v)) if name == "date" else st.one_of(NUMBERS, TEXT))
     model, validator = _fragment_validator(SCALARS[name])
     try:
         model.model_validate({"v": value})
@@ -266,6 +281,8 @@ def test_scalar_coercions_same_answer(name, value):
     except ValidationError:
         ok = False
     assert validator.is_valid(as_json({"v": value})) == ok, (name, value)
+
+
 
 
 @settings(max_examples=300, deadline=None)
