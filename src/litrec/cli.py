@@ -33,6 +33,16 @@ def _format_arg(p: argparse.ArgumentParser) -> None:
                    help="output format (default: text)")
 
 
+def _positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, found '{text}'")
+    return n
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="litrec",
@@ -65,6 +75,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="rerun even when the result is current")
     p.add_argument("--results", type=Path, default=Path("results"), metavar="DIR",
                    help="results folder (default: results)")
+    p.add_argument("--executor", choices=("local", "dask"), default="local",
+                   help="where the points of sweeps run: local worker processes, or a "
+                   "dask.distributed cluster (default: local)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="with --executor dask: the scheduler to use, e.g. tcp://host:8786 "
+                   "(default: a LocalCluster on this machine)")
+    p.add_argument("--jobs", type=_positive_int, default=None, metavar="N",
+                   help="worker processes of the local executor or of the LocalCluster "
+                   "(default: the number of CPUs)")
     _records_arg(p)
     _format_arg(p)
 

@@ -21,7 +21,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from litrec import model as m
 from litrec.diagnostics import Diagnostic, format_field
 from litrec.registry import Registry, load_registry
-from litrec.yamlsafe import YamlProblem, load_bytes, locate
+from litrec.yamlsafe import LazyRoot, YamlProblem, load_bytes, locate
 
 _ADAPTER: TypeAdapter = TypeAdapter(m.Record)
 
@@ -147,17 +147,12 @@ def load_project(records_dir: Path, analysis_dir: Path | None = None) -> Project
     raw_ids: dict[str, list[Path]] = defaultdict(list)
     files = find_record_files(records_dir)
     proj.files = len(files)
-    for path in files:
+    for path, data, root, problem in _parse_all(files):
         shown = proj.display(path)
-        try:
-            loaded = load_bytes(path.read_bytes())
-        except YamlProblem as p:
-            diags.append(Diagnostic(shown, p.line, p.col, "", p.message, p.code))
+        if problem is not None:
+            line, col, message, code = problem
+            diags.append(Diagnostic(shown, line, col, "", message, code))
             continue
-        except OSError as exc:
-            diags.append(Diagnostic(shown, 1, 1, "", f"cannot read file: {exc.strerror}", "io"))
-            continue
-        data, root = loaded.data, loaded.root
         rid = data.get("id")
         if isinstance(rid, str):
             raw_ids[rid].append(path)
@@ -196,6 +191,55 @@ def load_project(records_dir: Path, analysis_dir: Path | None = None) -> Project
                 f"{rid} is a partial record: known by reference{src}, content held elsewhere",
                 "partial", "info", rid))
     return proj
+
+
+PARALLEL_MIN_FILES = 2000  # below this, starting workers costs more than it saves
+
+
+def _parse_one(path: str):
+    try:
+        with open(path, "rb") as fh:
+            loaded = load_bytes(fh.read())
+    except YamlProblem as p:
+        return None, None, (p.line, p.col, p.message, p.code)
+    except OSError as exc:
+        return None, None, (1, 1, f"cannot read file: {exc.strerror}", "io")
+    return loaded.data, loaded.root, None
+
+
+def _parse_chunk(paths: list[str]):
+    out = []
+    for p in paths:
+        data, _, problem = _parse_one(p)
+        out.append((data, problem))
+    return out
+
+
+def _parse_all(files: list[Path]):
+    """(path, data, root, problem) for every file; large collections parse on every core.
+
+    Worker processes return plain data only; the node trees used to locate a
+    message are rebuilt lazily, for the few files that need one.
+    """
+    workers = min(os.cpu_count() or 1, 8)
+    ctx = None
+    if len(files) >= PARALLEL_MIN_FILES and workers > 1:
+        import multiprocessing
+
+        if "fork" in multiprocessing.get_all_start_methods():
+            ctx = multiprocessing.get_context("fork")
+    if ctx is None:
+        for path in files:
+            data, root, problem = _parse_one(str(path))
+            yield path, data, root, problem
+        return
+    names = [str(p) for p in files]
+    size = -(-len(names) // (workers * 4))
+    chunks = [names[i:i + size] for i in range(0, len(names), size)]
+    with ctx.Pool(workers) as pool:
+        for chunk, parsed in zip(chunks, pool.imap(_parse_chunk, chunks)):
+            for name, (data, problem) in zip(chunk, parsed):
+                yield Path(name), data, LazyRoot(name), problem
 
 
 def _id_pos(path: Path) -> tuple[int, int]:
@@ -303,13 +347,14 @@ def _unwrap(tp: Any) -> Any:
 
 
 def _check_id(rec, path: Path, root, shown: str, diags: list[Diagnostic]) -> None:
-    line, col = locate(root, ("id",))
     if not m.ID_RE[rec.kind].match(rec.id):
+        line, col = locate(root, ("id",))
         diags.append(Diagnostic(
             shown, line, col, "id",
             f"'{rec.id}' is not a {rec.kind} id; expected the form {m.ID_EXAMPLES[rec.kind]}",
             "id-pattern", record=rec.id))
     elif path.stem != rec.id:
+        line, col = locate(root, ("id",))
         diags.append(Diagnostic(
             shown, line, col, "id",
             f"id '{rec.id}' does not match the file name '{path.name}'; "
@@ -475,8 +520,10 @@ def _check_supersedes(proj: Project) -> None:
         if rec.kind != "decision":
             continue
         shown = proj.display(proj.paths[rid])
-        line, col = locate(proj.roots[rid], ("status",))
         newer = superseded_by.get(rid, [])
+        if not newer and rec.status != "superseded":
+            continue
+        line, col = locate(proj.roots[rid], ("status",))
         if newer and rec.status not in ("superseded", None):
             proj.diagnostics.append(Diagnostic(
                 shown, line, col, "status",

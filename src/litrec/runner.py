@@ -12,11 +12,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import difflib
-import importlib
-import io
 import json
-import os
-import platform
 import sys
 import time
 import traceback
@@ -25,8 +21,10 @@ from typing import Any
 
 from litrec import __version__
 from litrec.project import Project, load_project
-from litrec.results import (fingerprint, figure_dir, load_result, result_path,
+from litrec.results import (Fingerprint, fingerprint, load_result, result_path,
                             write_result)
+from litrec.sweep import (Point, SweepError, aggregate, load_analysis, make_config, plan,
+                          run_point, to_json)
 from litrec.verdicts import ClaimStatus, claim_statuses
 
 
@@ -87,92 +85,139 @@ def resolve_targets(proj: Project, targets: list[str]) -> tuple[list[str], set[s
 # ---------------------------------------------------------------- running
 
 
-def _to_json(value: Any) -> Any:
-    """Metrics to plain JSON: arrays to lists, scalars to Python numbers."""
-    if isinstance(value, dict):
-        return {str(k): _to_json(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_to_json(v) for v in value]
-    if hasattr(value, "tolist"):
-        return _to_json(value.tolist())
-    if isinstance(value, float) and value != value:
-        return None
-    if isinstance(value, (bool, int, float, str)) or value is None:
-        return value
-    return str(value)
+@dataclasses.dataclass
+class Job:
+    """One analysis to run: its fingerprint, its points and, once sent, their futures."""
+
+    name: str
+    title: str
+    profile: str
+    module: str
+    fp: Fingerprint
+    config: Any
+    sweep: dict[str, list] | None
+    points: list[Point]
+    futures: list | None = None
+    started: dt.datetime | None = None
+    t0: float = 0.0
 
 
-def _platform() -> dict:
-    return {
-        "system": platform.system(),
-        "release": platform.release(),
-        "machine": platform.machine(),
-        "python": platform.python_version(),
-        "cpu_count": os.cpu_count(),
-    }
-
-
-def run_analysis(proj: Project, name: str, profile: str, results_dir: Path,
-                 progress=None) -> dict:
-    """Run one analysis and write its result; return the stored payload."""
+def prepare(proj: Project, name: str, profile: str) -> Job:
+    """Import the analysis here (no work happens at import) and lay out its points."""
     reg = proj.registry
     entry = reg.entries[name]
     fp = fingerprint(reg, name, profile)
-    project_root = str(reg.path.parent.parent.resolve())
-    if project_root not in sys.path:
-        sys.path.insert(0, project_root)
+    root = str(reg.path.parent.parent.resolve())
     package = reg.path.parent.name
-    module = importlib.import_module(f"{package}.{entry.module}")
-    profiles = getattr(module, "PROFILES", None)
-    if not isinstance(profiles, dict) or profile not in profiles:
-        raise RunError(f"analysis '{name}' ({module.__name__}) has no profile '{profile}' in PROFILES")
-    config = profiles[profile]
-    import jax  # noqa: F401  (imported only here: a no-op run never pays for it)
+    try:
+        module, _ = load_analysis(root, package, entry.module)
+        sweep, grid = plan(module, profile)
+    except SweepError as exc:
+        raise RunError(f"analysis '{name}': {exc}") from None
+    points = [Point(root, package, entry.module, profile, overrides, fp.files, fp.versions,
+                    figures=i == 0) for i, overrides in enumerate(grid)]
+    return Job(name, entry.title, profile, module.__name__, fp,
+               make_config(module, profile, {}), sweep, points)
 
-    started = dt.datetime.now(dt.timezone.utc)
-    t0 = time.perf_counter()
-    out = module.run(config, progress=progress)
-    wall = time.perf_counter() - t0
-    if not isinstance(out, dict) or "metrics" not in out:
-        raise RunError(f"analysis '{name}' returned {type(out).__name__}; expected a dict with 'metrics'")
-    figures: dict[str, bytes] = {}
-    fig_names: dict[str, str] = {}
-    for fname, fig in (out.get("figures") or {}).items():
-        buf = io.BytesIO()
-        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
-        figures[f"{fname}.svg"] = buf.getvalue()
-        fig_names[fname] = f"{profile}/{fname}.svg"
-        try:
-            import matplotlib.pyplot as plt
 
-            plt.close(fig)
-        except Exception:  # pragma: no cover - figures not from pyplot
-            pass
-    device = {"platform": jax.default_backend(),
-              "devices": [str(d.device_kind) for d in jax.devices()]}
-    cfg = dataclasses.asdict(config) if dataclasses.is_dataclass(config) else dict(vars(config))
+def submit(job: Job, executor) -> None:
+    job.started, job.t0 = dt.datetime.now(dt.timezone.utc), time.perf_counter()
+    job.futures = [executor.submit(run_point, p) for p in job.points]
+
+
+class PointFailed(Exception):
+    """A point of a sweep failed; says which."""
+
+
+def _outputs(job: Job, executor, progress) -> list[dict]:
+    """Every point's output, in grid order; in this process unless the job was submitted."""
+    n = len(job.points)
+    if job.futures is None:
+        job.started, job.t0 = dt.datetime.now(dt.timezone.utc), time.perf_counter()
+        outs = []
+        for i, point in enumerate(job.points):
+            try:
+                outs.append(run_point(point, progress if n == 1 else None))
+            except Exception as exc:
+                if n == 1:
+                    raise
+                raise PointFailed(f"{type(exc).__name__}: {exc} (point {_point(point)})") from exc
+            if progress and n > 1:
+                progress(i + 1, n, f"{i + 1}/{n} points")
+        return outs
+    index = {f: i for i, f in enumerate(job.futures)}
+    done: dict[int, dict] = {}
+    try:
+        for fut in executor.as_completed(job.futures):
+            i = index[fut]
+            try:
+                done[i] = fut.result()
+            except Exception as exc:
+                if n == 1:
+                    raise
+                raise PointFailed(f"{type(exc).__name__}: {exc} (point {_point(job.points[i])})") from exc
+            if progress:
+                progress(len(done), n, f"{len(done)}/{n} points" if n > 1 else "")
+    finally:
+        for fut in job.futures:
+            fut.cancel()  # a no-op for finished points; frees the workers when one failed
+    return [done[i] for i in range(n)]
+
+
+def _point(point: Point) -> str:
+    return " ".join(f"{k}={v!r}" for k, v in point.overrides.items())
+
+
+def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
+    """Wait for (or run) every point, then write the result; a failed point writes nothing."""
+    outs = _outputs(job, executor, progress)
+    wall = time.perf_counter() - job.t0
+    first = outs[0]
+    cfg = to_json(dataclasses.asdict(job.config) if dataclasses.is_dataclass(job.config)
+                  else dict(vars(job.config)))
+    seed = cfg.get("seed")
+    metrics, spread, notes = first["metrics"], None, first["notes"]
+    if job.sweep is not None:
+        metrics, spread, agg_notes = aggregate([o["metrics"] for o in outs])
+        notes = list(dict.fromkeys([n for o in outs for n in o["notes"]] + agg_notes))
+        if "seed" in job.sweep:
+            seed = to_json(job.sweep["seed"])
     payload = {
         "format": 1,
-        "analysis": name,
-        "title": entry.title,
-        "profile": profile,
-        "module": module.__name__,
-        "code_hash": fp.code_hash,
-        "code_files": fp.files,
-        "versions": fp.versions,
+        "analysis": job.name,
+        "title": job.title,
+        "profile": job.profile,
+        "module": job.module,
+        "code_hash": job.fp.code_hash,
+        "code_files": job.fp.files,
+        "versions": job.fp.versions,
         "litrec": __version__,
-        "platform": _platform(),
-        "device": device,
-        "config": _to_json(cfg),
-        "seed": cfg.get("seed"),
-        "started": started.isoformat(timespec="seconds"),
+        "platform": first["platform"],
+        "device": first["device"],
+        "config": cfg,
+        **({"sweep": to_json(job.sweep)} if job.sweep is not None else {}),
+        "seed": seed,
+        "started": job.started.isoformat(timespec="seconds"),
         "wall_time_s": round(wall, 3),
-        "metrics": _to_json(out["metrics"]),
-        "figures": fig_names,
-        "notes": [str(n) for n in out.get("notes", [])],
+        "metrics": metrics,
+        **({"spread": spread,
+            "points": [{"overrides": to_json(p.overrides), "metrics": o["metrics"]}
+                       for p, o in zip(job.points, outs)]} if job.sweep is not None else {}),
+        "figures": {name: f"{job.profile}/{name}.svg" for name in first["figures"]},
+        "notes": notes,
     }
-    write_result(results_dir, name, profile, payload, figures)
+    figures = {f"{name}.svg": data for name, data in first["figures"].items()}
+    write_result(results_dir, job.name, job.profile, payload, figures)
     return payload
+
+
+def run_analysis(proj: Project, name: str, profile: str, results_dir: Path,
+                 progress=None, executor=None) -> dict:
+    """Run one analysis (its points on `executor`, or here) and write its result."""
+    job = prepare(proj, name, profile)
+    if executor is not None:
+        submit(job, executor)
+    return finish(job, results_dir, executor, progress)
 
 
 def cmd_run(args) -> int:
@@ -180,6 +225,11 @@ def cmd_run(args) -> int:
 
     if not args.records.is_dir():
         raise UsageError(f"records folder '{args.records}' does not exist")
+    if getattr(args, "scheduler", None) and args.executor != "dask":
+        raise UsageError("--scheduler names a dask scheduler; add --executor dask")
+    if getattr(args, "scheduler", None) and args.jobs:
+        raise UsageError("--jobs sizes the executor litrec starts; a cluster at --scheduler "
+                         "has the workers it was given")
     proj = load_project(args.records, args.analysis)
     if proj.errors:
         for d in sorted(proj.errors, key=lambda d: (d.path, d.line, d.col)):
@@ -223,34 +273,77 @@ def _run_all(proj: Project, todo: list[tuple[str, str]], args) -> list[str]:
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from litrec.cli import UsageError
+    from litrec.executors import ExecutorError, default_jobs, open_executor
+
     console = Console(stderr=True)
-    failed = []
-    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
-                  TimeElapsedColumn(), console=console, transient=False,
-                  disable=args.format == "json") as bar:
-        for name, why in todo:
-            task = bar.add_task(f"{name} [{args.profile}]", total=1.0)
+    failed: list[str] = []
 
-            def progress(done, total, description="", _task=task):
-                bar.update(_task, completed=done / max(total, 1),
-                           description=f"{name} [{args.profile}] {description}".rstrip())
+    def fail(name: str, exc: Exception) -> None:
+        failed.append(name)
+        log = result_path(args.results, name, args.profile).with_suffix(".error.log")
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text(traceback.format_exc(), encoding="utf-8")
+        what = str(exc) if isinstance(exc, PointFailed) else f"{type(exc).__name__}: {exc}"
+        console.print(f"[red]analysis {name} failed: {what} "
+                      f"(traceback in {log}); its previous result is kept")
 
-            console.print(f"running {name} ({args.profile}): {why}")
+    jobs: dict[str, Job] = {}
+    for name, _ in todo:
+        try:
+            jobs[name] = prepare(proj, name, args.profile)
+        except Exception as exc:  # a bad profile or SWEEP: say so, go on
+            fail(name, exc)
+    kind = getattr(args, "executor", "local")
+    n_jobs = getattr(args, "jobs", None) or default_jobs()
+    # dask: every point goes to the cluster; local: sweeps go to worker processes
+    # when there is more than one job, and a single point runs here as it always did.
+    sent = [j for j in jobs.values()
+            if kind == "dask" or (len(j.points) > 1 and n_jobs > 1)]
+    executor = None
+    try:
+        if sent:
+            n_points = sum(len(j.points) for j in sent)
             try:
-                payload = run_analysis(proj, name, args.profile, args.results, progress)
-            except KeyboardInterrupt:
-                console.print(f"[red]interrupted: {name}; its previous result is kept")
-                raise
-            except Exception as exc:  # an analysis bug: say so, keep the old result, go on
-                failed.append(name)
-                log = result_path(args.results, name, args.profile).with_suffix(".error.log")
-                log.parent.mkdir(parents=True, exist_ok=True)
-                log.write_text(traceback.format_exc(), encoding="utf-8")
-                console.print(f"[red]analysis {name} failed: {type(exc).__name__}: {exc} "
-                              f"(traceback in {log}); its previous result is kept")
-                continue
-            bar.update(task, completed=1.0)
-            console.print(f"  {name}: {payload['wall_time_s']:.1f} s")
+                executor = open_executor(kind, min(n_jobs, n_points), getattr(args, "scheduler", None))
+            except ExecutorError as exc:
+                raise UsageError(str(exc)) from None
+            console.print(f"{n_points} points of {len(sent)} analyses to {executor.describe()}")
+            for job in sent:
+                submit(job, executor)
+        with Progress(TextColumn("{task.description}"), BarColumn(),
+                      TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
+                      console=console, transient=False, disable=args.format == "json") as bar:
+            for name, why in todo:
+                if name not in jobs:
+                    continue
+                job = jobs[name]
+                task = bar.add_task(f"{name} [{args.profile}]", total=1.0)
+
+                def progress(done, total, description="", _task=task, _name=name):
+                    bar.update(_task, completed=done / max(total, 1),
+                               description=f"{_name} [{args.profile}] {description}".rstrip())
+
+                points = f" ({len(job.points)} points)" if len(job.points) > 1 else ""
+                console.print(f"running {name} ({args.profile}): {why}{points}")
+                try:
+                    payload = finish(job, args.results, executor, progress)
+                except KeyboardInterrupt:
+                    console.print(f"[red]interrupted: {name}; its previous result is kept")
+                    raise
+                except Exception as exc:  # an analysis bug: say so, keep the old result, go on
+                    fail(name, exc)
+                    continue
+                bar.update(task, completed=1.0)
+                console.print(f"  {name}: {payload['wall_time_s']:.1f} s")
+    except KeyboardInterrupt:
+        if executor is not None:
+            executor.close(wait=False)
+            executor = None
+        raise
+    finally:
+        if executor is not None:
+            executor.close()
     return failed
 
 
@@ -269,6 +362,13 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
+def _measured(value: Any, spread: dict | None) -> str:
+    """`0.2052 ± 0.0003 (n=3)` for a sweep's mean; the plain value otherwise."""
+    if not spread:
+        return _fmt(value)
+    return f"{_fmt(value)} ± {_fmt(spread.get('std'))} (n={spread.get('n')})"
+
+
 def _row(s: ClaimStatus) -> dict:
     return {
         "claim": s.claim,
@@ -281,6 +381,7 @@ def _row(s: ClaimStatus) -> dict:
         "outcomes": [o.__dict__ for o in s.outcomes],
         "reason": s.reason,
         "rests_on_it": s.rests_on_it,
+        "spread": s.spread,
         "provenance": s.provenance,
     }
 
@@ -297,7 +398,8 @@ def print_table(statuses: list[ClaimStatus]) -> None:
              "not_run": "dim", "error": "red"}
     for s in statuses:
         if s.outcomes:
-            measured = "\n".join(f"{o.metric} = {_fmt(o.measured)}" for o in s.outcomes)
+            measured = "\n".join(f"{o.metric} = {_measured(o.measured, s.spread.get(o.metric))}"
+                                 for o in s.outcomes)
             expected = "\n".join(
                 ("✓ " if o.holds else "✗ ") + o.expectation for o in s.outcomes)
         else:

@@ -1,5 +1,9 @@
 """Verdicts: each claim's expectations evaluated against its analysis's result.
 
+A sweep's result stores the mean over its points as `metrics`, so expectations
+are judged on the aggregate; each status carries the spread of the metrics it
+evaluated (`spread`: std, min, max, n).
+
 Verdicts are `reproduced` (every expectation holds), `not_reproduced` (one
 fails), `stale` (a result exists but its code, profile or package versions
 changed since; the stored numbers are shown but not judged), `not_run` (no
@@ -35,6 +39,8 @@ def get_metric(metrics: dict, name: str) -> Any:
 
 
 def _compare(op: str, a: Any, b: Any, exp: Expectation) -> bool:
+    if a is None or b is None:  # a NaN, stored as null, or a metric a sweep could not average
+        return False
     if isinstance(a, bool) or isinstance(b, bool):
         if op in ("==", "≈"):
             return bool(a) == bool(b)
@@ -107,6 +113,7 @@ class ClaimStatus:
     reason: str | None = None
     provenance: dict[str, Any] = field(default_factory=dict)
     rests_on_it: list[str] = field(default_factory=list)
+    spread: dict[str, dict] = field(default_factory=dict)  # metric -> {std, min, max, n} of a sweep
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -115,7 +122,7 @@ class ClaimStatus:
 
 def _provenance(result: dict) -> dict:
     keys = ("code_hash", "versions", "platform", "device", "seed", "started", "wall_time_s",
-            "config", "litrec")
+            "config", "sweep", "litrec")
     return {k: result.get(k) for k in keys if k in result}
 
 
@@ -157,6 +164,8 @@ def claim_statuses(proj: Project, results_dir: Path, profile: str,
             out.append(st)
             continue
         st.measured = {o.metric: o.measured for o in st.outcomes}
+        spread = result.get("spread") or {}
+        st.spread = {o.metric: spread[o.metric] for o in st.outcomes if o.metric in spread}
         if not current:
             st.verdict = "stale"
             st.reason = why

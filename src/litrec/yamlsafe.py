@@ -200,8 +200,30 @@ def load_bytes(raw: bytes) -> Loaded:
     return Loaded(data, root)
 
 
-def locate(root: yaml.Node | None, loc: tuple, key: bool = False) -> tuple[int, int]:
+class LazyRoot:
+    """The node tree of a file, parsed again only when a message needs a position."""
+
+    __slots__ = ("path", "_node")
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._node: yaml.Node | None = None
+
+    @property
+    def node(self) -> yaml.Node | None:
+        if self._node is None:
+            try:
+                with open(self.path, "rb") as fh:
+                    self._node = load_bytes(fh.read()).root
+            except (OSError, YamlProblem):
+                return None
+        return self._node
+
+
+def locate(root: yaml.Node | LazyRoot | None, loc: tuple, key: bool = False) -> tuple[int, int]:
     """Line and column of the value at `loc` (or of its key), or of the nearest parent."""
+    if isinstance(root, LazyRoot):
+        root = root.node
     if root is None:
         return 1, 1
     node = root

@@ -379,3 +379,19 @@ def test_python_m_litrec_runs(project):
     proc = subprocess.run([sys.executable, "-m", "litrec", "validate", "--quiet"],
                           capture_output=True, text=True, cwd=project)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_parallel_parse_reports_the_same(project, cli, monkeypatch):
+    """Large collections parse in worker processes; messages and positions are unchanged."""
+    from litrec import project as project_mod
+
+    write(project, "notes/NOTE-1.yaml", "id: NOTE-1\nkind: note\ntitel: x\n")
+    write(project, "notes/NOTE-2.yaml", "id: [\n")
+    write(project, "notes/NOTE-3.yaml",
+          "id: NOTE-3\nkind: note\nlinks:\n  - rel: uses\n    target: NOTE-999\n")
+    serial = cli("validate")
+    monkeypatch.setattr(project_mod, "PARALLEL_MIN_FILES", 1)
+    monkeypatch.setattr(project_mod.os, "cpu_count", lambda: 2)
+    parallel = cli("validate")
+    assert parallel[:2] == serial[:2]
+    assert len(errors(serial[1])) == 3

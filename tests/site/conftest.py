@@ -34,7 +34,7 @@ SVG = (b'<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60">'
 HOSTILE_NOTE = textwrap.dedent('''\
     id: NOTE-9001
     kind: note
-    title: "Hostile <img src=x onerror=alert(1)> & title"
+    title: "Hostile </title><script>alert('title')</script> <img src=x onerror=alert(1)> &lt;/title&gt; & title"
     summary: "A summary with <script>alert('summary')</script> in it."
     body: |
       ## A heading { onclick=alert(1) }
@@ -136,7 +136,11 @@ def write_results(root: Path) -> None:
     _result(proj, "single-layer-lsa", {
         "loss_trained": 0.2031, "loss_gd": 0.2029, "cos_sensitivity": 0.42,
         "loss_interpolated": 0.2030, "ood": {"min_cos": 0.995, "max_rel_gap": 0.01}}, ["loss_curve"])
-    _result(proj, "deeper-gdpp", {"k2": {"loss_trained": 0.11}}, [], stale=True)
+    _result(proj, "deeper-gdpp", {
+        "k2": {"loss_trained": 0.11, "loss_gdpp": 0.112, "loss_gd": 0.155, "cos_vs_gdpp": 0.998,
+               "cos_vs_gd": 0.95},
+        "k5": {"loss_trained": 0.10, "loss_gd_shared_eta": 0.12, "cos_vs_gdpp": 0.99,
+               "cos_vs_gd": 0.9}}, [], stale=True)
     _result(proj, "gd-input-range", {"loss_gd_code_range": 0.2001, "loss_gd_text_range": 0.8123}, [])
 
 

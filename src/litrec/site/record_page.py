@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import json
 import os
 import re
 
@@ -10,7 +12,7 @@ from litrec.site.data import SiteData, anchor, rel_url
 from litrec.site.graph import record_graph
 from litrec.site.parts import (analysis_link, badge, code, edge_note, indent, inline, links_list,
                                outcome_table, provenance, ref_link, verdict_of)
-from litrec.site.text import fmt, prose
+from litrec.site.text import clean, fmt, prose
 from litrec.site.data import result_metric
 
 _STATUS_FIELD = {"decision": "status", "theory": "status", "work": "status", "anthology": "stance"}
@@ -20,9 +22,11 @@ def record_page(data: SiteData, rid: str) -> str:
     rec = data.project.records[rid]
     page = data.record_page(rid)
     resolve = data.resolver(page)
-    out: list[str] = []
-    title = inline(rec.title) if rec.title else inline(rid)
-    out.append(f"# {title}\n")
+    # The browser title comes from front matter, HTML-escaped: MkDocs would take it from the
+    # heading and Material unescapes it into <title>, where "</title><script>" would break out.
+    text = clean(rec.title) if rec.title else rid
+    out: list[str] = [f"---\ntitle: {json.dumps(html.escape(' '.join(text.split())))}\n---\n"]
+    out.append(f"# {inline(text)}\n")
     meta = [f'<span class="lr-kind">{rec.kind}</span>', code(rid)]
     field = _STATUS_FIELD.get(rec.kind)
     if field and getattr(rec, field):

@@ -1,0 +1,101 @@
+"""Executors: where the points of a sweep run.
+
+- `local`: a `concurrent.futures.ProcessPoolExecutor` on this machine, with the
+  `spawn` start method (JAX is not fork-safe). A worker that dies breaks the
+  pool: the analysis fails and nothing is written.
+- `dask`: a `dask.distributed` scheduler, the one at `--scheduler ADDRESS` or a
+  `LocalCluster` on loopback started for the run. Each point is submitted with
+  `retries=2` (a point that raises runs again, up to three times in all); a point
+  whose worker dies is rescheduled on another worker by the scheduler (up to
+  `distributed.scheduler.allowed-failures` deaths, 3 by default).
+
+Both give futures with `.result()` and `.cancel()`, and `as_completed`. Nothing
+is started until the runner has something to send, and `distributed` is
+imported only for `dask`.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import multiprocessing
+import os
+from typing import Any, Callable, Iterable, Iterator
+
+EXECUTORS = ("local", "dask")
+
+
+class ExecutorError(Exception):
+    """The executor cannot start: `distributed` missing, a scheduler out of reach."""
+
+
+def default_jobs() -> int:
+    return os.cpu_count() or 1
+
+
+class LocalExecutor:
+    name = "local"
+
+    def __init__(self, jobs: int):
+        self.jobs = jobs
+        self.pool = concurrent.futures.ProcessPoolExecutor(
+            max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+
+    def describe(self) -> str:
+        return f"the local executor ({self.jobs} worker processes)"
+
+    def submit(self, fn: Callable, arg: Any):
+        return self.pool.submit(fn, arg)
+
+    def as_completed(self, futures: Iterable) -> Iterator:
+        return concurrent.futures.as_completed(list(futures))
+
+    def close(self, wait: bool = True) -> None:
+        self.pool.shutdown(wait=wait, cancel_futures=True)
+
+
+class DaskExecutor:
+    name = "dask"
+
+    def __init__(self, jobs: int, address: str | None = None):
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise ExecutorError("--executor dask needs dask.distributed: "
+                                "pip install 'dask[distributed]'") from None
+        self.cluster = None
+        if address:
+            try:
+                self.client = Client(address, timeout="10s")
+            except (OSError, TimeoutError) as exc:
+                raise ExecutorError(f"cannot reach the dask scheduler at {address}: {exc}") from None
+        else:
+            self.cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                        host="127.0.0.1", dashboard_address=None)
+            self.client = Client(self.cluster)
+
+    def describe(self) -> str:
+        workers = len(self.client.scheduler_info().get("workers", {}))
+        where = "a LocalCluster" if self.cluster is not None else "the scheduler"
+        return f"dask ({where} at {self.client.scheduler.address}, {workers} workers)"
+
+    def submit(self, fn: Callable, arg: Any):
+        return self.client.submit(fn, arg, retries=2, pure=False)
+
+    def as_completed(self, futures: Iterable) -> Iterator:
+        from distributed import as_completed
+
+        return iter(as_completed(list(futures)))
+
+    def close(self, wait: bool = True) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def open_executor(kind: str, jobs: int, scheduler: str | None = None):
+    """Start an executor of `kind` with `jobs` workers (ignored with a scheduler address)."""
+    if kind == "local":
+        return LocalExecutor(jobs)
+    if kind == "dask":
+        return DaskExecutor(jobs, scheduler)
+    raise ExecutorError(f"unknown executor '{kind}'; choose one of {', '.join(EXECUTORS)}")

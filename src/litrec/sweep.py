@@ -1,0 +1,299 @@
+"""Sweeps: one analysis run over a grid of settings, each point an independent task.
+
+An analysis module may declare, per profile, the `Config` fields to vary:
+
+    SWEEP = {"quick": {"seed": [0, 1, 2]}, "paper": {"seed": [0, 1, 2, 3, 4], "N": [10, 20]}}
+
+The points are the product of the lists, in the order written; each runs
+`run(dataclasses.replace(PROFILES[profile], **point))`. A module without SWEEP
+(or without an entry for the profile) has one point: the profile itself.
+
+A point runs through `run_point`, a top-level function that an executor ships
+to another process or machine. It imports the analysis by its registry module
+name (never a path from a record), first checking that the worker sees the
+same analysis code and package versions as the machine that fingerprinted the
+run, so a result is never labelled with code it did not run.
+
+The stored result aggregates the points: every numeric metric is the mean over
+points (lists element-wise, booleans: all true), `spread` holds each numeric
+metric's {std, min, max, n} (sample std), and `points` each point's overrides
+and metrics, so expectations are judged on the aggregate.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import importlib
+import importlib.machinery
+import io
+import itertools
+import math
+import os
+import platform
+import socket
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from litrec.registry import Entry, Registry
+from litrec.results import code_files, package_versions
+
+
+class SweepError(Exception):
+    """A point cannot run as declared: no such profile, a bad SWEEP, a worker that differs."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Point:
+    """Everything a worker needs to run one point; small and picklable."""
+
+    root: str                       # the project folder holding the analysis package
+    package: str                    # the analysis package's name, e.g. "analysis"
+    module: str                     # the registry's module name inside it, e.g. "prop1_identity"
+    profile: str
+    overrides: dict[str, Any]
+    code_files: dict[str, str] | None = None   # what the driver fingerprinted; None: no check
+    versions: dict[str, str | None] | None = None
+    figures: bool = True            # render figures (only the first point's are kept)
+
+
+# ---------------------------------------------------------------- conversion
+
+
+def to_json(value: Any) -> Any:
+    """Metrics to plain JSON: arrays to lists, scalars to Python numbers, NaN to None."""
+    if isinstance(value, dict):
+        return {str(k): to_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_json(v) for v in value]
+    if hasattr(value, "tolist"):
+        return to_json(value.tolist())
+    if isinstance(value, float) and value != value:
+        return None
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return value
+    return str(value)
+
+
+def svg_bytes(fig) -> bytes:
+    """A matplotlib figure as SVG, byte-identical from run to run; the figure is closed."""
+    import matplotlib.pyplot as plt
+
+    buf = io.BytesIO()
+    with plt.rc_context({"svg.hashsalt": "litrec"}):  # fixed ids: no random salt per save
+        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def platform_info() -> dict:
+    return {
+        "system": platform.system(),
+        "release": platform.release(),
+        "machine": platform.machine(),
+        "python": platform.python_version(),
+        "cpu_count": os.cpu_count(),
+    }
+
+
+# ---------------------------------------------------------------- loading
+
+_LOADED: dict[tuple[str, str], tuple[str, dict[str, str]]] = {}  # -> (package dir, code files)
+
+
+def _code_files(analysis_dir: Path, module: str) -> dict[str, str]:
+    reg = Registry(analysis_dir / "registry.yaml", True, {"point": Entry(module=module, title="")})
+    return code_files(reg, "point")
+
+
+def load_analysis(root: str, package: str, module: str):
+    """Import `package.module`, `root` first on the path; return (module, its code files).
+
+    A long-lived worker re-imports the package when its files changed since it
+    was imported, or when the package now resolves to another folder (another
+    project), so an edited analysis never runs as its old self.
+    """
+    if not sys.path or sys.path[0] != root:
+        if root in sys.path:
+            sys.path.remove(root)
+        sys.path.insert(0, root)
+    importlib.invalidate_caches()
+    spec = importlib.machinery.PathFinder.find_spec(package, sys.path)  # ignores sys.modules
+    if spec is None or spec.origin is None:
+        raise SweepError(f"cannot import the analysis package '{package}' on {socket.gethostname()}: "
+                         f"it is neither in {root} nor on PYTHONPATH")
+    where = str(Path(spec.origin).parent)
+    files = _code_files(Path(where), module)
+    key, qualified = (package, module), f"{package}.{module}"
+    if qualified in sys.modules and _LOADED.get(key) != (where, files):
+        for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+            del sys.modules[name]
+        for k in [k for k in _LOADED if k[0] == package]:
+            del _LOADED[k]
+    mod = importlib.import_module(qualified)
+    _LOADED[key] = (where, files)
+    return mod, files
+
+
+def make_config(mod, profile: str, overrides: dict[str, Any]):
+    profiles = getattr(mod, "PROFILES", None)
+    if not isinstance(profiles, dict) or profile not in profiles:
+        raise SweepError(f"{mod.__name__} has no profile '{profile}' in PROFILES")
+    config = profiles[profile]
+    if not overrides:
+        return config
+    return dataclasses.replace(config, **overrides)
+
+
+def plan(mod, profile: str) -> tuple[dict[str, list] | None, list[dict[str, Any]]]:
+    """The module's sweep for `profile` (None when it has none) and its points, in order."""
+    make_config(mod, profile, {})
+    sweep = getattr(mod, "SWEEP", None)
+    if sweep is None or profile not in sweep:
+        return None, [{}]
+    where = f"{mod.__name__}: SWEEP['{profile}']"
+    grid = sweep[profile]
+    config = mod.PROFILES[profile]
+    if not isinstance(grid, dict) or not grid:
+        raise SweepError(f"{where} must map Config field names to lists of values")
+    if not dataclasses.is_dataclass(config):
+        raise SweepError(f"{where}: a sweep needs PROFILES['{profile}'] to be a dataclass")
+    fields = [f.name for f in dataclasses.fields(config)]
+    for name, values in grid.items():
+        if name not in fields:
+            close = difflib.get_close_matches(str(name), fields, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise SweepError(f"{where} varies '{name}', which is not a field of "
+                             f"{type(config).__name__}{hint}")
+        if not isinstance(values, (list, tuple)) or not values:
+            raise SweepError(f"{where}['{name}'] must be a non-empty list, found {values!r}")
+    names = list(grid)
+    return {k: list(v) for k, v in grid.items()}, [
+        dict(zip(names, combo)) for combo in itertools.product(*(grid[n] for n in names))]
+
+
+# ---------------------------------------------------------------- one point
+
+
+def _check_worker(point: Point, files: dict[str, str], versions: dict) -> None:
+    host = socket.gethostname()
+    if point.code_files is not None and files != point.code_files:
+        changed = sorted(f for f in set(files) | set(point.code_files)
+                         if files.get(f) != point.code_files.get(f))
+        raise SweepError(f"worker {host} sees different analysis code ({', '.join(changed)}) than "
+                         "the machine that started the run; give the workers the project's "
+                         "analysis folder as it is there (a shared filesystem or a synced copy)")
+    if point.versions is not None and versions != point.versions:
+        diff = [f"{k} {versions.get(k)} (here {v})" for k, v in point.versions.items()
+                if versions.get(k) != v]
+        raise SweepError(f"worker {host} has {', '.join(diff)}; install the same constraints "
+                         "file on the workers")
+
+
+def run_point(point: Point, progress=None) -> dict:
+    """Run one point of an analysis; return its metrics, figures (SVG bytes) and provenance."""
+    mod, files = load_analysis(point.root, point.package, point.module)
+    _check_worker(point, files, package_versions())
+    config = make_config(mod, point.profile, point.overrides)
+    import jax  # the analyses are JAX code; imported here so that a no-op run never pays for it
+
+    t0 = time.perf_counter()
+    out = mod.run(config, progress=progress)
+    wall = time.perf_counter() - t0
+    if not isinstance(out, dict) or "metrics" not in out:
+        raise SweepError(f"{mod.__name__}.run returned {type(out).__name__}; "
+                         "expected a dict with 'metrics'")
+    figures: dict[str, bytes] = {}
+    for name, fig in (out.get("figures") or {}).items():
+        if point.figures:
+            figures[str(name)] = svg_bytes(fig)
+        else:
+            import matplotlib.pyplot as plt
+
+            plt.close(fig)
+    return {
+        "metrics": to_json(out["metrics"]),
+        "figures": figures,
+        "notes": [str(n) for n in out.get("notes", [])],
+        "wall_time_s": wall,
+        "config": to_json(dataclasses.asdict(config) if dataclasses.is_dataclass(config)
+                          else dict(vars(config))),
+        "platform": platform_info(),
+        "device": {"platform": jax.default_backend(),
+                   "devices": [str(d.device_kind) for d in jax.devices()]},
+    }
+
+
+# ---------------------------------------------------------------- aggregation
+
+
+class _Unaggregable(ValueError):
+    pass
+
+
+def _is_num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _leaves(values: list, fn):
+    """Apply `fn` to the numbers at each position of same-shaped values (lists element-wise)."""
+    if all(isinstance(v, list) for v in values):
+        if len({len(v) for v in values}) != 1:
+            raise _Unaggregable("its lists have different lengths at different points")
+        return [_leaves(list(col), fn) for col in zip(*values)]
+    if all(isinstance(v, bool) for v in values):
+        return all(values) if fn is _mean else None
+    if all(_is_num(v) or v is None for v in values) and any(_is_num(v) for v in values):
+        return None if any(v is None for v in values) else fn(values)
+    if all(v == values[0] for v in values):
+        return values[0] if fn is _mean else None
+    raise _Unaggregable("its values differ between points and are not numbers")
+
+
+def _mean(xs: list) -> float | int:
+    if all(x == xs[0] for x in xs):
+        return xs[0]  # agreed values stay exact (an int stays an int)
+    return math.fsum(xs) / len(xs)
+
+
+def _std(xs: list) -> float:
+    if len(xs) < 2:
+        return 0.0
+    m = math.fsum(xs) / len(xs)
+    return math.sqrt(math.fsum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+
+
+def _numeric(v: Any) -> bool:
+    return _is_num(v) or (isinstance(v, list) and bool(v) and all(_numeric(x) for x in v))
+
+
+def aggregate(per_point: list[dict]) -> tuple[dict, dict, list[str]]:
+    """(metrics, spread, notes) of the points' metrics; see the module docstring."""
+    spread: dict[str, dict] = {}
+    notes: list[str] = []
+
+    def walk(values: list, path: str):
+        if all(isinstance(v, dict) for v in values):
+            out = {}
+            for key in values[0]:
+                sub = f"{path}.{key}" if path else key
+                if all(key in v for v in values):
+                    out[key] = walk([v[key] for v in values], sub)
+                else:
+                    out[key] = None
+                    notes.append(f"metric '{sub}' is missing at some points; not aggregated")
+            return out
+        try:
+            mean = _leaves(values, _mean)
+        except _Unaggregable as exc:
+            notes.append(f"metric '{path}' not aggregated: {exc}")
+            return None
+        if all(_numeric(v) for v in values):
+            spread[path] = {"std": _leaves(values, _std), "min": _leaves(values, min),
+                            "max": _leaves(values, max), "n": len(values)}
+        return mean
+
+    metrics = walk(per_point, "")
+    return metrics, spread, notes

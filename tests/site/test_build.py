@@ -1,0 +1,275 @@
+"""The built site: every link resolves, every record and claim has its place, nothing is injected.
+
+One build per session (see conftest.py); each test reads its output.
+"""
+
+from __future__ import annotations
+
+import html as htmllib
+import posixpath
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from litrec.cli import main
+from litrec.project import load_project
+from litrec.site.build import SiteError, build_site, sync
+
+from .conftest import REPO
+
+
+class Page(HTMLParser):
+    """Ids, links, scripts and text of one HTML file."""
+
+    def __init__(self, path: Path):
+        super().__init__(convert_charrefs=True)
+        self.path = path
+        self.ids: set[str] = set()
+        self.links: list[tuple[str, str]] = []  # (tag, url)
+        self.attrs: list[tuple[str, str, str]] = []  # (tag, name, value)
+        self.scripts: list[str] = []
+        self.title = ""
+        self._in: list[str] = []
+        self.feed(path.read_text(encoding="utf-8"))
+
+    def handle_starttag(self, tag, attrs):
+        self._in.append(tag)
+        for name, value in attrs:
+            value = value or ""
+            self.attrs.append((tag, name, value))
+            if name in ("id", "name") and value:
+                self.ids.add(value)
+            if (tag, name) in (("a", "href"), ("img", "src"), ("link", "href"), ("script", "src")):
+                self.links.append((tag, value))
+        if tag == "script":
+            self.scripts.append("")
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        self._in.pop()
+
+    def handle_endtag(self, tag):
+        if tag in self._in:
+            while self._in.pop() != tag:
+                pass
+
+    def handle_data(self, data):
+        if self._in and self._in[-1] == "script":
+            self.scripts[-1] += data
+        if self._in and self._in[-1] == "title":
+            self.title += data
+
+
+def text(fragment: str) -> str:
+    """The text a reader sees in a piece of HTML: tags dropped, entities decoded, spaces squeezed."""
+    spaced = re.sub(r"</?(?:p|li|ul|ol|td|th|tr|table|h[1-6]|div|br|pre|details|summary)\b[^>]*>", " ",
+                    fragment)
+    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", "", spaced)).split())
+
+
+def read_text(path: Path) -> str:
+    return text(path.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def pages(built) -> dict[str, Page]:
+    assert built.code == 0, built.stderr
+    return {p.relative_to(built.out).as_posix(): Page(p) for p in built.out.rglob("*.html")}
+
+
+def test_build_reports_where_the_site_is_and_no_warnings(built):
+    assert built.code == 0, built.stderr
+    assert f"site built: {built.out / 'index.html'}" in built.stdout
+    assert "no warnings" in built.stderr
+    assert (built.out / "index.html").is_file() and (built.out / "search" / "search_index.json").is_file()
+
+
+def test_every_internal_link_resolves(built, pages):
+    broken = []
+    for rel, page in pages.items():
+        for tag, url in page.links:
+            parts = urlsplit(url)
+            if parts.scheme or url.startswith("//"):
+                assert parts.scheme in ("http", "https", "mailto"), f"{rel}: {url}"
+                continue
+            path = unquote(parts.path)
+            if path.startswith("/"):  # 404.html links from the site's root, wherever it is served
+                target = posixpath.normpath(path.lstrip("/"))
+            else:
+                target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), path)) if path else rel
+            path = built.out / target
+            if path.is_dir():
+                path, target = path / "index.html", posixpath.join(target, "index.html")
+            if not path.is_file():
+                broken.append(f"{rel}: {tag} {url} (no file {target})")
+            elif parts.fragment and target.endswith(".html") and parts.fragment not in pages[target].ids:
+                broken.append(f"{rel}: {url} (no id '{parts.fragment}' in {target})")
+    assert not broken, "\n".join(broken[:20])
+
+
+def test_every_record_has_a_page_and_every_claim_an_anchor(built, pages):
+    proj = load_project(built.root / "records", built.root / "analysis")
+    assert len(proj.records) == 10
+    for rid, rec in proj.records.items():
+        folder = "anthology" if rec.kind == "anthology" else "records"
+        page = pages.get(f"{folder}/{rid}.html")
+        assert page is not None, rid
+        for claim in getattr(rec, "claims", []) or []:
+            assert claim.id.lower() in page.ids, f"{rid}#{claim.id}"
+        for d in getattr(rec, "discrepancies", []) or []:
+            assert f"discrepancy-{d.id.lower()}" in page.ids
+
+
+def test_claim_refs_in_text_link_to_their_anchor(pages):
+    note = pages["records/NOTE-9001.html"]
+    urls = [u for _, u in note.links]
+    assert "ARXIV-2212.07677.html#f1" in urls  # from prose
+    assert "ARXIV-2212.07677.html#p1" in urls  # from a code span
+    assert "ARXIV-2212.07677.html#p2" in urls  # from a link
+    assert "DOI-10.1000_a%28b%29c.html" in urls
+
+
+def test_script_in_record_text_is_escaped(built, pages):
+    page = pages["records/NOTE-9001.html"]
+    for script in page.scripts:
+        assert "alert" not in script
+    assert not [(t, n) for t, n, _ in page.attrs if n.startswith("on")]
+    assert not [v for t, n, v in page.attrs if n in ("href", "src") and v.lower().startswith("javascript:")]
+    html = (built.out / "records" / "NOTE-9001.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert('body')&lt;/script&gt;" in html
+    assert "&lt;script&gt;alert('fence')&lt;/script&gt;" in html
+    assert "<iframe" not in html and "onerror=alert" not in html.replace("onerror=alert(1)&gt;", "")
+    # the browser title: "</title><script>" in a record's title must not leave <title>
+    assert page.title.startswith("Hostile </title><script>alert('title')</script>")
+    for rel, other in pages.items():
+        assert all("alert" not in s for s in other.scripts), rel
+
+
+def test_mermaid_labels_are_escaped(built):
+    html = (built.out / "records" / "NOTE-9001.html").read_text(encoding="utf-8")
+    graph = re.search(r'<pre class="mermaid"><code>(.*?)</code></pre>', html, re.S).group(1)
+    assert "<" not in graph.replace("&lt;", "").replace("&gt;", "")
+    assert "#60;/title#62;" in graph
+
+
+def test_dashboard_shows_every_claim_with_its_verdict(pages):
+    home = (pages["index.html"].path).read_text(encoding="utf-8")
+    expected = {
+        "ARXIV-2212.07677#P1": "reproduced", "ARXIV-2212.07677#F1": "not-reproduced",
+        "ARXIV-2212.07677#F2": "stale", "ARXIV-2212.07677#P2": "not-run",
+        "NOTE-621#C1": "not-run", "DOI-10.1000_a(b)c#P1": "unchecked", "NOTE-9001#C1": "unchecked",
+    }
+    rows = re.findall(r"<tr>(.*?)</tr>", home, re.S)
+
+    def row_of(ref):
+        return next((r for r in rows if text(r).startswith(ref + " ")), None)
+
+    for ref, verdict in expected.items():
+        row = row_of(ref)
+        assert row is not None, ref
+        assert f'class="lr-badge lr-v-{verdict}"' in row, (ref, row)
+    p1 = text(row_of("ARXIV-2212.07677#P1"))
+    assert "✓ max_abs_error_f64 < 1e-10 3e-16" in p1  # expectation, then measured from results/
+    f1 = rows[rows.index(row_of("ARXIV-2212.07677#F1"))]
+    assert "loss_trained ≈ loss_gd (±0.01 rel) 0.2031 0.2 0.2052" in text(f1)  # measured, paper, code
+
+
+def test_home_lists_partial_records_and_validation_notes(pages):
+    home = pages["index.html"]
+    assert {"partial", "validation", "claims"} <= home.ids
+    text = home.path.read_text(encoding="utf-8")
+    for rid in ("NOTE-621", "THEORY-169", "ADR-013", "ANTH-LIT-533"):
+        assert f'href="records/{rid}.html"' in text or f'href="anthology/{rid}.html"' in text
+
+
+def test_literature_page_has_citation_claims_discrepancies_and_provenance(built):
+    html = (built.out / "records" / "ARXIV-2212.07677.html").read_text(encoding="utf-8")
+    code = htmllib.unescape(re.sub(r"<[^>]+>", "", html))
+    assert "@inproceedings{vonoswald2022transformers,\n  title         = {Transformers learn" in code
+    assert "https://arxiv.org/abs/2212.07677" in html
+    assert "../figures/prop1-identity/paper/error_by_task.svg" in html
+    assert "Provenance" in html and "run started 2026-10-10T12:00:00+00:00" in text(html)
+    assert "wall time 1.25 s" in text(html) and "seed 0" in text(html)
+    # discrepancy D1 with its analysis's measured metric values
+    d1 = html[html.index('id="discrepancy-d1"'):html.index('id="discrepancy-d2"')]
+    assert "Measured by: gd-input-range current loss_gd_code_range = 0.2001 loss_gd_text_range = 0.8123" \
+        in text(d1)
+    assert 'lr-s-code' in d1  # the numbers follow the code
+    # backlinks, grouped by inverse relation
+    for inverse in ("used by", "kept by", "read in", "dropped by", "anthology entry"):
+        assert f"<strong>{inverse}</strong>" in html, inverse
+
+
+def test_anthology_section_shows_stances_and_who_points_at_each_entry(built):
+    html = (built.out / "anthology" / "index.html").read_text(encoding="utf-8")
+    for stance in ("kept", "rejected", "held"):
+        assert f'id="{stance}"' in html
+    rejected = html[html.index('id="rejected"'):]
+    assert "ANTH-THEORY-068" in rejected and "rejected by" in rejected
+    held = html[html.index('id="held"'):html.index('id="rejected"')] if html.index('id="held"') < \
+        html.index('id="rejected"') else html[html.index('id="held"'):]
+    assert "entry for" in held and "NOTE-621" in held  # the owner's reading of the same paper
+
+
+def test_analysis_pages_show_metrics_figures_provenance_and_claims(built):
+    html = (built.out / "analyses" / "prop1-identity.html").read_text(encoding="utf-8")
+    assert "max_abs_error_f64 3e-16" in text(html)
+    assert "../figures/prop1-identity/paper/error_by_task.svg" in html
+    assert "ARXIV-2212.07677#P1 reproduced" in text(html) and "lr-v-reproduced" in html
+    assert "&lt;b&gt;title&lt;/b&gt;" in html  # registry titles are escaped too
+    assert "seed 0" in text(html) and "wall time 1.25 s" in text(html)
+    stale = (built.out / "analyses" / "deeper-gdpp.html").read_text(encoding="utf-8")
+    assert "stale: code changed" in stale
+    idx = (built.out / "analyses" / "index.html").read_text(encoding="utf-8")
+    assert "lr-v-not-run" in idx and "prop3-token-building" in idx
+
+
+def test_graph_pages_use_mermaid(built):
+    for rel in ("graph.html", "records/ARXIV-2212.07677.html"):
+        html = (built.out / rel).read_text(encoding="utf-8")
+        assert '<pre class="mermaid"><code>graph LR' in html
+
+
+def test_record_pages_stay_out_of_the_navigation(built):
+    html = (built.out / "index.html").read_text(encoding="utf-8")
+    assert "records/NOTE-621.html" not in re.sub(r'<article.*</article>', "", html, flags=re.S)
+
+
+def test_docs_folder_is_synchronised_not_rewritten(built, tmp_path):
+    docs = built.docs
+    before = {p: p.stat().st_mtime_ns for p in docs.rglob("*.md")}
+    proj = load_project(built.root / "records", built.root / "analysis")
+    from litrec.site.build import generate
+
+    files, _ = generate(proj, built.root / "results", "paper", built.root / "site")
+    assert sync(docs, files) == 0
+    assert {p: p.stat().st_mtime_ns for p in docs.rglob("*.md")} == before
+    stray = docs / "records" / "GONE.md"
+    stray.write_text("x")
+    sync(docs, files)
+    assert not stray.exists()
+
+
+def test_refuses_to_clean_a_folder_it_did_not_make(built, tmp_path):
+    precious = tmp_path / "precious"
+    precious.mkdir()
+    (precious / "thesis.tex").write_text("years of work")
+    with pytest.raises(SiteError, match="not empty and was not made by litrec"):
+        build_site(built.root / "records", built.root / "analysis", built.root / "results",
+                   out_dir=precious, config_file=built.root / "mkdocs.yml", docs_dir=tmp_path / "docs")
+    assert (precious / "thesis.tex").read_text() == "years of work"
+
+
+def test_cli_usage_errors(capsys):
+    assert main(["site"]) == 2
+    assert "site needs an action" in capsys.readouterr().err
+    assert main(["site", "build", "--records", "/nonexistent/records"]) == 2
+
+
+def test_repo_mkdocs_config_keeps_record_pages_out_of_nav():
+    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "not_in_nav" in text and "/records/*.md" in text
+    assert "writing-analyses.md" in text

@@ -1,0 +1,162 @@
+"""Record text on the page: raw HTML escaped, Markdown kept, ids linked, labels safe."""
+
+from __future__ import annotations
+
+import html
+from html.parser import HTMLParser
+
+import markdown
+from hypothesis import given, settings, strategies as st
+
+from litrec.site import bibtex
+from litrec.site.mdsafe import safe_url
+from litrec.site.text import ID_CANDIDATE, inline, mermaid_label, prose
+
+EXTENSIONS = ["admonition", "attr_list", "md_in_html", "tables", "toc", "pymdownx.details",
+              "pymdownx.highlight", "pymdownx.superfences"]
+DANGEROUS_TAGS = {"script", "iframe", "object", "embed", "style", "svg", "math", "form", "input",
+                  "textarea", "base", "meta", "link", "frame", "frameset", "template", "button"}
+
+
+class _Tags(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    handle_startendtag = handle_starttag
+
+
+def render(md_text: str, safe_links: bool = True) -> list[tuple[str, dict]]:
+    exts = EXTENSIONS + (["litrec.site.mdsafe"] if safe_links else [])
+    parser = _Tags()
+    parser.feed(markdown.Markdown(extensions=exts).convert(md_text))
+    return parser.tags
+
+
+def resolve(ref: str) -> str | None:
+    known = {"ARXIV-2212.07677": "ARXIV-2212.07677.md", "ARXIV-2212.07677#P1": "ARXIV-2212.07677.md#p1",
+             "DOI-10.1000_a(b)c": "DOI-10.1000_a%28b%29c.md", "what-survives-translation": "w.md"}
+    return known.get(ref)
+
+
+def test_script_in_prose_is_shown_as_text():
+    out = markdown.markdown(prose("Before <script>alert(1)</script> after & more"), extensions=EXTENSIONS)
+    assert "<script" not in out
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in out
+    assert "&amp; more" in out
+
+
+def test_block_level_html_is_escaped():
+    tags = render(prose('<div onmouseover="alert(1)">x</div>\n\n<iframe src="x"></iframe>'))
+    assert not [t for t, _ in tags if t in ("div", "iframe")]
+
+
+def test_attr_list_cannot_add_attributes():
+    tags = render(prose("## Heading { onclick=alert(1) }\n\nText *em*{ onmouseover=alert(2) }"))
+    assert all(not k.startswith("on") for _, attrs in tags for k in attrs)
+
+
+def test_javascript_links_lose_their_target():
+    tags = render(prose("[a](javascript:alert(1)) [b](JaVa\tScRiPt:x) [c](&#106;avascript:y) "
+                        "![i](javascript:z) [ok](https://example.org)"))
+    hrefs = [a.get("href") for t, a in tags if t == "a"] + [a.get("src") for t, a in tags if t == "img"]
+    assert hrefs == ["https://example.org"]
+
+
+def test_code_keeps_its_characters():
+    out = markdown.markdown(prose("Use `a<b && c>d` here.\n\n```\n<b>x</b> & y\n```\n"),
+                             extensions=EXTENSIONS)
+    assert "<code>a&lt;b &amp;&amp; c&gt;d</code>" in out
+    assert "<pre class=\"lr-code\"><code>&lt;b&gt;x&lt;/b&gt; &amp; y</code></pre>" in out
+
+
+def test_markdown_still_works():
+    out = markdown.markdown(prose("**bold**, *em*, a [link](https://x.org)\n\n> quoted\n\n- item"),
+                             extensions=EXTENSIONS)
+    for piece in ("<strong>bold</strong>", "<em>em</em>", '<a href="https://x.org">link</a>',
+                  "<blockquote>", "<li>item</li>"):
+        assert piece in out
+
+
+def test_ids_and_claim_refs_become_links():
+    text = prose("See ARXIV-2212.07677#P1, ARXIV-2212.07677. And DOI-10.1000_a(b)c) and "
+                 "what-survives-translation, not NOTE-404 nor in-context. `ARXIV-2212.07677#P1`", resolve)
+    assert "[ARXIV-2212.07677&#35;P1](ARXIV-2212.07677.md#p1)" in text
+    assert "[ARXIV-2212.07677](ARXIV-2212.07677.md)." in text
+    assert "[DOI-10.1000&#95;a(b)c](DOI-10.1000_a%28b%29c.md))" in text
+    assert "[what-survives-translation](w.md)" in text
+    assert "NOTE-404" in text and "[NOTE-404]" not in text
+    assert "[<code>ARXIV-2212.07677&#35;P1</code>](ARXIV-2212.07677.md#p1)" in text
+
+
+def test_ids_inside_markdown_links_and_urls_are_left_alone():
+    text = prose("[about ARXIV-2212.07677](https://arxiv.org/abs/2212.07677) "
+                 "https://example.org/ARXIV-2212.07677", resolve)
+    assert text.count("](") == 1
+
+
+def test_headings_are_shifted_below_the_page_sections():
+    assert prose("# Top\n\n## Next", min_heading=3).startswith("### Top\n\n#### Next")
+
+
+def test_inline_escapes_markdown_and_html():
+    s = inline("*a* _b_ [c](d) <e> & `f` | g # h {i}\nj")
+    out = markdown.markdown(s, extensions=EXTENSIONS)
+    assert out.startswith("<p>") and out.endswith("</p>") and "<" not in out[3:-4]
+    assert html.unescape(out[3:-4]) == "*a* _b_ [c](d) <e> & `f` | g # h {i} j"
+
+
+def test_mermaid_labels_hold_no_syntax():
+    label = mermaid_label('a"]; click n0 call alert(1) %% <b>&#x\n|x|', limit=200)
+    assert all(c.isalnum() or c in " .,:_/()?!+'-#;" for c in label)
+    assert '"' not in label and "<" not in label and "|" not in label and "]" not in label
+    assert "#34;" in label and "#60;" in label and "#93;" in label
+
+
+def test_id_candidates_match_each_kind():
+    for ident in ("ARXIV-2212.07677", "DOI-10.1000_xyz123", "NOTE-621", "THEORY-169", "ADR-013",
+                  "ANTH-LIT-533", "what-survives-translation", "ARXIV-2212.07677#P1"):
+        assert ID_CANDIDATE.fullmatch(ident), ident
+
+
+def test_bibtex_entry_is_balanced_and_escaped():
+    class Rec:
+        id, title, authors, year = "ARXIV-1", "A {weird} title & 100% #1_x", ["Ada von Lovelace"], 1843
+        venue, volume, pages, publisher, doi, url, arxiv = "ICML 1843", None, "1–2", None, \
+            "10.1/a_b", "https://x.org/a_b", "1234.5678"
+
+    entry = bibtex.entry(Rec)
+    assert entry.startswith("@inproceedings{vonlovelace1843weird,")
+    assert entry.count("{") == entry.count("}")
+    assert r"A weird title \& 100\% \#1\_x" in entry
+    assert "{10.1/a_b}" in entry and "{https://x.org/a_b}" in entry and "{1--2}" in entry
+
+
+def test_safe_url():
+    assert safe_url("../records/X.md#p1") and safe_url("https://a.org") and safe_url("mailto:a@b")
+    assert not safe_url("javascript:x") and not safe_url(" java\nscript:x") and not safe_url("data:x")
+    assert not safe_url("vbscript:x") and not safe_url("&#106;avascript:x")
+
+
+PIECES = ["<", ">", "&", "{", "}", "`", "```", "~~~", "\n", "\n\n", " ", "    ", "script", "<script>",
+          "</script>", "<img src=x onerror=alert(1)>", "onclick=alert(1)", "javascript:alert(1)",
+          "[", "]", "(", ")", "!", "#", "## ", "*", "_", "\\", '"', "'", "=", "a", ":", "<div>",
+          "</div>", "{: #x onclick=y }", "{ onmouseover=z }", "<!--", "-->", "<![CDATA[", "&#60;",
+          "&lt;", "\x02", "\x03", "ARXIV-2212.07677#P1", "<a href='javascript:x'>", "> ",
+          "!!! note", "<details>", "markdown=\"1\"", "<svg/onload=alert(1)>", "|", "---"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=40))
+def test_no_record_text_becomes_live_html(pieces):
+    text = "".join(pieces)
+    for md_text in (prose(text, resolve), "# " + inline(text), "| a |\n|---|\n| " + inline(text) + " |"):
+        for tag, attrs in render(md_text):
+            assert tag not in DANGEROUS_TAGS, (text, md_text)
+            for name, value in attrs.items():
+                assert not name.startswith("on"), (text, md_text)
+                if name in ("href", "src"):
+                    assert safe_url(value or ""), (text, md_text)
