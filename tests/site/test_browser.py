@@ -1,0 +1,55 @@
+"""The built home page in a real browser: headless Chromium runs Material's JavaScript.
+
+Skips, saying why, only where no Chromium can be found (CI's .ci/run installs
+Debian's `chromium`).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import struct
+import subprocess
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome",
+                                                "google-chrome-stable")) if p), None)
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1280,900"]
+
+
+def chromium(tmp_path, *args: str) -> subprocess.CompletedProcess:
+    if CHROMIUM is None:
+        pytest.skip("no chromium on PATH (apt-get install chromium); the browser test needs one")
+    return subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_home_page_renders_the_claims_dashboard(built, tmp_path):
+    url = (built.out / "index.html").as_uri()
+    run = chromium(tmp_path, "--virtual-time-budget=5000", "--dump-dom", url)
+    dom = run.stdout
+    assert run.returncode == 0 and "<html" in dom, run.stderr[-2000:]
+    # Material's JavaScript ran: it wraps every content table in a scrolling container
+    dash = dom[dom.index('class="lr-dashboard"'):]
+    assert re.match(r'class="lr-dashboard">\s*<div class="md-typeset__scrollwrap">'
+                    r'\s*<div class="md-typeset__table">\s*<table>', dash), dash[:300]
+    table = dash[:dash.index("</table>")]
+    for verdict in ("reproduced", "not-reproduced", "stale", "not-run", "unchecked"):
+        assert f"lr-v-{verdict}" in table, verdict
+    assert table.count('href="records/') >= 7  # a link per claim, to its record page's anchor
+    assert "<script>alert" not in dom
+
+
+def test_home_page_screenshot(built, tmp_path):
+    png = tmp_path / "home.png"
+    run = chromium(tmp_path, f"--screenshot={png}", (built.out / "index.html").as_uri())
+    assert png.is_file(), run.stderr[-2000:]
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    assert (width, height) == (1280, 900)
+    assert len(data) > 20_000  # a rendered page, not a blank one
