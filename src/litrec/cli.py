@@ -114,7 +114,70 @@ def build_parser() -> argparse.ArgumentParser:
         if action == "build":
             q.add_argument("--out", type=Path, default=Path("public"), metavar="DIR",
                            help="where the HTML site goes (default: public)")
+    _add_record_tools(sub)
     return parser
+
+
+def _add_record_tools(sub) -> None:
+    """`new`, `export`, `import` and `graph`: records in and out (scaffold, bibtex, export)."""
+    from litrec.model import KINDS
+
+    p = sub.add_parser("new", help="write a new record's skeleton into its kind's folder",
+                       description="Write a skeleton record that passes `litrec validate`. Without an "
+                       "ID, numbered kinds take the next free number and a work takes its id from "
+                       "--title. Exit 1 when the id exists.")
+    p.add_argument("kind", choices=KINDS, metavar="KIND", help=f"one of: {', '.join(KINDS)}")
+    p.add_argument("id", nargs="?", metavar="ID", help="the record id (default: the next free one)")
+    p.add_argument("--title", default=None, metavar="T", help="the record's title")
+    p.add_argument("--records", type=Path, default=Path("records"), metavar="DIR",
+                   help="the records folder (default: records)")
+    _format_arg(p)
+
+    p = sub.add_parser("export", help="write records as BibTeX or the whole graph as JSON",
+                       description="Write literature records as BibTeX, or the whole record graph "
+                       "(records, links both ways, claims with verdicts) as one JSON document.")
+    what = p.add_subparsers(dest="export_format", metavar="FORMAT")
+    q = what.add_parser("bibtex", help="BibTeX entries for literature records",
+                        description="BibTeX entries for the literature records named (all of them "
+                        "when none are).")
+    q.add_argument("ids", nargs="*", metavar="ID", help="literature record ids (default: all)")
+    q.add_argument("--out", type=Path, default=None, metavar="FILE",
+                   help="write to FILE (default: standard output)")
+    _records_arg(q)
+    q = what.add_parser("json", help="the record graph as one JSON document (format litrec-graph)",
+                        description="The whole record graph as one JSON document, "
+                        "format litrec-graph version 1 (see site/export-format.md).")
+    q.add_argument("--results", type=Path, default=Path("results"), metavar="DIR",
+                   help="results folder (default: results)")
+    q.add_argument("--profile", choices=("quick", "paper"), default="paper",
+                   help="which profile's results give the verdicts (default: paper)")
+    q.add_argument("--out", type=Path, default=None, metavar="FILE",
+                   help="write to FILE (default: standard output)")
+    _records_arg(q)
+
+    p = sub.add_parser("import", help="create literature records from a BibTeX file",
+                       description="Create literature records from BibTeX entries.")
+    what = p.add_subparsers(dest="import_format", metavar="FORMAT")
+    q = what.add_parser("bibtex", help="a literature record per entry of a .bib file",
+                        description="Create a literature record per entry, its id from the entry's "
+                        "arXiv number or else its DOI. Every entry that cannot be converted is "
+                        "reported with its line; exit 1 if any.")
+    q.add_argument("file", metavar="FILE", help="the .bib file ('-' for standard input)")
+    q.add_argument("--force", action="store_true",
+                   help="update the citation fields of records that exist (the rest is kept)")
+    q.add_argument("--dry-run", action="store_true", help="report what would be written; write nothing")
+    q.add_argument("--records", type=Path, default=Path("records"), metavar="DIR",
+                   help="the records folder (default: records)")
+    _format_arg(q)
+
+    p = sub.add_parser("graph", help="print the link graph (Graphviz dot, Mermaid or JSON)",
+                       description="Print every record and typed link as a Graphviz (dot) or "
+                       "Mermaid graph, or as JSON nodes and edges.")
+    p.add_argument("--format", choices=("dot", "mermaid", "json"), default="dot",
+                   help="output format (default: dot)")
+    p.add_argument("--out", type=Path, default=None, metavar="FILE",
+                   help="write to FILE (default: standard output)")
+    _records_arg(p)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -194,10 +257,44 @@ def cmd_site(args) -> int:
     return site(args)
 
 
+def cmd_new(args) -> int:
+    from litrec.scaffold import cmd_new as new
+
+    return new(args)
+
+
+def cmd_export(args) -> int:
+    if args.export_format == "bibtex":
+        from litrec.bibtex import cmd_export as export
+    elif args.export_format == "json":
+        from litrec.export import cmd_export_json as export
+    else:
+        raise UsageError("export needs a format: 'litrec export bibtex' or 'litrec export json'")
+    return export(args)
+
+
+def cmd_import(args) -> int:
+    if args.import_format != "bibtex":
+        raise UsageError("import needs a format: 'litrec import bibtex FILE'")
+    from litrec.bibtex import cmd_import as import_
+
+    return import_(args)
+
+
+def cmd_graph(args) -> int:
+    from litrec.export import cmd_graph as graph
+
+    return graph(args)
+
+
 COMMANDS = {
     "validate": cmd_validate,
     "schema": cmd_schema,
     "run": cmd_run,
     "status": cmd_status,
     "site": cmd_site,
+    "new": cmd_new,
+    "export": cmd_export,
+    "import": cmd_import,
+    "graph": cmd_graph,
 }

@@ -1,0 +1,243 @@
+"""The record graph for other tools: one JSON document, or the link graph as DOT or Mermaid.
+
+`litrec export json` writes `graph_document(...)`: every record (its data as
+the kind's JSON Schema describes it), every link once with both its names,
+each record's links both ways, and every claim with its verdict and the
+provenance of the result behind it. The shape is versioned
+(`"format": "litrec-graph", "version": 1`) and documented in
+site/export-format.md; a change that breaks a reader bumps the version.
+The document is deterministic: the same records and results give the same
+bytes, so it diffs well.
+
+`litrec graph` prints records and typed links for Graphviz (`dot`) or Mermaid.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from litrec import __version__
+from litrec import model as m
+from litrec.diagnostics import format_field
+from litrec.project import Edge, Project, load_project
+
+FORMAT, VERSION = "litrec-graph", 1
+
+
+# ------------------------------------------------------------------ JSON
+
+
+def _note(rec, edge: Edge) -> str | None:
+    """The `note` beside a link, where its field has one (`links[i]`, `bibliography[i]`)."""
+    obj: Any = rec
+    for part in edge.loc[:-1]:
+        obj = obj[part] if isinstance(part, int) else getattr(obj, part, None)
+    return getattr(obj, "note", None)
+
+
+def _link(proj: Project, e: Edge) -> dict:
+    return {"source": e.source, "rel": e.rel, "inverse": e.inverse, "target": e.target,
+            "claim": e.claim, "ref": e.ref, "field": format_field(e.loc),
+            "note": _note(proj.records[e.source], e)}
+
+
+def _clean(value: Any) -> Any:
+    """JSON-safe: NaN and infinities (not JSON) become null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {str(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    return value
+
+
+def graph_document(proj: Project, results_dir: Path, profile: str) -> dict:
+    """The whole record graph as plain JSON data (see site/export-format.md)."""
+    from litrec.results import result_path
+    from litrec.verdicts import claim_statuses
+
+    statuses = {s.claim: s for s in claim_statuses(proj, results_dir, profile)}
+    links = [_link(proj, e) for e in proj.edges]
+    out_of: dict[str, list[dict]] = {rid: [] for rid in proj.records}
+    into: dict[str, list[dict]] = {rid: [] for rid in proj.records}
+    for ln in links:
+        out_of[ln["source"]].append({"rel": ln["rel"], "target": ln["ref"], "note": ln["note"]})
+        into[ln["target"]].append({"rel": ln["inverse"], "source": ln["source"], "claim": ln["claim"],
+                                   "note": ln["note"]})
+    records = []
+    for rid in sorted(proj.records):
+        rec = proj.records[rid]
+        records.append({
+            "id": rid,
+            "kind": rec.kind,
+            "title": rec.title,
+            "path": proj.paths[rid].relative_to(proj.records_dir).as_posix(),
+            "claims": [f"{rid}#{c.id}" for c in getattr(rec, "claims", []) or []],
+            "links_out": out_of[rid],
+            "links_in": into[rid],
+            "data": rec.model_dump(mode="json"),
+        })
+    claims = []
+    for rec, c in proj.claims():
+        ref = f"{rec.id}#{c.id}"
+        st = statuses.get(ref)
+        check = c.check
+        claims.append({
+            "ref": ref,
+            "record": rec.id,
+            "id": c.id,
+            "kind": c.kind,
+            "title": c.title,
+            "statement": c.statement,
+            "where": c.where.describe() if c.where else None,
+            "analysis": check.analysis if check else None,
+            "expect": [e.describe() for e in check.expect] if check else [],
+            "verdict": st.verdict if st else None,
+            "reason": st.reason if st else None,
+            "outcomes": [o.__dict__ for o in st.outcomes] if st else [],
+            "rests_on_it": st.rests_on_it if st else [],
+            "used_by": [{"rel": e.inverse, "source": e.source}
+                        for e in proj.edges if e.target == rec.id and e.claim == c.id],
+            "result": (result_path(results_dir, check.analysis, profile).as_posix()
+                       if st and st.provenance else None),
+            "provenance": st.provenance if st else {},
+        })
+    return _clean({
+        "format": FORMAT,
+        "version": VERSION,
+        "litrec": __version__,
+        "profile": profile,
+        "relations": {r.name: {"inverse": r.inverse, "sources": sorted(r.sources),
+                               "targets": sorted(r.targets), "claims": r.claims,
+                               "acyclic": r.acyclic, "description": r.description}
+                      for r in m.RELATIONS.values()},
+        "records": records,
+        "links": links,
+        "claims": claims,
+    })
+
+
+# ------------------------------------------------------------------ graph
+
+
+def _styles() -> dict[str, dict[str, str]]:
+    from litrec.site.graph import _STYLES
+
+    return {kind: dict(part.split(":", 1) for part in style.split(","))
+            for kind, style in _STYLES.items()}
+
+
+def _edge_label(e: Edge) -> str:
+    rel = e.rel.replace("_", " ")
+    return f"{rel} {e.claim}" if e.claim else rel
+
+
+def _dot_str(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _short(s: str, limit: int = 40) -> str:
+    s = " ".join(s.split())
+    return s if len(s) <= limit else s[: limit - 1].rstrip() + "…"
+
+
+def to_dot(proj: Project) -> str:
+    styles = _styles()
+    lines = ["digraph litrec {", "  rankdir=LR;",
+             '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=10];',
+             '  edge [fontname="Helvetica", fontsize=9];']
+    for rid in sorted(proj.records):
+        rec = proj.records[rid]
+        label = f"{rid}\n{_short(rec.title)}" if rec.title else rid
+        st = styles[rec.kind]
+        lines.append(f"  {_dot_str(rid)} [label={_dot_str(label)}, tooltip={_dot_str(rec.kind)}, "
+                     f'fillcolor="{st["fill"]}", color="{st["stroke"]}", fontcolor="{st["color"]}"];')
+    for e in proj.edges:
+        lines.append(f"  {_dot_str(e.source)} -> {_dot_str(e.target)} [label={_dot_str(_edge_label(e))}];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def to_mermaid(proj: Project) -> str:
+    from litrec.site.graph import _STYLES
+    from litrec.site.text import mermaid_label
+
+    ids = {rid: f"n{i}" for i, rid in enumerate(sorted(proj.records))}
+    lines = ["graph LR"]
+    kinds: dict[str, list[str]] = {}
+    for rid, nid in ids.items():
+        rec = proj.records[rid]
+        lines.append(f'  {nid}["{mermaid_label(f"{rid}: {rec.title}" if rec.title else rid)}"]')
+        kinds.setdefault(rec.kind, []).append(nid)
+    for e in proj.edges:
+        lines.append(f'  {ids[e.source]} -->|"{mermaid_label(_edge_label(e))}"| {ids[e.target]}')
+    for kind, members in sorted(kinds.items()):
+        lines.append(f"  classDef {kind} {_STYLES[kind]}")
+        lines.append(f"  class {','.join(members)} {kind}")
+    return "\n".join(lines) + "\n"
+
+
+def to_json(proj: Project) -> str:
+    nodes = [{"id": rid, "kind": proj.records[rid].kind, "title": proj.records[rid].title}
+             for rid in sorted(proj.records)]
+    edges = [{"source": e.source, "rel": e.rel, "target": e.target, "claim": e.claim}
+             for e in proj.edges]
+    return json.dumps({"nodes": nodes, "edges": edges}, indent=2, ensure_ascii=False) + "\n"
+
+
+# ------------------------------------------------------------------ commands
+
+
+def _load(args) -> Project | None:
+    """The project, or None after printing its errors (an invalid graph is not exported)."""
+    from litrec.cli import UsageError
+
+    if not args.records.is_dir():
+        raise UsageError(f"records folder '{args.records}' does not exist")
+    proj = load_project(args.records, args.analysis)
+    if proj.errors:
+        for d in sorted(proj.errors, key=lambda d: (d.path, d.line, d.col)):
+            print(d.format(), file=sys.stderr)
+        n = len(proj.errors)
+        print(f"litrec {args.command}: the records have {n} error{'s' * (n != 1)}; fix them first "
+              "(litrec validate)", file=sys.stderr)
+        return None
+    return proj
+
+
+def _emit(text: str, out: Path | None, what: str) -> None:
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        out.write_text(text, encoding="utf-8")
+        print(f"wrote {out}: {what}", file=sys.stderr)
+
+
+def cmd_export_json(args) -> int:
+    proj = _load(args)
+    if proj is None:
+        return 1
+    doc = graph_document(proj, args.results, args.profile)
+    text = json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    verdicts: dict[str, int] = {}
+    for c in doc["claims"]:
+        if c["verdict"]:
+            verdicts[c["verdict"]] = verdicts.get(c["verdict"], 0) + 1
+    summary = ", ".join(f"{n} {v.replace('_', ' ')}" for v, n in sorted(verdicts.items()))
+    _emit(text, args.out, f"{len(doc['records'])} records, {len(doc['links'])} links, "
+          f"{len(doc['claims'])} claims" + (f" ({summary}; profile {args.profile})" if summary else ""))
+    return 0
+
+
+def cmd_graph(args) -> int:
+    proj = _load(args)
+    if proj is None:
+        return 1
+    render = {"dot": to_dot, "mermaid": to_mermaid, "json": to_json}[args.format]
+    _emit(render(proj), args.out, f"{len(proj.records)} records, {len(proj.edges)} links")
+    return 0
