@@ -238,7 +238,8 @@ def read_bibtex(text: str, today: dt.date | None = None) -> ReadResult:
     for block in blocks:
         line = block.start_line + 1
         if isinstance(block, bmodel.DuplicateBlockKeyBlock):
-            block = block.ignore_error_block  # same key twice: ids tell records apart
+            # the same key twice: ids tell records apart; this copy skipped the parse stack
+            block = bm.RemoveEnclosingMiddleware().transform(Library([block.ignore_error_block])).blocks[0]
         elif not isinstance(block, Entry):
             result.failed.append(Failure(line, _key_of(block), _parse_failure(block, line, reasons)))
             continue
@@ -577,7 +578,7 @@ def cmd_import(args) -> int:
         if total == 0:
             print(f"litrec import: no BibTeX entries in {shown}", file=sys.stderr)
         else:
-            tail = f"; {len(failed)} could not be converted" if failed else ""
+            tail = f"; {len(failed)} not imported" if failed else ""
             print(f"{len(done)} of {total} entries imported{tail}", file=sys.stderr)
     return 1 if failed or not (done or failed) else 0
 

@@ -101,8 +101,8 @@ def graph_document(proj: Project, results_dir: Path, profile: str) -> dict:
             "reason": st.reason if st else None,
             "outcomes": [o.__dict__ for o in st.outcomes] if st else [],
             "rests_on_it": st.rests_on_it if st else [],
-            "used_by": [{"rel": e.inverse, "source": e.source}
-                        for e in proj.edges if e.target == rec.id and e.claim == c.id],
+            "links_in": [{"rel": e.inverse, "source": e.source, "note": _note(proj.records[e.source], e)}
+                         for e in proj.edges if e.target == rec.id and e.claim == c.id],
             "result": (result_path(results_dir, check.analysis, profile).as_posix()
                        if st and st.provenance else None),
             "provenance": st.provenance if st else {},

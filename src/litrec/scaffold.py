@@ -115,7 +115,8 @@ def choose_id(kind: str, rid: str | None, title: str | None, ids) -> str:
         raise ValueError(f"give the id ({m.ID_EXAMPLES[kind]}) or a --title to make it from")
     if not m.ID_RE[kind].match(rid):
         other = m.kind_of_id(rid)
-        hint = f"; '{rid}' is a {other} id: litrec new {other} {rid}" if other and other != kind else ""
+        hint = (f"; '{rid}' is a {other} id: litrec new {other} {rid}"
+                if other not in (None, kind, "work") else "")  # (almost anything lower-case is a work id)
         raise ValueError(f"'{rid}' is not a {kind} id; expected the form {m.ID_EXAMPLES[kind]}{hint}")
     return rid
 

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from litrec import model as m
 from litrec.yamlsafe import load_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,9 +76,3 @@ def run_cli(line: str | list[str], cwd: Path | None = None) -> tuple[int, str, s
     finally:
         os.chdir(old)
     return code, out.getvalue(), err.getvalue()
-
-
-KIND_DIRS = {kind: path for kind, path in [
-    ("literature", "literature"), ("note", "notes"), ("theory", "theories"),
-    ("decision", "decisions"), ("work", "works"), ("anthology", "anthology")]}
-assert set(KIND_DIRS) == set(m.KINDS)
