@@ -1,0 +1,1 @@
+"""JAX analyses that rerun the claims of the papers in the record (see site/writing-analyses.md)."""

@@ -1,0 +1,149 @@
+"""Conditioning a fixed system on a context vs changing its parameters: NOTE-621's
+reading of Proposition 1 (von Oswald et al., "Transformers learn in-context by
+gradient descent", ICML 2023, §2).
+
+The LSA parameters are the Proposition 1 construction for a fixed W0 and eta and
+are never changed (their bytes are hashed before and after). Each context
+(x_i, y_i)_{i<=N} is only *conditioned on*, yet:
+
+1. for any query x_q (token (x_q, -W0 x_q)) the read-out equals the prediction
+   (W0 + dW) x_q of the linear model after one GD step on that context,
+   dW = -(eta/N) sum_i (W0 x_i - y_i) x_i^T                 -> max_abs_pred_error;
+2. dW can be read from the query outputs alone: the probe query (e_k, 0) ends at
+   (e_k, -dW e_k), so its read-out is the k-th column of dW  -> max_abs_dW_error;
+3. two different contexts through the same parameters give two different implied
+   models, each equal to its own GD step                     -> implied_model_distance.
+
+The implied model exists only in the activations: it is a function of the
+context, not a parameter. Computed in float64.
+"""
+import hashlib
+from dataclasses import dataclass
+
+import jax
+import jax.numpy as jnp
+import matplotlib
+import numpy as np
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from analysis import lsa, tasks as task_lib  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Config:
+    seed: int = 0            # keys for W0, the contexts and the queries are split from it
+    d_in: int = 10           # the paper's regression setting (§3)
+    d_out: int = 1           # the paper's regression setting (§3)
+    N: int = 10              # context points (§3)
+    eta: float = 1.0         # any fixed step size: the identity holds for all eta
+    n_pairs: int = 4         # pairs of contexts (A, B) pushed through the same parameters
+    n_queries: int = 256     # random queries per context for the prediction check
+
+
+PROFILES = {
+    "quick": Config(n_pairs=2, n_queries=64),
+    "paper": Config(),
+}
+
+
+def parameter_hash(p: lsa.LSA) -> str:
+    """SHA-256 over the shapes, dtypes and bytes of every parameter array."""
+    h = hashlib.sha256()
+    for leaf in jax.tree.leaves(p):
+        a = np.asarray(leaf)
+        h.update(f"{a.shape}{a.dtype}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def with_context(X: jax.Array, Y: jax.Array, queries: jax.Array, y_q_init: jax.Array) -> jax.Array:
+    """One sequence per query, all sharing the context (X, Y). -> (Q, N+1, D).
+
+    X: (N, d_in), Y: (N, d_out), queries: (Q, d_in), y_q_init: (Q, d_out).
+    """
+    Q = queries.shape[0]
+    context = jnp.concatenate([X, Y], axis=-1)                               # (N, D)
+    context = jnp.broadcast_to(context, (Q,) + context.shape)                # (Q, N, D)
+    query = jnp.concatenate([queries, y_q_init], axis=-1)                    # (Q, D)
+    return jnp.concatenate([context, query[:, None, :]], axis=-2)            # (Q, N+1, D)
+
+
+def read_implied_update(p: lsa.LSA, X: jax.Array, Y: jax.Array) -> jax.Array:
+    """dW read from the query outputs alone, by probing with the basis queries (e_k, 0).
+
+    The read-out of probe k is dW e_k, the k-th column. Returns (d_out, d_in).
+    """
+    d_in, d_out = X.shape[-1], Y.shape[-1]
+    probes = jnp.eye(d_in, dtype=X.dtype)                                    # (d_in, d_in), row k = e_k
+    H = with_context(X, Y, probes, jnp.zeros((d_in, d_out), X.dtype))        # (d_in, N+1, D)
+    return lsa.predict(p, H, d_out).T                                        # (d_out, d_in)
+
+
+@jax.jit
+def _check_context(p, W0, eta, X, Y, queries):
+    """Prediction and read-out errors for one context; returns (pred_err, dW_err, dW_read)."""
+    dW = lsa.gd_delta(X[None], Y[None], eta, W0)[0]                          # (d_out, d_in), explicit step
+    y_q0 = -jnp.einsum("oi,qi->qo", W0, queries)                             # (Q, d_out)
+    predictions = lsa.predict(p, with_context(X, Y, queries, y_q0), Y.shape[-1])  # (Q, d_out)
+    expected = jnp.einsum("oi,qi->qo", W0 + dW, queries)                     # (Q, d_out)
+    dW_read = read_implied_update(p, X, Y)                                   # (d_out, d_in)
+    return jnp.max(jnp.abs(predictions - expected)), jnp.max(jnp.abs(dW_read - dW)), dW_read, dW
+
+
+def run(config: Config, progress=None) -> dict:
+    pred_errors, dW_errors, distances, cross = [], [], [], []
+    reads, explicit = [], []
+    with jax.enable_x64(True):
+        k_W0, k_pairs = jax.random.split(jax.random.key(config.seed))
+        W0 = jax.random.normal(k_W0, (config.d_out, config.d_in), jnp.float64) / config.d_in ** 0.5
+        p = lsa.gd_construction(config.eta, config.N, config.d_in, config.d_out, W0, jnp.float64)
+        eta = jnp.asarray(config.eta, jnp.float64)
+        hash_before = parameter_hash(p)
+        for pair in range(config.n_pairs):
+            k_A, k_B, k_q = jax.random.split(jax.random.fold_in(k_pairs, pair), 3)
+            queries = jax.random.uniform(k_q, (config.n_queries, config.d_in), jnp.float64, -0.5, 0.5)
+            pair_reads, pair_explicit = [], []
+            for k_ctx in (k_A, k_B):
+                t = task_lib.sample_tasks(k_ctx, 1, config.N, config.d_in, config.d_out,
+                                          dtype=jnp.float64)
+                e_pred, e_dW, dW_read, dW = _check_context(p, W0, eta, t.X[0], t.Y[0], queries)
+                pred_errors.append(float(e_pred))
+                dW_errors.append(float(e_dW))
+                pair_reads.append(np.asarray(dW_read))
+                pair_explicit.append(np.asarray(dW))
+            distances.append(float(np.linalg.norm(pair_reads[0] - pair_reads[1])))
+            # A's implied model against B's GD step and vice versa: far apart, unlike their own
+            cross.append(min(float(np.linalg.norm(pair_reads[0] - pair_explicit[1])),
+                             float(np.linalg.norm(pair_reads[1] - pair_explicit[0]))))
+            reads += pair_reads
+            explicit += pair_explicit
+            if progress is not None:
+                progress(pair + 1, config.n_pairs, "conditioning on context pairs")
+        params_unchanged = parameter_hash(p) == hash_before
+
+    metrics_out = {
+        "params_unchanged": params_unchanged,
+        "max_abs_pred_error": max(pred_errors),
+        "max_abs_dW_error": max(dW_errors),
+        "implied_model_distance": min(distances),   # the closest pair: still clearly > 0
+        "implied_model_distances": distances,
+        "min_cross_distance": min(cross),           # an implied model vs the other context's step
+    }
+    return {"metrics": metrics_out, "figures": {"implied_models": _figure(reads, explicit)},
+            "notes": [f"parameters sha256 {hash_before[:16]}... before and after"]}
+
+
+def _figure(reads, explicit):
+    fig, ax = plt.subplots(figsize=(4.8, 4.5))
+    for i, (r, e) in enumerate(zip(reads[:2], explicit[:2])):
+        ax.plot(e.ravel(), r.ravel(), "o", label=f"context {'AB'[i]}", alpha=0.8)
+    lim = max(float(np.max(np.abs(np.concatenate([e.ravel() for e in explicit[:2]])))), 1e-12) * 1.1
+    ax.plot([-lim, lim], [-lim, lim], "k--", linewidth=0.8)
+    ax.set_xlabel("explicit GD step dW (entries)")
+    ax.set_ylabel("dW read from query outputs (probes e_k)")
+    ax.set_title("same parameters, two contexts, two implied models")
+    ax.legend()
+    fig.tight_layout()
+    return fig

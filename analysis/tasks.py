@@ -1,0 +1,87 @@
+"""Linear-regression tasks of von Oswald et al., "Transformers learn in-context by
+gradient descent" (ICML 2023), §2-3.
+
+A task is a teacher W ~ N(0, I) of shape (d_out, d_in) with N context pairs
+(x_i, y_i = W x_i) and a query pair (x_q, y_q = W x_q). Inputs are uniform,
+x ~ U(-r/2, r/2), where r is `input_range`:
+
+* r = 1, i.e. U(-0.5, 0.5), is what the official code draws and what the
+  paper's numbers (one tuned GD step: loss 0.2047) come from;
+* r = 2, i.e. U(-1, 1), is what the paper's text says (one tuned step: ~0.82).
+
+The transformer sees the task as tokens e_i = (x_i, y_i) in R^{d_in + d_out}
+followed by the query token (x_q, 0): a sequence of shape (N+1, d_in + d_out).
+"""
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+CODE_INPUT_RANGE = 1.0  # official code: input_range = 1 means U(-0.5, 0.5)
+TEXT_INPUT_RANGE = 2.0  # paper's text: U(-1, 1)
+
+
+class Tasks(NamedTuple):
+    """A batch of B linear-regression tasks (a JAX pytree)."""
+
+    X: jax.Array    # (B, N, d_in)   context inputs x_i
+    Y: jax.Array    # (B, N, d_out)  context targets y_i = W x_i
+    x_q: jax.Array  # (B, d_in)      query input
+    y_q: jax.Array  # (B, d_out)     query target
+    W: jax.Array    # (B, d_out, d_in) teacher
+
+    @property
+    def n_context(self) -> int:
+        return self.X.shape[-2]
+
+    @property
+    def d_in(self) -> int:
+        return self.X.shape[-1]
+
+    @property
+    def d_out(self) -> int:
+        return self.Y.shape[-1]
+
+
+def sample_tasks(key, n_tasks: int, N: int = 10, d_in: int = 10, d_out: int = 1,
+                 input_range: float = CODE_INPUT_RANGE, w_scale: float = 1.0,
+                 dtype=jnp.float32) -> Tasks:
+    """Draw `n_tasks` tasks: W ~ N(0, w_scale^2 I), x ~ U(-input_range/2, input_range/2).
+
+    The inputs are drawn as U(0, 1) and then shifted and scaled, so one key
+    gives the same tasks at every `input_range` up to the scaling of x (and y):
+    curves over the input range use common random numbers.
+    """
+    k_W, k_X, k_q = jax.random.split(key, 3)
+    W = w_scale * jax.random.normal(k_W, (n_tasks, d_out, d_in), dtype)        # (B, d_out, d_in)
+    U = jax.random.uniform(k_X, (n_tasks, N, d_in), dtype)                    # (B, N, d_in)
+    u_q = jax.random.uniform(k_q, (n_tasks, d_in), dtype)                     # (B, d_in)
+    X = input_range * (U - 0.5)                                               # (B, N, d_in)
+    x_q = input_range * (u_q - 0.5)                                           # (B, d_in)
+    Y = jnp.einsum("boi,bni->bno", W, X)                                      # (B, N, d_out)
+    y_q = jnp.einsum("boi,bi->bo", W, x_q)                                    # (B, d_out)
+    return Tasks(X=X, Y=Y, x_q=x_q, y_q=y_q, W=W)
+
+
+def tokens(tasks: Tasks, y_q_init=None) -> jax.Array:
+    """Token sequences: rows (x_i, y_i) for i = 1..N, then the query (x_q, y_q_init).
+
+    `y_q_init` defaults to 0, the paper's query token (x_q, 0). Proposition 1
+    with W0 != 0 starts it at -W0 x_q instead (see `analysis.lsa`).
+    Returns an array of shape (B, N+1, d_in + d_out).
+    """
+    if y_q_init is None:
+        y_q_init = jnp.zeros_like(tasks.y_q)                                  # (B, d_out)
+    context = jnp.concatenate([tasks.X, tasks.Y], axis=-1)                   # (B, N, D)
+    query = jnp.concatenate([tasks.x_q, y_q_init], axis=-1)                   # (B, D)
+    return jnp.concatenate([context, query[:, None, :]], axis=-2)            # (B, N+1, D)
+
+
+def with_query_input(H: jax.Array, x_q: jax.Array) -> jax.Array:
+    """Replace the query input x_q (the first d_in entries of the last token).
+
+    Used to differentiate a model's prediction with respect to x_q.
+    H: (..., N+1, D), x_q: (..., d_in).
+    """
+    d_in = x_q.shape[-1]
+    return H.at[..., -1, :d_in].set(x_q)
