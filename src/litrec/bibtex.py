@@ -35,6 +35,8 @@ from pydantic import ValidationError
 
 from litrec import model as m
 from litrec.diagnostics import format_field
+from litrec.scaffold import (display, existing_ids, record_path, schema_comment, today, write_new,
+                             write_replace)
 from litrec.yamlsafe import YamlProblem, load_bytes
 
 # Fields a literature record shares with BibTeX; `--force` updates exactly these.
@@ -227,7 +229,7 @@ class Unconvertible(Exception):
     pass
 
 
-def read_bibtex(text: str, today: dt.date | None = None) -> ReadResult:
+def read_bibtex(text: str, filed: dt.date | None = None) -> ReadResult:
     """Convert every entry of a .bib text; collect every entry that cannot be converted."""
     result = ReadResult()
     with _quiet() as log:
@@ -244,7 +246,7 @@ def read_bibtex(text: str, today: dt.date | None = None) -> ReadResult:
             result.failed.append(Failure(line, _key_of(block), _parse_failure(block, line, reasons)))
             continue
         try:
-            data = convert_entry(block, today)
+            data = convert_entry(block, filed)
         except Unconvertible as exc:
             result.failed.append(Failure(line, block.key, str(exc)))
             continue
@@ -287,7 +289,7 @@ def _parse_failure(block, line: int, reasons: dict[int, str]) -> str:
             + " (an unclosed brace or quote, or a missing comma?)")
 
 
-def convert_entry(entry: Entry, today: dt.date | None = None) -> dict:
+def convert_entry(entry: Entry, filed: dt.date | None = None) -> dict:
     """The data of a literature record for one BibTeX entry; raise Unconvertible if it cannot be."""
     raw = {f.key.lower(): f.value for f in entry.fields if isinstance(f.value, str)}
     text = _decode({k: v for k, v in raw.items() if k in _TEXT})
@@ -309,7 +311,7 @@ def convert_entry(entry: Entry, today: dt.date | None = None) -> dict:
                         ("arxiv", arxiv), ("doi", doi), ("url", raw.get("url", "").strip() or None)):
         if value:
             data[name] = value
-    data["filed"] = {"date": today or dt.date.today()}
+    data["filed"] = {"date": filed or today()}
     check_record(data)
     return data
 
@@ -408,8 +410,6 @@ def check_record(data: dict) -> None:
 
 
 def record_text(data: dict, path: Path, records_dir: Path) -> str:
-    from litrec.scaffold import schema_comment
-
     return schema_comment(path, "literature", records_dir) + _dump(data)
 
 
@@ -426,8 +426,6 @@ def _dump(data: dict) -> str:
 
 def updated_text(old: str, data: dict, path: Path, records_dir: Path) -> str:
     """`old` with its citation fields set from `data`; every other line kept as written."""
-    from litrec.scaffold import schema_comment
-
     loaded = load_bytes(old.encode("utf-8"))
     spans = {k.value: (k.start_mark.index, _line_end(old, _end(v))) for k, v in loaded.root.value}
     updates = {k: data[k] for k in CITATION_FIELDS if k in data and data[k] != loaded.data.get(k)}
@@ -488,11 +486,9 @@ class Outcome:
 
 
 def import_bibtex(text: str, records_dir: Path, force: bool = False, dry_run: bool = False,
-                  today: dt.date | None = None) -> tuple[list[Outcome], list[Failure]]:
+                  filed: dt.date | None = None) -> tuple[list[Outcome], list[Failure]]:
     """Write a literature record per convertible entry; return what was done and what failed."""
-    from litrec.scaffold import existing_ids, record_path, write_new, write_replace
-
-    read = read_bibtex(text, today)
+    read = read_bibtex(text, filed)
     failed = list(read.failed)
     done: list[Outcome] = []
     ids = existing_ids(records_dir)
@@ -501,14 +497,14 @@ def import_bibtex(text: str, records_dir: Path, force: bool = False, dry_run: bo
         path = ids.get(rid) or record_path(records_dir, "literature", rid)
         try:
             if rid in ids and not force:
-                raise Unconvertible(f"{rid} already exists ({_display(path)}); pass --force to update "
+                raise Unconvertible(f"{rid} already exists ({display(path)}); pass --force to update "
                                     "its citation fields (the rest of the record is kept)")
             if rid in ids:
                 old = path.read_text(encoding="utf-8")
                 try:
                     new = updated_text(old, conv.data, path, records_dir)
                 except YamlProblem as p:
-                    raise Unconvertible(f"cannot update {_display(path)}: it does not parse "
+                    raise Unconvertible(f"cannot update {display(path)}: it does not parse "
                                         f"({p.line}:{p.col}: {p.message}); fix it first") from None
                 _check_text(new)
                 action = "updated" if new != old else "unchanged"
@@ -521,7 +517,7 @@ def import_bibtex(text: str, records_dir: Path, force: bool = False, dry_run: bo
                 if not dry_run:
                     write_new(path, new)
         except (Unconvertible, OSError) as exc:
-            msg = str(exc) if isinstance(exc, Unconvertible) else f"cannot write {_display(path)}: {exc}"
+            msg = str(exc) if isinstance(exc, Unconvertible) else f"cannot write {display(path)}: {exc}"
             failed.append(Failure(conv.line, conv.key, msg))
             continue
         if dry_run and action != "unchanged":
@@ -529,12 +525,6 @@ def import_bibtex(text: str, records_dir: Path, force: bool = False, dry_run: bo
         done.append(Outcome(action, rid, path, conv.line, conv.key))
     failed.sort(key=lambda f: f.line)
     return done, failed
-
-
-def _display(path: Path) -> str:
-    from litrec.scaffold import display
-
-    return display(path)
 
 
 def _read_source(name: str) -> tuple[str, str]:
@@ -564,13 +554,13 @@ def cmd_import(args) -> int:
     if args.format == "json":
         print(json.dumps({
             "file": shown,
-            "records": [{"action": o.action, "id": o.id, "path": _display(o.path), "line": o.line,
+            "records": [{"action": o.action, "id": o.id, "path": display(o.path), "line": o.line,
                          "key": o.key} for o in done],
             "failed": [{"line": f.line, "key": f.key, "message": f.message} for f in failed],
         }, indent=2, ensure_ascii=False))
     else:
         for o in done:
-            print(f"{o.action} {_display(o.path)} from {shown}:{o.line} ({o.key})")
+            print(f"{o.action} {display(o.path)} from {shown}:{o.line} ({o.key})")
         for f in failed:
             key = f"{f.key}: " if f.key else ""
             print(f"{shown}:{f.line}: {key}{f.message}", file=sys.stderr)
@@ -578,8 +568,12 @@ def cmd_import(args) -> int:
         if total == 0:
             print(f"litrec import: no BibTeX entries in {shown}", file=sys.stderr)
         else:
-            tail = f"; {len(failed)} not imported" if failed else ""
-            print(f"{len(done)} of {total} entries imported{tail}", file=sys.stderr)
+            counts: dict[str, int] = {}
+            for o in done:
+                counts[o.action] = counts.get(o.action, 0) + 1
+            parts = [", ".join(f"{n} {a}" for a, n in counts.items())] if counts else []
+            parts += [f"{len(failed)} not imported"] if failed else []
+            print(f"{total} entries: {'; '.join(parts)}", file=sys.stderr)
     return 1 if failed or not (done or failed) else 0
 
 

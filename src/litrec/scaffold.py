@@ -79,6 +79,14 @@ def yaml_scalar(value) -> str:
     return text.removesuffix("\n...\n").rstrip("\n")
 
 
+def today() -> dt.date:
+    """Today's date, or that of SOURCE_DATE_EPOCH when it is set (for reproducible output)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    if epoch.isdigit():
+        return dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc).date()
+    return dt.date.today()
+
+
 # ------------------------------------------------------------------ ids
 
 
@@ -193,15 +201,15 @@ links: []
 
 
 def skeleton(kind: str, rid: str, title: str | None, path: Path, records_dir: Path,
-             today: dt.date | None = None) -> str:
+             date: dt.date | None = None) -> str:
     """The text of a new record: valid as it is, optional fields shown as comments."""
-    today = today or dt.date.today()
+    day = (date or today()).isoformat()
     arxiv = ""
     if kind == "literature" and rid.startswith("ARXIV-"):
         arxiv = f"arxiv: {yaml_scalar(rid.removeprefix('ARXIV-'))}\n"
     head = [schema_comment(path, kind, records_dir), f"id: {yaml_scalar(rid)}\n", f"kind: {kind}\n"]
     head.append(f"title: {yaml_scalar(title)}\n" if title else "# title: a one-line title\n")
-    text = "".join(head) + _HINTS[kind].format(today=today.isoformat(), arxiv=arxiv)
+    text = "".join(head) + _HINTS[kind].format(today=day, arxiv=arxiv)
     _check(kind, text)
     return text
 

@@ -199,7 +199,7 @@ def test_import_writes_valid_records_and_reports_every_failure(project):
         ["refs.bib", "3"], ["refs.bib", "46"], ["refs.bib", "53"], ["refs.bib", "59"]]
     assert "ARXIV-2212.07677 already exists (records/literature/ARXIV-2212.07677.yaml); " \
            "pass --force" in lines[0]
-    assert lines[-1] == "3 of 7 entries imported; 4 not imported"
+    assert lines[-1] == "7 entries: 3 created; 4 not imported"
     for rid in ("ARXIV-2208.01066", "ARXIV-2211.15661", "DOI-10.1145_3442188.3445922"):
         first = (project / "records" / "literature" / f"{rid}.yaml").read_text().splitlines()[0]
         assert first == "# yaml-language-server: $schema=../../schema/literature.schema.json"
