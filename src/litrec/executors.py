@@ -41,7 +41,7 @@ class LocalExecutor:
             max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
 
     def describe(self) -> str:
-        return f"the local executor ({self.jobs} worker processes)"
+        return f"the local executor ({_n(self.jobs, 'worker process', 'worker processes')})"
 
     def submit(self, fn: Callable, arg: Any):
         return self.pool.submit(fn, arg)
@@ -65,7 +65,7 @@ class DaskExecutor:
         self.cluster = None
         if address:
             try:
-                self.client = Client(address, timeout="10s")
+                self.client = Client(address)  # waits distributed.comm.timeouts.connect (30 s)
             except (OSError, TimeoutError) as exc:
                 raise ExecutorError(f"cannot reach the dask scheduler at {address}: {exc}") from None
         else:
@@ -76,7 +76,7 @@ class DaskExecutor:
     def describe(self) -> str:
         workers = len(self.client.scheduler_info().get("workers", {}))
         where = "a LocalCluster" if self.cluster is not None else "the scheduler"
-        return f"dask ({where} at {self.client.scheduler.address}, {workers} workers)"
+        return f"dask ({where} at {self.client.scheduler.address}, {_n(workers, 'worker')})"
 
     def submit(self, fn: Callable, arg: Any):
         return self.client.submit(fn, arg, retries=2, pure=False)
@@ -90,6 +90,10 @@ class DaskExecutor:
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def _n(count: int, one: str, many: str | None = None) -> str:
+    return f"{count} {one if count == 1 else many or one + 's'}"
 
 
 def open_executor(kind: str, jobs: int, scheduler: str | None = None):

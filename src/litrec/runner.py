@@ -16,6 +16,7 @@ import json
 import sys
 import time
 import traceback
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -152,6 +153,10 @@ def _outputs(job: Job, executor, progress) -> list[dict]:
             i = index[fut]
             try:
                 done[i] = fut.result()
+            except BrokenProcessPool as exc:
+                raise PointFailed("a worker process died (killed, or out of memory); the local "
+                                  "executor does not retry: rerun, or use --executor dask, "
+                                  "which does") from exc
             except Exception as exc:
                 if n == 1:
                     raise
@@ -308,7 +313,8 @@ def _run_all(proj: Project, todo: list[tuple[str, str]], args) -> list[str]:
                 executor = open_executor(kind, min(n_jobs, n_points), getattr(args, "scheduler", None))
             except ExecutorError as exc:
                 raise UsageError(str(exc)) from None
-            console.print(f"{n_points} points of {len(sent)} analyses to {executor.describe()}")
+            console.print(f"{n_points} points of {len(sent)} "
+                          f"analys{'is' if len(sent) == 1 else 'es'} to {executor.describe()}")
             for job in sent:
                 submit(job, executor)
         with Progress(TextColumn("{task.description}"), BarColumn(),

@@ -121,13 +121,15 @@ def load_analysis(root: str, package: str, module: str):
         sys.path.insert(0, root)
     importlib.invalidate_caches()
     spec = importlib.machinery.PathFinder.find_spec(package, sys.path)  # ignores sys.modules
-    if spec is None or spec.origin is None:
+    if spec is None:
         raise SweepError(f"cannot import the analysis package '{package}' on {socket.gethostname()}: "
                          f"it is neither in {root} nor on PYTHONPATH")
-    where = str(Path(spec.origin).parent)
+    where = str(Path(spec.origin).parent if spec.origin else list(spec.submodule_search_locations)[0])
     files = _code_files(Path(where), module)
     key, qualified = (package, module), f"{package}.{module}"
-    if qualified in sys.modules and _LOADED.get(key) != (where, files):
+    loaded = sys.modules.get(package)
+    moved = loaded is not None and where not in [str(p) for p in getattr(loaded, "__path__", [])]
+    if moved or (qualified in sys.modules and _LOADED.get(key) != (where, files)):
         for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
             del sys.modules[name]
         for k in [k for k in _LOADED if k[0] == package]:

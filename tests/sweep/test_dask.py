@@ -1,0 +1,106 @@
+"""Sweeps on dask.distributed: the local executor's result, retries, no partial results."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("distributed")
+
+from .conftest import write_toy  # noqa: E402
+
+RESULT = ("results", "toy-sweep", "quick.json")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """Two single-threaded worker processes on loopback, shared by the tests that kill one."""
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as c:
+        yield c
+
+
+def _without_times(payload: dict) -> dict:
+    return {k: v for k, v in payload.items() if k not in ("started", "wall_time_s")}
+
+
+def _markers(folder) -> list[tuple[int, int]]:
+    """(seed, pid) of every try of a point, in no particular order."""
+    return [tuple(int(x) for x in p.name.split(".")[:2]) for p in folder.iterdir()]
+
+
+def test_dask_and_local_results_and_caching_are_identical(sweep_project, cli):
+    code, _, err = cli("run", "--jobs", "1", "--results", "local")
+    assert code == 0, err
+    code, _, err = cli("run", "--executor", "dask", "--jobs", "1", "--results", "dask")
+    assert code == 0, err
+    assert "3 points of 1 analysis to dask (a LocalCluster at tcp://127.0.0.1:" in err
+    assert ", 1 worker)" in err
+    local, dask = (json.loads((sweep_project / r / "toy-sweep" / "quick.json").read_text())
+                   for r in ("local", "dask"))
+    assert len(dask["points"]) == 3
+    assert _without_times(dask) == _without_times(local)
+    svg = [(sweep_project / r / "toy-sweep" / "quick" / "draws.svg").read_bytes()
+           for r in ("local", "dask")]
+    assert svg[0] == svg[1]
+    # each executor takes the other's result as current: nothing runs, no cluster starts
+    code, out, _ = cli("run", "--results", "dask", "--format", "json")
+    assert json.loads(out)["ran"] == []
+    code, out, err = cli("run", "--executor", "dask", "--results", "local", "--format", "json")
+    assert json.loads(out)["ran"] == [] and "to dask" not in err
+
+
+def test_a_killed_worker_is_retried_elsewhere(sweep_project, cli, cluster):
+    markers = sweep_project / "markers"
+    markers.mkdir()
+    write_toy(sweep_project, sleep=1.0, marker_dir=str(markers))
+    killed = []
+
+    def kill_a_worker_mid_task():
+        deadline = time.monotonic() + 30
+        while not any(markers.iterdir()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        seed, pid = _markers(markers)[0]
+        os.kill(pid, signal.SIGKILL)
+        killed.append((seed, pid))
+
+    killer = threading.Thread(target=kill_a_worker_mid_task)
+    killer.start()
+    code, out, err = cli("run", "--executor", "dask", "--scheduler", cluster.scheduler_address,
+                         "--format", "json")
+    killer.join()
+    assert code == 0, err
+    assert json.loads(out)["ran"] == ["toy-sweep"]
+    result = json.loads(sweep_project.joinpath(*RESULT).read_text())
+    assert [p["overrides"] for p in result["points"]] == [{"seed": 0}, {"seed": 1}, {"seed": 2}]
+    (seed, pid), = killed
+    reruns = [p for s, p in _markers(markers) if s == seed]
+    assert len(reruns) == 2 and reruns[0] != reruns[1]  # started again in another process
+
+
+def test_a_point_that_always_fails_writes_no_partial_result(sweep_project, cli, cluster):
+    markers = sweep_project / "markers"
+    markers.mkdir()
+    write_toy(sweep_project, fail_seed=1, marker_dir=str(markers))
+    code, _, err = cli("run", "--executor", "dask", "--scheduler", cluster.scheduler_address)
+    assert code == 1
+    assert "analysis toy-sweep failed: RuntimeError: boom at seed 1 (point seed=1)" in err
+    assert [s for s, _ in _markers(markers)].count(1) == 3  # retries=2: three tries in all
+    assert sorted(p.name for p in (sweep_project / "results" / "toy-sweep").iterdir()) == [
+        "quick.error.log"]
+
+
+def test_an_unreachable_scheduler_is_a_usage_error(sweep_project, cli):
+    import dask
+
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        code, _, err = cli("run", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9")
+    assert code == 2
+    assert "litrec: error: cannot reach the dask scheduler at tcp://127.0.0.1:9" in err

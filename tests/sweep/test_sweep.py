@@ -1,0 +1,170 @@
+"""Sweeps on the local executor: the grid, aggregation, spread in verdicts, failures."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+import time
+import types
+from dataclasses import dataclass
+
+import pytest
+
+from litrec.sweep import Point, SweepError, aggregate, load_analysis, plan, run_point
+
+from .conftest import write_toy
+
+RESULT = ("results", "toy-sweep", "quick.json")
+
+
+def _result(root, results="results"):
+    return json.loads((root / results / "toy-sweep" / "quick.json").read_text())
+
+
+def _without_times(payload: dict) -> dict:
+    return {k: v for k, v in payload.items() if k not in ("started", "wall_time_s")}
+
+
+@dataclass(frozen=True)
+class Cfg:
+    seed: int = 0
+    N: int = 10
+
+
+def _module(**attrs):
+    return types.SimpleNamespace(__name__="analysis.fake", PROFILES={"quick": Cfg()}, **attrs)
+
+
+def test_the_grid_is_the_product_in_declared_order():
+    sweep, points = plan(_module(SWEEP={"quick": {"seed": [0, 1], "N": [10, 20]}}), "quick")
+    assert sweep == {"seed": [0, 1], "N": [10, 20]}
+    assert points == [{"seed": 0, "N": 10}, {"seed": 0, "N": 20},
+                      {"seed": 1, "N": 10}, {"seed": 1, "N": 20}]
+    assert plan(_module(), "quick") == (None, [{}])
+    assert plan(_module(SWEEP={"paper": {"seed": [0]}}), "quick") == (None, [{}])
+
+
+def test_a_bad_sweep_says_what_to_fix():
+    with pytest.raises(SweepError) as err:
+        plan(_module(SWEEP={"quick": {"sed": [0, 1]}}), "quick")
+    assert str(err.value) == ("analysis.fake: SWEEP['quick'] varies 'sed', which is not a field "
+                              "of Cfg; did you mean 'seed'?")
+    with pytest.raises(SweepError, match=r"SWEEP\['quick'\]\['seed'\] must be a non-empty list"):
+        plan(_module(SWEEP={"quick": {"seed": []}}), "quick")
+    with pytest.raises(SweepError, match="analysis.fake has no profile 'paper' in PROFILES"):
+        plan(_module(), "paper")
+
+
+def test_aggregate_means_lists_booleans_and_spread():
+    metrics, spread, notes = aggregate([
+        {"loss": 1.0, "curve": [1.0, 4.0], "ok": True, "n": 8, "name": "a", "sub": {"x": 2},
+         "shape": [1, 2], "gap": None},
+        {"loss": 2.0, "curve": [3.0, 4.0], "ok": False, "n": 8, "name": "a", "sub": {"x": 4},
+         "shape": [1, 2, 3], "gap": 0.5},
+        {"loss": 3.0, "curve": [5.0, 4.0], "ok": True, "n": 8, "name": "a", "sub": {"x": 6},
+         "shape": [1], "gap": 0.5},
+    ])
+    assert metrics == {"loss": 2.0, "curve": [3.0, 4.0], "ok": False, "n": 8, "name": "a",
+                       "sub": {"x": 4.0}, "shape": None, "gap": None}
+    assert spread["loss"] == {"std": 1.0, "min": 1.0, "max": 3.0, "n": 3}
+    assert spread["curve"] == {"std": [2.0, 0.0], "min": [1.0, 4.0], "max": [5.0, 4.0], "n": 3}
+    assert spread["sub.x"]["std"] == 2.0 and spread["n"]["std"] == 0.0
+    assert set(spread) == {"loss", "curve", "n", "sub.x"}
+    assert notes == ["metric 'shape' not aggregated: its lists have different lengths at "
+                     "different points"]
+
+
+def test_a_local_sweep_stores_points_spread_and_judges_the_mean(sweep_project, cli):
+    code, out, err = cli("run", "--jobs", "2", "--format", "json")
+    assert code == 0, err
+    assert "3 points of 1 analysis to the local executor (2 worker processes)" in err
+    result = _result(sweep_project)
+    assert [p["overrides"] for p in result["points"]] == [{"seed": 0}, {"seed": 1}, {"seed": 2}]
+    levels = [p["metrics"]["level"] for p in result["points"]]
+    assert len(set(levels)) == 3
+    assert result["metrics"]["level"] == pytest.approx(sum(levels) / 3)
+    assert result["spread"]["level"]["n"] == 3
+    assert result["spread"]["level"]["min"] == min(levels)
+    assert result["sweep"] == {"seed": [0, 1, 2]} and result["seed"] == [0, 1, 2]
+    assert result["config"]["seed"] == 0 and result["notes"] == ["toy sweep"]
+    assert result["figures"] == {"draws": "quick/draws.svg"}
+    assert (sweep_project / "results" / "toy-sweep" / "quick" / "draws.svg").is_file()
+    claim = json.loads(out)["claims"][0]
+    assert claim["verdict"] == "reproduced"
+    assert claim["spread"] == {"level": result["spread"]["level"]}
+
+    code, out, _ = cli("status", "--profile", "quick")
+    std = result["spread"]["level"]["std"]
+    assert f"level = {result['metrics']['level']:.4g} ± {std:.4g} (n=3)" in out
+    code, out, _ = cli("run", "--jobs", "2", "--format", "json")
+    assert json.loads(out)["ran"] == [] and json.loads(out)["current"] == ["toy-sweep"]
+
+    # one job runs the points in this process, with the same result and figure
+    code, _, err = cli("run", "--jobs", "1", "--results", "here")
+    assert code == 0 and "to the local executor" not in err
+    assert _without_times(_result(sweep_project, "here")) == _without_times(result)
+    figs = [(sweep_project / r / "toy-sweep" / "quick" / "draws.svg").read_bytes()
+            for r in ("results", "here")]
+    assert figs[0] == figs[1]
+
+
+def test_a_failing_point_writes_nothing(sweep_project, cli):
+    cli("run", "--jobs", "1")
+    before = (sweep_project.joinpath(*RESULT)).read_bytes()
+    write_toy(sweep_project, fail_seed=1)
+    code, _, err = cli("run", "--jobs", "1")  # in worker processes: tests/sweep/test_dask.py
+    assert code == 1
+    assert "analysis toy-sweep failed: RuntimeError: boom at seed 1 (point seed=1)" in err
+    assert sweep_project.joinpath(*RESULT).read_bytes() == before
+    log = sweep_project / "results" / "toy-sweep" / "quick.error.log"
+    assert "boom at seed 1" in log.read_text()
+
+
+def test_a_dead_local_worker_fails_the_analysis_and_writes_nothing(sweep_project, cli):
+    markers = sweep_project / "markers"
+    markers.mkdir()
+    write_toy(sweep_project, sleep=1.0, marker_dir=str(markers))
+
+    def kill_first_worker():
+        deadline = time.monotonic() + 30
+        while not any(markers.iterdir()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        pid = int(next(markers.iterdir()).name.split(".")[1])  # <seed>.<pid>.<ns>
+        os.kill(pid, signal.SIGKILL)
+
+    killer = threading.Thread(target=kill_first_worker)
+    killer.start()
+    code, _, err = cli("run", "--jobs", "2")
+    killer.join()
+    assert code == 1
+    assert "analysis toy-sweep failed: a worker process died (killed, or out of memory)" in err
+    assert not sweep_project.joinpath(*RESULT).exists()
+
+
+def test_a_worker_with_other_code_refuses_to_run(sweep_project):
+    mod, files = load_analysis(str(sweep_project), "analysis", "toy_sweep")
+    other = dict(files, **{"analysis/toy_sweep.py": "0" * 64})
+    point = Point(str(sweep_project), "analysis", "toy_sweep", "quick", {}, other)
+    with pytest.raises(SweepError, match=r"sees different analysis code \(analysis/toy_sweep.py\)"):
+        run_point(point)
+    point = Point(str(sweep_project), "analysis", "toy_sweep", "quick", {}, files, {"numpy": "0.1"})
+    with pytest.raises(SweepError, match=r"has numpy .* \(here 0.1\); install the same constraints"):
+        run_point(point)
+
+
+def test_an_edited_analysis_is_reimported(sweep_project):
+    root = str(sweep_project)
+    first, _ = load_analysis(root, "analysis", "toy_sweep")
+    assert load_analysis(root, "analysis", "toy_sweep")[0] is first
+    write_toy(sweep_project, n=5)
+    second, _ = load_analysis(root, "analysis", "toy_sweep")
+    assert second is not first and second.PROFILES["quick"].n == 5
+
+
+def test_executor_options_are_checked(sweep_project, cli):
+    code, _, err = cli("run", "--scheduler", "tcp://127.0.0.1:1")
+    assert code == 2 and "--scheduler names a dask scheduler; add --executor dask" in err
+    with pytest.raises(SystemExit):
+        cli("run", "--jobs", "0")
