@@ -273,3 +273,26 @@ def test_repo_mkdocs_config_keeps_record_pages_out_of_nav():
     text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
     assert "not_in_nav" in text and "/records/*.md" in text
     assert "writing-analyses.md" in text
+
+
+def test_sharded_build_gives_the_same_site(built, pages, tmp_path):
+    """A large site is built by several MkDocs processes; the result must not differ."""
+    import json
+
+    out = tmp_path / "sharded"
+    report = build_site(built.root / "records", built.root / "analysis", built.root / "results",
+                        out_dir=out, config_file=built.root / "mkdocs.yml", docs_dir=tmp_path / "docs",
+                        jobs=2)
+    assert len(report.shard_cpu) == 2
+    sharded = {p.relative_to(out).as_posix() for p in out.rglob("*.html")}
+    assert sharded == set(pages)
+    for rel in ("records/ARXIV-2212.07677.html", "records/NOTE-9001.html", "anthology/ANTH-LIT-533.html",
+                "index.html"):
+        assert (out / rel).read_text(encoding="utf-8") == (built.out / rel).read_text(encoding="utf-8")
+
+    def docs(site):
+        return sorted(d["location"] for d in json.loads(
+            (site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"])
+
+    assert docs(out) == docs(built.out)
+    assert not list(tmp_path.glob(".sharded-shard*"))  # the shards' folders are gone

@@ -10,7 +10,6 @@ fails the build.
 
 from __future__ import annotations
 
-import logging
 import os
 import threading
 import time
@@ -18,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from litrec.project import Project, load_project
+from litrec.site import engine
 from litrec.site.data import SiteData, gather
 from litrec.site.index_pages import (analyses_index, analysis_page, anthology_index, graph_page,
                                      home, records_index)
@@ -41,6 +41,7 @@ class BuildReport:
     mkdocs_s: float = 0.0
     out: Path | None = None
     warnings: list[str] = field(default_factory=list)
+    shard_cpu: list[float] = field(default_factory=list)  # CPU seconds of each MkDocs process
 
 
 # ------------------------------------------------------------------ generate
@@ -122,46 +123,14 @@ def _claim_dir(path: Path, marker: str, what: str) -> None:
 # ------------------------------------------------------------------ build
 
 
-class _Collect(logging.Handler):
-    def __init__(self):
-        super().__init__(logging.WARNING)
-        self.messages: list[str] = []
-
-    def emit(self, record):
-        self.messages.append(record.getMessage())
-
-
-def run_mkdocs(config_file: Path, docs_dir: Path, site_dir: Path) -> list[str]:
-    """`mkdocs build --strict` in this process; returns the warnings (none, or it raised)."""
-    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")  # Material's end-of-life banner, not a build warning
-    from mkdocs import exceptions
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-
-    handler = _Collect()
-    log = logging.getLogger("mkdocs")
-    log.addHandler(handler)
-    try:
-        cfg = load_config(config_file=str(config_file), docs_dir=str(docs_dir),
-                          site_dir=str(site_dir), strict=True)
-        cfg.plugins.on_startup(command="build", dirty=False)
-        try:
-            build(cfg)
-        finally:
-            cfg.plugins.on_shutdown()
-    except (exceptions.MkDocsException, exceptions.Abort) as exc:
-        detail = "".join(f"\n  {m}" for m in handler.messages)
-        raise SiteError(f"mkdocs build --strict failed: {exc}{detail}") from exc
-    finally:
-        log.removeHandler(handler)
-    return handler.messages
-
-
 def build_site(records_dir: Path, analysis_dir: Path | None = None,
                results_dir: Path = Path("results"), out_dir: Path = Path("public"),
                profile: str = "paper", config_file: Path = Path("mkdocs.yml"),
-               docs_dir: Path | None = None) -> BuildReport:
-    """Generate the docs folder from the records and results, then build the HTML site."""
+               docs_dir: Path | None = None, jobs: int | None = None) -> BuildReport:
+    """Generate the docs folder from the records and results, then build the HTML site.
+
+    `jobs`: processes MkDocs runs in (None: one for a small site, else one per core, at most 4).
+    """
     config_file = Path(config_file).resolve()
     if not config_file.is_file():
         raise SiteError(f"no MkDocs configuration at '{config_file}'; run from the project root "
@@ -177,11 +146,17 @@ def build_site(records_dir: Path, analysis_dir: Path | None = None,
     sync(docs_dir, files)
     t1 = time.perf_counter()
     _claim_dir(out_dir, SITE_MARKER, "output")
-    warnings = run_mkdocs(config_file, docs_dir, out_dir)
+    pages = {rel: len(src) if isinstance(src, str) else src.stat().st_size
+             for rel, src in files.items() if rel.endswith(".md")}
+    handwritten = [rel for rel, src in files.items() if isinstance(src, Path) and rel.endswith(".md")]
+    try:
+        warnings, shard_cpu = engine.build(config_file, docs_dir, out_dir, pages, handwritten, jobs)
+    except engine.MkDocsFailed as exc:
+        raise SiteError(str(exc)) from None
     t2 = time.perf_counter()
     figures = sum(1 for f in files if f.startswith("figures/"))
     return BuildReport(len(project.records), sum(1 for f in files if f.endswith(".md")), figures,
-                       project.errors, t1 - t0, t2 - t1, out_dir, warnings)
+                       project.errors, t1 - t0, t2 - t1, out_dir, warnings, shard_cpu)
 
 
 # ------------------------------------------------------------------ serve
@@ -237,6 +212,7 @@ def serve_site(records_dir: Path, analysis_dir: Path | None = None,
     thread.start()
     kwargs = {"dev_addr": dev_addr} if dev_addr else {}
     try:
-        serve(config_file=str(config_file), docs_dir=str(docs_dir), livereload=True, **kwargs)
+        serve(config_file=str(config_file), docs_dir=str(docs_dir), livereload=True, strict=False,
+              **kwargs)
     finally:
         stop.set()
