@@ -8,7 +8,6 @@ from html.parser import HTMLParser
 import markdown
 from hypothesis import given, settings, strategies as st
 
-from litrec.site import bibtex
 from litrec.site.mdsafe import safe_url
 from litrec.site.text import ID_CANDIDATE, inline, mermaid_label, prose
 
@@ -120,19 +119,6 @@ def test_id_candidates_match_each_kind():
     for ident in ("ARXIV-2212.07677", "DOI-10.1000_xyz123", "NOTE-621", "THEORY-169", "ADR-013",
                   "ANTH-LIT-533", "what-survives-translation", "ARXIV-2212.07677#P1"):
         assert ID_CANDIDATE.fullmatch(ident), ident
-
-
-def test_bibtex_entry_is_balanced_and_escaped():
-    class Rec:
-        id, title, authors, year = "ARXIV-1", "A {weird} title & 100% #1_x", ["Ada von Lovelace"], 1843
-        venue, volume, pages, publisher, doi, url, arxiv = "ICML 1843", None, "1–2", None, \
-            "10.1/a_b", "https://x.org/a_b", "1234.5678"
-
-    entry = bibtex.entry(Rec)
-    assert entry.startswith("@inproceedings{vonlovelace1843weird,")
-    assert entry.count("{") == entry.count("}")
-    assert r"A weird title \& 100\% \#1\_x" in entry
-    assert "{10.1/a_b}" in entry and "{https://x.org/a_b}" in entry and "{1--2}" in entry
 
 
 def test_safe_url():

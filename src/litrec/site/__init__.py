@@ -2,8 +2,9 @@
 
 - `data`: what pages are made from (project, verdicts, results) and where pages live;
 - `text`: record text made safe for Markdown (raw HTML escaped, ids linked);
-- `record_page`, `index_pages`, `graph`, `bibtex`, `parts`: the page generators;
-- `build`: the docs folder, `mkdocs build --strict`, and `serve`;
+- `record_page`, `index_pages`, `graph`, `parts`: the page generators (BibTeX from
+  `litrec.bibtex`);
+- `build`: the docs folder and `serve`; `engine`: `mkdocs build --strict`, sharded when large;
 - `mdsafe`: the Markdown extension that drops `javascript:` links.
 
 `cmd_site` is what `litrec site build|serve` calls; MkDocs is imported only then.

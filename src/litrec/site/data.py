@@ -8,7 +8,6 @@ provenance all come from `results/` through the runner's own modules.
 
 from __future__ import annotations
 
-import posixpath
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +37,11 @@ def anchor(claim_id: str) -> str:
 
 def rel_url(from_page: str, target: str, fragment: str | None = None) -> str:
     """A relative link from one docs page to another file, percent-encoded."""
-    path = posixpath.relpath(target, posixpath.dirname(from_page) or ".")
+    here, there = from_page.split("/")[:-1], target.split("/")
+    common = 0
+    while common < min(len(here), len(there) - 1) and here[common] == there[common]:
+        common += 1
+    path = "/".join([".."] * (len(here) - common) + there[common:])
     url = quote(path, safe="/.-_~")
     return f"{url}#{fragment}" if fragment else url
 

@@ -7,7 +7,7 @@ import json
 import os
 import re
 
-from litrec.site import bibtex
+from litrec.bibtex import bibtex_entry
 from litrec.site.data import SiteData, anchor, rel_url
 from litrec.site.graph import record_graph
 from litrec.site.parts import (analysis_link, badge, code, edge_note, indent, inline, links_list,
@@ -109,7 +109,7 @@ def _citation(data: SiteData, rec, page: str) -> str:
                                         else inline(rec.code)))
     if ids:
         out.append(" · ".join(ids) + "\n")
-    entry = bibtex.entry(rec)
+    entry = bibtex_entry(rec)
     ticks = "`" * max(3, max((len(m) for m in re.findall(r"`+", entry)), default=0) + 1)
     out.append(f'{ticks} bibtex title="BibTeX"\n{entry}\n{ticks}\n')
     if rec.filed:

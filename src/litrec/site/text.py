@@ -164,7 +164,7 @@ def _linked(text: str, resolve: Resolve | None) -> str:
 
 # ------------------------------------------------------------------ mermaid
 
-_MERMAID_SAFE = re.compile(r"[A-Za-z0-9 .,:_/()?!+'-]")
+_MERMAID_UNSAFE = re.compile(r"[^A-Za-z0-9 .,:_/()?!+'-]")
 
 
 def mermaid_label(s: Any, limit: int = 40) -> str:
@@ -172,7 +172,7 @@ def mermaid_label(s: Any, limit: int = 40) -> str:
     text = " ".join(clean(s).split())
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
-    return "".join(c if _MERMAID_SAFE.fullmatch(c) else f"#{ord(c)};" for c in text)
+    return _MERMAID_UNSAFE.sub(lambda m: f"#{ord(m.group())};", text)
 
 
 # ------------------------------------------------------------------ numbers
