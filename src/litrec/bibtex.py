@@ -195,7 +195,7 @@ class _quiet:
 
 # ----------------------------------------------------------------------- import
 
-ARXIV_NUMBER = re.compile(r"(?<![\d.])(\d{4}\.\d{4,5})(v\d+)?(?!\d)")
+ARXIV_NUMBER = re.compile(r"(?<![\d.])(\d{4}\.\d{4,5})(v\d+)?(?!\d)", re.ASCII)
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
 _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(\d{4}\.\d{4,5})(v\d+)?$", re.I)
 _TEXT = ("title", "author", "journal", "booktitle", "school", "institution", "publisher",
@@ -222,7 +222,6 @@ class Failure:
 class ReadResult:
     converted: list[Converted] = field(default_factory=list)
     failed: list[Failure] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
 
 
 class Unconvertible(Exception):
@@ -323,8 +322,8 @@ def _decode(values: dict[str, str]) -> dict:
     entry = Entry("misc", "k", [Field(k, v) for k, v in values.items()])
     lib = Library([entry])
     with _quiet():
-        for mw in (bm.LatexDecodingMiddleware(keep_math_mode=False), bm.SeparateCoAuthors(), bm.SplitNameParts(),
-                   bm.MergeNameParts(style="first")):
+        for mw in (bm.LatexDecodingMiddleware(keep_math_mode=False), bm.SeparateCoAuthors(),
+                   bm.SplitNameParts(), bm.MergeNameParts(style="first")):
             lib = mw.transform(lib)
     block = lib.blocks[0]
     if not isinstance(block, Entry):

@@ -120,13 +120,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_record_tools(sub) -> None:
     """`new`, `export`, `import` and `graph`: records in and out (scaffold, bibtex, export)."""
-    from litrec.model import KINDS
-
     p = sub.add_parser("new", help="write a new record's skeleton into its kind's folder",
                        description="Write a skeleton record that passes `litrec validate`. Without an "
                        "ID, numbered kinds take the next free number and a work takes its id from "
                        "--title. Exit 1 when the id exists.")
-    p.add_argument("kind", choices=KINDS, metavar="KIND", help=f"one of: {', '.join(KINDS)}")
+    p.add_argument("kind", metavar="KIND",
+                   help="literature, note, theory, decision, work or anthology")
     p.add_argument("id", nargs="?", metavar="ID", help="the record id (default: the next free one)")
     p.add_argument("--title", default=None, metavar="T", help="the record's title")
     p.add_argument("--records", type=Path, default=Path("records"), metavar="DIR",

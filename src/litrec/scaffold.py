@@ -227,6 +227,12 @@ def _check(kind: str, text: str) -> None:
 def cmd_new(args) -> int:
     from litrec.cli import UsageError
 
+    if args.kind not in m.KINDS:
+        import difflib
+
+        close = difflib.get_close_matches(args.kind, m.KINDS, n=1)
+        hint = f"did you mean '{close[0]}'? " if close else ""
+        raise UsageError(f"unknown kind '{args.kind}'; {hint}kinds: {', '.join(m.KINDS)}")
     records = args.records
     if not records.is_dir():
         raise UsageError(f"records folder '{records}' does not exist")

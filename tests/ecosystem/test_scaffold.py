@@ -131,7 +131,9 @@ def test_json_output(project):
 
 
 def test_unknown_kind_and_missing_folder_are_usage_errors(tmp_path):
-    assert run_cli("litrec new essay X", tmp_path)[0] == 2
+    assert run_cli("litrec new notes", tmp_path)[::2] == (2, (
+        "litrec: error: unknown kind 'notes'; did you mean 'note'? kinds: literature, note, theory, "
+        "decision, work, anthology\n"))
     code, _, err = run_cli("litrec new note --records nowhere", tmp_path)
     assert code == 2 and err == "litrec: error: records folder 'nowhere' does not exist\n"
 
@@ -147,3 +149,10 @@ def test_any_title_is_written_exactly(tmp_path_factory, title):
     data = load_bytes((recs / "theories" / "THEORY-1.yaml").read_bytes()).data
     assert data["title"] == " ".join(title.split())
     m.Theory.model_validate(data)
+
+
+def test_help_names_every_kind():
+    code, out, _ = run_cli("litrec new --help")
+    assert code == 0
+    for kind in m.KINDS:
+        assert kind in out
