@@ -321,9 +321,11 @@ def _decode(values: dict[str, str]) -> dict:
         return {}
     entry = Entry("misc", "k", [Field(k, v) for k, v in values.items()])
     lib = Library([entry])
+    decoder, *names = _decoding_stack()
     with _quiet():
-        for mw in (bm.LatexDecodingMiddleware(keep_math_mode=False), bm.SeparateCoAuthors(),
-                   bm.SplitNameParts(), bm.MergeNameParts(style="first")):
+        if any(_LATEX.search(v) for v in values.values()):
+            lib = decoder.transform(lib)
+        for mw in names:
             lib = mw.transform(lib)
     block = lib.blocks[0]
     if not isinstance(block, Entry):
@@ -335,6 +337,16 @@ def _decode(values: dict[str, str]) -> dict:
         else:
             out[f.key] = " ".join(str(f.value).split())
     return out
+
+
+_LATEX = re.compile(r"[\\{}$~^%&]|--|``|''")  # what decoding would change; else skip it
+
+
+@functools.cache
+def _decoding_stack() -> tuple:
+    """The decoder (slow to build), then the splitting of authors into 'First von Last' names."""
+    return (bm.LatexDecodingMiddleware(keep_math_mode=False), bm.SeparateCoAuthors(),
+            bm.SplitNameParts(), bm.MergeNameParts(style="first"))
 
 
 def _identify(raw: dict[str, str]) -> tuple[str, str | None, str | None]:
