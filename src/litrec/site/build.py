@@ -10,7 +10,9 @@ fails the build.
 
 from __future__ import annotations
 
+import logging
 import os
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -210,6 +212,12 @@ def serve_site(records_dir: Path, analysis_dir: Path | None = None,
 
     thread = threading.Thread(target=watch, daemon=True)
     thread.start()
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+    logging.getLogger("mkdocs").addHandler(handler)
+    logging.getLogger("mkdocs").setLevel(logging.INFO)
+    print(f"litrec site serve: regenerating from {records_dir}, {results_dir} and site/ as they change",
+          file=sys.stderr)
     kwargs = {"dev_addr": dev_addr} if dev_addr else {}
     try:
         serve(config_file=str(config_file), docs_dir=str(docs_dir), livereload=True, strict=False,

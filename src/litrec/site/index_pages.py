@@ -16,7 +16,9 @@ from litrec.site.text import flatten, fmt, prose
 
 VERDICT_ORDER = ("reproduced", "not_reproduced", "stale", "not_run", "error", "unchecked")
 NOTES_LIMIT = 200
-HOME_FRONT_MATTER = "---\nhide:\n  - navigation\n---\n\n"  # the dashboard gets the full width
+# Generated pages are single pages (record pages are not in the nav at all): the left sidebar
+# would be empty, so it is hidden and tables get the width.
+WIDE = "---\nhide:\n  - navigation\n---\n\n"
 _NOUNS = {"literature": ("paper", "papers"), "note": ("note", "notes"),
           "theory": ("theory", "theories"), "decision": ("decision", "decisions"),
           "work": ("work", "works"), "anthology": ("anthology entry", "anthology entries")}
@@ -33,7 +35,7 @@ def home(data: SiteData, intro: str) -> str:
     proj = data.project
     page = "index.md"
     kinds = Counter(r.kind for r in proj.records.values())
-    out = [HOME_FRONT_MATTER + (intro.rstrip() + "\n" if intro.strip() else "# litrec\n")]
+    out = [WIDE + (intro.rstrip() + "\n" if intro.strip() else "# litrec\n")]
     summary = ", ".join(f"[{_count(n, k)}]({'anthology/index.md' if k == 'anthology' else f'records/index.md#{k}'})"
                         for k in KIND_TITLES if (n := kinds.get(k)))
     out.append(f"This record holds {len(proj.records)} records: {summary or 'none yet'}.\n")
@@ -52,6 +54,10 @@ def home(data: SiteData, intro: str) -> str:
             ref = f"{rec.id}#{c.id}"
             first = f"{ref_link(data, page, ref)}<br>{inline(c.title)}"
             verdict = badge(verdict_of(data, ref))
+            st = data.statuses.get(ref)
+            if st is not None and st.rests_on_it:
+                verdict += '<br><span class="lr-reason">rests on it: ' + ", ".join(
+                    ref_link(data, page, r) for r in st.rests_on_it) + "</span>"
             er = outcome_rows(data, ref, c) or [None]
             for r in er:
                 if r is None:
@@ -100,7 +106,7 @@ def home(data: SiteData, intro: str) -> str:
 def records_index(data: SiteData) -> str:
     proj = data.project
     page = "records/index.md"
-    out = ["# Records\n",
+    out = [WIDE + "# Records\n",
            "Every record of the owner's collection, by kind. The anthology has "
            "[its own section](../anthology/index.md).\n"]
     by_kind: dict[str, list[str]] = {}
@@ -135,7 +141,7 @@ def anthology_index(data: SiteData) -> str:
     proj = data.project
     page = "anthology/index.md"
     entries = sorted(rid for rid, r in proj.records.items() if r.kind == "anthology")
-    out = ["# Anthology\n",
+    out = [WIDE + "# Anthology\n",
            "The anthology is the second collection the owner keeps: entries on papers and "
            "theories, each with a stance (kept, rejected, held, open). Its entries keep or reject "
            "claims and other entries; `litrec validate` fails when a note uses a claim that the "
@@ -144,7 +150,7 @@ def anthology_index(data: SiteData) -> str:
         out.append("The record has no anthology entries yet.\n")
         return "\n".join(out)
     counts = Counter(proj.records[e].stance for e in entries)
-    out.append(" ".join(f"{badge(s or 'none', 's')} {counts[s]}" for s, _ in STANCES if counts.get(s))
+    out.append(", ".join(f"{counts[s]} {badge(s or 'none', 's')}" for s, _ in STANCES if counts.get(s))
                + "\n")
     for stance, heading in STANCES:
         members = [e for e in entries if proj.records[e].stance == stance]
@@ -188,7 +194,7 @@ def _anthology_row(data: SiteData, page: str, rid: str) -> str:
 
 def analyses_index(data: SiteData) -> str:
     page = "analyses/index.md"
-    out = ["# Analyses\n",
+    out = [WIDE + "# Analyses\n",
            f"Each analysis reruns a claimed result; shown here are its **{inline(data.profile)}** "
            "results. See [Writing an analysis](../writing-analyses.md).\n"]
     if not data.analyses:
@@ -210,7 +216,7 @@ def analysis_page(data: SiteData, name: str) -> str:
     info = data.analyses[name]
     page = info.page
     resolve = data.resolver(page)
-    out = [f"# {inline(name)}\n", f"**{inline(info.title)}**\n"]
+    out = [WIDE + f"# {inline(name)}\n", f"**{inline(info.title)}**\n"]
     if info.description:
         out.append(prose(info.description, resolve, 3))
     state = badge(info.state) + f" profile {code(data.profile)}"
@@ -240,18 +246,18 @@ def analysis_page(data: SiteData, name: str) -> str:
         out.append("")
     if info.result is not None:
         res = info.result
-        rows = flatten(res.get("metrics", {}))
-        out.append("## Metrics\n")
-        if rows:
-            out.append("| Metric | Value |\n|---|---|")
-            out.extend(f"| {code(k)} | {inline(fmt(v))} |" for k, v in rows)
-            out.append("")
         figs = data.figures(name)
         if figs:
             out.append("## Figures\n")
             for fig, path in figs:
                 out.append(f"![{inline(fig)}]({rel_url(page, path)}){{ .lr-figure loading=lazy }}\n\n"
                            f"{code(fig)}\n")
+        rows = flatten(res.get("metrics", {}))
+        out.append("## Metrics\n")
+        if rows:
+            out.append("| Metric | Value |\n|---|---|")
+            out.extend(f"| {code(k)} | {inline(fmt(v))} |" for k, v in rows)
+            out.append("")
         if res.get("notes"):
             out.append("## Notes\n")
             out.extend(f"- {inline(n)}" for n in res["notes"])
@@ -279,7 +285,7 @@ def analysis_page(data: SiteData, name: str) -> str:
 def graph_page(data: SiteData) -> str:
     fence, full = whole_graph(data)
     n, m = len(data.project.records), len(data.project.edges)
-    out = ["# Graph\n"]
+    out = [WIDE + "# Graph\n"]
     if full:
         out.append(f"All {n} records and their {m} typed links; each arrow is a link as written "
                    "on its source record. Each record's page draws its own neighbourhood.\n")

@@ -25,7 +25,8 @@ def record_page(data: SiteData, rid: str) -> str:
     # The browser title comes from front matter, HTML-escaped: MkDocs would take it from the
     # heading and Material unescapes it into <title>, where "</title><script>" would break out.
     text = clean(rec.title) if rec.title else rid
-    out: list[str] = [f"---\ntitle: {json.dumps(html.escape(' '.join(text.split())))}\n---\n"]
+    out: list[str] = [f"---\ntitle: {json.dumps(html.escape(' '.join(text.split())))}\n"
+                      "hide:\n  - navigation\n---\n"]
     out.append(f"# {inline(text)}\n")
     meta = [f'<span class="lr-kind">{rec.kind}</span>', code(rid)]
     field = _STATUS_FIELD.get(rec.kind)
