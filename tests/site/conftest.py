@@ -108,6 +108,7 @@ def make_project(root: Path) -> Path:
     (analysis / "registry.yaml").write_text("".join(lines))
     shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
     shutil.copytree(REPO / "site", root / "site")
+    (root / "site" / "extra-page.md").write_text("# An extra page\n\nNot named in the nav.\n")
     write_results(root)
     return root
 

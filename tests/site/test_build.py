@@ -233,6 +233,12 @@ def test_graph_pages_use_mermaid(built):
         assert '<pre class="mermaid"><code>graph LR' in html
 
 
+def test_hand_written_pages_missing_from_the_nav_are_added_under_guide(built, pages):
+    assert "extra-page.html" in pages
+    nav = (built.out / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'href="extra-page.html"[^>]*>\s*<span class="md-ellipsis">\s*An extra page', nav)
+
+
 def test_record_pages_stay_out_of_the_navigation(built):
     html = (built.out / "index.html").read_text(encoding="utf-8")
     assert "records/NOTE-621.html" not in re.sub(r'<article.*</article>', "", html, flags=re.S)

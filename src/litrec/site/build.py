@@ -150,7 +150,8 @@ def build_site(records_dir: Path, analysis_dir: Path | None = None,
     _claim_dir(out_dir, SITE_MARKER, "output")
     pages = {rel: len(src) if isinstance(src, str) else src.stat().st_size
              for rel, src in files.items() if rel.endswith(".md")}
-    handwritten = [rel for rel, src in files.items() if isinstance(src, Path) and rel.endswith(".md")]
+    handwritten = {rel: engine.page_title(src.read_text(encoding="utf-8"), rel)
+                   for rel, src in files.items() if isinstance(src, Path) and rel.endswith(".md")}
     try:
         warnings, shard_cpu = engine.build(config_file, docs_dir, out_dir, pages, handwritten, jobs)
     except engine.MkDocsFailed as exc:

@@ -59,14 +59,29 @@ def _nav_paths(nav) -> set[str]:
     return found
 
 
-def _add_to_nav(nav: list | None, pages: list[str]) -> None:
-    """Append pages the nav does not name to its Guide section (or to its end)."""
+def _add_to_nav(nav: list | None, pages: dict[str, str]) -> None:
+    """Name every hand-written page in the nav with its title, appending those it misses to
+    the Guide section (or to its end). Titled here, not by MkDocs from the page, because a
+    shard that does not render a page would not know its title."""
     if not nav:
         return  # no nav: MkDocs lists every page itself
+    for i, item in enumerate(nav):
+        if isinstance(item, str) and item in pages:
+            nav[i] = {pages[item]: item}
+        elif isinstance(item, dict):
+            for key, value in item.items():
+                if isinstance(value, list):
+                    _add_to_nav(value, {p: t for p, t in pages.items() if p in _nav_paths(value)})
     missing = [p for p in sorted(pages) if p not in _nav_paths(nav) and p != "index.md"]
     guide = next((item["Guide"] for item in nav
                   if isinstance(item, dict) and isinstance(item.get("Guide"), list)), nav)
-    guide.extend(missing)
+    guide.extend({pages[p]: p} for p in missing)
+
+
+def page_title(text: str, path: str) -> str:
+    """A hand-written page's title: its first `# ` heading, else its file name."""
+    m = re.search(r"^#[ \t]+(.+?)[ \t#]*$", text, re.M)
+    return m.group(1) if m else Path(path).stem.replace("-", " ").capitalize()
 
 
 def _shard_plugin(render: set[str] | None, static: bool):
@@ -88,7 +103,7 @@ def _shard_plugin(render: set[str] | None, static: bool):
     return Shard()
 
 
-def build_once(config_file: Path, docs_dir: Path, site_dir: Path, handwritten: list[str],
+def build_once(config_file: Path, docs_dir: Path, site_dir: Path, handwritten: dict[str, str],
                render: set[str] | None = None, static: bool = True) -> list[str]:
     """One strict MkDocs build in this process; raises MkDocsFailed with every warning."""
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")  # Material's end-of-life banner, not a build warning
@@ -151,7 +166,7 @@ def _timed(*args) -> tuple[list[str], float]:
 
 
 def build(config_file: Path, docs_dir: Path, site_dir: Path, pages: dict[str, int],
-          handwritten: list[str], jobs: int | None = None) -> tuple[list[str], list[float]]:
+          handwritten: dict[str, str], jobs: int | None = None) -> tuple[list[str], list[float]]:
     """Build the site into site_dir, sharded over `jobs` processes (None: by size and cores).
 
     Returns the warnings (none: a warning fails the build) and each shard's CPU seconds.
