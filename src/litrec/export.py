@@ -24,6 +24,7 @@ from litrec import __version__
 from litrec import model as m
 from litrec.diagnostics import format_field
 from litrec.project import Edge, Project, load_project
+from litrec.site.graph import _STYLES, _edge_label  # the site's colours and labels: drawings agree
 
 FORMAT, VERSION = "litrec-graph", 1
 
@@ -126,15 +127,8 @@ def graph_document(proj: Project, results_dir: Path, profile: str) -> dict:
 
 
 def _styles() -> dict[str, dict[str, str]]:
-    from litrec.site.graph import _STYLES
-
     return {kind: dict(part.split(":", 1) for part in style.split(","))
             for kind, style in _STYLES.items()}
-
-
-def _edge_label(e: Edge) -> str:
-    rel = e.rel.replace("_", " ")
-    return f"{rel} {e.claim}" if e.claim else rel
 
 
 def _dot_str(s: str) -> str:
@@ -164,7 +158,6 @@ def to_dot(proj: Project) -> str:
 
 
 def to_mermaid(proj: Project) -> str:
-    from litrec.site.graph import _STYLES
     from litrec.site.text import mermaid_label
 
     ids = {rid: f"n{i}" for i, rid in enumerate(sorted(proj.records))}
