@@ -123,7 +123,7 @@ INVERSES = {r.inverse: r for r in RELATIONS.values()}
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, str_strip_whitespace=True)
 
 
 Ref = Annotated[str, Field(pattern=REF_RE.pattern, description="a record id, or ID#CLAIM for a claim")]
