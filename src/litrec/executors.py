@@ -9,7 +9,7 @@
   whose worker dies is rescheduled on another worker by the scheduler (up to
   `distributed.scheduler.allowed-failures` deaths, 3 by default).
 
-Both give futures with `.result()` and `.cancel()`, and `as_completed`. Nothing
+Both give futures with `.result()`, and `as_completed` and `cancel` over them. Nothing
 is started until the runner has something to send, and `distributed` is
 imported only for `dask`.
 """
@@ -49,6 +49,10 @@ class LocalExecutor:
     def as_completed(self, futures: Iterable) -> Iterator:
         return concurrent.futures.as_completed(list(futures))
 
+    def cancel(self, futures: Iterable) -> None:
+        for fut in futures:
+            fut.cancel()  # a point already running runs to its end; its output is dropped
+
     def close(self, wait: bool = True) -> None:
         self.pool.shutdown(wait=wait, cancel_futures=True)
 
@@ -85,6 +89,9 @@ class DaskExecutor:
         from distributed import as_completed
 
         return iter(as_completed(list(futures)))
+
+    def cancel(self, futures: Iterable) -> None:
+        self.client.cancel(list(futures))  # also frees finished points' outputs on the workers
 
     def close(self, wait: bool = True) -> None:
         self.client.close()

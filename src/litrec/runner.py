@@ -164,8 +164,8 @@ def _outputs(job: Job, executor, progress) -> list[dict]:
             if progress:
                 progress(len(done), n, f"{len(done)}/{n} points" if n > 1 else "")
     finally:
-        for fut in job.futures:
-            fut.cancel()  # a no-op for finished points; frees the workers when one failed
+        executor.cancel(job.futures)  # frees the workers when a point failed
+        job.futures = None
     return [done[i] for i in range(n)]
 
 
