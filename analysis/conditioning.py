@@ -93,6 +93,12 @@ def _check_context(p, W0, eta, X, Y, queries):
 
 
 def run(config: Config, progress=None) -> dict:
+    """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
+    with task_lib.random_streams():
+        return _run(config, progress)
+
+
+def _run(config: Config, progress=None) -> dict:
     pred_errors, dW_errors, distances, cross = [], [], [], []
     reads, explicit = [], []
     with jax.enable_x64(True):

@@ -58,6 +58,12 @@ def _tuned_loss(config, key, input_range):
 
 
 def run(config: Config, progress=None) -> dict:
+    """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
+    with task_lib.random_streams():
+        return _run(config, progress)
+
+
+def _run(config: Config, progress=None) -> dict:
     k_code, k_text = jax.random.split(jax.random.key(config.seed))
     eta_c, loss_c, etas, curve_c, _, _ = _tuned_loss(config, k_code, config.code_range)
     if progress is not None:

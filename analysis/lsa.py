@@ -32,6 +32,7 @@ is dW x_q, the prediction of the *update* alone. Starting the query's y-slot at
 prediction of the updated model. With W0 = 0 (all of the paper's runs) both
 coincide. Applying the same layer K times is K gradient steps from W0.
 """
+from functools import partial
 from typing import Callable, NamedTuple, Sequence
 
 import jax
@@ -237,6 +238,7 @@ def _blocks(d_in: int, d_out: int, dtype):
     return D, x_block
 
 
+@partial(jax.jit, static_argnames=("N", "d_in", "d_out", "dtype"))
 def gd_construction(eta: float, N: int, d_in: int, d_out: int = 1, W0=None,
                     dtype=jnp.float32) -> LSA:
     """Proposition 1: the LSA layer that is one GD step of size eta from W0 on N points.
@@ -253,6 +255,7 @@ def gd_construction(eta: float, N: int, d_in: int, d_out: int = 1, W0=None,
     return LSA(W_Q=x_block, W_K=x_block, W_V=W_V, P=P)
 
 
+@partial(jax.jit, static_argnames=("N", "d_in", "d_out", "dtype"))
 def gd_plus_plus_construction(eta: float, gamma: float, N: int, d_in: int, d_out: int = 1,
                               W0=None, dtype=jnp.float32) -> LSA:
     """GD++ (§3): one GD step of size eta plus the input transform x_j <- (I - gamma X^T X) x_j.
@@ -307,6 +310,7 @@ def one_step_direction(X: jax.Array, Y: jax.Array, x_q: jax.Array) -> jax.Array:
     return gd_predict(X, Y, x_q, 1.0)
 
 
+@jax.jit
 def tune_eta_one_step(X: jax.Array, Y: jax.Array, x_q: jax.Array, y_q: jax.Array) -> jax.Array:
     """Loss-minimising eta for one GD step from W0 = 0, in closed form.
 

@@ -94,6 +94,12 @@ def _case_errors(key, N, d_in, d_out, config):
 
 
 def run(config: Config, progress=None) -> dict:
+    """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
+    with task_lib.random_streams():
+        return _run(config, progress)
+
+
+def _run(config: Config, progress=None) -> dict:
     labels, err64, err32, readout64 = [], [], [], []
     draws = [(s, size) for s in range(config.n_seeds) for size in config.sizes]
     with jax.enable_x64(True):

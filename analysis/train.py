@@ -13,6 +13,7 @@ computes the query token only (`analysis.lsa.query_forward`): for one layer two
 matrix-vector products per task, for deeper models the context Gram form, so a
 step costs O(B D^3) whatever N is.
 """
+from functools import partial
 from typing import Any, Callable, NamedTuple
 
 import jax
@@ -36,6 +37,7 @@ def variance_scaling(key, shape: tuple[int, ...], scale: float, dtype=jnp.float3
     return std * jax.random.truncated_normal(key, -2.0, 2.0, shape, dtype)
 
 
+@partial(jax.jit, static_argnames=("D", "init_scale", "n_layers", "key_size", "value_size", "dtype"))
 def init_lsa(key, D: int, init_scale: float, n_layers: int | None = None,
              key_size: int | None = None, value_size: int | None = None,
              dtype=jnp.float32) -> lsa.LSA:

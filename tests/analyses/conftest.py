@@ -12,12 +12,21 @@ if _ROOT not in sys.path:
 
 @pytest.fixture(autouse=True)
 def strict_jax_promotion():
-    """Raise on implicit rank promotion and on implicit dtype promotion for every test."""
+    """Raise on implicit rank promotion and on implicit dtype promotion for every test.
+
+    Tests of the helpers also run under the analyses' random streams
+    (`analysis.tasks.random_streams`), which compile faster.
+    """
     import jax
+
+    from analysis.tasks import random_streams
 
     saved = (jax.config.jax_numpy_rank_promotion, jax.config.jax_numpy_dtype_promotion)
     jax.config.update("jax_numpy_rank_promotion", "raise")
     jax.config.update("jax_numpy_dtype_promotion", "strict")
-    yield
-    jax.config.update("jax_numpy_rank_promotion", saved[0])
-    jax.config.update("jax_numpy_dtype_promotion", saved[1])
+    try:
+        with random_streams():
+            yield
+    finally:
+        jax.config.update("jax_numpy_rank_promotion", saved[0])
+        jax.config.update("jax_numpy_dtype_promotion", saved[1])
