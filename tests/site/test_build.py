@@ -87,7 +87,8 @@ def test_build_reports_where_the_site_is_and_no_warnings(built):
     assert (built.out / "index.html").is_file() and (built.out / "search" / "search_index.json").is_file()
 
 
-def test_every_internal_link_resolves(built, pages):
+def broken_links(out: Path, pages: dict[str, Page]) -> list[str]:
+    """Every relative link and image of the built site whose file or anchor is missing."""
     broken = []
     for rel, page in pages.items():
         for tag, url in page.links:
@@ -99,14 +100,34 @@ def test_every_internal_link_resolves(built, pages):
             if path.startswith("/"):  # 404.html links from the site's root, wherever it is served
                 target = posixpath.normpath(path.lstrip("/"))
             else:
-                target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), path)) if path else rel
-            path = built.out / target
-            if path.is_dir():
-                path, target = path / "index.html", posixpath.join(target, "index.html")
-            if not path.is_file():
+                base = posixpath.dirname(rel)
+                target = posixpath.normpath(posixpath.join(base, path)) if path else rel
+            if (out / target).is_dir():
+                target = posixpath.join(target, "index.html")
+            if not (out / target).is_file():
                 broken.append(f"{rel}: {tag} {url} (no file {target})")
             elif parts.fragment and target.endswith(".html") and parts.fragment not in pages[target].ids:
                 broken.append(f"{rel}: {url} (no id '{parts.fragment}' in {target})")
+    return broken
+
+
+def test_every_internal_link_resolves(built, pages):
+    broken = broken_links(built.out, pages)
+    assert not broken, "\n".join(broken[:20])
+
+
+def test_links_resolve_with_directory_urls_too(built, tmp_path):
+    """Generated HTML holds final URLs, so they must follow use_directory_urls: true as well."""
+    conf = tmp_path / "mkdocs.yml"
+    conf.write_text((built.root / "mkdocs.yml").read_text(encoding="utf-8").replace(
+        "use_directory_urls: false", "use_directory_urls: true"), encoding="utf-8")
+    (tmp_path / "site").symlink_to(built.root / "site")
+    out = tmp_path / "out"
+    build_site(built.root / "records", built.root / "analysis", built.root / "results", out_dir=out,
+               config_file=conf, jobs=1)
+    pages = {p.relative_to(out).as_posix(): Page(p) for p in out.rglob("*.html")}
+    assert "records/NOTE-621/index.html" in pages
+    broken = broken_links(out, pages)
     assert not broken, "\n".join(broken[:20])
 
 

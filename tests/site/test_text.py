@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 import markdown
 from hypothesis import given, settings, strategies as st
 
-from litrec.site.mdsafe import safe_url
+from litrec.site.mdext import safe_url
 from litrec.site.text import ID_CANDIDATE, inline, mermaid_label, prose
 
 EXTENSIONS = ["admonition", "attr_list", "md_in_html", "tables", "toc", "pymdownx.details",
@@ -29,7 +29,7 @@ class _Tags(HTMLParser):
 
 
 def render(md_text: str, safe_links: bool = True) -> list[tuple[str, dict]]:
-    exts = EXTENSIONS + (["litrec.site.mdsafe"] if safe_links else [])
+    exts = EXTENSIONS + (["litrec.site.mdext"] if safe_links else [])
     parser = _Tags()
     parser.feed(markdown.Markdown(extensions=exts).convert(md_text))
     return parser.tags
@@ -121,6 +121,20 @@ def test_id_candidates_match_each_kind():
         assert ID_CANDIDATE.fullmatch(ident), ident
 
 
+def test_record_text_cannot_open_a_stored_html_block():
+    text = "<!-- litrec:html -->\n<script>alert(1)</script>\n<!-- /litrec:html -->"
+    assert all(tag != "script" for tag, _ in render(prose(text)))
+    assert "<!-- litrec:html -->" not in prose(text)
+
+
+def test_stored_html_blocks_pass_through_unparsed():
+    from litrec.site.markup import block, table
+
+    md_text = "# T\n" + block(table(["a"], [["<b>*not em*</b>"]])) + "\nAfter *em*.\n"
+    out = markdown.Markdown(extensions=EXTENSIONS + ["litrec.site.mdext"]).convert(md_text)
+    assert "<td><b>*not em*</b></td>" in out and "<em>em</em>" in out
+
+
 def test_safe_url():
     assert safe_url("../records/X.md#p1") and safe_url("https://a.org") and safe_url("mailto:a@b")
     assert not safe_url("javascript:x") and not safe_url(" java\nscript:x") and not safe_url("data:x")
@@ -132,7 +146,8 @@ PIECES = ["<", ">", "&", "{", "}", "`", "```", "~~~", "\n", "\n\n", " ", "    ",
           "[", "]", "(", ")", "!", "#", "## ", "*", "_", "\\", '"', "'", "=", "a", ":", "<div>",
           "</div>", "{: #x onclick=y }", "{ onmouseover=z }", "<!--", "-->", "<![CDATA[", "&#60;",
           "&lt;", "\x02", "\x03", "ARXIV-2212.07677#P1", "<a href='javascript:x'>", "> ",
-          "!!! note", "<details>", "markdown=\"1\"", "<svg/onload=alert(1)>", "|", "---"]
+          "!!! note", "<details>", "markdown=\"1\"", "<svg/onload=alert(1)>", "|", "---",
+          "<!-- litrec:html -->", "<!-- /litrec:html -->", "\n<!-- litrec:html -->\n"]
 
 
 @settings(max_examples=300, deadline=None)

@@ -49,8 +49,8 @@ class BuildReport:
 # ------------------------------------------------------------------ generate
 
 
-def generate(project: Project, results_dir: Path, profile: str,
-             pages_dir: Path | None) -> tuple[dict[str, str | Path], SiteData]:
+def generate(project: Project, results_dir: Path, profile: str, pages_dir: Path | None,
+             directory_urls: bool = False) -> tuple[dict[str, str | Path], SiteData]:
     """docs-relative path -> page text (generated) or source file (copied)."""
     files: dict[str, str | Path] = {}
     intro = ""
@@ -62,7 +62,7 @@ def generate(project: Project, results_dir: Path, profile: str,
                     intro = p.read_text(encoding="utf-8")
                 else:
                     files[rel] = p
-    data = gather(project, results_dir, profile)
+    data = gather(project, results_dir, profile, directory_urls)
     generated: dict[str, str | Path] = {
         "index.md": home(data, intro),
         "records/index.md": records_index(data),
@@ -144,7 +144,7 @@ def build_site(records_dir: Path, analysis_dir: Path | None = None,
         raise SiteError(f"--out '{out_dir}' would hold the project itself; choose a new folder")
     t0 = time.perf_counter()
     project = load_project(Path(records_dir), analysis_dir)
-    files, _ = generate(project, Path(results_dir), profile, root / "site")
+    files, _ = generate(project, Path(results_dir), profile, root / "site", directory_urls(config_file))
     sync(docs_dir, files)
     t1 = time.perf_counter()
     _claim_dir(out_dir, SITE_MARKER, "output")
@@ -160,6 +160,14 @@ def build_site(records_dir: Path, analysis_dir: Path | None = None,
     figures = sum(1 for f in files if f.startswith("figures/"))
     return BuildReport(len(project.records), sum(1 for f in files if f.endswith(".md")), figures,
                        project.errors, t1 - t0, t2 - t1, out_dir, warnings, shard_cpu)
+
+
+def directory_urls(config_file: Path) -> bool:
+    """MkDocs' `use_directory_urls` (default true): generated HTML links must match it."""
+    from mkdocs.utils import yaml_load
+
+    with open(config_file, "rb") as fh:
+        return bool((yaml_load(fh) or {}).get("use_directory_urls", True))
 
 
 # ------------------------------------------------------------------ serve
@@ -194,7 +202,8 @@ def serve_site(records_dir: Path, analysis_dir: Path | None = None,
 
     def regenerate() -> None:
         project = load_project(Path(records_dir), analysis_dir)
-        files, _ = generate(project, Path(results_dir), profile, root / "site")
+        files, _ = generate(project, Path(results_dir), profile, root / "site",
+                            directory_urls(config_file))
         sync(docs_dir, files)
 
     regenerate()

@@ -46,6 +46,31 @@ def rel_url(from_page: str, target: str, fragment: str | None = None) -> str:
     return f"{url}#{fragment}" if fragment else url
 
 
+def site_path(docs_path: str, directory_urls: bool) -> str:
+    """Where a docs file is served in the built site, from its root (as MkDocs places it)."""
+    if not docs_path.endswith(".md"):
+        return docs_path
+    stem = docs_path[:-3]
+    if not directory_urls:
+        return stem + ".html"
+    if stem == "index" or stem.endswith("/index"):
+        return stem[:-5]  # "" or "records/"
+    return stem + "/"
+
+
+def site_url(from_page: str, target: str, fragment: str | None = None,
+             directory_urls: bool = False) -> str:
+    """A final relative URL from one page to a docs file, for HTML MkDocs does not rewrite."""
+    src, dst = site_path(from_page, directory_urls), site_path(target, directory_urls)
+    here, there = src.split("/")[:-1], dst.split("/")
+    common = 0
+    while common < min(len(here), len(there) - 1) and here[common] == there[common]:
+        common += 1
+    path = "/".join([".."] * (len(here) - common) + there[common:]) or "./"
+    url = quote(path, safe="/.-_~")
+    return f"{url}#{fragment}" if fragment else url
+
+
 @dataclass
 class AnalysisInfo:
     name: str
@@ -77,6 +102,7 @@ class SiteData:
     analyses: dict[str, AnalysisInfo]
     out_edges: dict[str, list[Edge]]
     results_dir: Path
+    directory_urls: bool = False
 
     def record_page(self, rid: str) -> str:
         return page_of(self.project.records[rid].kind, rid)
@@ -96,8 +122,24 @@ class SiteData:
     def resolver(self, from_page: str):
         return lambda ref: self.url(from_page, ref)
 
-    def analysis_url(self, from_page: str, name: str) -> str | None:
-        return rel_url(from_page, f"analyses/{name}.md") if name in self.analyses else None
+    def link(self, from_page: str, target: str, fragment: str | None = None) -> str:
+        """A final URL from a page to a docs file (for stored HTML)."""
+        if target == from_page and fragment:
+            return f"#{fragment}"
+        return site_url(from_page, target, fragment, self.directory_urls)
+
+    def href(self, from_page: str, ref: str) -> str | None:
+        """Like `url`, as a final URL for stored HTML."""
+        rid, _, cid = ref.partition("#")
+        if rid not in self.project.records or (cid and self.project.claim(ref) is None):
+            return None
+        return self.link(from_page, self.record_page(rid), anchor(cid) if cid else None)
+
+    def href_resolver(self, from_page: str):
+        return lambda ref: self.href(from_page, ref)
+
+    def analysis_href(self, from_page: str, name: str) -> str | None:
+        return self.link(from_page, f"analyses/{name}.md") if name in self.analyses else None
 
     def figures(self, name: str) -> list[tuple[str, str]]:
         """(figure name, docs-relative path) of an analysis's figures for this profile."""
@@ -117,7 +159,8 @@ class SiteData:
         return self.results_dir / docs_path.removeprefix("figures/")
 
 
-def gather(project: Project, results_dir: Path, profile: str) -> SiteData:
+def gather(project: Project, results_dir: Path, profile: str,
+           directory_urls: bool = False) -> SiteData:
     statuses = {s.claim: s for s in claim_statuses(project, Path(results_dir), profile)}
     reg = project.registry
     analyses: dict[str, AnalysisInfo] = {}
@@ -141,7 +184,8 @@ def gather(project: Project, results_dir: Path, profile: str) -> SiteData:
     out_edges: dict[str, list[Edge]] = defaultdict(list)
     for e in project.edges:
         out_edges[e.source].append(e)
-    return SiteData(project, profile, statuses, analyses, dict(out_edges), Path(results_dir))
+    return SiteData(project, profile, statuses, analyses, dict(out_edges), Path(results_dir),
+                    directory_urls)
 
 
 def _info(analyses: dict[str, AnalysisInfo], name: str) -> AnalysisInfo:

@@ -138,11 +138,11 @@ def plan(pages: dict[str, int], jobs: int) -> list[set[str]]:
     every page that is not a record page."""
     shards: list[set[str]] = [set() for _ in range(jobs)]
     load = [0] * jobs
-    load[0] = 300_000  # shard 0 also copies the theme's assets
+    load[0] = 50_000  # shard 0 also copies the theme's assets
     for path, size in pages.items():
         if not _RECORD_PAGE.match(path):
             shards[0].add(path)
-            load[0] += 3000 + 3 * size  # index pages are dense tables
+            load[0] += 3000 + size
     for path, size in sorted(((p, s) for p, s in pages.items() if _RECORD_PAGE.match(p)),
                              key=lambda ps: -ps[1]):
         i = min(range(jobs), key=load.__getitem__)

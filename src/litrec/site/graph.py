@@ -1,6 +1,7 @@
 """Mermaid graphs of records and their typed links (rendered by Material).
 
-Node ids are generated (`n0`, `n1`, ...); labels go through `mermaid_label`,
+The pages put the source in `<pre class="mermaid">`, as pymdownx.superfences
+would. Node ids are generated (`n0`, `n1`, ...); labels go through `mermaid_label`,
 so nothing a record says is read by Mermaid as syntax. Mermaid renders at
 most 500 edges by default, so the whole-record graph falls back to a graph of
 kinds when the record is large; every record page shows its own neighbourhood.
@@ -26,8 +27,8 @@ _STYLES = {
 }
 
 
-def _fence(lines: list[str]) -> str:
-    return "```mermaid\n" + "\n".join(lines) + "\n```\n"
+def _source(lines: list[str]) -> str:
+    return "\n".join(lines) + "\n"
 
 
 def _label(data: SiteData, rid: str) -> str:
@@ -51,7 +52,7 @@ def _graph(data: SiteData, nodes: list[str], edges: list[tuple[str, str, str]],
         lines.append(f"  class {','.join(members)} {kind}")
     if focus is not None:
         lines.append(f"  style {ids[focus]} stroke-width:3px")
-    return _fence(lines)
+    return _source(lines)
 
 
 def _edge_label(e) -> str:
@@ -60,7 +61,7 @@ def _edge_label(e) -> str:
 
 
 def record_graph(data: SiteData, rid: str) -> tuple[str, int]:
-    """The record, its links and backlinks; returns (fence, links left out)."""
+    """The record, its links and backlinks; returns (Mermaid source, links left out)."""
     edges = list(data.out_edges.get(rid, ()))
     for group in data.project.incoming(rid).values():
         edges.extend(group)
@@ -77,7 +78,7 @@ def record_graph(data: SiteData, rid: str) -> tuple[str, int]:
 def whole_graph(data: SiteData) -> tuple[str, bool]:
     """Every record and link, or (for a large record) kinds and the links between them.
 
-    Returns (fence, is_full).
+    Returns (Mermaid source, is_full).
     """
     proj = data.project
     if len(proj.records) <= NODE_LIMIT and len(proj.edges) <= EDGE_LIMIT:
@@ -94,4 +95,4 @@ def whole_graph(data: SiteData) -> tuple[str, bool]:
         lines.append(f"  style {ids[k]} {_STYLES[k]}")
     for (a, rel, b), n in sorted(links.items()):
         lines.append(f'  {ids[a]} -->|"{rel.replace("_", " ")} ({n})"| {ids[b]}')
-    return _fence(lines), False
+    return _source(lines), False

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from litrec.site.data import KIND_TITLES, SiteData, rel_url
+from litrec.site.data import KIND_TITLES, SiteData, anchor
 from litrec.site.graph import whole_graph
-from litrec.site.parts import (analysis_link, badge, cell, code, inline, mark, outcome_rows,
-                               provenance, ref_link, rel_text, verdict_of)
-from litrec.site.text import flatten, fmt, prose
+from litrec.site.markup import a, admonition, block, code, esc, linked, p, pre, span, table, ul
+from litrec.site.parts import (analysis_link, badge, lines, mark, outcome_rows, provenance,
+                               ref_link, rel_text, verdict_of)
+from litrec.site.text import flatten, fmt, inline, prose
 
 VERDICT_ORDER = ("reproduced", "not_reproduced", "stale", "not_run", "error", "unchecked")
 NOTES_LIMIT = 200
@@ -36,68 +37,68 @@ def home(data: SiteData, intro: str) -> str:
     page = "index.md"
     kinds = Counter(r.kind for r in proj.records.values())
     out = [WIDE + (intro.rstrip() + "\n" if intro.strip() else "# litrec\n")]
-    summary = ", ".join(f"[{_count(n, k)}]({'anthology/index.md' if k == 'anthology' else f'records/index.md#{k}'})"
-                        for k in KIND_TITLES if (n := kinds.get(k)))
-    out.append(f"This record holds {len(proj.records)} records: {summary or 'none yet'}.\n")
-    out.append('## Claims { #claims }\n')
+    summary = ", ".join(
+        a(data.link(page, "anthology/index.md") if k == "anthology"
+          else data.link(page, "records/index.md", k), esc(_count(n, k)))
+        for k in KIND_TITLES if (n := kinds.get(k)))
+    out.append(block(p(f"This record holds {len(proj.records)} records: {summary or 'none yet'}.")))
+    out.append("## Claims { #claims }\n")
     rows = list(proj.claims())
     verdicts = Counter(verdict_of(data, f"{r.id}#{c.id}") for r, c in rows)
-    out.append(f"Every claim of the record, judged against the **{inline(data.profile)}** results "
-               "in `results/`: " + ", ".join(f"{verdicts[v]} {badge(v)}" for v in VERDICT_ORDER
-                                             if verdicts.get(v)) + "\n" if rows else
-               "No record states a claim yet.\n")
-    if rows:
-        out.append('<div class="lr-dashboard" markdown="1">\n')
-        out.append("| Claim | Verdict | Expectation | Measured | Paper | Official code |")
-        out.append("|---|---|---|---|---|---|")
-        for rec, c in rows:
-            ref = f"{rec.id}#{c.id}"
-            first = f"{ref_link(data, page, ref)}<br>{inline(c.title)}"
-            verdict = badge(verdict_of(data, ref))
-            st = data.statuses.get(ref)
-            if st is not None and st.rests_on_it:
-                verdict += '<br><span class="lr-reason">rests on it: ' + ", ".join(
-                    ref_link(data, page, r) for r in st.rests_on_it) + "</span>"
-            er = outcome_rows(data, ref, c) or [None]
-            for r in er:
-                if r is None:
-                    cells = ["—"] * 4
-                else:
-                    cells = [mark(r["holds"]) + code(r["expectation"]),
-                             inline(fmt(r["measured"])) if r["has_result"] else "—",
-                             inline(fmt(r["paper"])), inline(fmt(r["official"]))]
-                out.append(f"| {first} | {verdict} | " + " | ".join(cells) + " |")
-                first = verdict = ""
-        out.append("\n</div>\n")
-    partial = sorted(rid for rid, r in proj.records.items() if r.partial)
-    out.append("## Partial records { #partial }\n")
-    if partial:
-        out.append("Known by reference only: the record holds what its source says of them.\n")
-        out.append("| Record | Kind | Named in |\n|---|---|---|")
-        for rid in partial:
-            r = proj.records[rid]
-            named = prose(r.known_from, data.resolver(page)).strip().replace("\n", " ") \
-                if r.known_from else ""
-            out.append(f"| {ref_link(data, page, rid)} | {r.kind} | {named} |")
-        out.append("")
+    if not rows:
+        out.append(block(p("No record states a claim yet.")))
     else:
-        out.append("None: every record holds its own content.\n")
+        counts = ", ".join(f"{verdicts[v]} {badge(v)}" for v in VERDICT_ORDER if verdicts.get(v))
+        out.append(block(p(f"Every claim of the record, judged against the <strong>{esc(data.profile)}"
+                           f"</strong> results in {code('results/')}: {counts}"),
+                         table(["Claim", "Verdict", "Expectation", "Measured", "Paper", "Official code"],
+                               _dashboard_rows(data, page, rows), cls="lr-dashboard")))
+    out.append("## Partial records { #partial }\n")
+    partial = sorted(rid for rid, r in proj.records.items() if r.partial)
+    if partial:
+        resolve = data.href_resolver(page)
+        out.append(block(
+            p("Known by reference only: the record holds what its source says of them."),
+            table(["Record", "Kind", "Named in"], (
+                [ref_link(data, page, rid), esc(proj.records[rid].kind),
+                 linked(proj.records[rid].known_from or "", resolve)] for rid in partial))))
+    else:
+        out.append(block(p("None: every record holds its own content.")))
     out.append("## Validation notes { #validation }\n")
     notes = [d for d in proj.diagnostics if d.code != "partial"]
     errors = [d for d in notes if d.severity == "error"]
+    parts = []
     if errors:
-        out.append(f'!!! failure "litrec validate reports {len(errors)} error{"s" * (len(errors) != 1)}"'
-                   "\n\n    A record that fails its schema is left out of this site; the others "
-                   "are shown as they are.\n")
-    if notes:
-        for d in notes[:NOTES_LIMIT]:
-            out.append(f"- {badge(d.severity, 's')} {code(d.format())}")
-        if len(notes) > NOTES_LIMIT:
-            out.append(f"- … and {len(notes) - NOTES_LIMIT} more (`litrec validate`)")
-        out.append("")
-    else:
-        out.append("`litrec validate` reports no problems.\n")
+        parts.append(admonition(f"litrec validate reports {len(errors)} error{'s' * (len(errors) != 1)}",
+                                p("A record that fails its schema is left out of this site; the "
+                                  "others are shown as they are."), "failure"))
+    items = [f"{badge(d.severity, 's')} {code(d.format())}" for d in notes[:NOTES_LIMIT]]
+    if len(notes) > NOTES_LIMIT:
+        items.append(f"… and {len(notes) - NOTES_LIMIT} more ({code('litrec validate')})")
+    parts.append(ul(items) if items else p(f"{code('litrec validate')} reports no problems."))
+    out.append(block(*parts))
     return "\n".join(out)
+
+
+def _dashboard_rows(data: SiteData, page: str, rows):
+    """One table row per expectation; the claim and its verdict on the first."""
+    for rec, c in rows:
+        ref = f"{rec.id}#{c.id}"
+        first = f"{ref_link(data, page, ref)}<br>{esc(c.title)}"
+        verdict = badge(verdict_of(data, ref))
+        st = data.statuses.get(ref)
+        if st is not None and st.rests_on_it:
+            verdict += "<br>" + span("lr-reason", "rests on it: " + ", ".join(
+                ref_link(data, page, r) for r in st.rests_on_it))
+        for r in outcome_rows(data, ref, c) or [None]:
+            if r is None:
+                cells = ["—"] * 4
+            else:
+                cells = [mark(r["holds"]) + code(r["expectation"]),
+                         esc(fmt(r["measured"])) if r["has_result"] else "—",
+                         esc(fmt(r["paper"])), esc(fmt(r["official"]))]
+            yield [first, verdict, *cells]
+            first = verdict = ""
 
 
 # ------------------------------------------------------------------ records
@@ -107,8 +108,8 @@ def records_index(data: SiteData) -> str:
     proj = data.project
     page = "records/index.md"
     out = [WIDE + "# Records\n",
-           "Every record of the owner's collection, by kind. The anthology has "
-           "[its own section](../anthology/index.md).\n"]
+           block(p("Every record of the owner's collection, by kind. The anthology has "
+                   + a(data.link(page, "anthology/index.md"), "its own section") + "."))]
     by_kind: dict[str, list[str]] = {}
     for rid in sorted(proj.records):
         by_kind.setdefault(proj.records[rid].kind, []).append(rid)
@@ -116,18 +117,18 @@ def records_index(data: SiteData) -> str:
         if kind == "anthology" or kind not in by_kind:
             continue
         out.append(f"## {KIND_TITLES[kind]} {{ #{kind} }}\n")
-        out.append("| Record | Title | Status | Claims | Links out / in |\n|---|---|---|---|---|")
+        rows = []
         for rid in by_kind[kind]:
             r = proj.records[rid]
             status = getattr(r, "status", None)
             st = (badge(status, "s") if status else "") + (" " + badge("partial", "s") if r.partial else "")
-            claims = getattr(r, "claims", []) or []
-            cl = " ".join(f"[{inline(c.id)}]({rel_url(page, data.record_page(rid), c.id.lower())})"
-                          f" {badge(verdict_of(data, f'{rid}#{c.id}'))}" for c in claims)
+            claims = " ".join(a(data.link(page, data.record_page(rid), anchor(c.id)), esc(c.id)) + " "
+                              + badge(verdict_of(data, f"{rid}#{c.id}"))
+                              for c in getattr(r, "claims", []) or [])
             n_in = sum(len(v) for v in proj.incoming(rid).values())
-            out.append(f"| {ref_link(data, page, rid)} | {inline(r.title) if r.title else ''} | {st} | "
-                       f"{cl} | {len(data.out_edges.get(rid, []))} / {n_in} |")
-        out.append("")
+            rows.append([ref_link(data, page, rid), esc(r.title or ""), st, claims,
+                         f"{len(data.out_edges.get(rid, []))} / {n_in}"])
+        out.append(block(table(["Record", "Title", "Status", "Claims", "Links out / in"], rows)))
     return "\n".join(out)
 
 
@@ -142,51 +143,46 @@ def anthology_index(data: SiteData) -> str:
     page = "anthology/index.md"
     entries = sorted(rid for rid, r in proj.records.items() if r.kind == "anthology")
     out = [WIDE + "# Anthology\n",
-           "The anthology is the second collection the owner keeps: entries on papers and "
-           "theories, each with a stance (kept, rejected, held, open). Its entries keep or reject "
-           "claims and other entries; `litrec validate` fails when a note uses a claim that the "
-           "anthology's entry for its paper rejects.\n"]
+           block(p("The anthology is the second collection the owner keeps: entries on papers and "
+                   "theories, each with a stance (kept, rejected, held, open). Its entries keep or "
+                   f"reject claims and other entries; {code('litrec validate')} fails when a note "
+                   "uses a claim that the anthology's entry for its paper rejects."))]
     if not entries:
-        out.append("The record has no anthology entries yet.\n")
+        out.append(block(p("The record has no anthology entries yet.")))
         return "\n".join(out)
     counts = Counter(proj.records[e].stance for e in entries)
-    out.append(", ".join(f"{counts[s]} {badge(s or 'none', 's')}" for s, _ in STANCES if counts.get(s))
-               + "\n")
+    out.append(block(p(", ".join(f"{counts[s]} {badge(s or 'none', 's')}"
+                                 for s, _ in STANCES if counts.get(s)))))
     for stance, heading in STANCES:
         members = [e for e in entries if proj.records[e].stance == stance]
-        if not members:
-            continue
-        out.append(f"## {heading} {{ #{stance or 'none'} }}\n")
-        out.append("| Entry | Read for | Keeps / rejects | Kept or rejected by | "
-                   "Owner's records pointing here |\n|---|---|---|---|---|")
-        for rid in members:
-            out.append(_anthology_row(data, page, rid))
-        out.append("")
+        if members:
+            out.append(f"## {heading} {{ #{stance or 'none'} }}\n")
+            out.append(block(table(["Entry", "Read for", "Keeps / rejects", "Kept or rejected by",
+                                    "Owner's records pointing here"],
+                                   (_anthology_row(data, page, rid) for rid in members))))
     return "\n".join(out)
 
 
-def _anthology_row(data: SiteData, page: str, rid: str) -> str:
+def _anthology_row(data: SiteData, page: str, rid: str) -> list[str]:
     proj = data.project
     r = proj.records[rid]
-    entry = ref_link(data, page, rid) + (f"<br>{inline(r.title)}" if r.title else "")
-    stances = [f"{rel_text(e.rel)} {ref_link(data, page, e.ref)}"
+    entry = ref_link(data, page, rid) + (f"<br>{esc(r.title)}" if r.title else "")
+    stances = [f"{esc(rel_text(e.rel))} {ref_link(data, page, e.ref)}"
                for e in data.out_edges.get(rid, []) if e.rel in ("keeps", "rejects")]
     incoming = proj.incoming(rid)
-    by = [f"{rel_text(inv)} {ref_link(data, page, e.source)}" for inv in ("kept_by", "rejected_by")
-          for e in incoming.get(inv, [])]
-    owners = [f"{ref_link(data, page, e.source)} ({rel_text(inv)})"
+    by = [f"{esc(rel_text(inv))} {ref_link(data, page, e.source)}"
+          for inv in ("kept_by", "rejected_by") for e in incoming.get(inv, [])]
+    owners = [f"{ref_link(data, page, e.source)} ({esc(rel_text(inv))})"
               for inv, es in incoming.items() for e in es
               if proj.records[e.source].kind != "anthology"]
     for e in data.out_edges.get(rid, []):
         if e.rel == "entry_for":
             owners.append(f"entry for {ref_link(data, page, e.target)}")
-            for inv, es in proj.incoming(e.target).items():
-                for b in es:
-                    if proj.records[b.source].kind != "anthology":
-                        owners.append(f"{ref_link(data, page, b.source)} ({rel_text(inv)} "
-                                      f"{ref_link(data, page, b.ref)})")
-    return (f"| {entry} | {inline(r.read_for) if r.read_for else ''} | {cell(stances)} | "
-            f"{cell(by)} | {cell(owners)} |")
+            owners += [f"{ref_link(data, page, b.source)} ({esc(rel_text(inv))} "
+                       f"{ref_link(data, page, b.ref)})"
+                       for inv, es in proj.incoming(e.target).items() for b in es
+                       if proj.records[b.source].kind != "anthology"]
+    return [entry, esc(r.read_for or ""), lines(stances), lines(by), lines(owners)]
 
 
 # ------------------------------------------------------------------ analyses
@@ -195,87 +191,79 @@ def _anthology_row(data: SiteData, page: str, rid: str) -> str:
 def analyses_index(data: SiteData) -> str:
     page = "analyses/index.md"
     out = [WIDE + "# Analyses\n",
-           f"Each analysis reruns a claimed result; shown here are its **{inline(data.profile)}** "
-           "results. See [Writing an analysis](../writing-analyses.md).\n"]
+           block(p(f"Each analysis reruns a claimed result; shown here are its <strong>"
+                   f"{esc(data.profile)}</strong> results. See "
+                   + a(data.link(page, "writing-analyses.md"), "Writing an analysis") + "."))]
     if not data.analyses:
-        out.append("No analysis is registered yet (`analysis/registry.yaml`).\n")
+        out.append(block(p(f"No analysis is registered yet ({code('analysis/registry.yaml')}).")))
         return "\n".join(out)
-    out.append("| Analysis | Title | Result | Claims it checks | Run |\n|---|---|---|---|---|")
+    rows = []
     for name, info in data.analyses.items():
         claims = " ".join(f"{ref_link(data, page, ref)} {badge(verdict_of(data, ref))}"
                           for ref in info.claims)
         ran = ""
         if info.result is not None:
-            ran = inline(f"{info.result.get('started', '')} ({fmt(info.result.get('wall_time_s'))} s)")
-        out.append(f"| {analysis_link(data, page, name)} | {inline(info.title)} | "
-                   f"{badge(info.state)} | {claims} | {ran} |")
-    return "\n".join(out) + "\n"
+            ran = esc(f"{info.result.get('started', '')} ({fmt(info.result.get('wall_time_s'))} s)")
+        rows.append([analysis_link(data, page, name), esc(info.title), badge(info.state), claims, ran])
+    out.append(block(table(["Analysis", "Title", "Result", "Claims it checks", "Run"], rows)))
+    return "\n".join(out)
 
 
 def analysis_page(data: SiteData, name: str) -> str:
     info = data.analyses[name]
     page = info.page
-    resolve = data.resolver(page)
-    out = [WIDE + f"# {inline(name)}\n", f"**{inline(info.title)}**\n"]
-    if info.description:
-        out.append(prose(info.description, resolve, 3))
+    out = [WIDE + f"# {inline(name)}\n"]
     state = badge(info.state) + f" profile {code(data.profile)}"
     if not info.registered:
-        state += " · not registered in `analysis/registry.yaml`"
+        state += f" · not registered in {code('analysis/registry.yaml')}"
     elif data.project.registry is not None:
-        state += " · module " + code(f"analysis/{data.project.registry.entries[name].module.replace('.', '/')}.py")
-    out.append(state + "\n")
+        module = data.project.registry.entries[name].module.replace(".", "/")
+        state += " · module " + code(f"analysis/{module}.py")
+    head = [p(f"<strong>{esc(info.title)}</strong>"), p(state)]
     if info.result is None:
-        out.append(f"No {inline(data.profile)} result yet; run: {code(f'litrec run {name} --profile {data.profile}')}\n")
+        head.append(p(f"No {esc(data.profile)} result yet; run: "
+                      + code(f"litrec run {name} --profile {data.profile}")))
     elif info.why_stale:
-        out.append(f'<p class="lr-reason">stale: {inline(info.why_stale)}</p>\n')
+        head.append(p(f"stale: {esc(info.why_stale)}", "lr-reason"))
+    out.append(block(*head))
+    if info.description:
+        out.append(prose(info.description, data.resolver(page), 3))
     if info.claims:
-        out.append("## Claims it checks\n\n| Claim | Verdict | Statement |\n|---|---|---|")
-        for ref in info.claims:
-            rec, c = data.project.claim(ref)
-            out.append(f"| {ref_link(data, page, ref)} | {badge(verdict_of(data, ref))} | "
-                       f"{inline(c.title)} |")
-        out.append("")
+        out.append("## Claims it checks\n" + block(table(["Claim", "Verdict", "Statement"], (
+            [ref_link(data, page, ref), badge(verdict_of(data, ref)), esc(data.project.claim(ref)[1].title)]
+            for ref in info.claims))))
     if info.discrepancies:
-        out.append("## Discrepancies it measures\n")
+        items = []
         for rid, did in info.discrepancies:
             d = next(x for x in data.project.records[rid].discrepancies if x.id == did)
-            url = rel_url(page, data.record_page(rid), f"discrepancy-{did.lower()}")
-            out.append(f"- [{inline(rid)} {inline(did)}]({url}): {inline(d.topic)} "
-                       f"(metrics: {', '.join(code(m) for m in d.metrics) or '—'})")
-        out.append("")
-    if info.result is not None:
-        res = info.result
-        figs = data.figures(name)
-        if figs:
-            out.append("## Figures\n")
-            for fig, path in figs:
-                out.append(f"![{inline(fig)}]({rel_url(page, path)}){{ .lr-figure loading=lazy }}\n\n"
-                           f"{code(fig)}\n")
-        rows = flatten(res.get("metrics", {}))
-        out.append("## Metrics\n")
-        if rows:
-            out.append("| Metric | Value |\n|---|---|")
-            out.extend(f"| {code(k)} | {inline(fmt(v))} |" for k, v in rows)
-            out.append("")
-        if res.get("notes"):
-            out.append("## Notes\n")
-            out.extend(f"- {inline(n)}" for n in res["notes"])
-            out.append("")
-        out.append("## Provenance\n")
-        prov = {k: res.get(k) for k in ("code_hash", "versions", "platform", "device", "seed",
-                                        "started", "wall_time_s", "litrec") if k in res}
-        out.append(provenance(prov))
-        files = res.get("code_files") or {}
-        if files:
-            out.append("| File | SHA-256 |\n|---|---|")
-            out.extend(f"| {code(f)} | {code(str(h)[:16])} |" for f, h in files.items())
-            out.append("")
-        cfg = res.get("config")
-        if isinstance(cfg, dict) and cfg:
-            out.append("**Configuration**\n\n| Setting | Value |\n|---|---|")
-            out.extend(f"| {code(k)} | {inline(fmt(v))} |" for k, v in flatten(cfg))
-            out.append("")
+            url = data.link(page, data.record_page(rid), f"discrepancy-{did.lower()}")
+            items.append(a(url, esc(f"{rid} {did}")) + f": {esc(d.topic)} (metrics: "
+                         + (", ".join(code(m) for m in d.metrics) or "—") + ")")
+        out.append("## Discrepancies it measures\n" + block(ul(items)))
+    if info.result is None:
+        return "\n".join(out)
+    res = info.result
+    figs = data.figures(name)
+    if figs:
+        out.append("## Figures\n" + block(*(
+            p(f'<img src="{esc(data.link(page, path))}" alt="{esc(fig)}" class="lr-figure" '
+              f'loading="lazy"><br>{code(fig)}') for fig, path in figs)))
+    rows = flatten(res.get("metrics", {}))
+    out.append("## Metrics\n" + block(table(["Metric", "Value"], ([code(k), esc(fmt(v))] for k, v in rows))
+                                     if rows else p("The result holds no metrics.")))
+    if res.get("notes"):
+        out.append("## Notes\n" + block(ul(esc(n) for n in res["notes"])))
+    prov = {k: res.get(k) for k in ("code_hash", "versions", "platform", "device", "seed",
+                                    "started", "wall_time_s", "litrec") if k in res}
+    parts = [provenance(prov)]
+    files = res.get("code_files") or {}
+    if files:
+        parts.append(table(["File", "SHA-256"], ([code(f), code(str(h)[:16])] for f, h in files.items())))
+    cfg = res.get("config")
+    if isinstance(cfg, dict) and cfg:
+        parts.append(p("<strong>Configuration</strong>")
+                     + table(["Setting", "Value"], ([code(k), esc(fmt(v))] for k, v in flatten(cfg))))
+    out.append("## Provenance\n" + block(*parts))
     return "\n".join(out)
 
 
@@ -283,15 +271,13 @@ def analysis_page(data: SiteData, name: str) -> str:
 
 
 def graph_page(data: SiteData) -> str:
-    fence, full = whole_graph(data)
+    graph, full = whole_graph(data)
     n, m = len(data.project.records), len(data.project.edges)
-    out = [WIDE + "# Graph\n"]
     if full:
-        out.append(f"All {n} records and their {m} typed links; each arrow is a link as written "
-                   "on its source record. Each record's page draws its own neighbourhood.\n")
+        text = (f"All {n} records and their {m} typed links; each arrow is a link as written on "
+                "its source record. Each record's page draws its own neighbourhood.")
     else:
-        out.append(f"The record has {n} records and {m} typed links: too many to draw at once, so "
-                   "this graph shows the kinds of record and how many links of each relation join "
-                   "them. Each record's page draws its own neighbourhood.\n")
-    out.append(fence)
-    return "\n".join(out)
+        text = (f"The record has {n} records and {m} typed links: too many to draw at once, so "
+                "this graph shows the kinds of record and how many links of each relation join "
+                "them. Each record's page draws its own neighbourhood.")
+    return WIDE + "# Graph\n" + block(p(text), pre(graph, "mermaid"))

@@ -1,9 +1,13 @@
-"""A Markdown extension that drops link and image targets able to run script.
+"""The site's Markdown extension (`- litrec.site.mdext` in mkdocs.yml).
 
-Record prose is Markdown, so `[x](javascript:alert(1))` would otherwise become
-a live link. Loaded by the site's mkdocs.yml (`- litrec.site.mdsafe`): every
-link or image whose target's scheme is not http(s), mailto or a relative path
-becomes plain text, and any `on...` attribute is removed, whichever page it is on.
+- Stored HTML: the lines between `<!-- litrec:html -->` and `<!-- /litrec:html -->`
+  (written by `litrec.site.markup`, every value escaped there) are stored as
+  they are, without being parsed as Markdown or HTML: the structure of a
+  thousand generated pages then costs MkDocs almost nothing.
+- Safe links: record prose is Markdown, so `[x](javascript:alert(1))` would
+  otherwise become a live link. Every link or image whose target's scheme is
+  not http(s), mailto or a relative path becomes plain text, and any `on...`
+  attribute is removed, on every page.
 """
 
 from __future__ import annotations
@@ -12,7 +16,10 @@ import html
 import re
 
 from markdown import Extension
+from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
+
+from litrec.site.markup import BEGIN, END
 
 _SAFE_SCHEME = re.compile(r"^(?:https?|mailto):", re.I)
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
@@ -20,13 +27,36 @@ _INVISIBLE = re.compile(r"[\x00-\x20\x7f]+")
 
 
 def safe_url(url: str) -> bool:
-    squeezed = _INVISIBLE.sub("", html.unescape(html.unescape(url)))  # browsers ignore these inside a scheme: "java\nscript:"
+    squeezed = _INVISIBLE.sub("", html.unescape(html.unescape(url)))  # "java\nscript:", "&#106;"
     if _SAFE_SCHEME.match(squeezed):
         return True
     return not _SCHEME.match(squeezed) and not squeezed.startswith("//")
 
 
-class _Strip(Treeprocessor):
+class _Stored(Preprocessor):
+    """Replace each marked block with a placeholder for the HTML it holds."""
+
+    def run(self, lines):
+        if BEGIN not in lines:
+            return lines
+        out: list[str] = []
+        i = 0
+        while i < len(lines):
+            if lines[i] == BEGIN:
+                try:
+                    j = lines.index(END, i + 1)
+                except ValueError:  # unterminated: leave it to Markdown
+                    out.extend(lines[i:])
+                    break
+                out += ["", self.md.htmlStash.store("\n".join(lines[i + 1:j])), ""]
+                i = j + 1
+            else:
+                out.append(lines[i])
+                i += 1
+        return out
+
+
+class _SafeLinks(Treeprocessor):
     def run(self, root):
         for el in root.iter():
             for attr in list(el.attrib):
@@ -42,10 +72,12 @@ class _Strip(Treeprocessor):
         return None
 
 
-class SafeLinks(Extension):
+class LitrecExtension(Extension):
     def extendMarkdown(self, md):  # noqa: N802 (Markdown's API)
-        md.treeprocessors.register(_Strip(md), "litrec_safe_links", 1)  # before MkDocs resolves links (0)
+        # after whitespace normalisation (30), before fenced code (25) and raw HTML (20)
+        md.preprocessors.register(_Stored(md), "litrec_stored_html", 28)
+        md.treeprocessors.register(_SafeLinks(md), "litrec_safe_links", 1)  # before MkDocs' links (0)
 
 
 def makeExtension(**kwargs):  # noqa: N802 (Markdown's API)
-    return SafeLinks(**kwargs)
+    return LitrecExtension(**kwargs)

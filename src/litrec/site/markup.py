@@ -1,0 +1,98 @@
+"""Pre-rendered HTML for the structure of generated pages.
+
+Python-Markdown is slow on what generated pages are made of (tables, link
+lists, badges): it reads them as Markdown and then again as raw HTML. So the
+structure of a page (tables, link lists, badges, provenance, graphs) is
+written here as HTML, every value escaped by `esc`, and set between
+`BEGIN`/`END` marker lines, which `litrec.site.mdext` stores as they are.
+Headings (for the table of contents and anchors) and record prose stay
+Markdown. Record text cannot produce a marker: prose has `<` escaped.
+
+Links here are final: `SiteData.href` gives the URL the page is served
+from, since MkDocs does not rewrite links inside stored HTML.
+"""
+
+from __future__ import annotations
+
+import html as _html
+from typing import Any, Iterable
+
+from litrec.site.text import clean
+
+BEGIN, END = "<!-- litrec:html -->", "<!-- /litrec:html -->"
+
+
+def esc(s: Any) -> str:
+    return _html.escape(clean(s), quote=True)
+
+
+def block(*parts: str) -> str:
+    """Stored HTML, as a Markdown block of its own."""
+    body = "".join(parts).strip("\n")
+    return f"\n{BEGIN}\n{body}\n{END}\n" if body else ""
+
+
+def a(href: str | None, text: str) -> str:
+    """A link (`text` is HTML); text alone when there is nowhere to go."""
+    return f'<a href="{esc(href)}">{text}</a>' if href else text
+
+
+def code(s: Any) -> str:
+    return f"<code>{esc(s)}</code>"
+
+
+def span(cls: str, text: str) -> str:
+    return f'<span class="{cls}">{text}</span>'
+
+
+def p(text: str, cls: str | None = None) -> str:
+    return f'<p class="{cls}">{text}</p>\n' if cls else f"<p>{text}</p>\n"
+
+
+def ul(items: Iterable[str]) -> str:
+    items = list(items)
+    return "<ul>\n" + "".join(f"<li>{i}</li>\n" for i in items) + "</ul>\n" if items else ""
+
+
+def table(head: list[str], rows: Iterable[list[str]], cls: str | None = None) -> str:
+    """A table; Material styles and wraps tables without a class, so a class goes on a div."""
+    out = ["<table>\n<thead><tr>", *(f"<th>{h}</th>" for h in head), "</tr></thead>\n<tbody>\n"]
+    for row in rows:
+        out.append("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>\n")
+    out.append("</tbody>\n</table>\n")
+    text = "".join(out)
+    return f'<div class="{cls}">\n{text}</div>\n' if cls else text
+
+
+def details(summary: str, body: str, kind: str = "info") -> str:
+    """A collapsed block, as pymdownx.details writes it (Material styles it)."""
+    return f'<details class="{kind}">\n<summary>{summary}</summary>\n{body}</details>\n'
+
+
+def admonition(title: str, body: str, kind: str = "note") -> str:
+    return (f'<div class="admonition {kind}">\n<p class="admonition-title">{title}</p>\n'
+            f"{body}</div>\n")
+
+
+def pre(text: str, cls: str) -> str:
+    return f'<pre class="{cls}"><code>{esc(text)}</code></pre>\n'
+
+
+def linked(s: Any, resolve) -> str:
+    """Plain text, escaped, with record ids and claim refs in it made links (`resolve(ref)`)."""
+    from litrec.site.text import ID_CANDIDATE
+
+    text = clean(s)
+    out, pos = [], 0
+    for m in ID_CANDIDATE.finditer(text):
+        ref = m.group(1)
+        url = resolve(ref)
+        while url is None and ref and ref[-1] in ".;)":
+            ref = ref[:-1]
+            url = resolve(ref)
+        if url is None:
+            continue
+        out.append(esc(text[pos:m.start()]) + a(url, esc(ref)))
+        pos = m.start() + len(ref)
+    out.append(esc(text[pos:]))
+    return "".join(out)
