@@ -149,7 +149,7 @@ def _figure(reads, explicit):
     ax.plot([-lim, lim], [-lim, lim], "k--", linewidth=0.8)
     ax.set_xlabel("explicit GD step dW (entries)")
     ax.set_ylabel("dW read from query outputs (probes e_k)")
-    ax.set_title("same parameters, two contexts, two implied models")
+    ax.set_title("same parameters, two contexts, two implied models", fontsize=10)
     ax.legend()
     fig.tight_layout()
     return fig

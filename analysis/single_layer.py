@@ -47,7 +47,7 @@ class Config:
     tune_tasks: int = 65_536      # separate tasks for eta (the code tuned on its evaluation set)
     eval_every: int = 100         # steps between points of the training curves
     monitor_tasks: int = 10_000   # tasks for the training curves (own key, fixed; same size as eval)
-    ood_alphas: tuple = tuple(0.5 + 0.1 * i for i in range(16))  # 0.5 .. 2.0, the paper's range
+    ood_alphas: tuple = tuple(round(0.5 + 0.1 * i, 2) for i in range(16))  # 0.5 .. 2.0, the paper's range
     ood_tasks: int = 10_000       # per alpha; one key for all alphas (common random numbers)
 
 
@@ -114,7 +114,7 @@ def _run(config: Config, progress=None) -> dict:
 
     def evaluate(p):  # same shapes as the final evaluation: one compilation of _compare
         row = _compare(p, p_gd, monitor, d)
-        return {k: row[k] for k in ("loss_a", "cos_sensitivity", "model_diff", "pred_diff")}
+        return {k: row[k] for k in ("loss_a", "loss_b", "cos_sensitivity", "model_diff", "pred_diff")}
 
     result = train_lib.train(
         train_lib.init_lsa(k_init, D, config.init_scale),
@@ -152,22 +152,24 @@ def _run(config: Config, progress=None) -> dict:
         "loss_interpolated": final["loss_interpolated"],
         "beta": final["beta"],
         "ood": ood,
-        "training": {"step": h["step"], "loss": h["loss_a"], "cos_sensitivity": h["cos_sensitivity"],
+        "training": {"step": h["step"], "loss": h["loss_a"], "loss_gd": h["loss_b"][0],
+                     "cos_sensitivity": h["cos_sensitivity"],
                      "model_diff": h["model_diff"], "pred_diff": h["pred_diff"],
                      "chunk_step": h["chunk_step"], "train_loss": h["train_loss"]},
     }
-    figures = {"training": _training_figure(h, final["loss_b"]), "ood": _ood_figure(ood)}
+    figures = {"training": _training_figure(h), "ood": _ood_figure(ood)}
     notes = [f"eta tuned in closed form on {config.tune_tasks} separate tasks: {float(eta):.4f}",
              f"x ~ U(-{config.input_range / 2}, {config.input_range / 2}); evaluation on "
              f"{config.eval_tasks} fixed tasks"]
     return {"metrics": metrics_out, "figures": figures, "notes": notes}
 
 
-def _training_figure(h, loss_gd):
+def _training_figure(h):
     fig, (ax_loss, ax_align) = plt.subplots(1, 2, figsize=(10, 3.8))
-    ax_loss.plot(h["step"], h["loss_a"], label="trained LSA (monitor tasks)")
-    ax_loss.plot(h["chunk_step"], h["train_loss"], alpha=0.5, label="trained LSA (training batches)")
-    ax_loss.axhline(loss_gd, color="k", linestyle="--", label="1 step of GD")
+    ax_loss.plot(h["step"], h["loss_a"], label="trained LSA")
+    ax_loss.axhline(h["loss_b"][0], color="k", linestyle="--", label="1 step of GD")
+    ax_loss.plot(h["chunk_step"], h["train_loss"], alpha=0.4, label="trained LSA, training batches")
+    ax_loss.set_title("loss on fixed monitor tasks")
     ax_loss.set_yscale("log")
     ax_loss.set_xlabel("training step")
     ax_loss.set_ylabel("loss")
@@ -193,8 +195,10 @@ def _ood_figure(ood):
     ax_loss.set_xlabel("alpha: x ~ U(-alpha/2, alpha/2), trained at 1")
     ax_loss.set_ylabel("loss")
     ax_loss.legend()
-    ax_cos.plot(ood["alpha"], ood["cos_sensitivity"])
+    ax_cos.plot(ood["alpha"], ood["cos_sensitivity"], "o-")
+    ax_cos.set_ylim(min(0.98, min(ood["cos_sensitivity"]) - 0.005), 1.0005)
     ax_cos.set_xlabel("alpha")
     ax_cos.set_ylabel("cosine of sensitivities")
+    ax_cos.set_title("flat in alpha: both sensitivities scale as alpha^2")
     fig.tight_layout()
     return fig

@@ -76,20 +76,14 @@ class TrainResult(NamedTuple):
     #               "chunk_step" and "train_loss" (mean training loss of each chunk)
 
 
-def train(params, loss_fn: Callable[[Any, Any], jax.Array],
-          sample_batch: Callable[[jax.Array, int], Any], key, *, steps: int,
-          batch_size: int, optimizer: optax.GradientTransformation, chunk_size: int = 250,
-          evaluate: Callable[[Any], dict] | None = None,
-          progress: Callable[[int, int, str], None] | None = None) -> TrainResult:
-    """Online training: at step t, a fresh batch from fold_in(key, t), one optimiser step.
+def make_step(loss_fn: Callable[[Any, Any], jax.Array],
+              sample_batch: Callable[[jax.Array, int], Any], key, batch_size: int,
+              optimizer: optax.GradientTransformation):
+    """One online step, (params, opt_state), t -> (params, opt_state), loss.
 
-    loss_fn(params, batch) -> scalar; sample_batch(key, batch_size) -> batch.
-    The steps run as a `lax.scan` in jitted chunks of `chunk_size`; between
-    chunks (and before the first) `evaluate(params)` (best jitted) adds a row
-    of scalars to the history and `progress(done, steps, "training")` is called. Batches
-    depend only on (key, t), so the chunk size does not change the result.
+    The batch of step t is sample_batch(fold_in(key, t), batch_size): fresh tasks
+    every step that depend only on (key, t).
     """
-    opt_state = optimizer.init(params)
     grad_fn = jax.value_and_grad(loss_fn)
 
     def step(carry, t):
@@ -102,11 +96,34 @@ def train(params, loss_fn: Callable[[Any, Any], jax.Array],
             updates, opt_state = optimizer.update(grads, opt_state, params)
         return (optax.apply_updates(params, updates), opt_state), value
 
+    return step
+
+
+def make_chunk_runner(step):
+    """Jitted run of consecutive steps: (params, opt_state, ts) -> (params, opt_state, mean loss)."""
     @jax.jit
     def run_chunk(params, opt_state, ts):
         (params, opt_state), values = jax.lax.scan(step, (params, opt_state), ts)
         return params, opt_state, jnp.mean(values)
 
+    return run_chunk
+
+
+def train(params, loss_fn: Callable[[Any, Any], jax.Array],
+          sample_batch: Callable[[jax.Array, int], Any], key, *, steps: int,
+          batch_size: int, optimizer: optax.GradientTransformation, chunk_size: int = 250,
+          evaluate: Callable[[Any], dict] | None = None,
+          progress: Callable[[int, int, str], None] | None = None) -> TrainResult:
+    """Online training: at step t, a fresh batch from fold_in(key, t), one optimiser step.
+
+    loss_fn(params, batch) -> scalar; sample_batch(key, batch_size) -> batch.
+    The steps run as a `lax.scan` in jitted chunks of `chunk_size`; between
+    chunks (and before the first) `evaluate(params)` (best jitted) adds a row
+    of scalars to the history and `progress(done, steps, "training")` is called.
+    Batches depend only on (key, t), so the chunk size does not change the result.
+    """
+    opt_state = optimizer.init(params)
+    run_chunk = make_chunk_runner(make_step(loss_fn, sample_batch, key, batch_size, optimizer))
     history: dict[str, list] = {"step": [], "chunk_step": [], "train_loss": []}
 
     def record(done, params):
