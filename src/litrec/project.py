@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import typing
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -268,13 +269,22 @@ def _validate_record(data: dict, root, shown: str, diags: list[Diagnostic]):
     try:
         return m.MODELS[kind].model_validate(data)
     except ValidationError as exc:
+        seen: set[tuple] = set()
         for err in exc.errors(include_url=False):
-            loc = tuple(err["loc"])
+            # a union reports each member's failure under a type tag: report the field once
+            loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and _UNION_TAG.match(p)))
+            if loc in seen:
+                continue
+            seen.add(loc)
             line, col = locate(root, loc, key=err["type"] == "extra_forbidden")
             diags.append(Diagnostic(
                 shown, line, col, format_field(loc), _explain(err, m.MODELS[kind]),
                 f"schema-{err['type']}", record=_rid(data)))
         return None
+
+
+_UNION_TAG = re.compile(r"^(?:float|bool|int|str|date|none|list\[.*\]|dict\[.*\]|"
+                        r"literal\[.*\]|function-[a-z]+\[.*\])$")
 
 
 def _rid(data: dict) -> str | None:
@@ -307,6 +317,18 @@ def _explain(err: dict, model_cls: type[BaseModel]) -> str:
         msg = msg[len("Value error, "):]
     if typ == "string_pattern_mismatch":
         return f"{_found(err.get('input'))} is not of the expected form (pattern {err['ctx']['pattern']})"
+    inp = err.get("input")
+    if typ in ("float_type", "int_type") and isinstance(inp, str):
+        try:
+            float(inp.replace("_", ""))
+        except ValueError:
+            pass
+        else:
+            hint = ""
+            if re.fullmatch(r"\s*[+-]?\d+[eE][+-]?\d+\s*", inp):
+                mant, _, exp = inp.strip().lower().partition("e")
+                hint = f" (YAML reads an exponent without a dot as text: write {mant}.0e{exp})"
+            return f"expected a number, found the text {inp!r}; write it without quotes{hint}"
     if typ in ("union_tag_invalid", "literal_error", "enum"):
         return f"found {_found(err.get('input'))}: {msg[0].lower() + msg[1:]}"
     return f"{msg[0].lower() + msg[1:]}; found {_found(err.get('input'))}"

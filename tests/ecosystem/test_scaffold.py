@@ -144,7 +144,7 @@ def test_unknown_kind_and_missing_folder_are_usage_errors(tmp_path):
 def test_any_title_is_written_exactly(tmp_path_factory, title):
     recs = tmp_path_factory.mktemp("p") / "records"
     recs.mkdir()
-    code, out, err = run_cli(["new", "theory", "--records", str(recs), "--title", title])
+    code, out, err = run_cli(["new", "theory", "--records", str(recs), f"--title={title}"])  # = form: a title may start with "-"
     assert code == 0, err
     data = load_bytes((recs / "theories" / "THEORY-1.yaml").read_bytes()).data
     assert data["title"] == " ".join(title.split())
