@@ -5,6 +5,12 @@ An analysis runs in this process: its module is imported from the project's
 a record), `run(PROFILES[profile], progress)` is called, and its metrics and
 figures are written atomically with provenance. JAX is imported only when an
 analysis actually runs, so a run with nothing stale returns at once.
+
+An analysis that declares a SWEEP runs once per point (`litrec.sweep`); the
+points go to worker processes or a dask cluster (`litrec.executors`, chosen by
+`--executor`), and its result, written only once every point is back, holds
+their mean, spread and each point. `--executor dask` sends single-point
+analyses to the cluster too.
 """
 
 from __future__ import annotations
@@ -176,8 +182,9 @@ def _point(point: Point) -> str:
 def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
     """Wait for (or run) every point, then write the result; a failed point writes nothing."""
     outs = _outputs(job, executor, progress)
-    wall = time.perf_counter() - job.t0
     first = outs[0]
+    # one point: the analysis's own run time, as always; a sweep: first point sent to last back
+    wall = first["wall_time_s"] if job.sweep is None else time.perf_counter() - job.t0
     cfg = to_json(dataclasses.asdict(job.config) if dataclasses.is_dataclass(job.config)
                   else dict(vars(job.config)))
     seed = cfg.get("seed")

@@ -203,10 +203,11 @@ def run_point(point: Point, progress=None) -> dict:
 
     t0 = time.perf_counter()
     out = mod.run(config, progress=progress)
-    wall = time.perf_counter() - t0
     if not isinstance(out, dict) or "metrics" not in out:
         raise SweepError(f"{mod.__name__}.run returned {type(out).__name__}; "
                          "expected a dict with 'metrics'")
+    metrics = to_json(out["metrics"])  # waits for JAX's asynchronous work to finish
+    wall = time.perf_counter() - t0
     figures: dict[str, bytes] = {}
     for name, fig in (out.get("figures") or {}).items():
         if point.figures:
@@ -216,7 +217,7 @@ def run_point(point: Point, progress=None) -> dict:
 
             plt.close(fig)
     return {
-        "metrics": to_json(out["metrics"]),
+        "metrics": metrics,
         "figures": figures,
         "notes": [str(n) for n in out.get("notes", [])],
         "wall_time_s": wall,

@@ -168,3 +168,11 @@ def test_executor_options_are_checked(sweep_project, cli):
     assert code == 2 and "--scheduler names a dask scheduler; add --executor dask" in err
     with pytest.raises(SystemExit):
         cli("run", "--jobs", "0")
+
+
+def test_a_worker_without_the_project_folder_imports_the_analysis_from_its_path(sweep_project):
+    """A remote worker lacks the driver's folder; a synced copy on PYTHONPATH serves instead."""
+    _, files = load_analysis(str(sweep_project), "analysis", "toy_sweep")
+    point = Point("/no/such/project", "analysis", "toy_sweep", "quick", {"seed": 1}, files)
+    out = run_point(point)  # sweep_project is on sys.path, as PYTHONPATH would put it
+    assert out["config"]["seed"] == 1 and out["metrics"]["nested"] == {"seed": 1}
