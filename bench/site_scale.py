@@ -41,13 +41,15 @@ jobs = int(sys.argv[3]) if sys.argv[3] != "auto" else None
 r = build_site(root / "records", root / "analysis", root / "results", config.parent / "public",
                "paper", config, jobs=jobs)
 own = sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
+size = sum(p.stat().st_size for p in (config.parent / "public").rglob("*") if p.is_file())
 print(json.dumps({"pages": r.pages, "records": r.records, "generate_s": r.generate_s,
                   "mkdocs_s": r.mkdocs_s, "errors": len(r.errors),
                   "rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                   "cpu_s": own + sum(resource.getrusage(resource.RUSAGE_CHILDREN)[:2]),
                   # the longest chain of CPU work: this process without its own shard, plus the
                   # slowest shard; what the wall time would be on idle cores
-                  "critical_s": own - r.shard_cpu[0] + max(r.shard_cpu), "shards": len(r.shard_cpu)}))
+                  "critical_s": own - r.shard_cpu[0] + max(r.shard_cpu), "shards": len(r.shard_cpu),
+                  "size_mib": size / 2**20}))
 """
 WORDS = ("the layer attention gradient step context model loss task token weight update linear "
          "regression trained constructed alignment curvature kernel feature query").split()
@@ -212,7 +214,7 @@ def main() -> None:
         print("  litrec:    record pages out of the nav, MkDocs sharded over the cores")
         print("  litrec-1p: the same in one MkDocs process")
         print("  baseline:  every record page in the nav, one MkDocs process")
-        print(f"  {'variant':<10} {'wall':>7} {'critical':>9} {'CPU':>7} {'RSS':>8}  runs")
+        print(f"  {'variant':<10} {'wall':>7} {'critical':>9} {'CPU':>7} {'RSS':>8} {'site':>8}  runs")
         med = {}
         for name, config, jobs in VARIANTS:
             runs = [run_once(root, cfg[config], jobs) for _ in range(args.repeats)]
@@ -222,11 +224,12 @@ def main() -> None:
             crit = statistics.median(r["critical_s"] for r in reps)
             cpu = statistics.median(r["cpu_s"] for r in reps)
             rss = max(r for _, r, _ in runs)
-            print(f"  {name:<10} {med[name]:6.2f}s {crit:8.2f}s {cpu:6.2f}s {rss:6.0f}MiB  "
+            print(f"  {name:<10} {med[name]:6.2f}s {crit:8.2f}s {cpu:6.2f}s {rss:6.0f}MiB "
+                  f"{reps[-1]['size_mib']:5.0f}MiB  "
                   f"{', '.join(f'{w:.2f}' for w in walls)} ({reps[-1]['shards']} process"
                   f"{'es' * (reps[-1]['shards'] > 1)}, {reps[-1]['pages']} pages)")
         print("  (critical: the longest chain of CPU work, i.e. the wall time on idle cores; "
-              "RSS: the main process)")
+              "RSS: the main process; site: the built HTML)")
         print(f"baseline / litrec: {med['baseline'] / med['litrec']:.1f}x; "
               f"baseline / litrec-1p (the nav alone): {med['baseline'] / med['litrec-1p']:.1f}x; "
               f"litrec {'under' if med['litrec'] < 10 else 'OVER'} the 10 s goal "

@@ -171,7 +171,7 @@ def test_script_in_record_text_is_escaped(built, pages):
 
 def test_mermaid_labels_are_escaped(built):
     html = (built.out / "records" / "NOTE-9001.html").read_text(encoding="utf-8")
-    graph = re.search(r'<pre class="mermaid"><code>(.*?)</code></pre>', html, re.S).group(1)
+    graph = re.search(r'<pre class="mermaid"[^>]*><code>(.*?)</code></pre>', html, re.S).group(1)
     assert "<" not in graph.replace("&lt;", "").replace("&gt;", "")
     assert "#60;/title#62;" in graph
 
@@ -248,10 +248,15 @@ def test_analysis_pages_show_metrics_figures_provenance_and_claims(built):
     assert "lr-v-not-run" in idx and "prop3-token-building" in idx
 
 
-def test_graph_pages_use_mermaid(built):
+def test_graph_pages_use_mermaid_and_keep_its_source_out_of_search(built):
     for rel in ("graph.html", "records/ARXIV-2212.07677.html"):
         html = (built.out / rel).read_text(encoding="utf-8")
-        assert '<pre class="mermaid"><code>graph LR' in html
+        assert '<pre class="mermaid" data-search-exclude><code>graph LR' in html
+    import json
+
+    docs = json.loads((built.out / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    generated = [d for d in docs if d["location"].startswith(("records/", "anthology/", "graph.html"))]
+    assert generated and not [d["location"] for d in generated if "classDef" in d["text"]]
 
 
 def test_hand_written_pages_missing_from_the_nav_are_added_under_guide(built, pages):

@@ -2,10 +2,11 @@
 
 - `data`: what pages are made from (project, verdicts, results) and where pages live;
 - `text`: record text made safe for Markdown (raw HTML escaped, ids linked);
+- `markup`: the pages' structure as HTML that Markdown stores untouched (fast at scale);
 - `record_page`, `index_pages`, `graph`, `parts`: the page generators (BibTeX from
   `litrec.bibtex`);
 - `build`: the docs folder and `serve`; `engine`: `mkdocs build --strict`, sharded when large;
-- `mdsafe`: the Markdown extension that drops `javascript:` links.
+- `mdext`: the Markdown extension: stored HTML blocks, no `javascript:` links.
 
 `cmd_site` is what `litrec site build|serve` calls; MkDocs is imported only then.
 """

@@ -115,7 +115,8 @@ def _claim_dir(path: Path, marker: str, what: str) -> None:
     """Create `path` for litrec, or check litrec made it: never clean a folder of someone else's."""
     if path.exists() and not path.is_dir():
         raise SiteError(f"{what} folder '{path}' is a file; choose another path")
-    if path.is_dir() and any(path.iterdir()) and not (path / marker).exists():
+    mkdocs_site = (path / "sitemap.xml").is_file() and (path / "assets").is_dir()  # `mkdocs build`'s
+    if path.is_dir() and any(path.iterdir()) and not (path / marker).exists() and not mkdocs_site:
         raise SiteError(f"{what} folder '{path}' is not empty and was not made by litrec "
                         f"(no {marker} in it); choose an empty or new folder")
     path.mkdir(parents=True, exist_ok=True)

@@ -280,4 +280,4 @@ def graph_page(data: SiteData) -> str:
         text = (f"The record has {n} records and {m} typed links: too many to draw at once, so "
                 "this graph shows the kinds of record and how many links of each relation join "
                 "them. Each record's page draws its own neighbourhood.")
-    return WIDE + "# Graph\n" + block(p(text), pre(graph, "mermaid"))
+    return WIDE + "# Graph\n" + block(p(text), pre(graph, "mermaid", searchable=False))

@@ -17,7 +17,7 @@ from __future__ import annotations
 import html as _html
 from typing import Any, Iterable
 
-from litrec.site.text import clean
+from litrec.site.text import ID_CANDIDATE, clean
 
 BEGIN, END = "<!-- litrec:html -->", "<!-- /litrec:html -->"
 
@@ -74,14 +74,14 @@ def admonition(title: str, body: str, kind: str = "note") -> str:
             f"{body}</div>\n")
 
 
-def pre(text: str, cls: str) -> str:
-    return f'<pre class="{cls}"><code>{esc(text)}</code></pre>\n'
+def pre(text: str, cls: str, searchable: bool = True) -> str:
+    """Preformatted text; `searchable=False` keeps it out of the search index (graph sources)."""
+    attr = "" if searchable else " data-search-exclude"
+    return f'<pre class="{cls}"{attr}><code>{esc(text)}</code></pre>\n'
 
 
 def linked(s: Any, resolve) -> str:
     """Plain text, escaped, with record ids and claim refs in it made links (`resolve(ref)`)."""
-    from litrec.site.text import ID_CANDIDATE
-
     text = clean(s)
     out, pos = [], 0
     for m in ID_CANDIDATE.finditer(text):

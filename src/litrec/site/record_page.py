@@ -75,7 +75,7 @@ def record_page(data: SiteData, rid: str) -> str:
     graph, left = record_graph(data, rid)
     note = p(f"<em>{left} more links are listed above, not drawn.</em>") if left else ""
     shown = os.path.relpath(data.project.paths[rid], data.project.records_dir.parent)
-    out.append("## Graph\n" + block(pre(graph, "mermaid"), note,
+    out.append("## Graph\n" + block(pre(graph, "mermaid", searchable=False), note,
                                    p(f"Source: {code(shown)}", "lr-source")))
     return "\n".join(out)
 

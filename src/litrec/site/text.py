@@ -1,6 +1,7 @@
 """Record text made safe for a Markdown page.
 
-Everything a record says reaches the page through one of three functions:
+Record text reaches a page through these functions, or, inside the stored HTML
+of `litrec.site.markup`, through `markup.esc` (HTML escaping):
 
 - `inline(s)`: plain text (titles, link notes, authors) in a line or a table
   cell; every character Markdown or HTML would act on becomes an entity, so
@@ -14,7 +15,7 @@ Everything a record says reaches the page through one of three functions:
 - `mermaid_label(s)`: a Mermaid node label, every unusual character an
   entity code.
 
-Link targets in prose are further checked by `litrec.site.mdsafe` (no
+Link targets in prose are further checked by `litrec.site.mdext` (no
 `javascript:` URLs), which the site's Markdown loads.
 """
 
