@@ -36,7 +36,8 @@ def home(data: SiteData, intro: str) -> str:
     proj = data.project
     page = "index.md"
     kinds = Counter(r.kind for r in proj.records.values())
-    out = [WIDE + (intro.rstrip() + "\n" if intro.strip() else "# litrec\n")]
+    out = ["---\nhide:\n  - navigation\n  - toc\n---\n\n"  # the dashboard takes the whole width
+           + (intro.rstrip() + "\n" if intro.strip() else "# litrec\n")]
     summary = ", ".join(
         a(data.link(page, "anthology/index.md") if k == "anthology"
           else data.link(page, "records/index.md", k), esc(_count(n, k)))
@@ -51,7 +52,8 @@ def home(data: SiteData, intro: str) -> str:
         counts = ", ".join(f"{verdicts[v]} {badge(v)}" for v in VERDICT_ORDER if verdicts.get(v))
         out.append(block(p(f"Every claim of the record, judged against the <strong>{esc(data.profile)}"
                            f"</strong> results in {code('results/')}: {counts}"),
-                         table(["Claim", "Verdict", "Expectation", "Measured", "Paper", "Official code"],
+                         table(["Claim", "Verdict", "Expectation", "Measured", "Expected", "Paper",
+                                "Official code"],
                                _dashboard_rows(data, page, rows), cls="lr-dashboard")))
     out.append("## Partial records { #partial }\n")
     partial = sorted(rid for rid, r in proj.records.items() if r.partial)
@@ -92,10 +94,11 @@ def _dashboard_rows(data: SiteData, page: str, rows):
                 ref_link(data, page, r) for r in st.rests_on_it))
         for r in outcome_rows(data, ref, c) or [None]:
             if r is None:
-                cells = ["—"] * 4
+                cells = ["—"] * 5
             else:
                 cells = [mark(r["holds"]) + code(r["expectation"]),
                          esc(fmt(r["measured"])) if r["has_result"] else "—",
+                         esc(fmt(r["expected"])) if r["has_result"] else "—",
                          esc(fmt(r["paper"])), esc(fmt(r["official"]))]
             yield [first, verdict, *cells]
             first = verdict = ""
