@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import hashlib
 import importlib
 import importlib.machinery
 import io
@@ -100,7 +101,7 @@ def platform_info() -> dict:
 
 # ---------------------------------------------------------------- loading
 
-_LOADED: dict[tuple[str, str], tuple[str, dict[str, str]]] = {}  # -> (package dir, code files)
+_LOADED: dict[str, tuple[str, dict[str, str]]] = {}  # package -> (its folder, files imported)
 
 
 def _code_files(analysis_dir: Path, module: str) -> dict[str, str]:
@@ -108,12 +109,30 @@ def _code_files(analysis_dir: Path, module: str) -> dict[str, str]:
     return code_files(reg, "point")
 
 
+def _stale(package: str, where: str) -> bool:
+    """Whether the imported `package` is not what its folder `where` now holds."""
+    loaded = sys.modules.get(package)
+    if loaded is None:
+        return False
+    if package not in _LOADED or _LOADED[package][0] != where \
+            or where not in [str(p) for p in getattr(loaded, "__path__", [])]:
+        return True  # imported from elsewhere, or by someone else: what it holds is unknown
+    base = Path(where).parent
+    for rel, digest in _LOADED[package][1].items():
+        try:
+            if hashlib.sha256((base / rel).read_bytes()).hexdigest() != digest:
+                return True
+        except OSError:
+            return True
+    return False
+
+
 def load_analysis(root: str, package: str, module: str):
     """Import `package.module`, `root` first on the path; return (module, its code files).
 
-    A long-lived worker re-imports the package when its files changed since it
-    was imported, or when the package now resolves to another folder (another
-    project), so an edited analysis never runs as its old self.
+    A long-lived worker re-imports the package when any of its files imported so
+    far changed, or when the package now resolves to another folder (another
+    project), so an edited analysis or helper never runs as its old self.
     """
     if not sys.path or sys.path[0] != root:
         if root in sys.path:
@@ -125,17 +144,14 @@ def load_analysis(root: str, package: str, module: str):
         raise SweepError(f"cannot import the analysis package '{package}' on {socket.gethostname()}: "
                          f"it is neither in {root} nor on PYTHONPATH")
     where = str(Path(spec.origin).parent if spec.origin else list(spec.submodule_search_locations)[0])
-    files = _code_files(Path(where), module)
-    key, qualified = (package, module), f"{package}.{module}"
-    loaded = sys.modules.get(package)
-    moved = loaded is not None and where not in [str(p) for p in getattr(loaded, "__path__", [])]
-    if moved or (qualified in sys.modules and _LOADED.get(key) != (where, files)):
+    if _stale(package, where):
         for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
             del sys.modules[name]
-        for k in [k for k in _LOADED if k[0] == package]:
-            del _LOADED[k]
-    mod = importlib.import_module(qualified)
-    _LOADED[key] = (where, files)
+    if package not in sys.modules:
+        _LOADED[package] = (where, {})
+    files = _code_files(Path(where), module)
+    mod = importlib.import_module(f"{package}.{module}")
+    _LOADED[package][1].update(files)
     return mod, files
 
 

@@ -176,3 +176,16 @@ def test_a_worker_without_the_project_folder_imports_the_analysis_from_its_path(
     point = Point("/no/such/project", "analysis", "toy_sweep", "quick", {"seed": 1}, files)
     out = run_point(point)  # sweep_project is on sys.path, as PYTHONPATH would put it
     assert out["config"]["seed"] == 1 and out["metrics"]["nested"] == {"seed": 1}
+
+
+def test_an_edited_helper_is_reimported_for_another_analysis(sweep_project):
+    """A worker ran one analysis; a helper it imported changes; the next analysis sees the change."""
+    root, analysis = str(sweep_project), sweep_project / "analysis"
+    (analysis / "helper.py").write_text("K = 1\n")
+    (analysis / "uses_a.py").write_text("from analysis.helper import K\n")
+    (analysis / "uses_b.py").write_text("from analysis import helper\n")
+    a, _ = load_analysis(root, "analysis", "uses_a")
+    assert a.K == 1
+    (analysis / "helper.py").write_text("K = 22\n")  # another size: no stale .pyc within a second
+    b, files = load_analysis(root, "analysis", "uses_b")
+    assert b.helper.K == 22 and "analysis/helper.py" in files
