@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import sys
 import typing
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -224,7 +225,8 @@ def _parse_all(files: list[Path]):
     """
     workers = min(os.cpu_count() or 1, 8)
     ctx = None
-    if len(files) >= PARALLEL_MIN_FILES and workers > 1:
+    # fork only a process that has not loaded JAX: its threads make a forked child unsafe
+    if len(files) >= PARALLEL_MIN_FILES and workers > 1 and "jax" not in sys.modules:
         import multiprocessing
 
         if "fork" in multiprocessing.get_all_start_methods():
