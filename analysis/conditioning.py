@@ -22,13 +22,11 @@ from dataclasses import dataclass
 
 import jax
 import jax.numpy as jnp
-import matplotlib
 import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.figure import Figure
 
-from analysis import lsa, tasks as task_lib  # noqa: E402
+from analysis import lsa, tasks as task_lib
 
 
 @dataclass(frozen=True)
@@ -142,7 +140,8 @@ def _run(config: Config, progress=None) -> dict:
 
 
 def _figure(reads, explicit):
-    fig, ax = plt.subplots(figsize=(4.8, 4.5))
+    fig = Figure(figsize=(4.8, 4.5))
+    ax = fig.subplots()
     for i, (r, e) in enumerate(zip(reads[:2], explicit[:2])):
         ax.plot(e.ravel(), r.ravel(), "o", label=f"context {'AB'[i]}", alpha=0.8)
     lim = max(float(np.max(np.abs(np.concatenate([e.ravel() for e in explicit[:2]])))), 1e-12) * 1.1

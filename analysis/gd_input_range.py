@@ -17,12 +17,10 @@ from functools import partial
 
 import jax
 import jax.numpy as jnp
-import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.figure import Figure
 
-from analysis import lsa, metrics, tasks as task_lib  # noqa: E402
+from analysis import lsa, metrics, tasks as task_lib
 
 
 @dataclass(frozen=True)
@@ -81,7 +79,8 @@ def _run(config: Config, progress=None) -> dict:
         # what the code's eta would give on the text's range: the two settings do not mix
         "loss_text_range_at_code_eta": float(metrics.loss(y_t, eta_c * s_t)),
     }
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig = Figure(figsize=(6, 4))
+    ax = fig.subplots()
     ax.plot(etas, curve_c, label=f"code: x ~ U(-{config.code_range / 2:g}, {config.code_range / 2:g})")
     ax.plot(etas, curve_t, label=f"text: x ~ U(-{config.text_range / 2:g}, {config.text_range / 2:g})")
     ax.plot([eta_c], [loss_c], "o", color="C0")

@@ -14,10 +14,11 @@ into its Gram matrix C = sum_i e_i e_i^T, this is e_j <- (I + M) e_j with
     M = W_PV C W_KQ,   W_PV = P W_V,   W_KQ = W_K^T W_Q,                     (*)
 
 so the layer acts on the context through C alone, and C itself moves to
-(I + M) C (I + M)^T. `query_forward_gram` runs the model on (C, e_q) this way,
-which is what makes training fast; `forward` runs it token by token. Both agree
-(tests/analyses/test_lsa.py) unless token clipping is asked for, which only the
-token form supports.
+(I + M) C (I + M)^T. `forward` runs the model token by token (and alone supports
+token clipping); `query_forward` follows only the query through (*), with C
+applied to vectors or, for deep models, formed (`query_forward_gram`). That is
+what makes training fast: batched products of tiny matrices are slow on CPU.
+All routes agree to rounding (tests/analyses/test_lsa.py).
 
 Proposition 1. With W_K = W_Q = [[I, 0], [0, 0]], W_V = [[0, 0], [W0, -I]] and
 P = (eta/N) I, one layer sends every token (x_j, y_j) to (x_j, y_j - dW x_j) with

@@ -19,12 +19,10 @@ from functools import partial
 
 import jax
 import jax.numpy as jnp
-import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.figure import Figure
 
-from analysis import lsa, tasks as task_lib  # noqa: E402
+from analysis import lsa, tasks as task_lib
 
 
 @dataclass(frozen=True)
@@ -127,7 +125,8 @@ def _run(config: Config, progress=None) -> dict:
 
 
 def _figure(labels, err64, err32):
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.28 * len(labels)), 4.2))
+    fig = Figure(figsize=(max(6.0, 0.28 * len(labels)), 4.2))
+    ax = fig.subplots()
     xs = range(len(labels))
     floor = 1e-20  # an exact zero would vanish from a log axis
     ax.bar([x - 0.2 for x in xs], [max(e, floor) for e in err64], width=0.4, label="float64")

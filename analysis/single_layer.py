@@ -22,12 +22,10 @@ from functools import partial
 
 import jax
 import jax.numpy as jnp
-import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.figure import Figure
 
-from analysis import lsa, metrics, tasks as task_lib, train as train_lib  # noqa: E402
+from analysis import lsa, metrics, tasks as task_lib, train as train_lib
 
 
 @dataclass(frozen=True)
@@ -165,7 +163,8 @@ def _run(config: Config, progress=None) -> dict:
 
 
 def _training_figure(h):
-    fig, (ax_loss, ax_align) = plt.subplots(1, 2, figsize=(10, 3.8))
+    fig = Figure(figsize=(10, 3.8))
+    ax_loss, ax_align = fig.subplots(1, 2)
     ax_loss.plot(h["step"], h["loss_a"], label="trained LSA")
     ax_loss.axhline(h["loss_b"][0], color="k", linestyle="--", label="1 step of GD")
     ax_loss.plot(h["chunk_step"], h["train_loss"], alpha=0.4, label="trained LSA, training batches")
@@ -186,7 +185,8 @@ def _training_figure(h):
 
 
 def _ood_figure(ood):
-    fig, (ax_loss, ax_cos) = plt.subplots(1, 2, figsize=(10, 3.8))
+    fig = Figure(figsize=(10, 3.8))
+    ax_loss, ax_cos = fig.subplots(1, 2)
     ax_loss.plot(ood["alpha"], ood["loss_trained"], label="trained LSA")
     ax_loss.plot(ood["alpha"], ood["loss_gd"], "--", label="1 step of GD")
     ax_loss.plot(ood["alpha"], ood["loss_interpolated"], ":", label="interpolated")

@@ -14,7 +14,8 @@ def test_loss_has_the_half():
 def test_sensitivity_of_the_construction_is_the_gd_model():
     t = task_lib.sample_tasks(jax.random.key(0), 32, 10, 10, 1)
     p = lsa.gd_construction(6.0, 10, 10)
-    g = metrics.input_sensitivity(lambda H: lsa.predict(p, H), task_lib.tokens(t), 10)   # (B, d)
+    sensitivity = jax.jit(lambda H: metrics.input_sensitivity(lambda h: lsa.predict(p, h), H, 10))
+    g = sensitivity(task_lib.tokens(t))                                                   # (B, d)
     dW = lsa.gd_delta(t.X, t.Y, 6.0)[:, 0, :]                                             # (B, d)
     np.testing.assert_allclose(g, dW, rtol=1e-4, atol=1e-6)
     assert abs(float(metrics.cosine(g, dW)) - 1.0) < 1e-5
