@@ -245,7 +245,7 @@ def cmd_run(args) -> int:
 
 
 def cmd_status(args) -> int:
-    from litrec.runner import cmd_status as status
+    from litrec.report import cmd_status as status
 
     return status(args)
 

@@ -32,7 +32,9 @@ from litrec.results import (Fingerprint, fingerprint, load_result, result_path,
                             write_result)
 from litrec.sweep import (Point, SweepError, aggregate, load_analysis, make_config, plan,
                           run_point, to_json)
-from litrec.verdicts import ClaimStatus, claim_statuses
+from litrec.report import console as make_console
+from litrec.report import print_table, row
+from litrec.verdicts import claim_statuses
 
 
 class RunError(Exception):
@@ -270,7 +272,7 @@ def cmd_run(args) -> int:
             "ran": [n for n, _ in todo if n not in failed],
             "current": current,
             "failed": failed,
-            "claims": [_row(s) for s in statuses],
+            "claims": [row(s) for s in statuses],
         }, indent=2, default=str))
     else:
         if not todo:
@@ -282,13 +284,12 @@ def cmd_run(args) -> int:
 
 
 def _run_all(proj: Project, todo: list[tuple[str, str]], args) -> list[str]:
-    from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from litrec.cli import UsageError
     from litrec.executors import ExecutorError, default_jobs, open_executor
 
-    console = Console(stderr=True)
+    console = make_console(stderr=True)
     failed: list[str] = []
 
     def fail(name: str, exc: Exception) -> None:
@@ -358,94 +359,3 @@ def _run_all(proj: Project, todo: list[tuple[str, str]], args) -> list[str]:
         if executor is not None:
             executor.close()
     return failed
-
-
-# ---------------------------------------------------------------- output
-
-
-def _fmt(v: Any) -> str:
-    if isinstance(v, bool) or v is None:
-        return str(v).lower()
-    if isinstance(v, float):
-        return f"{v:.4g}"
-    if isinstance(v, list):
-        if len(v) > 4:
-            return "[" + ", ".join(_fmt(x) for x in v[:3]) + f", … ({len(v)})]"
-        return "[" + ", ".join(_fmt(x) for x in v) + "]"
-    return str(v)
-
-
-def _measured(value: Any, spread: dict | None) -> str:
-    """`0.2052 ± 0.0003 (n=3)` for a sweep's mean; the plain value otherwise."""
-    if not spread:
-        return _fmt(value)
-    return f"{_fmt(value)} ± {_fmt(spread.get('std'))} (n={spread.get('n')})"
-
-
-def _row(s: ClaimStatus) -> dict:
-    return {
-        "claim": s.claim,
-        "title": s.title,
-        "analysis": s.analysis,
-        "profile": s.profile,
-        "verdict": s.verdict,
-        "measured": s.measured,
-        "expected": s.expected,
-        "outcomes": [o.__dict__ for o in s.outcomes],
-        "reason": s.reason,
-        "rests_on_it": s.rests_on_it,
-        "spread": s.spread,
-        "provenance": s.provenance,
-    }
-
-
-def print_table(statuses: list[ClaimStatus]) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    console = Console()
-    table = Table(title=None, show_lines=False)
-    for col in ("claim", "analysis", "verdict", "measured", "expected"):
-        table.add_column(col, overflow="fold")
-    style = {"reproduced": "green", "not_reproduced": "red", "stale": "yellow",
-             "not_run": "dim", "error": "red"}
-    for s in statuses:
-        if s.outcomes:
-            measured = "\n".join(f"{o.metric} = {_measured(o.measured, s.spread.get(o.metric))}"
-                                 for o in s.outcomes)
-            expected = "\n".join(
-                ("✓ " if o.holds else "✗ ") + o.expectation for o in s.outcomes)
-        else:
-            measured, expected = "—", "\n".join(s.expected)
-        verdict = s.verdict.replace("_", " ")
-        if s.rests_on_it:
-            verdict += "\nrests on it: " + ", ".join(s.rests_on_it)
-        if s.reason and s.verdict != "reproduced":
-            verdict += f"\n({s.reason})"
-        table.add_row(s.claim, s.analysis or "", f"[{style.get(s.verdict, '')}]{verdict}",
-                      measured, expected)
-    console.print(table)
-
-
-def cmd_status(args) -> int:
-    from litrec.cli import UsageError
-
-    if not args.records.is_dir():
-        raise UsageError(f"records folder '{args.records}' does not exist")
-    proj = load_project(args.records, args.analysis)
-    if proj.errors:
-        for d in sorted(proj.errors, key=lambda d: (d.path, d.line, d.col)):
-            print(d.format(), file=sys.stderr)
-        return 1
-    statuses = claim_statuses(proj, args.results, args.profile)
-    if args.format == "json":
-        print(json.dumps([_row(s) for s in statuses], indent=2, default=str))
-    else:
-        print_table(statuses)
-    if args.check_current:
-        behind = [s for s in statuses if s.verdict in ("stale", "not_run", "error")]
-        for s in behind:
-            print(f"litrec status: {s.claim} is {s.verdict.replace('_', ' ')}: {s.reason}",
-                  file=sys.stderr)
-        return 1 if behind else 0
-    return 0

@@ -100,9 +100,6 @@ def test_status_is_coloured_in_a_terminal(project):
     assert b"\x1b[" in _in_terminal(["status"], project)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "runner.print_table uses rich's Console(), which under NO_COLOR drops colours but keeps bold "
-    "and dim; Console(color_system=None) when NO_COLOR is set fixes it (runner.py)"))
 def test_no_color_status(project):
     out = _in_terminal(["status"], project, NO_COLOR="1")
     assert b"\x1b[" not in out, sorted(set(re.findall(rb"\x1b\[[0-9;]*m", out)))
