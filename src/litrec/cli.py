@@ -70,8 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "evaluate every claim's expectations. Exit 1 when a claim is not reproduced.")
     p.add_argument("targets", nargs="*", metavar="TARGET",
                    help="claim refs (ARXIV-2212.07677#P1), record ids or analysis names; none means all")
-    p.add_argument("--profile", choices=("quick", "paper"), default="quick",
-                   help="analysis profile (default: quick)")
+    p.add_argument("--profile", choices=("quick", "paper"), default="paper",
+                   help="analysis profile (default: paper, the settings the site shows; quick: seconds)")
     p.add_argument("--force", action="store_true", help="rerun even when the result is current")
     p.add_argument("--results", type=Path, default=Path("results"), metavar="DIR",
                    help="results folder (default: results)")

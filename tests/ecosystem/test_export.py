@@ -83,7 +83,7 @@ def test_claims_without_results_are_not_run(project):
 def test_claims_carry_verdicts_and_provenance(project):
     write_current_result(project, "conditioning-vs-parameters", {
         "params_unchanged": True, "max_abs_pred_error": 1e-12, "max_abs_dW_error": 2e-12,
-        "implied_model_distance": float("nan")})
+        "implied_model_distance": float("nan"), "min_cross_distance": 0.5})
     c1 = {c["ref"]: c for c in export(project)["claims"]}["NOTE-621#C1"]
     assert c1["verdict"] == "not_reproduced"  # NaN is not > 1e-3
     assert c1["outcomes"][3]["measured"] is None  # NaN is not JSON: written as null
@@ -91,7 +91,7 @@ def test_claims_carry_verdicts_and_provenance(project):
     assert c1["result"].endswith("conditioning-vs-parameters/paper.json")
     write_current_result(project, "conditioning-vs-parameters", {
         "params_unchanged": True, "max_abs_pred_error": 1e-12, "max_abs_dW_error": 2e-12,
-        "implied_model_distance": 0.5})
+        "implied_model_distance": 0.5, "min_cross_distance": 0.5})
     c1 = {c["ref"]: c for c in export(project)["claims"]}["NOTE-621#C1"]
     assert c1["verdict"] == "reproduced" and c1["reason"] is None
 
@@ -124,7 +124,7 @@ def test_every_key_is_documented(project):
     """site/export-format.md names every key the document has."""
     write_current_result(project, "conditioning-vs-parameters", {
         "params_unchanged": True, "max_abs_pred_error": 0.0, "max_abs_dW_error": 0.0,
-        "implied_model_distance": 1.0})
+        "implied_model_distance": 1.0, "min_cross_distance": 1.0})
     doc = export(project)
     text = DOC.read_text(encoding="utf-8")
     first = lambda items, key: next(x[key][0] for x in items if x[key])  # noqa: E731
