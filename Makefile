@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/validate_scale.py
 	$(BIN)/python bench/site_scale.py
 	$(BIN)/python bench/train_throughput.py
+	$(BIN)/python bench/noop_run.py
 
 clean:
 	rm -rf build public

@@ -279,7 +279,8 @@ def cmd_run(args) -> int:
             print(f"nothing to run: {len(current)} analyses current for profile '{args.profile}'",
                   file=sys.stderr)
         print_table(statuses)
-    bad = [s for s in statuses if s.verdict in ("not_reproduced", "error")]
+    bad = [s for s in statuses if s.verdict == "error"
+           or (s.verdict == "not_reproduced" and not args.allow_not_reproduced)]
     return 1 if bad or failed else 0
 
 

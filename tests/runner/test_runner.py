@@ -6,7 +6,6 @@ import json
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -121,13 +120,9 @@ def test_noop_run_is_fast_and_does_not_import_jax(toy, cli):
     script = ("import sys, time; t=time.perf_counter(); from litrec.cli import main; "
               "rc = main(['run', '--profile', 'quick', '--format', 'json']); "
               "print('JAX' if 'jax' in sys.modules else 'nojax', time.perf_counter() - t, rc)")
-    t0 = time.perf_counter()
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=toy)
-    wall = time.perf_counter() - t0
     last = proc.stdout.strip().splitlines()[-1].split()
-    assert last[0] == "nojax", proc.stdout + proc.stderr
-    assert float(last[1]) < 1.0
-    assert wall < 3.0  # the interpreter start included; the budget of 1 s is for litrec's own work
+    assert last[0] == "nojax", proc.stdout + proc.stderr  # its time: bench/noop_run.py
     assert json.loads(proc.stdout[: proc.stdout.rindex("}") + 1])["ran"] == []
 
 
@@ -235,3 +230,14 @@ def test_expectation_tolerance_factor_and_lists():
     assert evaluate(lists, {"a": [1.0, 2.0], "b": [1.01, 2.02]}).holds
     assert not evaluate(lists, {"a": [1.0, 2.0], "b": [1.01, 3.0]}).holds
     assert not evaluate(Expectation(metric="a", op="<", value=1), {"a": float("nan")}).holds
+
+
+def test_allow_not_reproduced_only_relaxes_verdicts(toy, cli):
+    code, _, _ = cli("run", "--profile", "quick", "--allow-not-reproduced")
+    assert code == 0  # F2 is not reproduced, but that is allowed for a smoke run
+    src = (toy / "analysis" / "toy.py").read_text()
+    (toy / "analysis" / "toy.py").write_text(src.replace('"quick": Config(n=4)', '"quick": Config(n=4, fail=True)'))
+    for mod in [m for m in sys.modules if m.startswith("analysis")]:
+        del sys.modules[mod]
+    code, _, _ = cli("run", "--profile", "quick", "--allow-not-reproduced")
+    assert code == 1  # a failing analysis still fails
