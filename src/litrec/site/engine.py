@@ -178,8 +178,11 @@ def build(config_file: Path, docs_dir: Path, site_dir: Path, pages: dict[str, in
     shards = plan(pages, jobs)
     tmp = [Path(tempfile.mkdtemp(prefix=f".{site_dir.name}-shard{i}-", dir=site_dir.parent))
            for i in range(1, jobs)]
-    ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
-    _preload()  # forked workers inherit the imports
+    # fork (the workers inherit MkDocs, imported once) unless JAX's threads make it unsafe
+    fork = sys.platform == "linux" and "jax" not in sys.modules
+    ctx = multiprocessing.get_context("fork" if fork else "spawn")
+    if fork:
+        _preload()
     try:
         with ProcessPoolExecutor(max_workers=jobs - 1, mp_context=ctx) as pool:
             futures = [pool.submit(_timed, config_file, docs_dir, out, handwritten, shard, False)
