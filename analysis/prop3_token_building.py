@@ -1,8 +1,411 @@
-"""Proposition 3 (von Oswald et al., 2023): separate input and target tokens.
+"""Proposition 3 (von Oswald et al., "Transformers learn in-context by gradient
+descent", ICML 2023, §4 and Appendix A.2): when inputs and targets come in separate
+tokens, a first softmax self-attention layer copies each target next to its input
+and a second, linear self-attention layer then performs one gradient step; trained
+two-layer models do this, matching one step of GD, not two.
 
-A softmax first layer copies each target onto its input token; a linear
-self-attention second layer then performs one gradient-descent step.
-(Work in progress.)
+Tokens. Linear regression tasks as in `analysis.tasks` (d = 10, N = 10, y = w.x,
+x ~ U(-0.5, 0.5), the official code's range). Every token has a data part of d + 1
+entries followed by a sinusoidal positional encoding pe(t) of size 10 (the official
+one: pe_{2i}(t) = sin(t w_i), pe_{2i+1}(t) = cos(t w_i), w_i = 10000^{-2i/10}),
+concatenated, so D = 21:
+
+    e_{2j} = (x_j, 0, pe(2j)),   e_{2j+1} = (0_d, y_j, pe(2j+1)),   j = 0..N-1,
+    e_{2N} = (x_q, 0, pe(2N))                                       (the query; 2N+1 = 21 tokens).
+
+The official code uses a 10-entry data part, (0, .., 0, y_j) putting y_j in the
+slot of the last input coordinate, hence 20-dim tokens, and reads its prediction
+from the last positional entry of the query. Here the target slot is its own
+(index d) and the prediction is read, as everywhere in `analysis`, as minus the
+target slot of the query: the layer-2 construction below then needs no mask.
+
+Model (the official notebook's): layer 1 is softmax self-attention,
+e_s <- e_s + P_1 sum_t softmax_t(q_s.k_t / sqrt(D_k)) v_t, layer 2 is linear
+self-attention (`analysis.lsa.layer`); in both, every token is updated and the keys
+and values are the 2N context tokens only (the query is not a key), one head, key
+size D, no biases. Trained on fresh tasks at each step with 0.5 * mean (y_q - yhat)^2.
+
+Construction (checked first). Shifting a sinusoid by one position is a fixed
+rotation per frequency pair, pe(t + 1) = R pe(t). Layer 1 takes W_Q = beta sqrt(D_k) R
+and W_K = I on the positional block (zero elsewhere), so logit(s, t) =
+beta pe(s + 1).pe(t): maximal at t = s + 1 with a margin of about 0.47 beta (the
+positions' dot products are sum_i cos(w_i (s + 1 - t))), so with beta = 100 the
+x-token 2j attends only to its own target token 2j + 1. Its value-projection writes
+into one positional slot r the attended token's target minus (R^{-1} pe(t))_r, so
+at the x-token slot r becomes pe_r(2j) + y_j - pe_r(2j) = y_j (`copy_error`). Why
+not write y_j into the target slot itself: the query also attends somewhere (its
+s + 1 is no key; it lands on a target token), and what it copies would then sit
+in the read-out slot. Written into slot r, it is never read. Layer 2 is Prop 1 on the x-tokens:
+W_Q = W_K = projection on the inputs, W_V reads -slot r into the target slot,
+P = eta / N. The target tokens have zero inputs after layer 1 (layer 1 only
+writes slot r), so their keys are zero and they drop out of the sum: the
+query's read-out is exactly (eta / N) sum_j y_j x_j.x_q, one GD step from 0.
+
+Measured: `construction_loss` vs `loss_gd1`, `copy_error`; for the trained model
+`loss_trained`, `loss_gd1`, `loss_gd2` (one and two GD steps, eta tuned on tasks
+kept apart from the evaluation tasks; two steps share one eta as the code's
+recurrent GD), `cos_vs_gd1`, `cos_vs_gd2` (mean cosine of d yhat / d x_q), and
+how the first layer attends: `copy_attention` (mean softmax weight from x-token j
+to target token j; construction 1), `reverse_copy_attention` (target token j to
+x-token j: the other way of pairing them), `copy_sensitivity` (mean
+||d h1(e_{2j}) / d y_j||, the official notebook's "next token" quantity taken at the
+x-tokens; scale-dependent), and `copy_selectivity` (the share of own target in
+sum_k ||d h1(e_{2j}) / d y_k||: 1 for a pure copy, 0.1 for an even mix).
 """
+import math
+import time
+from dataclasses import dataclass
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from matplotlib.figure import Figure
+
+from analysis import lsa, metrics, stream, tasks as task_lib, train as train_lib
 
 NAME = "prop3-token-building"
+
+
+@dataclass(frozen=True)
+class Config:
+    seed: int = 0                 # every random quantity gets its own key split from it
+    d: int = 10                   # input size (paper §4; code input_size = 10)
+    N: int = 10                   # context pairs, 2N + 1 = 21 tokens (code dataset_size = 10)
+    input_range: float = task_lib.CODE_INPUT_RANGE  # U(-0.5, 0.5): the code's range
+    pe_size: int = 10             # concatenated sinusoidal encoding (code pos_enc_size = 10)
+    pe_base: float = 10_000.0     # frequencies base^{-2i/size} (code create_pos_encoding)
+    steps: int = 10_000           # official notebook (its figure shows 40,000)
+    batch_size: int = 2_048       # official notebook
+    lr: float = 1e-3              # official notebook
+    clip: float = 10.0            # global-norm clip, official notebook (grad_clip_value = 10)
+    init_scale: float = 0.01      # official 0.02 / num_layers: std = sqrt(0.01 / 21)
+    b1: float = 0.9               # official code
+    b2: float = 0.98              # official code
+    chunk_size: int = 50          # steps per jitted scan; the host draws the next chunk meanwhile
+    eval_every: int = 100         # steps between points of the training curves (code: 500)
+    eval_tasks: int = 10_000      # fixed evaluation set, as in the code
+    tune_tasks: int = 16_384      # separate tasks for eta (1 and 2 steps); the code tuned on eval tasks
+    monitor_tasks: int = 2_048    # first evaluation tasks used for the training curves
+    copy_tasks: int = 512         # tasks for the copy sensitivities (a Jacobian per task)
+    copy_scale: float = 100.0     # beta of the constructed first layer: off-target weight ~ e^{-47}
+
+
+PROFILES = {
+    # quick: a few hundred steps at batch 512 and a larger learning rate; the copy
+    # emerges and the loss falls below the zero predictor towards one GD step, loosely
+    "quick": Config(steps=600, batch_size=512, lr=5e-3, eval_every=100, eval_tasks=2_048,
+                    tune_tasks=4_096, monitor_tasks=1_024, copy_tasks=128),
+    "paper": Config(),
+}
+
+
+# ------------------------------------------------------------------ tokens
+
+def positional_encoding(n_tokens: int, size: int, base: float) -> np.ndarray:
+    """Sinusoidal encoding (n_tokens, size): sin(t w_i) at 2i, cos(t w_i) at 2i + 1."""
+    t = np.arange(n_tokens, dtype=np.float64)[:, None]                    # (T, 1)
+    w = base ** (-np.arange(0, size, 2, dtype=np.float64) / size)          # (size/2,)
+    pe = np.zeros((n_tokens, size))
+    pe[:, 0::2], pe[:, 1::2] = np.sin(t * w), np.cos(t * w)
+    return pe.astype(np.float32)
+
+
+def shift_rotation(size: int, base: float, shift: int = 1) -> np.ndarray:
+    """R with pe(t + shift) = R pe(t) for every t (a rotation per (sin, cos) pair)."""
+    w = base ** (-np.arange(0, size, 2, dtype=np.float64) / size)
+    R = np.zeros((size, size))
+    for i, wi in enumerate(w):
+        c, s = np.cos(shift * wi), np.sin(shift * wi)
+        R[2 * i:2 * i + 2, 2 * i:2 * i + 2] = [[c, s], [-s, c]]   # (sin, cos) -> shifted
+    return R.astype(np.float32)
+
+
+def separate_tokens(X: jax.Array, Y: jax.Array, x_q: jax.Array, pe: jax.Array) -> jax.Array:
+    """Token sequences (B, 2N+1, d+1+P): x-tokens (x_j, 0), target tokens (0, y_j), query (x_q, 0).
+
+    X: (B, N, d), Y: (B, N, 1), x_q: (B, d), pe: (2N+1, P).
+    """
+    B, N, d = X.shape
+    x_tok = jnp.concatenate([X, jnp.zeros_like(Y)], axis=-1)             # (B, N, d+1)
+    y_tok = jnp.concatenate([jnp.zeros_like(X), Y], axis=-1)             # (B, N, d+1)
+    pairs = jnp.stack([x_tok, y_tok], axis=2).reshape(B, 2 * N, d + 1)   # (B, 2N, d+1), x then y
+    query = jnp.concatenate([x_q, jnp.zeros_like(x_q[:, :1])], axis=-1)  # (B, d+1)
+    data = jnp.concatenate([pairs, query[:, None, :]], axis=1)           # (B, 2N+1, d+1)
+    pe_b = jnp.broadcast_to(pe, (B,) + pe.shape)                         # (B, 2N+1, P)
+    return jnp.concatenate([data, pe_b], axis=-1)                        # (B, 2N+1, D)
+
+
+# ------------------------------------------------------------------ the two layers
+
+def _softmax_logits(p: lsa.LSA, H: jax.Array) -> jax.Array:
+    context = H[:, :-1, :]                                                # (B, 2N, D)
+    W_KQ, _ = lsa.products(p)                                             # (D, D)
+    z = jnp.einsum("ij,bsj->bsi", W_KQ, H)                                # (B, 2N+1, D)
+    return jnp.einsum("bti,bsi->bst", context, z)                         # (B, 2N+1, 2N)
+
+
+def attention_weights(p: lsa.LSA, H: jax.Array) -> jax.Array:
+    """Softmax weights (B, 2N+1, 2N) of every token (rows) over the context tokens (columns)."""
+    scale = jnp.asarray(1.0 / math.sqrt(p.W_Q.shape[-2]), H.dtype)        # 1 / sqrt(D_k), as the code
+    return jax.nn.softmax(scale * _softmax_logits(p, H), axis=-1)
+
+
+def softmax_layer(p: lsa.LSA, H: jax.Array) -> jax.Array:
+    """Layer 1: e_s <- e_s + W_PV sum_t a(s, t) e_t over context tokens t. (B, 2N+1, D)."""
+    _, W_PV = lsa.products(p)                                             # (D, D)
+    A = attention_weights(p, H)                                           # (B, 2N+1, 2N)
+    mixed = jnp.einsum("bst,btd->bsd", A, H[:, :-1, :])                   # (B, 2N+1, D)
+    return H + jnp.einsum("ij,bsj->bsi", W_PV, mixed)                     # (B, 2N+1, D)
+
+
+def predict(params: tuple[lsa.LSA, lsa.LSA], H: jax.Array, d: int) -> jax.Array:
+    """Two-layer prediction: minus the target slot (index d) of the query. (B, 2N+1, D) -> (B, 1)."""
+    p1, p2 = params
+    e_q = lsa.query_forward(p2, softmax_layer(p1, H))                     # (B, D), layer 2 on the query only
+    return -e_q[:, d:d + 1]
+
+
+# ------------------------------------------------------------------ the construction
+
+def construction(eta, d: int, N: int, pe_size: int, base: float, beta: float,
+                 slot: int | None = None) -> tuple[lsa.LSA, lsa.LSA]:
+    """The two layers of Proposition 3 (module docstring); `slot` is r, default the last entry."""
+    D = d + 1 + pe_size
+    r = D - 1 if slot is None else slot
+    pos = slice(d + 1, D)                                                  # positional block
+    R = shift_rotation(pe_size, base, 1)
+    R_inv = shift_rotation(pe_size, base, -1)
+    W_Q1 = np.zeros((D, D), np.float32)
+    W_Q1[pos, pos] = beta * math.sqrt(D) * R   # q_s.k_t / sqrt(D) = beta (R pe(s)).pe(t) = beta pe(s+1).pe(t)
+    W_K1 = np.zeros((D, D), np.float32)
+    W_K1[pos, pos] = np.eye(pe_size)
+    W_PV1 = np.zeros((D, D), np.float32)                                   # writes slot r only
+    W_PV1[r, d] = 1.0                                                      # + the attended token's target
+    W_PV1[r, pos] = -R_inv[r - (d + 1)]                                    # - (R^{-1} pe(t))_r
+    eye = np.eye(D, dtype=np.float32)
+    layer1 = lsa.LSA(W_Q=jnp.asarray(W_Q1), W_K=jnp.asarray(W_K1), W_V=jnp.asarray(W_PV1),
+                     P=jnp.asarray(eye))
+    x_block = np.zeros((D, D), np.float32)
+    x_block[:d, :d] = np.eye(d)
+    W_V2 = np.zeros((D, D), np.float32)
+    W_V2[d, r] = -1.0                                                      # v_t = -slot r (= -y_j)
+    P2 = np.zeros((D, D), np.float32)
+    P2[d, d] = 1.0
+    layer2 = lsa.LSA(W_Q=jnp.asarray(x_block), W_K=jnp.asarray(x_block), W_V=jnp.asarray(W_V2),
+                     P=(jnp.asarray(eta, jnp.float32) / N) * jnp.asarray(P2))
+    return layer1, layer2
+
+
+
+# ------------------------------------------------------------------ measurements
+
+def _x_tokens(N: int) -> jax.Array:
+    return jnp.arange(0, 2 * N, 2)                                         # (N,) positions of x_j
+
+
+def copy_attention(p1: lsa.LSA, H: jax.Array, N: int) -> tuple[jax.Array, jax.Array]:
+    """Mean weight x-token j -> target token j, and target token j -> x-token j."""
+    A = attention_weights(p1, H)                                           # (B, 2N+1, 2N)
+    xs = _x_tokens(N)
+    return jnp.mean(A[:, xs, xs + 1]), jnp.mean(A[:, xs + 1, xs])
+
+
+def copy_sensitivities(p1: lsa.LSA, X, Y, x_q, pe) -> jax.Array:
+    """S[b, j, k] = ||d h1(e_{2j}) / d y_k||_2: how the first layer's output at x-token j moves with y_k."""
+    N = X.shape[1]
+
+    def x_token_outputs(X1, Y1, x_q1):                                     # one task
+        H = separate_tokens(X1[None], Y1[None], x_q1[None], pe)            # (1, 2N+1, D)
+        return softmax_layer(p1, H)[0, _x_tokens(N), :]                    # (N, D)
+
+    J = jax.vmap(jax.jacfwd(x_token_outputs, argnums=1))(X, Y, x_q)       # (B, N, D, N, 1)
+    return jnp.linalg.norm(J[..., 0], axis=2)                              # (B, N, N)
+
+
+def copy_summary(S: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """copy_sensitivity (mean own-target term) and copy_selectivity (own share) from S (B, N, N)."""
+    own = jnp.diagonal(S, axis1=1, axis2=2)                                # (B, N)
+    return jnp.mean(own), jnp.mean(own / (jnp.sum(S, axis=-1) + 1e-12))
+
+
+def _draw(rng: np.random.Generator, B: int, N: int, d: int):
+    """Raw draws for n steps: uniforms for the N inputs and the query, and teachers."""
+    def draw(n):
+        return {"U": rng.random((n, B, N + 1, d), dtype=np.float32),     # (n, B, N+1, d)
+                "w": rng.standard_normal((n, B, d), dtype=np.float32)}   # (n, B, d)
+    return draw
+
+
+def _tasks_from_raw(raw, input_range: float):
+    """(X, Y, x_q, y_q) from one step's raw draws, as `analysis.tasks.sample_tasks` builds them."""
+    X_all = input_range * (raw["U"] - 0.5)                                # (B, N+1, d)
+    y_all = jnp.einsum("bnd,bd->bn", X_all, raw["w"])[..., None]          # (B, N+1, 1)
+    return X_all[:, :-1], y_all[:, :-1], X_all[:, -1], y_all[:, -1]
+
+
+def run(config: Config, progress=None) -> dict:
+    """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
+    with task_lib.random_streams():
+        return _run(config, progress)
+
+
+def _run(config: Config, progress=None) -> dict:
+    t_start = time.perf_counter()
+    k_eval, k_tune, k_init, k_stream = jax.random.split(jax.random.key(config.seed), 4)
+    d, N = config.d, config.N
+    pe = jnp.asarray(positional_encoding(2 * N + 1, config.pe_size, config.pe_base))  # (2N+1, P)
+    D = d + 1 + config.pe_size
+
+    def sample(key, n):
+        return task_lib.sample_tasks(key, n, N, d, 1, config.input_range)
+
+    evaluation, tune = sample(k_eval, config.eval_tasks), sample(k_tune, config.tune_tasks)
+    H_eval = separate_tokens(evaluation.X, evaluation.Y, evaluation.x_q, pe)   # (B, 2N+1, D)
+
+    # GD baselines: eta for one step in closed form, one shared eta for two steps on a grid,
+    # both on the tuning tasks.
+    eta1 = lsa.tune_eta_one_step(tune.X, tune.Y, tune.x_q, tune.y_q)
+    eta2 = lsa.tune_scalar(lambda eta: metrics.loss(
+        tune.y_q, lsa.gd_predict(tune.X, tune.Y, tune.x_q, eta, 2)), 0.0, 3.0 * float(eta1))
+    W_gd1 = lsa.gd_weights(evaluation.X, evaluation.Y, eta1, 1)[:, 0, :]     # (B, d): g of 1 GD step
+    W_gd2 = lsa.gd_weights(evaluation.X, evaluation.Y, eta2, 2)[:, 0, :]     # (B, d)
+    f_gd1 = jnp.einsum("bi,bi->b", W_gd1, evaluation.x_q)[:, None]          # (B, 1)
+    f_gd2 = jnp.einsum("bi,bi->b", W_gd2, evaluation.x_q)[:, None]          # (B, 1)
+
+    # The construction, on the same evaluation tasks.
+    built = construction(eta1, d, N, config.pe_size, config.pe_base, config.copy_scale)
+    H1_built = softmax_layer(built[0], H_eval)                             # (B, 2N+1, D)
+    copied = H1_built[:, _x_tokens(N), D - 1]                              # (B, N): slot r at x-tokens
+    f_built = predict(built, H_eval, d)                                    # (B, 1)
+    built_attn, built_reverse = copy_attention(built[0], H_eval, N)
+
+    # Training.
+    n_mon, n_copy = config.monitor_tasks, config.copy_tasks
+    H_mon, y_mon = H_eval[:n_mon], evaluation.y_q[:n_mon]
+    copy_set = (evaluation.X[:n_copy], evaluation.Y[:n_copy], evaluation.x_q[:n_copy])
+
+    @jax.jit
+    def curve(params):
+        attn, reverse = copy_attention(params[0], H_mon, N)
+        sens, sel = copy_summary(copy_sensitivities(params[0], *copy_set, pe))
+        return {"loss": metrics.loss(y_mon, predict(params, H_mon, d)), "copy_attention": attn,
+                "reverse_copy_attention": reverse, "copy_sensitivity": sens, "copy_selectivity": sel}
+
+    def loss_fn(params, raw):
+        X, Y, x_q, y_q = _tasks_from_raw(raw, config.input_range)
+        return metrics.loss(y_q, predict(params, separate_tokens(X, Y, x_q, pe), d))
+
+    stack = train_lib.init_lsa(k_init, D, config.init_scale, n_layers=2)    # (2, D, D) each
+    params = tuple(jax.tree.map(lambda w, l=l: w[l], stack) for l in range(2))
+    t_train = time.perf_counter()
+    result = stream.train(
+        params, loss_fn, _draw(stream.host_rng(k_stream), config.batch_size, N, d),
+        steps=config.steps, chunk_size=config.chunk_size, eval_every=config.eval_every,
+        optimizer=train_lib.adam(config.lr, config.clip, config.b1, config.b2),
+        evaluate=lambda p: curve(p), progress=progress, description="training 2 layers")
+    train_seconds = time.perf_counter() - t_train
+    trained = result.params
+
+    # Final evaluation of the trained model.
+    predict_trained = jax.jit(lambda H: predict(trained, H, d))
+    f_tr = predict_trained(H_eval)                                         # (B, 1)
+    g_tr = jax.jit(lambda H: metrics.input_sensitivity(predict_trained, H, d))(H_eval)  # (B, d)
+    attn, reverse = copy_attention(trained[0], H_eval, N)
+    sens, sel = copy_summary(copy_sensitivities(trained[0], *copy_set, pe))
+    sens_b, sel_b = copy_summary(copy_sensitivities(built[0], *copy_set, pe))
+    y = evaluation.y_q
+    chunk_s = result.history["chunk_seconds"][1:] or result.history["chunk_seconds"]
+
+    m = {
+        "construction_loss": float(metrics.loss(y, f_built)),
+        "construction_max_pred_diff": float(jnp.max(jnp.abs(f_built - f_gd1))),
+        "copy_error": float(jnp.max(jnp.abs(copied - evaluation.Y[..., 0]))),
+        "construction_copy_attention": float(built_attn),
+        "construction_copy_sensitivity": float(sens_b),
+        "loss_trained": float(metrics.loss(y, f_tr)),
+        "loss_gd1": float(metrics.loss(y, f_gd1)),
+        "loss_gd2": float(metrics.loss(y, f_gd2)),
+        "loss_zero": float(metrics.loss(y, jnp.zeros_like(y))),
+        "eta_gd1": float(eta1),
+        "eta_gd2": float(eta2),
+        "cos_vs_gd1": float(metrics.cosine(g_tr, W_gd1)),
+        "cos_vs_gd2": float(metrics.cosine(g_tr, W_gd2)),
+        "model_diff_vs_gd1": float(metrics.model_diff(g_tr, W_gd1)),
+        "pred_diff_vs_gd1": float(metrics.prediction_diff(f_tr, f_gd1)),
+        "pred_diff_vs_gd2": float(metrics.prediction_diff(f_tr, f_gd2)),
+        "copy_attention": float(attn),
+        "reverse_copy_attention": float(reverse),
+        "copy_sensitivity": float(sens),
+        "copy_selectivity": float(sel),
+        "train_seconds": train_seconds,
+        "ms_per_step": 1e3 * float(np.median(chunk_s)) / config.chunk_size,
+        "training": {k: v for k, v in result.history.items() if k != "chunk_seconds"},
+    }
+    m["rel_gap_gd1"] = abs(m["loss_trained"] - m["loss_gd1"]) / m["loss_gd1"]
+    A_tr = np.asarray(attention_weights(trained[0], H_eval[:1])[0])        # (2N+1, 2N)
+    A_built = np.asarray(attention_weights(built[0], H_eval[:1])[0])       # (2N+1, 2N)
+    figures = {"training_loss": _loss_figure(m), "copy": _copy_figure(m),
+               "attention": _attention_figure(A_tr, A_built)}
+    notes = [f"eta tuned on {config.tune_tasks} separate tasks: one step {m['eta_gd1']:.4f}, "
+             f"two steps (shared) {m['eta_gd2']:.4f}; evaluation on {config.eval_tasks} fixed tasks",
+             f"{config.steps} steps at batch {config.batch_size}: {m['ms_per_step']:.2f} ms/step, "
+             f"{train_seconds:.0f} s of training, {time.perf_counter() - t_start:.0f} s in all"]
+    return {"metrics": m, "figures": figures, "notes": notes}
+
+
+# ------------------------------------------------------------------ figures
+
+def _loss_figure(m):
+    h = m["training"]
+    fig = Figure(figsize=(6, 3.8))
+    ax = fig.subplots()
+    ax.plot(h["step"], h["loss"], label="trained 2 layers (softmax, linear)")
+    ax.plot(h["chunk_step"], h["train_loss"], alpha=0.35, label="training batches")
+    ax.axhline(m["loss_gd1"], color="k", linestyle="--", label="1 step of GD")
+    ax.axhline(m["loss_gd2"], color="C3", linestyle="--", label="2 steps of GD")
+    ax.axhline(m["loss_zero"], color="grey", linestyle=":", label="zero prediction")
+    ax.set_ylim(0.5 * m["loss_gd2"], 1.3 * m["loss_zero"])
+    ax.set_xlabel("training step")
+    ax.set_ylabel("loss")
+    ax.set_title("separate input and target tokens")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def _copy_figure(m):
+    h = m["training"]
+    fig = Figure(figsize=(10, 3.8))
+    ax_a, ax_s = fig.subplots(1, 2)
+    ax_a.plot(h["step"], h["copy_attention"], label="x-token j -> its target token")
+    ax_a.plot(h["step"], h["reverse_copy_attention"], label="target token j -> its x-token")
+    ax_a.plot(h["step"], h["copy_selectivity"], label="own-target share of d h1(x_j)/d y")
+    ax_a.set_ylim(0, 1.05)
+    ax_a.set_xlabel("training step")
+    ax_a.set_title("first layer: attention and selectivity")
+    ax_a.legend(fontsize=8)
+    ax_s.plot(h["step"], h["copy_sensitivity"], color="C3")
+    ax_s.axhline(m["construction_copy_sensitivity"], color="k", linestyle="--", label="construction")
+    ax_s.set_xlabel("training step")
+    ax_s.set_ylabel("||d h1(x-token j) / d y_j||")
+    ax_s.set_title("copy sensitivity")
+    ax_s.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def _attention_figure(A_trained, A_built):
+    fig = Figure(figsize=(10, 4.2))
+    axes = fig.subplots(1, 2)
+    labels = [f"{'x' if t % 2 == 0 else 'y'}{t // 2 + 1}" for t in range(A_built.shape[1])]
+    for ax, A, title in ((axes[0], A_trained, "trained first layer"),
+                         (axes[1], A_built, "construction")):
+        im = ax.imshow(A, cmap="viridis", vmin=0.0, vmax=1.0)
+        ax.set_xticks(range(len(labels)), labels, fontsize=6, rotation=90)
+        ax.set_yticks(range(len(labels) + 1), labels + ["query"], fontsize=6)
+        ax.set_xlabel("key (context token)")
+        ax.set_ylabel("token (query of the attention)")
+        ax.set_title(f"{title}: softmax weights, one task", fontsize=9)
+        fig.colorbar(im, ax=ax, shrink=0.8)
+    fig.tight_layout()
+    return fig
