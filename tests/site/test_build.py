@@ -144,6 +144,19 @@ def test_every_record_has_a_page_and_every_claim_an_anchor(built, pages):
             assert f"discrepancy-{d.id.lower()}" in page.ids
 
 
+def test_the_repository_records_each_get_a_page_and_claim_anchors():
+    """The live seed (not the frozen fixture): every record and claim has its place."""
+    from litrec.site.build import generate
+
+    proj = load_project(REPO / "records", REPO / "analysis")
+    files, data = generate(proj, REPO / "results", "paper", REPO / "site")
+    for rid, rec in proj.records.items():
+        page = files[data.record_page(rid)]
+        for claim in getattr(rec, "claims", []) or []:
+            assert f"{{ #{claim.id.lower()} }}" in page, f"{rid}#{claim.id}"
+    assert files["index.md"].count("lr-v-") >= sum(1 for _ in proj.claims())
+
+
 def test_claim_refs_in_text_link_to_their_anchor(pages):
     note = pages["records/NOTE-9001.html"]
     urls = [u for _, u in note.links]
