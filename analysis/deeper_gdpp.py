@@ -99,20 +99,12 @@ PROFILES = {
 
 # ------------------------------------------------------------------ tasks and models
 
-def _draw_tasks(rng: np.random.Generator, B: int, N: int, d: int):
-    """Raw draws for n steps: uniforms for the N context inputs and the query, and teachers."""
-    def draw(n):
-        return {"U": rng.random((n, B, N + 1, d), dtype=np.float32),     # (n, B, N+1, d)
-                "w": rng.standard_normal((n, B, d), dtype=np.float32)}   # (n, B, d)
-    return draw
-
-
 def _tokens_from_raw(raw, input_range: float):
     """Tokens (B, N+1, D) with the query's y-slot 0, and the query targets (B,)."""
-    X_all = input_range * (raw["U"] - 0.5)                               # (B, N+1, d)
-    y_all = jnp.einsum("bnd,bd->bn", X_all, raw["w"])                    # (B, N+1)
-    y_slot = y_all.at[:, -1].set(0.0)                                    # query token (x_q, 0)
-    return jnp.concatenate([X_all, y_slot[..., None]], axis=-1), y_all[:, -1]
+    X, y, x_q, y_q = stream.regression_tasks(raw, input_range)
+    context = jnp.concatenate([X, y[..., None]], axis=-1)                # (B, N, D)
+    query = jnp.concatenate([x_q, jnp.zeros_like(y_q)[:, None]], axis=-1)  # (B, D)
+    return jnp.concatenate([context, query[:, None, :]], axis=1), y_q
 
 
 def _query(p: lsa.LSA, H: jax.Array, depth: Depth) -> jax.Array:
@@ -227,7 +219,7 @@ def _run_depth(config: Config, depth: Depth, keys, evaluation: task_lib.Tasks,
     start = time.perf_counter()
     result = stream.train(
         train_lib.init_lsa(k_init, d + 1, depth.init_scale), loss_fn,
-        _draw_tasks(stream.host_rng(k_stream), config.batch_size, N, d),
+        stream.regression_draws(stream.host_rng(k_stream), config.batch_size, N, d),
         steps=depth.steps, chunk_size=config.chunk_size, eval_every=depth.eval_every,
         optimizer=train_lib.adam(depth.lr, depth.clip, config.b1, config.b2),
         evaluate=curve, progress=progress, description=f"training K={K}")

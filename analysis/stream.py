@@ -28,6 +28,24 @@ def host_rng(key) -> np.random.Generator:
     return np.random.default_rng([int(w) for w in words])
 
 
+def regression_draws(rng: np.random.Generator, batch_size: int, N: int, d: int) -> Callable[[int], dict]:
+    """Raw draws of linear-regression tasks for n steps: U(0, 1) inputs (context and query) and teachers."""
+    def draw(n):
+        return {"U": rng.random((n, batch_size, N + 1, d), dtype=np.float32),   # (n, B, N+1, d)
+                "w": rng.standard_normal((n, batch_size, d), dtype=np.float32)}  # (n, B, d)
+    return draw
+
+
+def regression_tasks(raw: dict, input_range: float):
+    """One step's tasks from its raw draws: x ~ U(-r/2, r/2), w ~ N(0, I), y = w . x.
+
+    Returns X (B, N, d), y (B, N), x_q (B, d), y_q (B,).
+    """
+    X_all = input_range * (raw["U"] - 0.5)                                 # (B, N+1, d)
+    y_all = jnp.einsum("bnd,bd->bn", X_all, raw["w"])                      # (B, N+1)
+    return X_all[:, :-1], y_all[:, :-1], X_all[:, -1], y_all[:, -1]
+
+
 class Result(NamedTuple):
     params: Any
     history: dict   # "step": evaluation steps (from 0) with one list per evaluated quantity;
