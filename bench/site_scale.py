@@ -5,16 +5,20 @@ decisions, works, anthology entries) with links between them, a registry of two
 analyses and a result for one of them, in a temporary folder. Then times, as
 whole processes (a fresh docs folder and output each time):
 
-- litrec:   the site as `litrec site build` makes it: record pages generated
-            into build/docs and kept out of the navigation (`not_in_nav`),
-            reached from index tables;
-- baseline: the same records and pages with every record page in the nav,
-            which Material then renders into every page.
+- litrec:    the site as `litrec site build` makes it: record pages generated
+             into build/docs, kept out of the navigation (`not_in_nav`) and
+             reached from index tables; MkDocs sharded over the cores;
+- litrec-1p: the same in one MkDocs process (the nav's effect alone);
+- baseline:  the same pages with every record page in the nav, which Material
+             then renders into every page; one MkDocs process.
 
-Prints the median of several runs of each, the peak memory, and the ratio
-baseline / litrec. Goal: 1,000 records in under 10 s on 2 cores.
+Prints per variant the median wall time, the critical path (the longest chain
+of CPU work: what the wall time is on idle cores; on a shared machine the wall
+time also counts waiting for other processes), all CPU, the main process's
+peak memory and the size of the built site; then the ratios to the baseline.
+Goal: 1,000 records in under 10 s on 2 cores.
 
-    python bench/site_scale.py [--records 1000] [--repeats 3]
+    python bench/site_scale.py [--records 1000] [--repeats 3] [--only litrec,baseline]
 """
 
 from __future__ import annotations
