@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 from html.parser import HTMLParser
+from pathlib import Path
 
 import markdown
 from hypothesis import given, settings, strategies as st
@@ -11,8 +12,23 @@ from hypothesis import given, settings, strategies as st
 from litrec.site.mdext import safe_url
 from litrec.site.text import ID_CANDIDATE, inline, mermaid_label, prose
 
-EXTENSIONS = ["admonition", "attr_list", "md_in_html", "tables", "toc", "pymdownx.details",
-              "pymdownx.highlight", "pymdownx.superfences"]
+def _site_extensions() -> tuple[list[str], dict]:
+    """The Markdown extensions (and their settings) of the site's own mkdocs.yml."""
+    from mkdocs.utils import yaml_load
+
+    with open(Path(__file__).resolve().parents[2] / "mkdocs.yml", "rb") as fh:
+        items = yaml_load(fh)["markdown_extensions"]
+    names, configs = [], {}
+    for item in items:
+        name, conf = (item, None) if isinstance(item, str) else next(iter(item.items()))
+        names.append(name)
+        if conf:
+            configs[name] = conf
+    return names, configs
+
+
+SITE_EXTENSIONS, SITE_CONFIGS = _site_extensions()
+EXTENSIONS = [e for e in SITE_EXTENSIONS if e != "litrec.site.mdext"]
 DANGEROUS_TAGS = {"script", "iframe", "object", "embed", "style", "svg", "math", "form", "input",
                   "textarea", "base", "meta", "link", "frame", "frameset", "template", "button"}
 
@@ -31,7 +47,7 @@ class _Tags(HTMLParser):
 def render(md_text: str, safe_links: bool = True) -> list[tuple[str, dict]]:
     exts = EXTENSIONS + (["litrec.site.mdext"] if safe_links else [])
     parser = _Tags()
-    parser.feed(markdown.Markdown(extensions=exts).convert(md_text))
+    parser.feed(markdown.Markdown(extensions=exts, extension_configs=SITE_CONFIGS).convert(md_text))
     return parser.tags
 
 
