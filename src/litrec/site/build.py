@@ -3,9 +3,9 @@
 The docs folder (`build/docs/` beside mkdocs.yml) is made of the hand-written
 pages of `site/`, the generated pages and the figures copied from `results/`.
 It is synchronised, not rewritten: unchanged files keep their timestamps, so
-`litrec site serve` reloads only what changed. MkDocs then builds it in this
-process with `strict` on, so any warning (a broken link, a missing anchor)
-fails the build.
+`litrec site serve` reloads only what changed. MkDocs then builds it with
+`strict` on, so any warning (a broken link, a missing anchor) fails the build;
+see `engine` for how a large site is built on every core.
 """
 
 from __future__ import annotations
