@@ -19,7 +19,7 @@ venv: $(STAMP)
 
 site: $(STAMP)
 	$(BIN)/litrec validate
-	$(BIN)/litrec run --profile paper
+	$(BIN)/litrec run --profile paper --allow-not-reproduced
 	$(BIN)/litrec site build
 
 serve: $(STAMP)

@@ -37,9 +37,9 @@ def _markers(folder) -> list[tuple[int, int]]:
 
 
 def test_dask_and_local_results_and_caching_are_identical(sweep_project, cli):
-    code, _, err = cli("run", "--jobs", "1", "--results", "local")
+    code, _, err = cli("run", "--profile", "quick", "--jobs", "1", "--results", "local")
     assert code == 0, err
-    code, _, err = cli("run", "--executor", "dask", "--jobs", "1", "--results", "dask")
+    code, _, err = cli("run", "--profile", "quick", "--executor", "dask", "--jobs", "1", "--results", "dask")
     assert code == 0, err
     assert "3 points of 1 analysis to dask (a LocalCluster at tcp://127.0.0.1:" in err
     assert ", 1 worker)" in err
@@ -51,9 +51,9 @@ def test_dask_and_local_results_and_caching_are_identical(sweep_project, cli):
            for r in ("local", "dask")]
     assert svg[0] == svg[1]
     # each executor takes the other's result as current: nothing runs, no cluster starts
-    code, out, _ = cli("run", "--results", "dask", "--format", "json")
+    code, out, _ = cli("run", "--profile", "quick", "--results", "dask", "--format", "json")
     assert json.loads(out)["ran"] == []
-    code, out, err = cli("run", "--executor", "dask", "--results", "local", "--format", "json")
+    code, out, err = cli("run", "--profile", "quick", "--executor", "dask", "--results", "local", "--format", "json")
     assert json.loads(out)["ran"] == [] and "to dask" not in err
 
 
@@ -73,7 +73,7 @@ def test_a_killed_worker_is_retried_elsewhere(sweep_project, cli, cluster):
 
     killer = threading.Thread(target=kill_a_worker_mid_task)
     killer.start()
-    code, out, err = cli("run", "--executor", "dask", "--scheduler", cluster.scheduler_address,
+    code, out, err = cli("run", "--profile", "quick", "--executor", "dask", "--scheduler", cluster.scheduler_address,
                          "--format", "json")
     killer.join()
     assert code == 0, err
@@ -89,7 +89,7 @@ def test_a_point_that_always_fails_writes_no_partial_result(sweep_project, cli, 
     markers = sweep_project / "markers"
     markers.mkdir()
     write_toy(sweep_project, fail_seed=1, marker_dir=str(markers))
-    code, _, err = cli("run", "--executor", "dask", "--scheduler", cluster.scheduler_address)
+    code, _, err = cli("run", "--profile", "quick", "--executor", "dask", "--scheduler", cluster.scheduler_address)
     assert code == 1
     assert "analysis toy-sweep failed: RuntimeError: boom at seed 1 (point seed=1)" in err
     assert [s for s, _ in _markers(markers)].count(1) == 3  # retries=2: three tries in all
@@ -101,6 +101,6 @@ def test_an_unreachable_scheduler_is_a_usage_error(sweep_project, cli):
     import dask
 
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
-        code, _, err = cli("run", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9")
+        code, _, err = cli("run", "--profile", "quick", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9")
     assert code == 2
     assert "litrec: error: cannot reach the dask scheduler at tcp://127.0.0.1:9" in err

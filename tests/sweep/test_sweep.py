@@ -77,7 +77,7 @@ def test_aggregate_means_lists_booleans_and_spread():
 
 
 def test_a_local_sweep_stores_points_spread_and_judges_the_mean(sweep_project, cli):
-    code, out, err = cli("run", "--jobs", "2", "--format", "json")
+    code, out, err = cli("run", "--profile", "quick", "--jobs", "2", "--format", "json")
     assert code == 0, err
     assert "3 points of 1 analysis to the local executor (2 worker processes)" in err
     result = _result(sweep_project)
@@ -98,11 +98,11 @@ def test_a_local_sweep_stores_points_spread_and_judges_the_mean(sweep_project, c
     code, out, _ = cli("status", "--profile", "quick")
     std = result["spread"]["level"]["std"]
     assert f"level = {result['metrics']['level']:.4g} ± {std:.4g} (n=3)" in out
-    code, out, _ = cli("run", "--jobs", "2", "--format", "json")
+    code, out, _ = cli("run", "--profile", "quick", "--jobs", "2", "--format", "json")
     assert json.loads(out)["ran"] == [] and json.loads(out)["current"] == ["toy-sweep"]
 
     # one job runs the points in this process, with the same result and figure
-    code, _, err = cli("run", "--jobs", "1", "--results", "here")
+    code, _, err = cli("run", "--profile", "quick", "--jobs", "1", "--results", "here")
     assert code == 0 and "to the local executor" not in err
     assert _without_times(_result(sweep_project, "here")) == _without_times(result)
     figs = [(sweep_project / r / "toy-sweep" / "quick" / "draws.svg").read_bytes()
@@ -111,10 +111,10 @@ def test_a_local_sweep_stores_points_spread_and_judges_the_mean(sweep_project, c
 
 
 def test_a_failing_point_writes_nothing(sweep_project, cli):
-    cli("run", "--jobs", "1")
+    cli("run", "--profile", "quick", "--jobs", "1")
     before = (sweep_project.joinpath(*RESULT)).read_bytes()
     write_toy(sweep_project, fail_seed=1)
-    code, _, err = cli("run", "--jobs", "1")  # in worker processes: tests/sweep/test_dask.py
+    code, _, err = cli("run", "--profile", "quick", "--jobs", "1")  # in worker processes: tests/sweep/test_dask.py
     assert code == 1
     assert "analysis toy-sweep failed: RuntimeError: boom at seed 1 (point seed=1)" in err
     assert sweep_project.joinpath(*RESULT).read_bytes() == before
@@ -136,7 +136,7 @@ def test_a_dead_local_worker_fails_the_analysis_and_writes_nothing(sweep_project
 
     killer = threading.Thread(target=kill_first_worker)
     killer.start()
-    code, _, err = cli("run", "--jobs", "2")
+    code, _, err = cli("run", "--profile", "quick", "--jobs", "2")
     killer.join()
     assert code == 1
     assert "analysis toy-sweep failed: a worker process died (killed, or out of memory)" in err
@@ -164,10 +164,10 @@ def test_an_edited_analysis_is_reimported(sweep_project):
 
 
 def test_executor_options_are_checked(sweep_project, cli):
-    code, _, err = cli("run", "--scheduler", "tcp://127.0.0.1:1")
+    code, _, err = cli("run", "--profile", "quick", "--scheduler", "tcp://127.0.0.1:1")
     assert code == 2 and "--scheduler names a dask scheduler; add --executor dask" in err
     with pytest.raises(SystemExit):
-        cli("run", "--jobs", "0")
+        cli("run", "--profile", "quick", "--jobs", "0")
 
 
 def test_a_worker_without_the_project_folder_imports_the_analysis_from_its_path(sweep_project):
