@@ -28,6 +28,7 @@ optional token clipping (the 5-layer setting clips tokens at +-10). Without
 clipping, `analysis.lsa.query_forward` (matrix-vector products on the context)
 is cheaper for K <= 4.
 """
+from functools import partial
 from typing import NamedTuple
 
 import jax
@@ -60,12 +61,14 @@ def spectral(X: jax.Array, y: jax.Array, x_q: jax.Array) -> Spectral:
 def step_scalars(etas: jax.Array, gammas: jax.Array | None, K: int) -> tuple[jax.Array, jax.Array]:
     """Per-step (eta_k, gamma_k), k = 1..K, from shared (length 1) or per-step values.
 
-    gammas has length 1 (shared) or K - 1: the last step's gamma transforms inputs
-    nothing reads any more, so it is fixed at 0. None means plain GD.
+    gammas has length 1 (shared), K - 1 (the last step's gamma transforms inputs
+    nothing reads any more, so it is fixed at 0) or K. None means plain GD.
     """
     etas = jnp.broadcast_to(etas, (K,)) if etas.shape[0] == 1 else etas               # (K,)
     if gammas is None:
         gammas = jnp.zeros((K,), etas.dtype)
+    elif gammas.shape[0] == K:
+        pass
     elif gammas.shape[0] == 1:
         gammas = jnp.broadcast_to(gammas, (K,))
     else:
@@ -190,36 +193,44 @@ def fit_scalars(st: Spectral, y_q: jax.Array, K: int, N: int, etas0, gammas0=Non
     """
     n_eta = etas0.shape[0]
     theta = jnp.concatenate([etas0] + ([] if gammas0 is None else [gammas0])).astype(jnp.float32)
-
-    def split(th):
-        return th[:n_eta], (None if gammas0 is None else th[n_eta:])
-
-    def residual(th):
-        return y_q - predict(st, *split(th), K, N)                      # (B,)
+    shape = (K, N, n_eta, gammas0 is not None)
 
     def held_out(th):
-        return float(jnp.mean(residual(th) ** 2)) if score is None else float(score(*split(th)))
-
-    @jax.jit
-    def iterate(theta, mu):
-        r = residual(theta)
-        J = jax.jacfwd(residual)(theta)                                 # (B, P)
-        A = J.T @ J                                                     # (P, P)
-        g = J.T @ r                                                     # (P,)
-        damped = A + mu * jnp.diag(jnp.diag(A)) + 1e-12 * jnp.eye(A.shape[0])
-        candidate = theta - jnp.linalg.solve(damped, g)
-        better = jnp.mean(residual(candidate) ** 2) < jnp.mean(r ** 2)
-        return jnp.where(better, candidate, theta), jnp.where(better, mu / 3.0, mu * 4.0)
+        if score is None:
+            return float(tuned_loss(st, y_q, *_split(th, n_eta, gammas0 is not None), K, N))
+        return float(score(*_split(th, n_eta, gammas0 is not None)))
 
     mu = jnp.asarray(1e-3, jnp.float32)
     best, best_val = theta, held_out(theta)
     for i in range(1, iters + 1):
-        theta, mu = iterate(theta, mu)
+        theta, mu = _lm_step(st, y_q, theta, mu, shape)
         if i % score_every == 0 or i == iters:
             v = held_out(theta)
             if v < best_val:                                            # nan never wins
                 best, best_val = theta, v
-    return split(best)
+    return _split(best, n_eta, gammas0 is not None)
+
+
+def _split(theta, n_eta: int, has_gamma: bool):
+    return theta[:n_eta], (theta[n_eta:] if has_gamma else None)
+
+
+@partial(jax.jit, static_argnums=(4,))
+def _lm_step(st: Spectral, y_q, theta, mu, shape):
+    """One damped Gauss-Newton step; rejected (and the damping raised) if the loss rises."""
+    K, N, n_eta, has_gamma = shape
+
+    def residual(th):
+        return y_q - predict(st, *_split(th, n_eta, has_gamma), K, N)    # (B,)
+
+    r = residual(theta)
+    J = jax.jacfwd(residual)(theta)                                      # (B, P)
+    A = J.T @ J                                                          # (P, P)
+    g = J.T @ r                                                          # (P,)
+    damped = A + mu * jnp.diag(jnp.diag(A)) + 1e-12 * jnp.eye(A.shape[0])
+    candidate = theta - jnp.linalg.solve(damped, g)
+    better = jnp.mean(residual(candidate) ** 2) < jnp.mean(r ** 2)
+    return jnp.where(better, candidate, theta), jnp.where(better, mu / 3.0, mu * 4.0)
 
 
 def fit_scalars_restarts(st: Spectral, y_q: jax.Array, K: int, N: int, eta: float,

@@ -21,6 +21,8 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
+from analysis import tasks as task_lib
+
 
 def host_rng(key) -> np.random.Generator:
     """A numpy generator seeded from a JAX key (128 bits drawn from it)."""
@@ -44,6 +46,18 @@ def regression_tasks(raw: dict, input_range: float):
     X_all = input_range * (raw["U"] - 0.5)                                 # (B, N+1, d)
     y_all = jnp.einsum("bnd,bd->bn", X_all, raw["w"])                      # (B, N+1)
     return X_all[:, :-1], y_all[:, :-1], X_all[:, -1], y_all[:, -1]
+
+
+def regression_task_set(key, n: int, N: int, d: int, input_range: float):
+    """n fixed linear-regression tasks drawn on the host from `key`, as `analysis.tasks.Tasks`.
+
+    The same distribution as `analysis.tasks.sample_tasks`; drawing on the host avoids
+    compiling JAX's generator for every new shape (seconds on CPU).
+    """
+    raw = regression_draws(host_rng(key), n, N, d)(1)
+    X, y, x_q, y_q = regression_tasks(jax.tree.map(lambda a: jnp.asarray(a[0]), raw), input_range)
+    W = jnp.asarray(raw["w"][0])[:, None, :]                               # (n, 1, d)
+    return task_lib.Tasks(X=X, Y=y[..., None], x_q=x_q, y_q=y_q[:, None], W=W)
 
 
 class Result(NamedTuple):
