@@ -124,12 +124,12 @@ def query_forward_tokens(p: lsa.LSA, H: jax.Array, n_steps: int | None = None,
 
     Same as `lsa.forward(p, H, n_steps, clip)[:, -1, :]`; the context is updated
     through (W_KQ, W_PV) and the query, which no token attends to, only where it
-    is read. With return_max_abs, also the largest |token entry| before any
-    clipping (to tell whether the clip ever binds).
+    is read. With return_max_abs, also each task's largest |token entry| before
+    any clipping, (B,) (to tell whether and how often the clip binds).
     """
     steps = layer_products(p, n_steps)
     context, e_q = H[:, :-1, :], H[:, -1, :]                       # (B, N, D), (B, D)
-    max_abs = jnp.max(jnp.abs(H))
+    max_abs = jnp.max(jnp.abs(H), axis=(1, 2))                     # (B,)
     for k, (W_KQ, W_PV) in enumerate(steps):
         z = jnp.einsum("ij,bj->bi", W_KQ, e_q)                     # (B, D)   W_KQ e_q
         a = jnp.einsum("bnd,bd->bn", context, z)                   # (B, N)   logits i -> q
@@ -138,10 +138,10 @@ def query_forward_tokens(p: lsa.LSA, H: jax.Array, n_steps: int | None = None,
             Z = context @ W_KQ.T                                   # (B, N, D) rows W_KQ h_j
             L = jnp.einsum("bjd,bid->bji", Z, context)             # (B, N, N) logits i -> j
             context = context + jnp.einsum("bji,bid->bjd", L, context) @ W_PV.T
-            max_abs = jnp.maximum(max_abs, jnp.max(jnp.abs(context)))
+            max_abs = jnp.maximum(max_abs, jnp.max(jnp.abs(context), axis=(1, 2)))
             if clip is not None:
                 context = jnp.clip(context, -clip, clip)
-        max_abs = jnp.maximum(max_abs, jnp.max(jnp.abs(e_q)))
+        max_abs = jnp.maximum(max_abs, jnp.max(jnp.abs(e_q), axis=1))
         if clip is not None:
             e_q = jnp.clip(e_q, -clip, clip)
     return (e_q, max_abs) if return_max_abs else e_q
