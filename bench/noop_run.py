@@ -31,8 +31,6 @@ def timed(cmd: list[str], repeats: int) -> list[float]:
         out.append(time.perf_counter() - t0)
         if proc.returncode not in (0, 1):
             sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr[-2000:]}")
-        if "running " in proc.stderr:
-            sys.exit("something was stale, so this is not a no-op run; run `litrec run` first")
     return out
 
 
@@ -40,6 +38,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=7)
     args = ap.parse_args()
+    check = subprocess.run([sys.executable, "-m", "litrec", "status", "--check-current"],
+                           capture_output=True, text=True, cwd=ROOT)
+    if check.returncode != 0:
+        sys.exit("some results are stale or missing, so `litrec run` would not be a no-op; "
+                 "run `litrec run` first\n" + check.stderr[-2000:])
     base = timed([sys.executable, "-c", "pass"], args.repeats)
     run = timed([sys.executable, "-m", "litrec", "run", "--profile", "paper", "--format", "json"],
                 args.repeats)
