@@ -258,6 +258,17 @@ def _tasks_from_raw(raw, input_range: float):
     return X_all[:, :-1], y_all[:, :-1], X_all[:, -1], y_all[:, -1]
 
 
+@jax.jit
+def _gd_references(X, Y, x_q, y_q, eta1, eta2) -> dict:
+    """Predictions f (B, 1), sensitivities g = W (B, d) and losses of one and two GD steps from 0."""
+    out = {"loss_zero": metrics.loss(y_q, jnp.zeros_like(y_q))}
+    for k, (eta, steps) in {"1": (eta1, 1), "2": (eta2, 2)}.items():
+        W = lsa.gd_weights(X, Y, eta, steps)[:, 0, :]                      # (B, d): d f / d x_q
+        out[f"g{k}"], out[f"f{k}"] = W, jnp.einsum("bi,bi->b", W, x_q)[:, None]
+        out[f"loss_gd{k}"] = metrics.loss(y_q, out[f"f{k}"])
+    return out
+
+
 def run(config: Config, progress=None) -> dict:
     """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
     with task_lib.random_streams():
@@ -275,36 +286,52 @@ def _run(config: Config, progress=None) -> dict:
         return task_lib.sample_tasks(key, n, N, d, 1, config.input_range)
 
     evaluation, tune = sample(k_eval, config.eval_tasks), sample(k_tune, config.tune_tasks)
-    H_eval = separate_tokens(evaluation.X, evaluation.Y, evaluation.x_q, pe)   # (B, 2N+1, D)
+    H_eval = jax.jit(separate_tokens)(evaluation.X, evaluation.Y, evaluation.x_q, pe)  # (B, 2N+1, D)
+    y = evaluation.y_q                                                      # (B, 1)
 
     # GD baselines: eta for one step in closed form, one shared eta for two steps on a grid,
     # both on the tuning tasks.
     eta1 = lsa.tune_eta_one_step(tune.X, tune.Y, tune.x_q, tune.y_q)
     eta2 = lsa.tune_scalar(lambda eta: metrics.loss(
         tune.y_q, lsa.gd_predict(tune.X, tune.Y, tune.x_q, eta, 2)), 0.0, 3.0 * float(eta1))
-    W_gd1 = lsa.gd_weights(evaluation.X, evaluation.Y, eta1, 1)[:, 0, :]     # (B, d): g of 1 GD step
-    W_gd2 = lsa.gd_weights(evaluation.X, evaluation.Y, eta2, 2)[:, 0, :]     # (B, d)
-    f_gd1 = jnp.einsum("bi,bi->b", W_gd1, evaluation.x_q)[:, None]          # (B, 1)
-    f_gd2 = jnp.einsum("bi,bi->b", W_gd2, evaluation.x_q)[:, None]          # (B, 1)
+    gd = _gd_references(evaluation.X, evaluation.Y, evaluation.x_q, y, eta1, eta2)
 
-    # The construction, on the same evaluation tasks.
-    built = construction(eta1, d, N, config.pe_size, config.pe_base, config.copy_scale)
-    H1_built = softmax_layer(built[0], H_eval)                             # (B, 2N+1, D)
-    copied = H1_built[:, _x_tokens(N), D - 1]                              # (B, N): slot r at x-tokens
-    f_built = predict(built, H_eval, d)                                    # (B, 1)
-    built_attn, built_reverse = copy_attention(built[0], H_eval, N)
-
-    # Training.
     n_mon, n_copy = config.monitor_tasks, config.copy_tasks
-    H_mon, y_mon = H_eval[:n_mon], evaluation.y_q[:n_mon]
+    H_mon, y_mon = H_eval[:n_mon], y[:n_mon]
     copy_set = (evaluation.X[:n_copy], evaluation.Y[:n_copy], evaluation.x_q[:n_copy])
 
+    @jax.jit
+    def measure(params, H, y, gd):
+        """Everything measured of a two-layer model (construction or trained) on the evaluation tasks."""
+        predict_p = lambda H: predict(params, H, d)                        # noqa: E731
+        f = predict_p(H)                                                   # (B, 1)
+        g = metrics.input_sensitivity(predict_p, H, d)                     # (B, d)
+        attn, reverse = copy_attention(params[0], H, N)
+        sens, sel = copy_summary(copy_sensitivities(params[0], *copy_set, pe))
+        copied = softmax_layer(params[0], H)[:, _x_tokens(N), D - 1]        # (B, N): slot r at x-tokens
+        out = {"loss": metrics.loss(y, f), "copy_attention": attn, "reverse_copy_attention": reverse,
+               "copy_sensitivity": sens, "copy_selectivity": sel,
+               "copy_error": jnp.max(jnp.abs(copied - H[:, 1:2 * N:2, d])),
+               "max_pred_diff_vs_gd1": jnp.max(jnp.abs(f - gd["f1"]))}
+        for k in ("1", "2"):
+            out[f"cos_vs_gd{k}"] = metrics.cosine(g, gd[f"g{k}"])
+            out[f"model_diff_vs_gd{k}"] = metrics.model_diff(g, gd[f"g{k}"])
+            out[f"pred_diff_vs_gd{k}"] = metrics.prediction_diff(f, gd[f"f{k}"])
+        return out
+
+    # The construction, on the evaluation tasks.
+    built = construction(eta1, d, N, config.pe_size, config.pe_base, config.copy_scale)
+    built_m = {k: float(v) for k, v in measure(built, H_eval, y, gd).items()}
+
+    # Training.
     @jax.jit
     def curve(params):
         attn, reverse = copy_attention(params[0], H_mon, N)
         sens, sel = copy_summary(copy_sensitivities(params[0], *copy_set, pe))
         return {"loss": metrics.loss(y_mon, predict(params, H_mon, d)), "copy_attention": attn,
                 "reverse_copy_attention": reverse, "copy_sensitivity": sens, "copy_selectivity": sel}
+
+    loss_zero_monitor = float(jnp.mean(0.5 * y_mon ** 2))
 
     def loss_fn(params, raw):
         X, Y, x_q, y_q = _tasks_from_raw(raw, config.input_range)
@@ -317,52 +344,39 @@ def _run(config: Config, progress=None) -> dict:
         params, loss_fn, _draw(stream.host_rng(k_stream), config.batch_size, N, d),
         steps=config.steps, chunk_size=config.chunk_size, eval_every=config.eval_every,
         optimizer=train_lib.adam(config.lr, config.clip, config.b1, config.b2),
-        evaluate=lambda p: curve(p), progress=progress, description="training 2 layers")
+        evaluate=curve, progress=progress, description="training 2 layers")
     train_seconds = time.perf_counter() - t_train
     trained = result.params
-
-    # Final evaluation of the trained model.
-    predict_trained = jax.jit(lambda H: predict(trained, H, d))
-    f_tr = predict_trained(H_eval)                                         # (B, 1)
-    g_tr = jax.jit(lambda H: metrics.input_sensitivity(predict_trained, H, d))(H_eval)  # (B, d)
-    attn, reverse = copy_attention(trained[0], H_eval, N)
-    sens, sel = copy_summary(copy_sensitivities(trained[0], *copy_set, pe))
-    sens_b, sel_b = copy_summary(copy_sensitivities(built[0], *copy_set, pe))
-    y = evaluation.y_q
+    trained_m = {k: float(v) for k, v in measure(trained, H_eval, y, gd).items()}
     chunk_s = result.history["chunk_seconds"][1:] or result.history["chunk_seconds"]
 
     m = {
-        "construction_loss": float(metrics.loss(y, f_built)),
-        "construction_max_pred_diff": float(jnp.max(jnp.abs(f_built - f_gd1))),
-        "copy_error": float(jnp.max(jnp.abs(copied - evaluation.Y[..., 0]))),
-        "construction_copy_attention": float(built_attn),
-        "construction_copy_sensitivity": float(sens_b),
-        "loss_trained": float(metrics.loss(y, f_tr)),
-        "loss_gd1": float(metrics.loss(y, f_gd1)),
-        "loss_gd2": float(metrics.loss(y, f_gd2)),
-        "loss_zero": float(metrics.loss(y, jnp.zeros_like(y))),
+        "construction_loss": built_m["loss"],
+        "construction_max_pred_diff": built_m["max_pred_diff_vs_gd1"],
+        "copy_error": built_m["copy_error"],
+        "construction_copy_attention": built_m["copy_attention"],
+        "construction_copy_sensitivity": built_m["copy_sensitivity"],
+        "loss_trained": trained_m["loss"],
+        "loss_gd1": float(gd["loss_gd1"]),
+        "loss_gd2": float(gd["loss_gd2"]),
+        "loss_zero": float(gd["loss_zero"]),
         "eta_gd1": float(eta1),
         "eta_gd2": float(eta2),
-        "cos_vs_gd1": float(metrics.cosine(g_tr, W_gd1)),
-        "cos_vs_gd2": float(metrics.cosine(g_tr, W_gd2)),
-        "model_diff_vs_gd1": float(metrics.model_diff(g_tr, W_gd1)),
-        "pred_diff_vs_gd1": float(metrics.prediction_diff(f_tr, f_gd1)),
-        "pred_diff_vs_gd2": float(metrics.prediction_diff(f_tr, f_gd2)),
-        "copy_attention": float(attn),
-        "reverse_copy_attention": float(reverse),
-        "copy_sensitivity": float(sens),
-        "copy_selectivity": float(sel),
+        **{k: trained_m[k] for k in ("cos_vs_gd1", "cos_vs_gd2", "model_diff_vs_gd1", "model_diff_vs_gd2",
+                                     "pred_diff_vs_gd1", "pred_diff_vs_gd2", "copy_attention",
+                                     "reverse_copy_attention", "copy_sensitivity", "copy_selectivity")},
         "train_seconds": train_seconds,
         "ms_per_step": 1e3 * float(np.median(chunk_s)) / config.chunk_size,
         "training": {k: v for k, v in result.history.items() if k != "chunk_seconds"},
     }
     m["rel_gap_gd1"] = abs(m["loss_trained"] - m["loss_gd1"]) / m["loss_gd1"]
     h = m["training"]
-    halfway = 0.5 * (float(metrics.loss(y_mon, jnp.zeros_like(y_mon))) + m["loss_gd1"])
+    halfway = 0.5 * (loss_zero_monitor + m["loss_gd1"])
     m["escape_step"] = next((s for s, v in zip(h["step"], h["loss"]) if v < halfway), -1)
     m["copy_step"] = next((s for s, v in zip(h["step"], h["copy_attention"]) if v >= 0.25), -1)
-    A_tr = np.asarray(attention_weights(trained[0], H_eval[:1])[0])        # (2N+1, 2N)
-    A_built = np.asarray(attention_weights(built[0], H_eval[:1])[0])       # (2N+1, 2N)
+    weights = jax.jit(attention_weights)
+    A_tr = np.asarray(weights(trained[0], H_eval[:1])[0])                  # (2N+1, 2N), one task
+    A_built = np.asarray(weights(built[0], H_eval[:1])[0])                 # (2N+1, 2N)
     figures = {"training_loss": _loss_figure(m), "copy": _copy_figure(m),
                "attention": _attention_figure(A_tr, A_built)}
     notes = [f"eta tuned on {config.tune_tasks} separate tasks: one step {m['eta_gd1']:.4f}, "
