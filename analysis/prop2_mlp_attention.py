@@ -99,6 +99,8 @@ PROFILES = {
     "quick": Config(steps=400, batch_size=256, lr=3e-3, gd_lr=3e-3, init_scale=0.1, eval_every=100,
                     eval_tasks=2_000, curve_tasks=1_000, identity_tasks=64),
     "paper": Config(),
+    # the code's one-parameter family (phase tied to amplitude), everything else as "paper"
+    "paper_tied_phase": Config(tie_phase_to_amplitude=True),
 }
 
 
