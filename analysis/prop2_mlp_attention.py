@@ -36,6 +36,9 @@ family has one parameter; here they are drawn independently
   token (x, y), so its baseline's features may depend on the targets; here the
   features see x only, which makes the baseline exactly kernel regression.
 
+The `paper_tied_phase` profile reruns everything on the code's one-parameter
+family: whether the trained model beats "MLP + one GD step" depends on it.
+
 Metrics on fixed evaluation tasks, as the code computes them: `loss_trained`,
 `loss_mlp_gd`, `pred_diff` = mean |yhat_TF - yhat_GD|, and `cos_sensitivity`,
 the mean cosine of d yhat / d x_q, which for a scalar input is the mean sign
