@@ -28,6 +28,15 @@ def _records_arg(p: argparse.ArgumentParser) -> None:
                    help="the analysis folder with registry.yaml (default: beside the records folder)")
 
 
+def _profile_name(text: str) -> str:
+    import re
+
+    if not re.fullmatch(r"[a-z0-9][a-z0-9_]*", text):
+        raise argparse.ArgumentTypeError(
+            f"invalid profile name {text!r}: lower-case letters, digits and '_' (e.g. paper, quick)")
+    return text
+
+
 def _format_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="output format (default: text)")
@@ -70,8 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "evaluate every claim's expectations. Exit 1 when a claim is not reproduced.")
     p.add_argument("targets", nargs="*", metavar="TARGET",
                    help="claim refs (ARXIV-2212.07677#P1), record ids or analysis names; none means all")
-    p.add_argument("--profile", choices=("quick", "paper"), default="paper",
-                   help="analysis profile (default: paper, the settings the site shows; quick: seconds)")
+    p.add_argument("--profile", type=_profile_name, default="paper", metavar="PROFILE",
+                   help="analysis profile: paper (default: the paper's settings, what the site "
+                   "shows), quick (seconds), or another one the analysis defines")
     p.add_argument("--force", action="store_true", help="rerun even when the result is current")
     p.add_argument("--allow-not-reproduced", action="store_true",
                    help="exit 0 even when a claim is not reproduced (a smoke run of the quick "
@@ -94,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("status", help="one row per claim: verdict, measured vs expected",
                        description="Show every claim's verdict from the stored results, without "
                        "running anything.")
-    p.add_argument("--profile", choices=("quick", "paper"), default="paper",
+    p.add_argument("--profile", type=_profile_name, default="paper", metavar="PROFILE",
                    help="which profile's results to judge (default: paper)")
     p.add_argument("--results", type=Path, default=Path("results"), metavar="DIR",
                    help="results folder (default: results)")
