@@ -209,6 +209,26 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def load_valid_project(args):
+    """The project named by --records/--analysis, or None after printing its errors.
+
+    Commands that act on the records (run, status, export, ...) refuse invalid
+    ones: every error is printed, as `litrec validate` would, with one line saying so.
+    """
+    from litrec.project import load_project
+
+    _need_dir(args.records, "records")
+    proj = load_project(args.records, args.analysis)
+    if proj.errors:
+        for d in sorted(proj.errors, key=lambda d: (d.path, d.line, d.col)):
+            print(d.format(), file=sys.stderr)
+        n = len(proj.errors)
+        print(f"litrec {args.command}: the records have {n} error{'s' * (n != 1)}; fix them first "
+              "(litrec validate)", file=sys.stderr)
+        return None
+    return proj
+
+
 def _need_dir(path: Path, what: str) -> None:
     if not path.is_dir():
         raise UsageError(f"{what} folder '{path}' does not exist")

@@ -23,7 +23,7 @@ from typing import Any
 from litrec import __version__
 from litrec import model as m
 from litrec.diagnostics import format_field
-from litrec.project import Edge, Project, load_project
+from litrec.project import Edge, Project
 from litrec.site.graph import _STYLES, _edge_label  # the site's colours and labels: drawings agree
 
 FORMAT, VERSION = "litrec-graph", 1
@@ -188,19 +188,9 @@ def to_json(proj: Project) -> str:
 
 def _load(args) -> Project | None:
     """The project, or None after printing its errors (an invalid graph is not exported)."""
-    from litrec.cli import UsageError
+    from litrec.cli import load_valid_project
 
-    if not args.records.is_dir():
-        raise UsageError(f"records folder '{args.records}' does not exist")
-    proj = load_project(args.records, args.analysis)
-    if proj.errors:
-        for d in sorted(proj.errors, key=lambda d: (d.path, d.line, d.col)):
-            print(d.format(), file=sys.stderr)
-        n = len(proj.errors)
-        print(f"litrec {args.command}: the records have {n} error{'s' * (n != 1)}; fix them first "
-              "(litrec validate)", file=sys.stderr)
-        return None
-    return proj
+    return load_valid_project(args)
 
 
 def _emit(text: str, out: Path | None, what: str) -> None:

@@ -11,7 +11,6 @@ import os
 import sys
 from typing import Any
 
-from litrec.project import load_project
 from litrec.verdicts import ClaimStatus, claim_statuses
 
 
@@ -87,14 +86,10 @@ def print_table(statuses: list[ClaimStatus]) -> None:
 
 
 def cmd_status(args) -> int:
-    from litrec.cli import UsageError
+    from litrec.cli import load_valid_project
 
-    if not args.records.is_dir():
-        raise UsageError(f"records folder '{args.records}' does not exist")
-    proj = load_project(args.records, args.analysis)
-    if proj.errors:
-        for d in sorted(proj.errors, key=lambda d: (d.path, d.line, d.col)):
-            print(d.format(), file=sys.stderr)
+    proj = load_valid_project(args)
+    if proj is None:
         return 1
     statuses = claim_statuses(proj, args.results, args.profile)
     if args.format == "json":

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from litrec import __version__
-from litrec.project import Project, load_project
+from litrec.project import Project
 from litrec.results import (Fingerprint, fingerprint, load_result, result_path,
                             write_result)
 from litrec.sweep import (Point, SweepError, aggregate, load_analysis, make_config, plan,
@@ -235,21 +235,15 @@ def run_analysis(proj: Project, name: str, profile: str, results_dir: Path,
 
 
 def cmd_run(args) -> int:
-    from litrec.cli import UsageError
+    from litrec.cli import UsageError, load_valid_project
 
-    if not args.records.is_dir():
-        raise UsageError(f"records folder '{args.records}' does not exist")
     if getattr(args, "scheduler", None) and args.executor != "dask":
         raise UsageError("--scheduler names a dask scheduler; add --executor dask")
     if getattr(args, "scheduler", None) and args.jobs:
         raise UsageError("--jobs sizes the executor litrec starts; a cluster at --scheduler "
                          "has the workers it was given")
-    proj = load_project(args.records, args.analysis)
-    if proj.errors:
-        for d in sorted(proj.errors, key=lambda d: (d.path, d.line, d.col)):
-            print(d.format(), file=sys.stderr)
-        print(f"litrec run: the records are invalid ({len(proj.errors)} errors); "
-              "fix them first (litrec validate)", file=sys.stderr)
+    proj = load_valid_project(args)
+    if proj is None:
         return 1
     names, only = resolve_targets(proj, args.targets)
     todo, current = [], []
