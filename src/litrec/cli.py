@@ -123,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
         _records_arg(q)
         q.add_argument("--results", type=Path, default=Path("results"), metavar="DIR",
                        help="results folder (default: results)")
-        q.add_argument("--profile", choices=("paper", "quick"), default="paper",
+        q.add_argument("--profile", type=_profile_name, default="paper", metavar="PROFILE",
                        help="which profile's results the pages show (default: paper)")
         if action == "build":
             q.add_argument("--out", type=Path, default=Path("public"), metavar="DIR",
@@ -162,7 +162,7 @@ def _add_record_tools(sub) -> None:
                         "format litrec-graph version 1 (see site/export-format.md).")
     q.add_argument("--results", type=Path, default=Path("results"), metavar="DIR",
                    help="results folder (default: results)")
-    q.add_argument("--profile", choices=("quick", "paper"), default="paper",
+    q.add_argument("--profile", type=_profile_name, default="paper", metavar="PROFILE",
                    help="which profile's results give the verdicts (default: paper)")
     q.add_argument("--out", type=Path, default=None, metavar="FILE",
                    help="write to FILE (default: standard output)")
