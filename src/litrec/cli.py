@@ -207,6 +207,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("litrec: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`litrec export json | head`): not an error
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def load_valid_project(args):
