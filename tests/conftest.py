@@ -1,7 +1,20 @@
-"""Shared fixtures: a copy of the seed records in a temporary project."""
+"""Shared fixtures: the fixture project (tests/fixtures/project) copied into a temporary folder.
+
+Two kinds of test read records:
+
+- most tests run on the fixture project, a frozen copy of the seed records with
+  a stub analysis registry (see tests/fixtures/README.md); they may name its
+  records and count its links, since it changes only with the tests;
+- the tests in tests/project check the project's own records, analyses and
+  results (they validate, their results are current, every claim's analysis is
+  tested, every record gets a page). They read PROJECT, the repository unless
+  the environment variable LITREC_TEST_PROJECT names another project's root, and
+  derive what they expect from the files they find there.
+"""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -10,29 +23,24 @@ import pytest
 from litrec.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
-SEED_NAMES = [
-    "prop1-identity", "single-layer-lsa", "deeper-gdpp", "prop2-mlp-attention",
-    "prop3-token-building", "gd-input-range", "conditioning-vs-parameters",
-]
+FIXTURES = REPO / "tests" / "fixtures"
+PROJECT = Path(os.environ.get("LITREC_TEST_PROJECT") or REPO).resolve()
 
 
-def make_registry(analysis: Path, names) -> None:
-    analysis.mkdir(parents=True, exist_ok=True)
-    lines = []
-    for n in names:
-        mod = n.replace("-", "_")
-        (analysis / f"{mod}.py").write_text("")
-        lines.append(f"{n}:\n  module: {mod}\n  title: {n}\n")
-    (analysis / "registry.yaml").write_text("".join(lines))
+def copy_project(dest: Path, *overlays: str) -> Path:
+    """The fixture project in `dest`, with each overlay (a folder of tests/fixtures) copied over it."""
+    shutil.copytree(FIXTURES / "project", dest, dirs_exist_ok=True)
+    for overlay in overlays:
+        shutil.copytree(FIXTURES / overlay, dest, dirs_exist_ok=True)
+    return dest
 
 
 @pytest.fixture
-def project(tmp_path, monkeypatch):
-    """A temporary project holding the seed records and a registry of their analyses."""
-    shutil.copytree(REPO / "records", tmp_path / "records")
-    make_registry(tmp_path / "analysis", SEED_NAMES)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+def project(tmp_path, monkeypatch) -> Path:
+    """A copy of the fixture project (records and a stub registry); the working directory."""
+    root = copy_project(tmp_path / "project")
+    monkeypatch.chdir(root)
+    return root
 
 
 @pytest.fixture

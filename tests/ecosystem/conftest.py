@@ -1,4 +1,7 @@
-"""Shared helpers for the ecosystem tests: the repository root and sandbox projects."""
+"""Shared helpers for the ecosystem tests: the repository root and the CLI run in-process.
+
+The `project` fixture (the fixture project in a temporary folder) is in tests/conftest.py.
+"""
 
 from __future__ import annotations
 
@@ -6,54 +9,10 @@ import contextlib
 import io
 import os
 import shlex
-import shutil
 from pathlib import Path
 
-import pytest
-
-from litrec.yamlsafe import load_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
-RECORDS = ROOT / "records"
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
-
-
-def analysis_names(records_dir: Path) -> set[str]:
-    """Every analysis name the records mention (claims' checks and discrepancies)."""
-    names = set()
-    for path in records_dir.rglob("*.yaml"):
-        data = load_bytes(path.read_bytes()).data
-        for c in data.get("claims", []) or []:
-            if isinstance(c, dict) and isinstance(c.get("check"), dict):
-                names.add(c["check"].get("analysis"))
-        for d in data.get("discrepancies", []) or []:
-            if isinstance(d, dict) and d.get("analysis"):
-                names.add(d["analysis"])
-    return {n for n in names if isinstance(n, str)}
-
-
-def stub_registry(analysis_dir: Path, names: set[str]) -> None:
-    """An analysis registry naming `names`, each with an empty module, so records validate."""
-    analysis_dir.mkdir(parents=True, exist_ok=True)
-    lines = []
-    for name in sorted(names):
-        module = name.replace("-", "_")
-        (analysis_dir / f"{module}.py").write_text('"""A stub for the tests."""\n', encoding="utf-8")
-        lines.append(f"{name}:\n  module: {module}\n  title: stub {name}\n")
-    (analysis_dir / "registry.yaml").write_text("".join(lines), encoding="utf-8")
-
-
-def make_project(dest: Path, records: Path = RECORDS) -> Path:
-    """A copy of `records` in `dest/records` with a stub analysis registry beside it."""
-    shutil.copytree(records, dest / "records")
-    stub_registry(dest / "analysis", analysis_names(dest / "records"))
-    return dest
-
-
-@pytest.fixture
-def project(tmp_path) -> Path:
-    """A sandbox copy of the repository's records that validates (stub analyses)."""
-    return make_project(tmp_path / "proj")
 
 
 def run_cli(line: str | list[str], cwd: Path | None = None) -> tuple[int, str, str]:

@@ -16,10 +16,12 @@ from litrec.bibtex import (CITATION_FIELDS, bibtex_entry, bibtex_library, cite_k
                            read_bibtex)
 from litrec.yamlsafe import load_bytes
 
-from .conftest import FIXTURES, RECORDS, run_cli
+from tests.conftest import FIXTURES
+
+from .conftest import run_cli
 
 SEED = m.Literature.model_validate(
-    load_bytes((RECORDS / "literature" / "ARXIV-2212.07677.yaml").read_bytes()).data)
+    load_bytes((FIXTURES / "project" / "records" / "literature" / "ARXIV-2212.07677.yaml").read_bytes()).data)
 REFS = FIXTURES / "refs.bib"
 TODAY = dt.date(2026, 1, 2)
 

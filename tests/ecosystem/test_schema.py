@@ -23,7 +23,6 @@ import functools
 import datetime as dt
 import json
 import math
-import os
 import typing
 from pathlib import Path
 from typing import Annotated, Any
@@ -39,7 +38,9 @@ from litrec.project import find_record_files
 from litrec.schema import LitrecJsonSchema, schema_filename, schema_for, schema_text
 from litrec.yamlsafe import load_bytes
 
-from .conftest import RECORDS, ROOT
+from tests.conftest import FIXTURES
+
+from .conftest import ROOT
 
 SCHEMA_DIR = ROOT / "schema"
 COMMENT = "# yaml-language-server: $schema="
@@ -173,23 +174,12 @@ def test_every_model_forbids_unknown_fields():
 
 
 def _records() -> list[Path]:
-    return find_record_files(RECORDS)
+    """The fixture project's records (the seed as frozen for the tests)."""
+    return find_record_files(FIXTURES / "project" / "records")
 
 
 @pytest.mark.parametrize("path", _records(), ids=lambda p: p.stem)
-def test_record_names_its_schema(path: Path):
-    """The first line names the kind's schema by a path that is right from the record's folder."""
-    data = load_bytes(path.read_bytes()).data
-    first = path.read_text(encoding="utf-8").splitlines()[0]
-    assert first.startswith(COMMENT), f"{path}: first line should be {COMMENT}<path>"
-    named = first[len(COMMENT):].strip()
-    expected = Path(os.path.relpath(SCHEMA_DIR / schema_filename(data["kind"]), path.parent)).as_posix()
-    assert named == expected
-    assert (path.parent / named).resolve() == (SCHEMA_DIR / schema_filename(data["kind"])).resolve()
-
-
-@pytest.mark.parametrize("path", _records(), ids=lambda p: p.stem)
-def test_seed_record_valid_both_ways(path: Path):
+def test_fixture_record_valid_both_ways(path: Path):
     data = load_bytes(path.read_bytes()).data
     kind = data["kind"]
     assert pydantic_valid(kind, data)

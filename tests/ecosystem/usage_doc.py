@@ -3,9 +3,9 @@
 Every ```console block of the page is a session: `$ COMMAND` lines, each followed
 by its output as litrec prints it (standard output and error interleaved, as a
 terminal shows them) and, when the exit status is not 0, a line `[exit N]`.
-Each `## ` section runs in a fresh sandbox: a copy of the seed records in
-tests/ecosystem/fixtures, a stub analysis registry, and refs.bib. COMMAND is a
-`litrec` command or `cat FILE`.
+Each `## ` section runs in a fresh sandbox: a copy of the fixture project
+(tests/fixtures/project: the seed records and a stub analysis registry) and
+tests/fixtures/refs.bib. COMMAND is a `litrec` command or `cat FILE`.
 
     python -m tests.ecosystem.usage_doc --write    # refresh the outputs in site/usage.md
 """
@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .conftest import FIXTURES, ROOT, make_project
+from tests.conftest import FIXTURES, REPO as ROOT, copy_project
 
 PAGE = ROOT / "site" / "usage.md"
 EPOCH = "1767225600"  # 2026-01-01: dates the examples write are the same on every run
@@ -57,7 +57,7 @@ def _run(line: str, cwd: Path) -> str:
 
 
 def _sandbox(base: Path) -> Path:
-    proj = make_project(base, FIXTURES / "records")
+    proj = copy_project(base)
     shutil.copy(FIXTURES / "refs.bib", proj / "refs.bib")
     return proj
 

@@ -9,21 +9,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from litrec.cli import main
-from tests.conftest import REPO, make_registry, SEED_NAMES
+from tests.conftest import FIXTURES, copy_project
 
-SEED_FILES = sorted((REPO / "records").rglob("*.yaml"))
+BASE = FIXTURES / "project"
+SEED_FILES = sorted((BASE / "records").rglob("*.yaml"))
 LINE = re.compile(r"^records/\S+\.yaml:\d+:\d+: ")
 SETTINGS = settings(max_examples=60, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 def _project(tmp: Path, target: Path, new: bytes) -> None:
-    for f in SEED_FILES:
-        rel = f.relative_to(REPO)
-        dest = tmp / rel
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_bytes(new if f == target else f.read_bytes())
-    make_registry(tmp / "analysis", SEED_NAMES)
+    copy_project(tmp)
+    (tmp / target.relative_to(BASE)).write_bytes(new)
 
 
 def _validate(tmp: Path, capsys, monkeypatch) -> tuple[int, list[str]]:
@@ -73,6 +70,6 @@ def test_breaking_corruption_exits_1_with_a_located_error(tmp_path_factory, caps
     _project(tmp, target, fn(target.read_text(encoding="utf-8")).encode())
     code, lines = _validate(tmp, capsys, monkeypatch)
     assert code == 1, name
-    rel = target.relative_to(REPO).as_posix()
+    rel = target.relative_to(BASE).as_posix()
     assert any(ln.startswith(rel + ":") for ln in lines), (name, lines)
     assert all(LINE.match(ln) for ln in lines), lines

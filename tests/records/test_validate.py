@@ -1,4 +1,8 @@
-"""`litrec validate`: an exact-error test for every check, and the seed records."""
+"""`litrec validate`: an exact-error test for every check, and the seed records.
+
+The tests run on the fixture project (tests/fixtures/project), whose records are the
+seed as it was frozen for the tests; the project's own records are checked in tests/project.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import FIXTURES
 
-# the seed record's source text (shared/seed/000_08706e7880fb77f1.txt), kept as a fixture
-SEED_TEXT = REPO / "tests" / "fixtures" / "seed-ARXIV-2212.07677.txt"
+# the seed record's source text, kept as a fixture
+SEED_TEXT = FIXTURES / "seed-ARXIV-2212.07677.txt"
 
 
 def write(root: Path, rel: str, text: str | bytes) -> Path:
@@ -32,7 +36,7 @@ def errors(out: str) -> list[str]:
 # ---------------------------------------------------------------- the seed
 
 
-def test_seed_records_validate(project, cli):
+def test_fixture_records_validate(project, cli):
     code, out, err = cli("validate")
     assert code == 0, out
     assert errors(out) == []

@@ -1,11 +1,12 @@
 """A site built once per session from a temporary project.
 
-The project is `fixtures/records`: the seed records as they stood when these
-tests were written (frozen, so the expected verdicts stay put while the seed
-evolves) plus two hostile ones (HTML and script in every text field; a DOI id
-with parentheses), a registry of the seed's analyses, and results written
-straight to disk through `litrec.results`, so that every verdict appears:
-reproduced, not reproduced, stale, not run.
+The project is the fixture project (tests/fixtures/project: the seed records as
+they stood when these tests were written, frozen so the expected verdicts stay
+put while the seed evolves, and a stub registry of their analyses) with the
+overlay tests/fixtures/hostile copied over it: two hostile records (HTML and
+script in every text field; a DOI id with parentheses). Registry titles get
+HTML too, and results are written straight to disk through `litrec.results`,
+so that every verdict appears: reproduced, not reproduced, stale, not run.
 """
 
 from __future__ import annotations
@@ -16,20 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import yaml
 
 from litrec.cli import main
 from litrec.project import load_project
 from litrec.results import fingerprint, write_result
+from tests.conftest import REPO, copy_project
 
-REPO = Path(__file__).resolve().parents[2]
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 PROFILE = "paper"
-ANALYSES = {
-    "prop1-identity": "prop1_identity", "single-layer-lsa": "single_layer_lsa",
-    "deeper-gdpp": "deeper_gdpp", "prop2-mlp-attention": "prop2_mlp_attention",
-    "prop3-token-building": "prop3_token_building", "gd-input-range": "gd_input_range",
-    "conditioning-vs-parameters": "conditioning_vs_parameters",
-}
 SVG = (b'<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60">'
        b'<rect width="120" height="60" fill="#cde"/><text x="10" y="35">figure</text></svg>')
 
@@ -45,16 +40,12 @@ class BuiltSite:
 
 
 def make_project(root: Path) -> Path:
-    """Seed records + hostile records, a registry, mkdocs.yml and site/ from the repo."""
-    shutil.copytree(FIXTURES / "records", root / "records")
-    analysis = root / "analysis"
-    analysis.mkdir()
-    (analysis / "__init__.py").write_text("")
-    lines = []
-    for name, mod in ANALYSES.items():
-        (analysis / f"{mod}.py").write_text(f'"""{name}"""\nPROFILES = {{}}\n')
-        lines.append(f"{name}:\n  module: {mod}\n  title: {name} <b>title</b>\n")
-    (analysis / "registry.yaml").write_text("".join(lines))
+    """Fixture project + hostile overlay, HTML in registry titles, mkdocs.yml and site/ from the repo."""
+    copy_project(root, "hostile")
+    registry = root / "analysis" / "registry.yaml"
+    entries = yaml.safe_load(registry.read_text(encoding="utf-8"))
+    registry.write_text("".join(f"{name}:\n  module: {e['module']}\n  title: {name} <b>title</b>\n"
+                                for name, e in entries.items()), encoding="utf-8")
     shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
     shutil.copytree(REPO / "site", root / "site")
     (root / "site" / "extra-page.md").write_text("# An extra page\n\nNot named in the nav.\n")
