@@ -1,6 +1,7 @@
 # Two commands do all the set-up from a fresh clone (Python 3.11 and pip only):
 #   make site   validate the records, rerun stale analyses (paper profile), build the site
-#   make test   run the test suite
+#   make test   run the everyday test suite (under two minutes; tests marked slow are left out)
+#   make test-all   run every test, the slow ones too (what CI runs)
 # Each creates .venv with pip when it is missing or older than pyproject.toml/constraints.txt.
 
 PYTHON ?= python3
@@ -8,7 +9,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.litrec-installed
 
-.PHONY: site test venv serve clean bench
+.PHONY: site test test-all venv serve clean bench
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,6 +28,9 @@ serve: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+test-all: $(STAMP)
+	$(BIN)/python -m pytest -m ''
 
 bench: $(STAMP)
 	$(BIN)/python bench/validate_scale.py

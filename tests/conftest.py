@@ -26,6 +26,28 @@ REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
 PROJECT = Path(os.environ.get("LITREC_TEST_PROJECT") or REPO).resolve()
 
+# Tests of tests/analyses that take many seconds each on a two-core machine (they train
+# to the end of a quick profile). The everyday suite (`make test`) leaves them, like every
+# test marked `slow`, to `make test-all`. They are named here rather than marked in their
+# files; tests/test_layout.py checks that each name is still a test of its file.
+SLOW_TESTS = (
+    "tests/analyses/test_deeper_gdpp.py::test_recurrent_two_layers_beat_gd_and_align_with_gdpp",
+    "tests/analyses/test_deeper_gdpp.py::test_five_layers_run_and_report",
+    "tests/analyses/test_prop2_mlp_attention.py::test_both_models_learn_the_sine_family",
+    "tests/analyses/test_prop2_mlp_attention.py::test_identity_to_float64_precision",
+    "tests/analyses/test_prop2_mlp_attention.py::test_fast_trained_predictor_equals_full_layers",
+    "tests/analyses/test_prop3_token_building.py::test_quick_profile_copies_then_steps_once",
+    "tests/analyses/test_single_layer.py::test_quick_profile_trained_layer_matches_one_gd_step",
+)
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by mark
+def pytest_collection_modifyitems(config, items):
+    slow = set(SLOW_TESTS)
+    for item in items:
+        if item.nodeid.split("[")[0] in slow:
+            item.add_marker(pytest.mark.slow)
+
 
 def copy_project(dest: Path, *overlays: str) -> Path:
     """The fixture project in `dest`, with each overlay (a folder of tests/fixtures) copied over it."""

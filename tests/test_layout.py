@@ -19,3 +19,18 @@ def test_the_fixture_tree_holds_what_its_readme_lists():
                  if p.name not in ("README.md", "__pycache__"))
     missing = [name for name in top if f"`{name}" not in readme]
     assert top and not missing, f"tests/fixtures/README.md does not describe: {missing}"
+
+
+def test_each_test_named_slow_in_conftest_exists():
+    """A renamed test would silently leave the everyday suite slow again."""
+    import ast
+
+    from tests.conftest import SLOW_TESTS
+
+    for nodeid in SLOW_TESTS:
+        rel, name = nodeid.split("::")
+        path = REPO / rel
+        assert path.is_file(), nodeid
+        names = {n.name for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                 if isinstance(n, ast.FunctionDef)}
+        assert name in names, f"{nodeid}: no such test; update SLOW_TESTS in tests/conftest.py"

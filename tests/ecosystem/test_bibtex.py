@@ -98,6 +98,7 @@ NAME = st.lists(st.text(st.sampled_from(list("abcdefghijklmnopqrstuvwxyzéüøñ
                 .map(str.capitalize), min_size=2, max_size=3).map(" ".join)
 
 
+@pytest.mark.slow  # fuzzing: 150 examples
 @settings(max_examples=150, deadline=None)
 @given(title=st.lists(WORD, min_size=1, max_size=6).map(" ".join),
        authors=st.lists(NAME, max_size=3), year=st.integers(1000, 2999),

@@ -254,6 +254,7 @@ def _corrupt(data: dict, draw) -> dict:
     return data
 
 
+@pytest.mark.slow  # fuzzing: 400 examples
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_corrupted_records_same_answer(data):

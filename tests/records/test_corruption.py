@@ -1,15 +1,21 @@
-"""Property tests: corrupted records never give a traceback, and always give a located error."""
+"""Property tests: corrupted records never give a traceback, and always give a located error.
+
+Fuzzing, a project copied and validated per example: slow (`make test-all`, or `pytest -m slow`).
+"""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from litrec.cli import main
 from tests.conftest import FIXTURES, copy_project
+
+pytestmark = pytest.mark.slow
 
 BASE = FIXTURES / "project"
 SEED_FILES = sorted((BASE / "records").rglob("*.yaml"))

@@ -1,7 +1,7 @@
 """The built home page in a real browser: headless Chromium runs Material's JavaScript.
 
 Skips, saying why, only where no Chromium can be found (CI's .ci/run installs
-Debian's `chromium`).
+Debian's `chromium`). Slow: `make test-all` runs it, `make test` does not.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome",
                                                 "google-chrome-stable")) if p), None)

@@ -7,6 +7,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import markdown
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from litrec.site.mdext import safe_url
@@ -166,6 +167,7 @@ PIECES = ["<", ">", "&", "{", "}", "`", "```", "~~~", "\n", "\n\n", " ", "    ",
           "<!-- litrec:html -->", "<!-- /litrec:html -->", "\n<!-- litrec:html -->\n"]
 
 
+@pytest.mark.slow  # fuzzing: 300 examples
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(PIECES), max_size=40))
 def test_no_record_text_becomes_live_html(pieces):

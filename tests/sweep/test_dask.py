@@ -1,4 +1,7 @@
-"""Sweeps on dask.distributed: the local executor's result, retries, no partial results."""
+"""Sweeps on dask.distributed: the local executor's result, retries, no partial results.
+
+Every test starts a dask cluster or waits on one: slow (`make test-all`, or `pytest -m slow`).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,8 @@ import threading
 import time
 
 import pytest
+
+pytestmark = pytest.mark.slow
 
 pytest.importorskip("distributed")
 

@@ -122,6 +122,7 @@ def test_a_failing_point_writes_nothing(sweep_project, cli):
     assert "boom at seed 1" in log.read_text()
 
 
+@pytest.mark.slow  # worker processes that sleep, one killed mid-task
 def test_a_dead_local_worker_fails_the_analysis_and_writes_nothing(sweep_project, cli):
     markers = sweep_project / "markers"
     markers.mkdir()
