@@ -21,11 +21,9 @@ import multiprocessing
 import os
 from typing import Any, Callable, Iterable, Iterator
 
+from litrec.errors import ExecutorError
+
 EXECUTORS = ("local", "dask")
-
-
-class ExecutorError(Exception):
-    """The executor cannot start: `distributed` missing, a scheduler out of reach."""
 
 
 def default_jobs() -> int:

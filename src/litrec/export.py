@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,8 @@ from litrec import __version__
 from litrec import model as m
 from litrec.diagnostics import format_field
 from litrec.project import Edge, Project
-from litrec.site.graph import _STYLES, _edge_label  # the site's colours and labels: drawings agree
+from litrec.kinds import KIND
+from litrec.site.text import mermaid_label
 
 FORMAT, VERSION = "litrec-graph", 1
 
@@ -127,8 +127,8 @@ def graph_document(proj: Project, results_dir: Path, profile: str) -> dict:
 
 
 def _styles() -> dict[str, dict[str, str]]:
-    return {kind: dict(part.split(":", 1) for part in style.split(","))
-            for kind, style in _STYLES.items()}
+    return {name: dict(part.split(":", 1) for part in kind.colour.split(","))
+            for name, kind in KIND.items()}
 
 
 def _dot_str(s: str) -> str:
@@ -152,14 +152,12 @@ def to_dot(proj: Project) -> str:
         lines.append(f"  {_dot_str(rid)} [label={_dot_str(label)}, tooltip={_dot_str(rec.kind)}, "
                      f'fillcolor="{st["fill"]}", color="{st["stroke"]}", fontcolor="{st["color"]}"];')
     for e in proj.edges:
-        lines.append(f"  {_dot_str(e.source)} -> {_dot_str(e.target)} [label={_dot_str(_edge_label(e))}];")
+        lines.append(f"  {_dot_str(e.source)} -> {_dot_str(e.target)} [label={_dot_str(e.label)}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
 
 def to_mermaid(proj: Project) -> str:
-    from litrec.site.text import mermaid_label
-
     ids = {rid: f"n{i}" for i, rid in enumerate(sorted(proj.records))}
     lines = ["graph LR"]
     kinds: dict[str, list[str]] = {}
@@ -168,9 +166,9 @@ def to_mermaid(proj: Project) -> str:
         lines.append(f'  {nid}["{mermaid_label(f"{rid}: {rec.title}" if rec.title else rid)}"]')
         kinds.setdefault(rec.kind, []).append(nid)
     for e in proj.edges:
-        lines.append(f'  {ids[e.source]} -->|"{mermaid_label(_edge_label(e))}"| {ids[e.target]}')
+        lines.append(f'  {ids[e.source]} -->|"{mermaid_label(e.label)}"| {ids[e.target]}')
     for kind, members in sorted(kinds.items()):
-        lines.append(f"  classDef {kind} {_STYLES[kind]}")
+        lines.append(f"  classDef {kind} {KIND[kind].colour}")
         lines.append(f"  class {','.join(members)} {kind}")
     return "\n".join(lines) + "\n"
 
@@ -181,46 +179,3 @@ def to_json(proj: Project) -> str:
     edges = [{"source": e.source, "rel": e.rel, "target": e.target, "claim": e.claim}
              for e in proj.edges]
     return json.dumps({"nodes": nodes, "edges": edges}, indent=2, ensure_ascii=False) + "\n"
-
-
-# ------------------------------------------------------------------ commands
-
-
-def _load(args) -> Project | None:
-    """The project, or None after printing its errors (an invalid graph is not exported)."""
-    from litrec.cli import load_valid_project
-
-    return load_valid_project(args)
-
-
-def _emit(text: str, out: Path | None, what: str) -> None:
-    if out is None:
-        sys.stdout.write(text)
-    else:
-        out.write_text(text, encoding="utf-8")
-        print(f"wrote {out}: {what}", file=sys.stderr)
-
-
-def cmd_export_json(args) -> int:
-    proj = _load(args)
-    if proj is None:
-        return 1
-    doc = graph_document(proj, args.results, args.profile)
-    text = json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-    verdicts: dict[str, int] = {}
-    for c in doc["claims"]:
-        if c["verdict"]:
-            verdicts[c["verdict"]] = verdicts.get(c["verdict"], 0) + 1
-    summary = ", ".join(f"{n} {v.replace('_', ' ')}" for v, n in sorted(verdicts.items()))
-    _emit(text, args.out, f"{len(doc['records'])} records, {len(doc['links'])} links, "
-          f"{len(doc['claims'])} claims" + (f" ({summary}; profile {args.profile})" if summary else ""))
-    return 0
-
-
-def cmd_graph(args) -> int:
-    proj = _load(args)
-    if proj is None:
-        return 1
-    render = {"dot": to_dot, "mermaid": to_mermaid, "json": to_json}[args.format]
-    _emit(render(proj), args.out, f"{len(proj.records)} records, {len(proj.edges)} links")
-    return 0

@@ -18,42 +18,18 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from litrec.formatting import fmt
+from litrec.kinds import KINDS
+
 # --------------------------------------------------------------------------- ids
 
-ID_PATTERNS: dict[str, str] = {
-    "literature": r"ARXIV-\d{4}\.\d{4,5}|DOI-10\.\d{4,9}_[-._;()A-Za-z0-9]+",
-    "note": r"NOTE-\d{1,6}",
-    "theory": r"THEORY-\d{1,6}",
-    "decision": r"ADR-\d{1,6}",
-    "work": r"[a-z0-9]+(?:-[a-z0-9]+)*",
-    "anthology": r"ANTH-(?:LIT|THEORY|NOTE|WORK)-\d{1,6}",
-}
-ID_EXAMPLES: dict[str, str] = {
-    "literature": "ARXIV-2212.07677 (arXiv number) or DOI-10.1000_xyz123 (DOI with '/' as '_')",
-    "note": "NOTE-621",
-    "theory": "THEORY-169",
-    "decision": "ADR-013",
-    "work": "what-survives-translation (lower-case words joined by '-')",
-    "anthology": "ANTH-LIT-533 or ANTH-THEORY-068",
-}
-ID_RE = {kind: re.compile(rf"^(?:{p})$") for kind, p in ID_PATTERNS.items()}
 CLAIM_ID = r"[A-Z][A-Za-z]*\d+[a-z]?"
 CLAIM_ID_RE = re.compile(rf"^{CLAIM_ID}$")
 REF_RE = re.compile(rf"^(?P<record>[^#\s]+)(?:#(?P<claim>{CLAIM_ID}))?$")
-
-KINDS = tuple(ID_PATTERNS)
-
-
-def kind_of_id(ident: str) -> str | None:
-    """The kind whose id pattern `ident` matches (numbered kinds first), if any."""
-    for kind in ("literature", "note", "theory", "decision", "anthology", "work"):
-        if ID_RE[kind].match(ident):
-            return kind
-    return None
 
 
 # --------------------------------------------------------------------- relations
@@ -204,9 +180,9 @@ class Expectation(Strict):
         return self
 
     def describe(self) -> str:
-        rhs = self.ref if self.ref is not None else _num(self.value)
+        rhs = self.ref if self.ref is not None else fmt(self.value, terminal=True)
         if self.factor != 1.0:
-            rhs = f"{_num(self.factor)} × {rhs}"
+            rhs = f"{fmt(self.factor, terminal=True)} × {rhs}"
         tol = ""
         if self.op == "≈":
             parts = []
@@ -216,14 +192,6 @@ class Expectation(Strict):
                 parts.append(f"{self.abs_tol:.3g} abs")
             tol = f" (±{', '.join(parts)})"
         return f"{self.metric} {self.op} {rhs}{tol}"
-
-
-def _num(v: Any) -> str:
-    if isinstance(v, bool) or v is None:
-        return str(v).lower()
-    if isinstance(v, float):
-        return f"{v:.4g}"
-    return str(v)
 
 
 class Check(Strict):

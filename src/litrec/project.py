@@ -21,6 +21,7 @@ from typing import Any, Iterator
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from litrec import model as m
+from litrec.kinds import ID_RE, KIND, KINDS
 from litrec.diagnostics import Diagnostic, format_field
 from litrec.registry import Registry, load_registry
 from litrec.yamlsafe import LazyRoot, YamlProblem, load_bytes, locate
@@ -44,7 +45,14 @@ class Edge:
 
     @property
     def inverse(self) -> str:
+        """The link's name as seen from its target."""
         return m.RELATIONS[self.rel].inverse
+
+    @property
+    def label(self) -> str:
+        """The link as drawn on a graph: `uses P1`."""
+        rel = self.rel.replace("_", " ")
+        return f"{rel} {self.claim}" if self.claim else rel
 
 
 @dataclass
@@ -261,11 +269,11 @@ def _validate_record(data: dict, root, shown: str, diags: list[Diagnostic]):
     if kind not in m.MODELS:
         line, col = locate(root, ("kind",)) if "kind" in data else (1, 1)
         if kind is None:
-            msg = f"missing field 'kind'; add one of: {', '.join(m.KINDS)}"
+            msg = f"missing field 'kind'; add one of: {', '.join(KINDS)}"
         else:
-            close = difflib.get_close_matches(str(kind), m.KINDS, n=1)
+            close = difflib.get_close_matches(str(kind), KINDS, n=1)
             hint = f" Did you mean '{close[0]}'?" if close else ""
-            msg = f"unknown kind {kind!r}.{hint} Known kinds: {', '.join(m.KINDS)}"
+            msg = f"unknown kind {kind!r}.{hint} Known kinds: {', '.join(KINDS)}"
         diags.append(Diagnostic(shown, line, col, "kind", msg, "kind", record=_rid(data)))
         return None
     try:
@@ -371,11 +379,11 @@ def _unwrap(tp: Any) -> Any:
 
 
 def _check_id(rec, path: Path, root, shown: str, diags: list[Diagnostic]) -> None:
-    if not m.ID_RE[rec.kind].match(rec.id):
+    if not ID_RE[rec.kind].match(rec.id):
         line, col = locate(root, ("id",))
         diags.append(Diagnostic(
             shown, line, col, "id",
-            f"'{rec.id}' is not a {rec.kind} id; expected the form {m.ID_EXAMPLES[rec.kind]}",
+            f"'{rec.id}' is not a {rec.kind} id; expected the form {KIND[rec.kind].example}",
             "id-pattern", record=rec.id))
     elif path.stem != rec.id:
         line, col = locate(root, ("id",))

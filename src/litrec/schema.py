@@ -37,6 +37,7 @@ from pathlib import Path
 from pydantic.json_schema import GenerateJsonSchema
 
 from litrec import model as m
+from litrec.kinds import KIND, KINDS
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -93,11 +94,11 @@ def schema_for(kind: str) -> dict:
     schema = cls.model_json_schema(schema_generator=gen)
     schema["$schema"] = DRAFT
     schema["title"] = f"litrec {kind} record"
-    id_pattern = rf"^(?:{m.ID_PATTERNS[kind]})$"
+    id_pattern = rf"^(?:{KIND[kind].pattern})$"
     if gen.strip_whitespace:
         id_pattern = _strip_tolerant(id_pattern)
     schema.setdefault("properties", {})["id"]["pattern"] = _js_pattern(id_pattern)
-    schema["properties"]["id"]["description"] = f"the record id, e.g. {m.ID_EXAMPLES[kind]}"
+    schema["properties"]["id"]["description"] = f"the record id, e.g. {KIND[kind].example}"
     _add_model_rules(schema)
     return schema
 
@@ -113,7 +114,7 @@ def schema_text(kind: str) -> str:
 def write_schemas(out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for kind in m.KINDS:
+    for kind in KINDS:
         path = out / schema_filename(kind)
         text = schema_text(kind)
         if not path.exists() or path.read_text(encoding="utf-8") != text:

@@ -38,12 +38,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from litrec.errors import SweepError
+from litrec.fingerprint import code_files, package_versions
 from litrec.registry import Entry, Registry
-from litrec.results import code_files, package_versions
-
-
-class SweepError(Exception):
-    """A point cannot run as declared: no such profile, a bad SWEEP, a worker that differs."""
 
 
 @dataclasses.dataclass(frozen=True)

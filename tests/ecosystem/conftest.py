@@ -58,7 +58,7 @@ def project(tmp_path) -> Path:
 
 def run_cli(line: str | list[str], cwd: Path | None = None) -> tuple[int, str, str]:
     """Run `litrec ...` in this process; return (exit code, stdout, stderr)."""
-    from litrec.cli import main
+    from litrec.commands import main
 
     argv = shlex.split(line) if isinstance(line, str) else list(line)
     if argv and argv[0] == "litrec":

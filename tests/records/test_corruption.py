@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from litrec.cli import main
+from litrec.commands import main
 from tests.conftest import REPO, make_registry, SEED_NAMES
 
 SEED_FILES = sorted((REPO / "records").rglob("*.yaml"))

@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from litrec.cli import main
+from litrec.commands import main
 from litrec.project import load_project
-from litrec.results import fingerprint, write_result
+from litrec.fingerprint import fingerprint
+from litrec.results import write_result
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from litrec.errors import SiteError
 from litrec.project import Project, load_project
 from litrec.site import engine
 from litrec.site.data import SiteData, gather
@@ -27,10 +28,6 @@ from litrec.site.record_page import record_page
 
 DOCS_MARKER = ".litrec-docs"  # in a docs folder litrec generated (safe to synchronise)
 SITE_MARKER = ".litrec-site"  # in an output folder litrec built (safe for MkDocs to clean)
-
-
-class SiteError(Exception):
-    """A site that cannot be built: the message says why and what to do."""
 
 
 @dataclass

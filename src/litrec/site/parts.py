@@ -7,7 +7,7 @@ from typing import Any
 from litrec.model import RELATIONS
 from litrec.site.data import SiteData, anchor
 from litrec.site.markup import a, code, esc, span, table, ul
-from litrec.site.text import fmt
+from litrec.formatting import fmt
 
 VERDICT_TEXT = {
     "reproduced": "reproduced", "not_reproduced": "not reproduced", "stale": "stale",
