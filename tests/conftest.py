@@ -16,12 +16,16 @@ SEED_NAMES = [
 ]
 
 
+# The least module that keeps the analysis contract (litrec.contract).
+STUB_ANALYSIS = "PROFILES = {}\n\n\ndef run(config, progress=None):\n    return {'metrics': {}}\n"
+
+
 def make_registry(analysis: Path, names) -> None:
     analysis.mkdir(parents=True, exist_ok=True)
     lines = []
     for n in names:
         mod = n.replace("-", "_")
-        (analysis / f"{mod}.py").write_text("")
+        (analysis / f"{mod}.py").write_text(STUB_ANALYSIS)
         lines.append(f"{n}:\n  module: {mod}\n  title: {n}\n")
     (analysis / "registry.yaml").write_text("".join(lines))
 

@@ -22,9 +22,11 @@ from typing import Any
 from litrec import __version__
 from litrec import model as m
 from litrec.diagnostics import format_field
-from litrec.project import Edge, Project
 from litrec.kinds import KIND
+from litrec.project import Edge, Project
+from litrec.results import result_path
 from litrec.site.text import mermaid_label
+from litrec.verdicts import claim_statuses
 
 FORMAT, VERSION = "litrec-graph", 1
 
@@ -59,9 +61,6 @@ def _clean(value: Any) -> Any:
 
 def graph_document(proj: Project, results_dir: Path, profile: str) -> dict:
     """The whole record graph as plain JSON data (see site/export-format.md)."""
-    from litrec.results import result_path
-    from litrec.verdicts import claim_statuses
-
     statuses = {s.claim: s for s in claim_statuses(proj, results_dir, profile)}
     links = [_link(proj, e) for e in proj.edges]
     out_of: dict[str, list[dict]] = {rid: [] for rid in proj.records}
@@ -141,6 +140,7 @@ def _short(s: str, limit: int = 40) -> str:
 
 
 def to_dot(proj: Project) -> str:
+    """Records and links as a Graphviz digraph, coloured by kind."""
     styles = _styles()
     lines = ["digraph litrec {", "  rankdir=LR;",
              '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=10];',
@@ -158,6 +158,7 @@ def to_dot(proj: Project) -> str:
 
 
 def to_mermaid(proj: Project) -> str:
+    """Records and links as a Mermaid graph, coloured by kind."""
     ids = {rid: f"n{i}" for i, rid in enumerate(sorted(proj.records))}
     lines = ["graph LR"]
     kinds: dict[str, list[str]] = {}
@@ -174,6 +175,7 @@ def to_mermaid(proj: Project) -> str:
 
 
 def to_json(proj: Project) -> str:
+    """Records and links as JSON nodes and edges."""
     nodes = [{"id": rid, "kind": proj.records[rid].kind, "title": proj.records[rid].title}
              for rid in sorted(proj.records)]
     edges = [{"source": e.source, "rel": e.rel, "target": e.target, "claim": e.claim}

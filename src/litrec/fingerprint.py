@@ -20,6 +20,7 @@ VERSIONED = ("jax", "jaxlib", "numpy", "optax")
 
 
 def package_versions() -> dict[str, str | None]:
+    """Installed versions of the packages a result depends on (None: not installed)."""
     out: dict[str, str | None] = {}
     for name in VERSIONED:
         try:
@@ -82,12 +83,15 @@ def code_files(registry: Registry, name: str) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Fingerprint:
+    """What a result is computed from: code hashes, profile, package versions."""
+
     code_hash: str
     files: dict[str, str]
     profile: str
     versions: dict[str, str | None]
 
     def matches(self, result: dict) -> bool:
+        """Whether a stored result was computed from exactly this."""
         return (
             result.get("format") == RESULT_FORMAT
             and result.get("code_hash") == self.code_hash
@@ -96,6 +100,7 @@ class Fingerprint:
         )
 
     def why_stale(self, result: dict) -> str:
+        """What changed since the result was computed, in words."""
         if result.get("code_hash") != self.code_hash:
             old = result.get("code_files", {})
             changed = [f for f, h in self.files.items() if old.get(f) != h]
@@ -110,6 +115,7 @@ class Fingerprint:
 
 def fingerprint(registry: Registry, name: str, profile: str,
                 versions: dict[str, str | None] | None = None) -> Fingerprint:
+    """The fingerprint of an analysis for a profile, as the code and packages are now."""
     files = code_files(registry, name)
     h = hashlib.sha256()
     for path, digest in files.items():

@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -99,6 +99,8 @@ INVERSES = {r.inverse: r for r in RELATIONS.values()}
 
 
 class Strict(BaseModel):
+    """Base of every schema: frozen, strict types, unknown fields refused."""
+
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True, str_strip_whitespace=True)
 
 
@@ -180,6 +182,7 @@ class Expectation(Strict):
         return self
 
     def describe(self) -> str:
+        """The expectation in words: `loss_trained <= 1.05 × loss_gd (±0.01 rel)`."""
         rhs = self.ref if self.ref is not None else fmt(self.value, terminal=True)
         if self.factor != 1.0:
             rhs = f"{fmt(self.factor, terminal=True)} × {rhs}"
@@ -213,6 +216,7 @@ class Where(Strict):
     page: str | None = None
 
     def describe(self) -> str:
+        """Where in the paper, in words: `Proposition 1, §2`."""
         return ", ".join(
             f"{name.capitalize()} {getattr(self, name)}"
             for name in ("proposition", "section", "figure", "table", "equation", "appendix", "page")
@@ -256,6 +260,8 @@ class Filing(Strict):
 
 
 class Literature(Base):
+    """A paper: citation, claims with their checks, discrepancies, filing."""
+
     kind: Literal["literature"]
     authors: list[str] = Field(default_factory=list)
     year: int | None = Field(None, ge=1000, le=2999)
@@ -273,6 +279,7 @@ class Literature(Base):
     discrepancies: list[Discrepancy] = Field(default_factory=list)
 
     def refs(self):
+        """Every link this record makes, with its field's location."""
         out = super().refs()
         if self.filed and self.filed.from_work:
             out.append(("filed_from", self.filed.from_work, ("filed", "from_work")))
@@ -280,18 +287,24 @@ class Literature(Base):
 
 
 class Note(Base):
+    """The owner's note on a reading."""
+
     kind: Literal["note"]
     date: dt.date | None = None
     claims: list[Claim] = Field(default_factory=list)
 
 
 class Theory(Base):
+    """The owner's theory, with its status."""
+
     kind: Literal["theory"]
     status: Literal["open", "held", "abandoned"] | None = None
     claims: list[Claim] = Field(default_factory=list)
 
 
 class Decision(Base):
+    """A decision record (MADR): context, decision, consequences, status."""
+
     kind: Literal["decision"]
     status: Literal["proposed", "accepted", "rejected", "deprecated", "superseded"] | None = None
     date: dt.date | None = None
@@ -301,6 +314,8 @@ class Decision(Base):
 
 
 class BibEntry(Strict):
+    """One entry of a work's bibliography: considered, cited or dropped."""
+
     ref: Ref
     status: Literal["considered", "cited", "dropped"]
     note: str | None = None
@@ -310,11 +325,14 @@ _BIB_REL = {"considered": "considered", "cited": "cites", "dropped": "dropped"}
 
 
 class Work(Base):
+    """A manuscript and its bibliography."""
+
     kind: Literal["work"]
     status: Literal["draft", "submitted", "published", "abandoned"] | None = None
     bibliography: list[BibEntry] = Field(default_factory=list)
 
     def refs(self):
+        """Every link this record makes, its bibliography included."""
         out = super().refs()
         for i, b in enumerate(self.bibliography):
             out.append((_BIB_REL[b.status], b.ref, ("bibliography", i, "ref")))
@@ -322,15 +340,14 @@ class Work(Base):
 
 
 class Anthology(Base):
+    """An entry of the anthology, the second collection: its stance and what it keeps or rejects."""
+
     kind: Literal["anthology"]
     stance: Literal["kept", "rejected", "held", "open"] | None = Field(
         None, description="the anthology's stance on this entry")
     read_for: str | None = Field(None, description="what the anthology reads the entry for")
 
 
-Record = Annotated[
-    Union[Literature, Note, Theory, Decision, Work, Anthology], Field(discriminator="kind")
-]
 MODELS: dict[str, type[Base]] = {
     "literature": Literature,
     "note": Note,

@@ -18,10 +18,12 @@ from litrec.errors import DamagedResult
 
 
 def result_path(results_dir: Path, name: str, profile: str) -> Path:
+    """`results/<analysis>/<profile>.json`."""
     return Path(results_dir) / name / f"{profile}.json"
 
 
 def figure_dir(results_dir: Path, name: str, profile: str) -> Path:
+    """`results/<analysis>/<profile>/`, where the result's figures are."""
     return Path(results_dir) / name / profile
 
 

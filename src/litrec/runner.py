@@ -25,14 +25,22 @@ from pathlib import Path
 from typing import Any, Callable
 
 from litrec import __version__
-from litrec.errors import RunError, SweepError, TargetError
+from litrec.contract import check_module
+from litrec.errors import ContractError, RunError, SweepError, TargetError
 from litrec.executors import default_jobs, open_executor
 from litrec.fingerprint import Fingerprint
 from litrec.project import Project
 from litrec.results import result_path, write_result
 from litrec.state import ResultState, result_state, result_states
-from litrec.sweep import Point, aggregate, load_analysis, make_config, plan, run_point, to_json
-
+from litrec.sweep import (
+    Point,
+    aggregate,
+    load_analysis,
+    make_config,
+    plan,
+    run_point,
+    to_json,
+)
 
 # ---------------------------------------------------------------- targets
 
@@ -110,7 +118,10 @@ def prepare(proj: Project, name: str, profile: str, fp: Fingerprint) -> Job:
     package = reg.path.parent.name
     try:
         module, _ = load_analysis(root, package, entry.module)
+        check_module(module, name)
         sweep, grid = plan(module, profile)
+    except ContractError:
+        raise
     except SweepError as exc:
         raise RunError(f"analysis '{name}': {exc}") from None
     points = [Point(root, package, entry.module, profile, overrides, fp.files, fp.versions,
@@ -120,6 +131,7 @@ def prepare(proj: Project, name: str, profile: str, fp: Fingerprint) -> Job:
 
 
 def submit(job: Job, executor) -> None:
+    """Send every point of a job to the executor."""
     job.started, job.t0 = dt.datetime.now(dt.timezone.utc), time.perf_counter()
     job.futures = [executor.submit(run_point, p) for p in job.points]
 
@@ -213,16 +225,6 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
     figures = {f"{name}.svg": data for name, data in first["figures"].items()}
     write_result(results_dir, job.name, job.profile, payload, figures)
     return payload
-
-
-def run_analysis(proj: Project, name: str, profile: str, results_dir: Path,
-                 progress=None, executor=None) -> dict:
-    """Run one analysis (its points on `executor`, or here) and write its result."""
-    job = prepare(proj, name, profile, result_state(proj.registry, results_dir, name,
-                                                    profile).fingerprint)
-    if executor is not None:
-        submit(job, executor)
-    return finish(job, results_dir, executor, progress)
 
 
 @dataclasses.dataclass

@@ -18,16 +18,15 @@ from pathlib import Path
 import yaml
 
 from litrec import model as m
+from litrec.discover import find_record_files
 from litrec.kinds import ANTHOLOGY_KINDS, ID_RE, KIND, kind_of_id
-from litrec.project import find_record_files
 from litrec.yamlsafe import load_bytes
-
-
 
 # ------------------------------------------------------------------ files
 
 
 def record_path(records_dir: Path, kind: str, rid: str) -> Path:
+    """Where a record of this kind and id goes: `records/<folder>/<id>.yaml`."""
     return Path(records_dir) / KIND[kind].folder / f"{rid}.yaml"
 
 
@@ -59,6 +58,7 @@ def write_replace(path: Path, text: str) -> None:
 
 
 def display(path: Path) -> str:
+    """A path as shown to the user: relative to the working folder when inside it."""
     try:
         return os.path.relpath(path)
     except ValueError:  # pragma: no cover - another drive on Windows

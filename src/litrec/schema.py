@@ -60,6 +60,7 @@ class LitrecJsonSchema(GenerateJsonSchema):
     strip_whitespace = True
 
     def str_schema(self, schema):
+        """A string field, with the pattern pydantic checks."""
         out = super().str_schema(schema)
         if "pattern" in out:
             pattern = _js_pattern(out["pattern"])
@@ -88,6 +89,7 @@ def _add_model_rules(schema: dict) -> None:
 
 
 def schema_for(kind: str) -> dict:
+    """The JSON Schema of one record kind."""
     cls = m.MODELS[kind]
     gen = type("Gen", (LitrecJsonSchema,),
                {"strip_whitespace": bool(cls.model_config.get("str_strip_whitespace"))})
@@ -104,14 +106,17 @@ def schema_for(kind: str) -> dict:
 
 
 def schema_filename(kind: str) -> str:
+    """`<kind>.schema.json`."""
     return f"{kind}.schema.json"
 
 
 def schema_text(kind: str) -> str:
+    """The schema of one kind as the committed file holds it."""
     return json.dumps(schema_for(kind), indent=2, ensure_ascii=False) + "\n"
 
 
 def write_schemas(out: Path) -> list[Path]:
+    """Write every kind's schema into a folder; return the paths."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for kind in KINDS:

@@ -34,6 +34,9 @@ class ResultState:
     fingerprint: Fingerprint | None = None
     reason: str | None = None
 
+    def __post_init__(self):
+        assert self.state in STATES, self.state
+
     @property
     def current(self) -> bool:
         """Whether the stored numbers may be judged."""

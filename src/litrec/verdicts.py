@@ -22,8 +22,6 @@ from litrec.model import Expectation
 from litrec.project import Project
 from litrec.state import ResultState, result_states
 
-VERDICTS = ("reproduced", "not_reproduced", "stale", "not_run", "error")
-
 
 class MissingMetric(KeyError):
     """A claim names a metric its analysis's result does not hold."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from litrec.project import load_project
+from litrec.load import load_project
 from tests.conftest import REPO
 
 

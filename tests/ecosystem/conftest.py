@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import STUB_ANALYSIS
+
 from litrec.yamlsafe import load_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,7 +40,8 @@ def stub_registry(analysis_dir: Path, names: set[str]) -> None:
     lines = []
     for name in sorted(names):
         module = name.replace("-", "_")
-        (analysis_dir / f"{module}.py").write_text('"""A stub for the tests."""\n', encoding="utf-8")
+        (analysis_dir / f"{module}.py").write_text('"""A stub for the tests."""\n' + STUB_ANALYSIS,
+                                                 encoding="utf-8")
         lines.append(f"{name}:\n  module: {module}\n  title: stub {name}\n")
     (analysis_dir / "registry.yaml").write_text("".join(lines), encoding="utf-8")
 

@@ -36,7 +36,7 @@ from pydantic import Field, ValidationError
 
 from litrec.kinds import ID_RE, KINDS
 from litrec import model as m
-from litrec.project import find_record_files
+from litrec.discover import find_record_files
 from litrec.schema import LitrecJsonSchema, schema_filename, schema_for, schema_text
 from litrec.yamlsafe import load_bytes
 

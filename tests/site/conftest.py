@@ -17,8 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import STUB_ANALYSIS
+
 from litrec.commands import main
-from litrec.project import load_project
+from litrec.load import load_project
 from litrec.fingerprint import fingerprint
 from litrec.results import write_result
 
@@ -53,7 +55,7 @@ def make_project(root: Path) -> Path:
     (analysis / "__init__.py").write_text("")
     lines = []
     for name, mod in ANALYSES.items():
-        (analysis / f"{mod}.py").write_text(f'"""{name}"""\nPROFILES = {{}}\n')
+        (analysis / f"{mod}.py").write_text(f'"""{name}"""\n' + STUB_ANALYSIS)
         lines.append(f"{name}:\n  module: {mod}\n  title: {name} <b>title</b>\n")
     (analysis / "registry.yaml").write_text("".join(lines))
     shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")

@@ -31,4 +31,5 @@ class quiet:
         return False
 
     def messages(self) -> list[str]:
+        """The warnings and errors logged while silenced."""
         return [r.getMessage() for r in self.records if r.levelno >= logging.WARNING]

@@ -44,6 +44,8 @@ class Converted:
 
 @dataclass
 class Failure:
+    """An entry that could not become a record: its line, key and why."""
+
     line: int
     key: str | None
     message: str
@@ -51,6 +53,8 @@ class Failure:
 
 @dataclass
 class ReadResult:
+    """What a .bib file gave: the entries converted and those that failed."""
+
     converted: list[Converted] = field(default_factory=list)
     failed: list[Failure] = field(default_factory=list)
 

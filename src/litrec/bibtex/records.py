@@ -15,12 +15,19 @@ import yaml
 from litrec.bibtex.common import CITATION_FIELDS
 from litrec.bibtex.read import Failure, check_record, read_bibtex
 from litrec.errors import Unconvertible
-from litrec.scaffold import (display, existing_ids, record_path, schema_comment, write_new,
-                             write_replace)
+from litrec.scaffold import (
+    display,
+    existing_ids,
+    record_path,
+    schema_comment,
+    write_new,
+    write_replace,
+)
 from litrec.yamlsafe import YamlProblem, load_bytes
 
 
 def record_text(data: dict, path: Path, records_dir: Path) -> str:
+    """A new record file: the schema comment, then the record as YAML."""
     return schema_comment(path, "literature", records_dir) + _dump(data)
 
 
@@ -86,6 +93,8 @@ def _check_text(text: str) -> None:
 
 @dataclass
 class Outcome:
+    """One record written (or that would be, in a dry run) from an entry."""
+
     action: str  # created, updated (or "would create", "would update" in a dry run)
     id: str
     path: Path

@@ -114,7 +114,9 @@ _SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#":
 
 @functools.cache
 def _unicode_encoder():
-    from pylatexenc.latexencode import UnicodeToLatexEncoder  # bibtexparser's own dependency
+    from pylatexenc.latexencode import (
+        UnicodeToLatexEncoder,  # bibtexparser's own dependency
+    )
 
     return UnicodeToLatexEncoder(non_ascii_only=True, unknown_char_policy="keep",
                                  unknown_char_warning=False)

@@ -15,8 +15,17 @@ import os
 import sys
 
 from litrec import __version__
-from litrec.commands import (export, graph, imports, new, run, schema, site, status,
-                             validate)
+from litrec.commands import (
+    export,
+    graph,
+    imports,
+    new,
+    run,
+    schema,
+    site,
+    status,
+    validate,
+)
 from litrec.commands.common import EXIT_USAGE
 from litrec.errors import LitrecError, UsageError
 

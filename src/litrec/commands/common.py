@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 from litrec.errors import UsageError
-from litrec.project import Project, load_project
+from litrec.load import load_project
+from litrec.project import Project
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -20,12 +21,6 @@ def records_args(p: argparse.ArgumentParser) -> None:
                    help="the records folder (default: records)")
     p.add_argument("--analysis", type=Path, default=None, metavar="DIR",
                    help="the analysis folder with registry.yaml (default: beside the records folder)")
-
-
-def records_only_arg(p: argparse.ArgumentParser) -> None:
-    """--records alone, for commands that never read the analyses."""
-    p.add_argument("--records", type=Path, default=Path("records"), metavar="DIR",
-                   help="the records folder (default: records)")
 
 
 def results_arg(p: argparse.ArgumentParser) -> None:

@@ -7,11 +7,17 @@ import sys
 from pathlib import Path
 
 from litrec.bibtex.write import bibtex_library, select_literature
-from litrec.commands.common import (emit, load_valid_project, need_dir, profile_arg,
-                                    records_args, results_arg)
+from litrec.commands.common import (
+    emit,
+    load_valid_project,
+    need_dir,
+    profile_arg,
+    records_args,
+    results_arg,
+)
 from litrec.errors import UsageError
 from litrec.export import graph_document
-from litrec.project import load_project
+from litrec.load import load_project
 
 
 def add_parser(sub) -> None:

@@ -10,8 +10,15 @@ from pathlib import Path
 from litrec.commands.common import format_arg, need_dir
 from litrec.errors import UsageError
 from litrec.kinds import KIND, KINDS
-from litrec.scaffold import (choose_id, display, existing_ids, next_id, record_path, skeleton,
-                             write_new)
+from litrec.scaffold import (
+    choose_id,
+    display,
+    existing_ids,
+    next_id,
+    record_path,
+    skeleton,
+    write_new,
+)
 
 
 def add_parser(sub) -> None:

@@ -6,8 +6,15 @@ import json
 import sys
 from pathlib import Path
 
-from litrec.commands.common import (console, format_arg, load_valid_project, positive_int,
-                                    profile_arg, records_args, results_arg)
+from litrec.commands.common import (
+    console,
+    format_arg,
+    load_valid_project,
+    positive_int,
+    profile_arg,
+    records_args,
+    results_arg,
+)
 from litrec.commands.table import print_table
 from litrec.errors import UsageError
 from litrec.runner import Events, plan_run, run_plan

@@ -5,8 +5,13 @@ from __future__ import annotations
 import json
 import sys
 
-from litrec.commands.common import (format_arg, load_valid_project, profile_arg, records_args,
-                                    results_arg)
+from litrec.commands.common import (
+    format_arg,
+    load_valid_project,
+    profile_arg,
+    records_args,
+    results_arg,
+)
 from litrec.commands.table import print_table
 from litrec.verdicts import claim_statuses
 

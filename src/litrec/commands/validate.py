@@ -5,9 +5,14 @@ from __future__ import annotations
 import json
 import sys
 
-from litrec.commands.common import (EXIT_INVALID, EXIT_OK, format_arg, need_dir,
-                                    records_args)
-from litrec.project import load_project
+from litrec.commands.common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    format_arg,
+    need_dir,
+    records_args,
+)
+from litrec.load import load_project
 
 
 def add_parser(sub) -> None:

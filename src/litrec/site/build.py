@@ -19,11 +19,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from litrec.errors import SiteError
-from litrec.project import Project, load_project
+from litrec.load import load_project
+from litrec.project import Project
 from litrec.site import engine
 from litrec.site.data import SiteData, gather
-from litrec.site.index_pages import (analyses_index, analysis_page, anthology_index, graph_page,
-                                     home, records_index)
+from litrec.site.index_pages import (
+    analyses_index,
+    analysis_page,
+    anthology_index,
+    graph_page,
+    home,
+    records_index,
+)
 from litrec.site.record_page import record_page
 
 DOCS_MARKER = ".litrec-docs"  # in a docs folder litrec generated (safe to synchronise)
@@ -32,6 +39,8 @@ SITE_MARKER = ".litrec-site"  # in an output folder litrec built (safe for MkDoc
 
 @dataclass
 class BuildReport:
+    """What a build made: counts, timings, the output folder, record errors."""
+
     records: int
     pages: int
     figures: int

@@ -17,7 +17,8 @@ from urllib.parse import quote
 from litrec.kinds import page_of
 from litrec.project import Edge, Project
 from litrec.state import ResultState, result_states
-from litrec.verdicts import ClaimStatus, claim_statuses
+from litrec.verdicts import ClaimStatus, claim_statuses, get_metric
+
 
 def anchor(claim_id: str) -> str:
     """The id of a claim's heading on its record's page: P1 -> p1."""
@@ -74,6 +75,7 @@ class AnalysisInfo:
 
     @property
     def page(self) -> str:
+        """The analysis's page in the docs folder."""
         return f"analyses/{self.name}.md"
 
     @property
@@ -100,6 +102,8 @@ class AnalysisInfo:
 
 @dataclass
 class SiteData:
+    """Everything the pages are made from, read once, and how pages link to each other."""
+
     project: Project
     profile: str
     statuses: dict[str, ClaimStatus]
@@ -109,6 +113,7 @@ class SiteData:
     directory_urls: bool = False
 
     def record_page(self, rid: str) -> str:
+        """The docs page of a record."""
         return page_of(self.project.records[rid].kind, rid)
 
     def url(self, from_page: str, ref: str) -> str | None:
@@ -124,6 +129,7 @@ class SiteData:
         return rel_url(from_page, self.record_page(rid))
 
     def resolver(self, from_page: str):
+        """`url` bound to one page, for text that links ids."""
         return lambda ref: self.url(from_page, ref)
 
     def link(self, from_page: str, target: str, fragment: str | None = None) -> str:
@@ -140,9 +146,11 @@ class SiteData:
         return self.link(from_page, self.record_page(rid), anchor(cid) if cid else None)
 
     def href_resolver(self, from_page: str):
+        """`href` bound to one page, for stored HTML."""
         return lambda ref: self.href(from_page, ref)
 
     def analysis_href(self, from_page: str, name: str) -> str | None:
+        """A final URL from a page to an analysis's page, or None."""
         return self.link(from_page, f"analyses/{name}.md") if name in self.analyses else None
 
     def figures(self, name: str) -> list[tuple[str, str]]:
@@ -198,8 +206,6 @@ def _info(analyses: dict[str, AnalysisInfo], name: str) -> AnalysisInfo:
 
 def result_metric(result: dict | None, name: str) -> Any:
     """A stored metric by dotted name, or KeyError."""
-    from litrec.verdicts import get_metric
-
     if result is None:
         raise KeyError(name)
     return get_metric(result.get("metrics", {}), name)

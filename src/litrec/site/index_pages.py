@@ -8,13 +8,34 @@ from __future__ import annotations
 
 from collections import Counter
 
+from litrec.formatting import fmt
 from litrec.kinds import KIND, KINDS
 from litrec.site.data import SiteData, anchor
 from litrec.site.graph import whole_graph
-from litrec.site.markup import a, admonition, block, code, esc, linked, p, pre, span, table, ul
-from litrec.site.parts import (analysis_link, badge, lines, mark, outcome_rows, provenance,
-                               ref_link, rel_text, verdict_of)
-from litrec.formatting import fmt
+from litrec.site.markup import (
+    a,
+    admonition,
+    block,
+    code,
+    esc,
+    linked,
+    p,
+    pre,
+    span,
+    table,
+    ul,
+)
+from litrec.site.parts import (
+    analysis_link,
+    badge,
+    lines,
+    mark,
+    outcome_rows,
+    provenance,
+    ref_link,
+    rel_text,
+    verdict_of,
+)
 from litrec.site.text import flatten, inline, prose
 
 VERDICT_ORDER = ("reproduced", "not_reproduced", "stale", "not_run", "error", "unchecked")
@@ -32,6 +53,7 @@ def _count(n: int, kind: str) -> str:
 
 
 def home(data: SiteData, intro: str) -> str:
+    """The dashboard: every claim's verdict with its numbers, and the record at a glance."""
     proj = data.project
     page = "index.md"
     kinds = Counter(r.kind for r in proj.records.values())
@@ -107,6 +129,7 @@ def _dashboard_rows(data: SiteData, page: str, rows):
 
 
 def records_index(data: SiteData) -> str:
+    """Every record of the owner's collection, by kind."""
     proj = data.project
     page = "records/index.md"
     out = [WIDE + "# Records\n",
@@ -141,6 +164,7 @@ STANCES = (("kept", "Kept"), ("rejected", "Rejected"), ("held", "Held"), ("open"
 
 
 def anthology_index(data: SiteData) -> str:
+    """The anthology's entries, by stance."""
     proj = data.project
     page = "anthology/index.md"
     entries = sorted(rid for rid, r in proj.records.items() if r.kind == "anthology")
@@ -191,6 +215,7 @@ def _anthology_row(data: SiteData, page: str, rid: str) -> list[str]:
 
 
 def analyses_index(data: SiteData) -> str:
+    """Every analysis with its result's state and the claims it checks."""
     page = "analyses/index.md"
     out = [WIDE + "# Analyses\n",
            block(p(f"Each analysis reruns a claimed result; shown here are its <strong>"
@@ -212,6 +237,7 @@ def analyses_index(data: SiteData) -> str:
 
 
 def analysis_page(data: SiteData, name: str) -> str:
+    """One analysis: its state, claims, figures, metrics and provenance."""
     info = data.analyses[name]
     page = info.page
     out = [WIDE + f"# {inline(name)}\n"]
@@ -275,6 +301,7 @@ def analysis_page(data: SiteData, name: str) -> str:
 
 
 def graph_page(data: SiteData) -> str:
+    """The whole link graph (or a graph of kinds, when large)."""
     graph, full = whole_graph(data)
     n, m = len(data.project.records), len(data.project.edges)
     if full:

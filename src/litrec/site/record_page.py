@@ -13,18 +13,38 @@ import re
 from urllib.parse import quote
 
 from litrec.bibtex.write import bibtex_entry
+from litrec.formatting import fmt
 from litrec.kinds import KIND
 from litrec.site.data import SiteData, anchor, result_metric
 from litrec.site.graph import record_graph
-from litrec.site.markup import a, admonition, block, code, details, esc, linked, p, pre, span, table, ul
-from litrec.site.parts import (analysis_link, badge, links_list, outcome_table, provenance,
-                               ref_link, verdict_of)
-from litrec.formatting import fmt
+from litrec.site.markup import (
+    a,
+    admonition,
+    block,
+    code,
+    details,
+    esc,
+    linked,
+    p,
+    pre,
+    span,
+    table,
+    ul,
+)
+from litrec.site.parts import (
+    analysis_link,
+    badge,
+    links_list,
+    outcome_table,
+    provenance,
+    ref_link,
+    verdict_of,
+)
 from litrec.site.text import clean, inline, prose
 
 
-
 def record_page(data: SiteData, rid: str) -> str:
+    """The page of one record: meta, prose, claims, links both ways, graph."""
     rec = data.project.records[rid]
     page = data.record_page(rid)
     resolve = data.resolver(page)
