@@ -27,6 +27,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from analysis import lsa, tasks as task_lib
+from analysis.keys import named_keys, random_streams
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ def _check_context(p, W0, eta, X, Y, queries):
 
 def run(config: Config, progress=None) -> dict:
     """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
-    with task_lib.random_streams():
+    with random_streams():
         return _run(config, progress)
 
 
@@ -100,16 +101,16 @@ def _run(config: Config, progress=None) -> dict:
     pred_errors, dW_errors, distances, cross = [], [], [], []
     reads, explicit = [], []
     with jax.enable_x64(True):
-        k_W0, k_pairs = jax.random.split(jax.random.key(config.seed))
-        W0 = jax.random.normal(k_W0, (config.d_out, config.d_in), jnp.float64) / config.d_in ** 0.5
+        k = named_keys(config.seed, "W0", "pairs")
+        W0 = jax.random.normal(k["W0"], (config.d_out, config.d_in), jnp.float64) / config.d_in ** 0.5
         p = lsa.gd_construction(config.eta, config.N, config.d_in, config.d_out, W0, jnp.float64)
         eta = jnp.asarray(config.eta, jnp.float64)
         hash_before = parameter_hash(p)
         for pair in range(config.n_pairs):
-            k_A, k_B, k_q = jax.random.split(jax.random.fold_in(k_pairs, pair), 3)
-            queries = jax.random.uniform(k_q, (config.n_queries, config.d_in), jnp.float64, -0.5, 0.5)
+            k_pair = named_keys(jax.random.fold_in(k["pairs"], pair), "A", "B", "queries")
+            queries = jax.random.uniform(k_pair["queries"], (config.n_queries, config.d_in), jnp.float64, -0.5, 0.5)
             pair_reads, pair_explicit = [], []
-            for k_ctx in (k_A, k_B):
+            for k_ctx in (k_pair["A"], k_pair["B"]):
                 t = task_lib.sample_tasks(k_ctx, 1, config.N, config.d_in, config.d_out,
                                           dtype=jnp.float64)
                 e_pred, e_dW, dW_read, dW = _check_context(p, W0, eta, t.X[0], t.Y[0], queries)

@@ -59,6 +59,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from analysis import gdpp, lsa, metrics, stream, tasks as task_lib, train as train_lib  # noqa: E402
+from analysis.keys import named_keys  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -215,7 +216,6 @@ def _evaluator(depth: Depth, d: int):
 
 def _run_depth(config: Config, depth: Depth, keys, evaluation: task_lib.Tasks,
                tune: task_lib.Tasks, progress):
-    k_init, k_stream = keys
     d, N, K = config.d, config.N, depth.K
     H_eval = task_lib.tokens(evaluation)                                  # (B_eval, N+1, D)
     y_eval = evaluation.y_q                                               # (B_eval, 1)
@@ -241,8 +241,8 @@ def _run_depth(config: Config, depth: Depth, keys, evaluation: task_lib.Tasks,
 
     start = time.perf_counter()
     result = stream.train(
-        train_lib.init_lsa(k_init, d + 1, depth.init_scale), loss_fn,
-        stream.regression_draws(stream.host_rng(k_stream), config.batch_size, N, d),
+        train_lib.init_lsa(keys["init"], d + 1, depth.init_scale), loss_fn,
+        stream.regression_draws(stream.host_rng(keys["stream"]), config.batch_size, N, d),
         steps=depth.steps, chunk_size=config.chunk_size, eval_every=depth.eval_every,
         optimizer=train_lib.adam(depth.lr, depth.clip, config.b1, config.b2),
         evaluate=curve, progress=progress, description=f"training K={K}")
@@ -272,15 +272,16 @@ def _run_depth(config: Config, depth: Depth, keys, evaluation: task_lib.Tasks,
 
 
 def run(config: Config, progress=None) -> dict:
-    k_eval, k_tune, k_models = jax.random.split(jax.random.key(config.seed), 3)
-    evaluation = stream.regression_task_set(k_eval, config.eval_tasks, config.N, config.d, config.input_range)
-    tune = stream.regression_task_set(k_tune, config.tune_tasks, config.N, config.d, config.input_range)
-    per_depth_keys = jax.random.split(k_models, len(config.depths))
+    k = named_keys(config.seed, "eval", "tune", "models")
+    evaluation = stream.regression_task_set(k["eval"], config.eval_tasks, config.N, config.d, config.input_range)
+    tune = stream.regression_task_set(k["tune"], config.tune_tasks, config.N, config.d, config.input_range)
+    per_depth = named_keys(k["models"], *(f"k{depth.K}" for depth in config.depths))
 
     out = {}
-    for depth, k_depth in zip(config.depths, per_depth_keys):
-        k_init, k_stream = jax.random.split(k_depth)
-        out[f"k{depth.K}"] = _run_depth(config, depth, (k_init, k_stream), evaluation, tune, progress)
+    for depth in config.depths:
+        name = f"k{depth.K}"
+        out[name] = _run_depth(config, depth, named_keys(per_depth[name], "init", "stream"),
+                               evaluation, tune, progress)
 
     notes = [f"recurrent LSA, K = {', '.join(str(dp.K) for dp in config.depths)}; eta and gamma tuned "
              f"on {config.tune_tasks} separate tasks; evaluation on {config.eval_tasks} fixed tasks",

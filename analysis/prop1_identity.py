@@ -23,6 +23,7 @@ import jax.numpy as jnp
 from matplotlib.figure import Figure
 
 from analysis import lsa, tasks as task_lib
+from analysis.keys import named_keys, random_streams
 
 
 @dataclass(frozen=True)
@@ -48,11 +49,11 @@ VARIANTS = ("W0=0", "W0!=0, query (x_q, 0)", "W0!=0, query (x_q, -W0 x_q)")
 
 def _draw_case(key, N, d_in, d_out, config):
     """Tasks, a random W0 and eta for one case, in float64 (cast down for float32)."""
-    k_tasks, k_W0, k_eta = jax.random.split(key, 3)
-    tasks = task_lib.sample_tasks(k_tasks, config.n_tasks, N, d_in, d_out,
+    k = named_keys(key, "tasks", "W0", "eta")
+    tasks = task_lib.sample_tasks(k["tasks"], config.n_tasks, N, d_in, d_out,
                                   config.input_range, dtype=jnp.float64)
-    W0 = jax.random.normal(k_W0, (d_out, d_in), jnp.float64)                   # (d_out, d_in)
-    eta = jax.random.uniform(k_eta, (), jnp.float64, *config.eta_range)
+    W0 = jax.random.normal(k["W0"], (d_out, d_in), jnp.float64)                # (d_out, d_in)
+    eta = jax.random.uniform(k["eta"], (), jnp.float64, *config.eta_range)
     return tasks, W0, eta
 
 
@@ -93,7 +94,7 @@ def _case_errors(key, N, d_in, d_out, config):
 
 def run(config: Config, progress=None) -> dict:
     """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
-    with task_lib.random_streams():
+    with random_streams():
         return _run(config, progress)
 
 

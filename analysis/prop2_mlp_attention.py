@@ -63,6 +63,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from analysis import lsa, metrics, stream, train as train_lib  # noqa: E402
+from analysis.keys import named_keys  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -163,10 +164,10 @@ class MLPGD(NamedTuple):
 
 
 def init_mlp(key, n_in: int, F: int, H: int, scale: float) -> MLP:
-    k_E, k_1, k_2 = jax.random.split(key, 3)
-    return MLP(E=train_lib.variance_scaling(k_E, (F, n_in), scale),
-               W1=train_lib.variance_scaling(k_1, (H, F), scale), b1=jnp.zeros((H,)),
-               W2=train_lib.variance_scaling(k_2, (F, H), scale), b2=jnp.zeros((F,)))
+    k = named_keys(key, "E", "W1", "W2")
+    return MLP(E=train_lib.variance_scaling(k["E"], (F, n_in), scale),
+               W1=train_lib.variance_scaling(k["W1"], (H, F), scale), b1=jnp.zeros((H,)),
+               W2=train_lib.variance_scaling(k["W2"], (F, H), scale), b2=jnp.zeros((F,)))
 
 
 def _hidden(m: MLP, t: jax.Array) -> jax.Array:
@@ -233,13 +234,13 @@ def mlp_gd_as_lsa(p: MLPGD, H_raw: jax.Array, eta: float) -> jax.Array:
 def identity_check(config: Config, key) -> float:
     """Largest gap, in float64, between four routes to the MLP + one-GD-step prediction."""
     with jax.enable_x64(True):
-        k_mlp, k_W0, k_tasks = jax.random.split(key, 3)
+        k = named_keys(key, "mlp", "W0", "tasks")
         F, H = config.width - 1, config.hidden
         mlp = jax.tree.map(lambda a: a.astype(jnp.float64),
-                           init_mlp(k_mlp, 1, F, H, config.identity_init_scale))
+                           init_mlp(k["mlp"], 1, F, H, config.identity_init_scale))
         mlp = mlp._replace(b1=jnp.linspace(-1.0, 1.0, H), b2=jnp.linspace(-0.5, 0.5, F))
-        p = MLPGD(mlp=mlp, W0=jax.random.normal(k_W0, (F,), jnp.float64) / F ** 0.5)
-        x, y = sample_tasks(config, k_tasks, config.identity_tasks)
+        p = MLPGD(mlp=mlp, W0=jax.random.normal(k["W0"], (F,), jnp.float64) / F ** 0.5)
+        x, y = sample_tasks(config, k["tasks"], config.identity_tasks)
         H_raw = raw_tokens(x.astype(jnp.float64), y.astype(jnp.float64))  # (B, N+1, 2)
         eta, N = config.gd_eta, config.N
 
@@ -273,27 +274,27 @@ def _train(config, params, predict, lr, b2, key, evaluate, progress, description
 
 
 def run(config: Config, progress=None) -> dict:
-    keys = jax.random.split(jax.random.key(config.seed), 7)
-    k_identity, k_eval, k_init_tf, k_init_gd, k_train_tf, k_train_gd, _ = keys
+    # seven keys, the last unused: the split's size fixes every stream, so it stays 7
+    k = named_keys(config.seed, "identity", "eval", "init_tf", "init_gd", "train_tf", "train_gd", "unused")
     F, H = config.width, config.hidden
 
-    identity_error = identity_check(config, k_identity)
+    identity_error = identity_check(config, k["identity"])
 
-    x_eval, y_eval = sample_tasks(config, k_eval, config.eval_tasks)
+    x_eval, y_eval = sample_tasks(config, k["eval"], config.eval_tasks)
     H_eval, y_q = raw_tokens(x_eval, y_eval), y_eval[:, -1:]              # (B, N+1, 2), (B, 1)
     n_curve = config.curve_tasks
     eta = config.gd_eta
 
-    trained0 = Trained(mlp=init_mlp(k_init_tf, 2, F, H, config.init_scale),
-                       attn=train_lib.init_lsa(jax.random.fold_in(k_init_tf, 1), F, config.init_scale))
-    baseline0 = MLPGD(mlp=init_mlp(k_init_gd, 1, F - 1, H, config.init_scale), W0=jnp.zeros((F - 1,)))
+    trained0 = Trained(mlp=init_mlp(k["init_tf"], 2, F, H, config.init_scale),
+                       attn=train_lib.init_lsa(jax.random.fold_in(k["init_tf"], 1), F, config.init_scale))
+    baseline0 = MLPGD(mlp=init_mlp(k["init_gd"], 1, F - 1, H, config.init_scale), W0=jnp.zeros((F - 1,)))
     predict_gd = lambda p, H: predict_mlp_gd(p, H, eta)                  # noqa: E731
     curve_loss = {name: jax.jit(lambda p, f=f: metrics.loss(y_q[:n_curve], f(p, H_eval[:n_curve])))
                   for name, f in (("trained", predict_trained), ("mlp_gd", predict_gd))}
 
-    res_gd, sec_gd, ms_gd = _train(config, baseline0, predict_gd, config.gd_lr, config.gd_b2, k_train_gd,
+    res_gd, sec_gd, ms_gd = _train(config, baseline0, predict_gd, config.gd_lr, config.gd_b2, k["train_gd"],
                                    lambda p: {"loss": curve_loss["mlp_gd"](p)}, progress, "training MLP + GD")
-    res_tf, sec_tf, ms_tf = _train(config, trained0, predict_trained, config.lr, config.b2, k_train_tf,
+    res_tf, sec_tf, ms_tf = _train(config, trained0, predict_trained, config.lr, config.b2, k["train_tf"],
                                    lambda p: {"loss": curve_loss["trained"](p)}, progress, "training MLP + LSA")
     p_tf, p_gd = res_tf.params, res_gd.params
 

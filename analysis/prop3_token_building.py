@@ -75,6 +75,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from analysis import lsa, metrics, stream, tasks as task_lib, train as train_lib
+from analysis.keys import named_keys, random_streams
 
 NAME = "prop3-token-building"
 
@@ -271,13 +272,13 @@ def _gd_references(X, Y, x_q, y_q, eta1, eta2) -> dict:
 
 def run(config: Config, progress=None) -> dict:
     """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
-    with task_lib.random_streams():
+    with random_streams():
         return _run(config, progress)
 
 
 def _run(config: Config, progress=None) -> dict:
     t_start = time.perf_counter()
-    k_eval, k_tune, k_init, k_stream = jax.random.split(jax.random.key(config.seed), 4)
+    k = named_keys(config.seed, "eval", "tune", "init", "stream")
     d, N = config.d, config.N
     pe = jnp.asarray(positional_encoding(2 * N + 1, config.pe_size, config.pe_base))  # (2N+1, P)
     D = d + 1 + config.pe_size
@@ -285,7 +286,7 @@ def _run(config: Config, progress=None) -> dict:
     def sample(key, n):
         return task_lib.sample_tasks(key, n, N, d, 1, config.input_range)
 
-    evaluation, tune = sample(k_eval, config.eval_tasks), sample(k_tune, config.tune_tasks)
+    evaluation, tune = sample(k["eval"], config.eval_tasks), sample(k["tune"], config.tune_tasks)
     H_eval = jax.jit(separate_tokens)(evaluation.X, evaluation.Y, evaluation.x_q, pe)  # (B, 2N+1, D)
     y = evaluation.y_q                                                      # (B, 1)
 
@@ -337,11 +338,11 @@ def _run(config: Config, progress=None) -> dict:
         X, Y, x_q, y_q = _tasks_from_raw(raw, config.input_range)
         return metrics.loss(y_q, predict(params, separate_tokens(X, Y, x_q, pe), d))
 
-    stack = train_lib.init_lsa(k_init, D, config.init_scale, n_layers=2)    # (2, D, D) each
+    stack = train_lib.init_lsa(k["init"], D, config.init_scale, n_layers=2)    # (2, D, D) each
     params = tuple(jax.tree.map(lambda w, l=l: w[l], stack) for l in range(2))
     t_train = time.perf_counter()
     result = stream.train(
-        params, loss_fn, _draw(stream.host_rng(k_stream), config.batch_size, N, d),
+        params, loss_fn, _draw(stream.host_rng(k["stream"]), config.batch_size, N, d),
         steps=config.steps, chunk_size=config.chunk_size, eval_every=config.eval_every,
         optimizer=train_lib.adam(config.lr, config.clip, config.b1, config.b2),
         evaluate=curve, progress=progress, description="training 2 layers")

@@ -26,6 +26,7 @@ import jax.numpy as jnp
 from matplotlib.figure import Figure
 
 from analysis import lsa, metrics, tasks as task_lib, train as train_lib
+from analysis.keys import named_keys, random_streams
 
 
 @dataclass(frozen=True)
@@ -95,39 +96,39 @@ def _compare(p, p_gd, tasks, d):
 
 def run(config: Config, progress=None) -> dict:
     """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
-    with task_lib.random_streams():
+    with random_streams():
         return _run(config, progress)
 
 
 def _run(config: Config, progress=None) -> dict:
-    k_init, k_train, k_tune, k_eval, k_monitor, k_ood = jax.random.split(jax.random.key(config.seed), 6)
+    k = named_keys(config.seed, "init", "train", "tune", "eval", "monitor", "ood")
     d, N, D = config.d, config.N, config.d + 1
 
     # One GD step: eta in closed form on tuning tasks kept apart from evaluation.
-    tune = _sample(config, k_tune, config.tune_tasks)
+    tune = _sample(config, k["tune"], config.tune_tasks)
     eta = lsa.tune_eta_one_step(tune.X, tune.Y, tune.x_q, tune.y_q)
     p_gd = lsa.gd_construction(eta, N, d)
 
-    monitor = _sample(config, k_monitor, config.monitor_tasks)
+    monitor = _sample(config, k["monitor"], config.monitor_tasks)
 
     def evaluate(p):  # same shapes as the final evaluation: one compilation of _compare
         row = _compare(p, p_gd, monitor, d)
         return {k: row[k] for k in ("loss_a", "loss_b", "cos_sensitivity", "model_diff", "pred_diff")}
 
     result = train_lib.train(
-        train_lib.init_lsa(k_init, D, config.init_scale),
+        train_lib.init_lsa(k["init"], D, config.init_scale),
         train_lib.regression_loss,
         lambda key, n: _sample(config, key, n),
-        k_train, steps=config.steps, batch_size=config.batch_size,
+        k["train"], steps=config.steps, batch_size=config.batch_size,
         optimizer=train_lib.adam(config.lr, config.clip, config.b1, config.b2),
         chunk_size=config.eval_every, evaluate=evaluate, progress=progress)
     p = result.params
 
-    final = {k: float(v) for k, v in _compare(p, p_gd, _sample(config, k_eval, config.eval_tasks), d).items()}
+    final = {k: float(v) for k, v in _compare(p, p_gd, _sample(config, k["eval"], config.eval_tasks), d).items()}
 
     ood = {"alpha": [], "loss_trained": [], "loss_gd": [], "loss_interpolated": [], "cos_sensitivity": []}
     for alpha in config.ood_alphas:
-        row = _compare(p, p_gd, _sample(config, k_ood, config.ood_tasks, input_range=alpha), d)
+        row = _compare(p, p_gd, _sample(config, k["ood"], config.ood_tasks, input_range=alpha), d)
         ood["alpha"].append(float(alpha))
         ood["loss_trained"].append(float(row["loss_a"]))
         ood["loss_gd"].append(float(row["loss_b"]))

@@ -18,19 +18,10 @@ from typing import NamedTuple
 import jax
 import jax.numpy as jnp
 
+from analysis.keys import named_keys
+
 CODE_INPUT_RANGE = 1.0  # official code: input_range = 1 means U(-0.5, 0.5)
 TEXT_INPUT_RANGE = 2.0  # paper's text: U(-1, 1)
-
-
-def random_streams():
-    """Context manager every analysis runs under: threefry in its non-partitionable form.
-
-    The partitionable form (JAX's default since 0.5) only helps sharded runs; on
-    one CPU it compiles about 2.5x slower (measured on the quick single-layer run:
-    16.6 s vs 6.8 s of CPU). The streams differ between the two forms, so a run
-    is reproducible within this context.
-    """
-    return jax.threefry_partitionable(False)
 
 
 class Tasks(NamedTuple):
@@ -66,10 +57,10 @@ def sample_tasks(key, n_tasks: int, N: int = 10, d_in: int = 10, d_out: int = 1,
     curves over the input range use common random numbers. Jitted: sizes and
     dtype are static, `input_range` and `w_scale` are not (no recompilation).
     """
-    k_W, k_X, k_q = jax.random.split(key, 3)
-    W = w_scale * jax.random.normal(k_W, (n_tasks, d_out, d_in), dtype)        # (B, d_out, d_in)
-    U = jax.random.uniform(k_X, (n_tasks, N, d_in), dtype)                    # (B, N, d_in)
-    u_q = jax.random.uniform(k_q, (n_tasks, d_in), dtype)                     # (B, d_in)
+    k = named_keys(key, "W", "X", "x_q")
+    W = w_scale * jax.random.normal(k["W"], (n_tasks, d_out, d_in), dtype)     # (B, d_out, d_in)
+    U = jax.random.uniform(k["X"], (n_tasks, N, d_in), dtype)                 # (B, N, d_in)
+    u_q = jax.random.uniform(k["x_q"], (n_tasks, d_in), dtype)                # (B, d_in)
     X = input_range * (U - 0.5)                                               # (B, N, d_in)
     x_q = input_range * (u_q - 0.5)                                           # (B, d_in)
     Y = jnp.einsum("boi,bni->bno", W, X)                                      # (B, N, d_out)

@@ -21,6 +21,7 @@ import jax.numpy as jnp
 import optax
 
 from analysis import lsa, metrics, tasks as task_lib
+from analysis.keys import named_keys
 
 # Standard deviation of a unit normal truncated to [-2, 2]; dividing by it makes the
 # truncated draw have the intended std, as in haiku's VarianceScaling.
@@ -49,12 +50,12 @@ def init_lsa(key, D: int, init_scale: float, n_layers: int | None = None,
     D_k = D if key_size is None else key_size
     D_v = D if value_size is None else value_size
     lead = () if n_layers is None else (n_layers,)
-    k_Q, k_K, k_V, k_P = jax.random.split(key, 4)
+    k = named_keys(key, "W_Q", "W_K", "W_V", "P")
     return lsa.LSA(
-        W_Q=variance_scaling(k_Q, lead + (D_k, D), init_scale, dtype),   # (L?, D_k, D)
-        W_K=variance_scaling(k_K, lead + (D_k, D), init_scale, dtype),   # (L?, D_k, D)
-        W_V=variance_scaling(k_V, lead + (D_v, D), init_scale, dtype),   # (L?, D_v, D)
-        P=variance_scaling(k_P, lead + (D, D_v), init_scale, dtype),     # (L?, D, D_v)
+        W_Q=variance_scaling(k["W_Q"], lead + (D_k, D), init_scale, dtype),   # (L?, D_k, D)
+        W_K=variance_scaling(k["W_K"], lead + (D_k, D), init_scale, dtype),   # (L?, D_k, D)
+        W_V=variance_scaling(k["W_V"], lead + (D_v, D), init_scale, dtype),   # (L?, D_v, D)
+        P=variance_scaling(k["P"], lead + (D, D_v), init_scale, dtype),       # (L?, D, D_v)
     )
 
 

@@ -11,13 +11,14 @@ import pytest
 
 from analysis import lsa, tasks as task_lib
 from analysis import prop3_token_building as m
+from analysis.keys import random_streams
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def quick():
-    with task_lib.random_streams():
+    with random_streams():
         return m.run(m.PROFILES["quick"])
 
 
