@@ -101,13 +101,13 @@ def _run(config: Config, progress=None) -> dict:
     pred_errors, dW_errors, distances, cross = [], [], [], []
     reads, explicit = [], []
     with jax.enable_x64(True):
-        k = named_keys(config.seed, "W0", "pairs")
-        W0 = jax.random.normal(k["W0"], (config.d_out, config.d_in), jnp.float64) / config.d_in ** 0.5
+        keys = named_keys(config.seed, "W0", "pairs")
+        W0 = jax.random.normal(keys["W0"], (config.d_out, config.d_in), jnp.float64) / config.d_in ** 0.5
         p = lsa.gd_construction(config.eta, config.N, config.d_in, config.d_out, W0, jnp.float64)
         eta = jnp.asarray(config.eta, jnp.float64)
         hash_before = parameter_hash(p)
         for pair in range(config.n_pairs):
-            k_pair = named_keys(jax.random.fold_in(k["pairs"], pair), "A", "B", "queries")
+            k_pair = named_keys(jax.random.fold_in(keys["pairs"], pair), "A", "B", "queries")
             queries = jax.random.uniform(k_pair["queries"], (config.n_queries, config.d_in), jnp.float64, -0.5, 0.5)
             pair_reads, pair_explicit = [], []
             for k_ctx in (k_pair["A"], k_pair["B"]):

@@ -58,7 +58,7 @@ import numpy as np
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from analysis import gdpp, lsa, metrics, stream, tasks as task_lib, train as train_lib  # noqa: E402
+from analysis import gdpp, lsa, metrics, tasks as task_lib, train as train_lib  # noqa: E402
 from analysis.keys import named_keys  # noqa: E402
 
 
@@ -120,7 +120,7 @@ PROFILES = {
 
 def _tokens_from_raw(raw, input_range: float):
     """Tokens (B, N+1, D) with the query's y-slot 0, and the query targets (B,)."""
-    X, y, x_q, y_q = stream.regression_tasks(raw, input_range)
+    X, y, x_q, y_q = task_lib.regression_tasks(raw, input_range)
     context = jnp.concatenate([X, y[..., None]], axis=-1)                # (B, N, D)
     query = jnp.concatenate([x_q, jnp.zeros_like(y_q)[:, None]], axis=-1)  # (B, D)
     return jnp.concatenate([context, query[:, None, :]], axis=1), y_q
@@ -240,9 +240,9 @@ def _run_depth(config: Config, depth: Depth, keys, evaluation: task_lib.Tasks,
         return 0.5 * jnp.mean((y_q + _query(p, H, depth)[:, -1]) ** 2)    # read-out: minus the y-slot
 
     start = time.perf_counter()
-    result = stream.train(
+    result = train_lib.train(
         train_lib.init_lsa(keys["init"], d + 1, depth.init_scale), loss_fn,
-        stream.regression_draws(stream.host_rng(keys["stream"]), config.batch_size, N, d),
+        task_lib.regression_draws(task_lib.host_rng(keys["stream"]), config.batch_size, N, d),
         steps=depth.steps, chunk_size=config.chunk_size, eval_every=depth.eval_every,
         optimizer=train_lib.adam(depth.lr, depth.clip, config.b1, config.b2),
         evaluate=curve, progress=progress, description=f"training K={K}")
@@ -272,10 +272,10 @@ def _run_depth(config: Config, depth: Depth, keys, evaluation: task_lib.Tasks,
 
 
 def run(config: Config, progress=None) -> dict:
-    k = named_keys(config.seed, "eval", "tune", "models")
-    evaluation = stream.regression_task_set(k["eval"], config.eval_tasks, config.N, config.d, config.input_range)
-    tune = stream.regression_task_set(k["tune"], config.tune_tasks, config.N, config.d, config.input_range)
-    per_depth = named_keys(k["models"], *(f"k{depth.K}" for depth in config.depths))
+    keys = named_keys(config.seed, "eval", "tune", "models")
+    evaluation = task_lib.regression_task_set(keys["eval"], config.eval_tasks, config.N, config.d, config.input_range)
+    tune = task_lib.regression_task_set(keys["tune"], config.tune_tasks, config.N, config.d, config.input_range)
+    per_depth = named_keys(keys["models"], *(f"k{depth.K}" for depth in config.depths))
 
     out = {}
     for depth in config.depths:

@@ -46,9 +46,9 @@ PROFILES = {
 @partial(jax.jit, static_argnums=(0,))
 def _tuned_loss(config, key, input_range):
     """(eta tuned on separate tasks, evaluation loss at that eta, loss-vs-eta curve, s, y_q)."""
-    k = named_keys(key, "tune", "eval")
-    tune = task_lib.sample_tasks(k["tune"], config.tune_tasks, config.N, config.d, 1, input_range)
-    ev = task_lib.sample_tasks(k["eval"], config.eval_tasks, config.N, config.d, 1, input_range)
+    keys = named_keys(key, "tune", "eval")
+    tune = task_lib.sample_tasks(keys["tune"], config.tune_tasks, config.N, config.d, 1, input_range)
+    ev = task_lib.sample_tasks(keys["eval"], config.eval_tasks, config.N, config.d, 1, input_range)
     eta = lsa.tune_eta_one_step(tune.X, tune.Y, tune.x_q, tune.y_q)
     s = lsa.one_step_direction(ev.X, ev.Y, ev.x_q)                    # (B, 1): prediction = eta * s
     etas = jnp.linspace(0.0, config.eta_max, config.n_eta)            # (n_eta,)
@@ -63,11 +63,11 @@ def run(config: Config, progress=None) -> dict:
 
 
 def _run(config: Config, progress=None) -> dict:
-    k = named_keys(config.seed, "code_range", "text_range")
-    eta_c, loss_c, etas, curve_c, _, _ = _tuned_loss(config, k["code_range"], config.code_range)
+    keys = named_keys(config.seed, "code_range", "text_range")
+    eta_c, loss_c, etas, curve_c, _, _ = _tuned_loss(config, keys["code_range"], config.code_range)
     if progress is not None:
         progress(1, 2, "code range")
-    eta_t, loss_t, _, curve_t, s_t, y_t = _tuned_loss(config, k["text_range"], config.text_range)
+    eta_t, loss_t, _, curve_t, s_t, y_t = _tuned_loss(config, keys["text_range"], config.text_range)
     if progress is not None:
         progress(2, 2, "text range")
     eta_c, loss_c, eta_t, loss_t = map(float, (eta_c, loss_c, eta_t, loss_t))

@@ -49,11 +49,11 @@ VARIANTS = ("W0=0", "W0!=0, query (x_q, 0)", "W0!=0, query (x_q, -W0 x_q)")
 
 def _draw_case(key, N, d_in, d_out, config):
     """Tasks, a random W0 and eta for one case, in float64 (cast down for float32)."""
-    k = named_keys(key, "tasks", "W0", "eta")
-    tasks = task_lib.sample_tasks(k["tasks"], config.n_tasks, N, d_in, d_out,
+    keys = named_keys(key, "tasks", "W0", "eta")
+    tasks = task_lib.sample_tasks(keys["tasks"], config.n_tasks, N, d_in, d_out,
                                   config.input_range, dtype=jnp.float64)
-    W0 = jax.random.normal(k["W0"], (d_out, d_in), jnp.float64)                # (d_out, d_in)
-    eta = jax.random.uniform(k["eta"], (), jnp.float64, *config.eta_range)
+    W0 = jax.random.normal(keys["W0"], (d_out, d_in), jnp.float64)                # (d_out, d_in)
+    eta = jax.random.uniform(keys["eta"], (), jnp.float64, *config.eta_range)
     return tasks, W0, eta
 
 

@@ -62,7 +62,7 @@ import numpy as np
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from analysis import lsa, metrics, stream, train as train_lib  # noqa: E402
+from analysis import lsa, metrics, tasks as task_lib, train as train_lib  # noqa: E402
 from analysis.keys import named_keys  # noqa: E402
 
 
@@ -129,7 +129,7 @@ def _draw(config: Config, rng: np.random.Generator):
 
 def sample_tasks(config: Config, key, n: int):
     """n fixed sine tasks drawn on the host from `key`: inputs and targets (n, N+1), the query last."""
-    rng = stream.host_rng(key)
+    rng = task_lib.host_rng(key)
     u_x = rng.random((n, config.N + 1))
     u_amp, u_phase = rng.random(n), rng.random(n)
     dtype = jnp.float64 if jax.config.jax_enable_x64 else jnp.float32
@@ -164,10 +164,10 @@ class MLPGD(NamedTuple):
 
 
 def init_mlp(key, n_in: int, F: int, H: int, scale: float) -> MLP:
-    k = named_keys(key, "E", "W1", "W2")
-    return MLP(E=train_lib.variance_scaling(k["E"], (F, n_in), scale),
-               W1=train_lib.variance_scaling(k["W1"], (H, F), scale), b1=jnp.zeros((H,)),
-               W2=train_lib.variance_scaling(k["W2"], (F, H), scale), b2=jnp.zeros((F,)))
+    keys = named_keys(key, "E", "W1", "W2")
+    return MLP(E=train_lib.variance_scaling(keys["E"], (F, n_in), scale),
+               W1=train_lib.variance_scaling(keys["W1"], (H, F), scale), b1=jnp.zeros((H,)),
+               W2=train_lib.variance_scaling(keys["W2"], (F, H), scale), b2=jnp.zeros((F,)))
 
 
 def _hidden(m: MLP, t: jax.Array) -> jax.Array:
@@ -234,13 +234,13 @@ def mlp_gd_as_lsa(p: MLPGD, H_raw: jax.Array, eta: float) -> jax.Array:
 def identity_check(config: Config, key) -> float:
     """Largest gap, in float64, between four routes to the MLP + one-GD-step prediction."""
     with jax.enable_x64(True):
-        k = named_keys(key, "mlp", "W0", "tasks")
+        keys = named_keys(key, "mlp", "W0", "tasks")
         F, H = config.width - 1, config.hidden
         mlp = jax.tree.map(lambda a: a.astype(jnp.float64),
-                           init_mlp(k["mlp"], 1, F, H, config.identity_init_scale))
+                           init_mlp(keys["mlp"], 1, F, H, config.identity_init_scale))
         mlp = mlp._replace(b1=jnp.linspace(-1.0, 1.0, H), b2=jnp.linspace(-0.5, 0.5, F))
-        p = MLPGD(mlp=mlp, W0=jax.random.normal(k["W0"], (F,), jnp.float64) / F ** 0.5)
-        x, y = sample_tasks(config, k["tasks"], config.identity_tasks)
+        p = MLPGD(mlp=mlp, W0=jax.random.normal(keys["W0"], (F,), jnp.float64) / F ** 0.5)
+        x, y = sample_tasks(config, keys["tasks"], config.identity_tasks)
         H_raw = raw_tokens(x.astype(jnp.float64), y.astype(jnp.float64))  # (B, N+1, 2)
         eta, N = config.gd_eta, config.N
 
@@ -265,7 +265,7 @@ def _train(config, params, predict, lr, b2, key, evaluate, progress, description
         x, y = _sine(config, raw["x"], raw["amp"], raw["phase"])
         return metrics.loss(y[:, -1:], predict(p, raw_tokens(x, y)))
     start = time.perf_counter()
-    result = stream.train(params, loss_fn, _draw(config, stream.host_rng(key)), steps=config.steps,
+    result = train_lib.train(params, loss_fn, _draw(config, task_lib.host_rng(key)), steps=config.steps,
                           optimizer=train_lib.adam(lr, config.clip, config.b1, b2),
                           chunk_size=config.chunk_size, eval_every=config.eval_every,
                           evaluate=evaluate, progress=progress, description=description)
@@ -275,26 +275,26 @@ def _train(config, params, predict, lr, b2, key, evaluate, progress, description
 
 def run(config: Config, progress=None) -> dict:
     # seven keys, the last unused: the split's size fixes every stream, so it stays 7
-    k = named_keys(config.seed, "identity", "eval", "init_tf", "init_gd", "train_tf", "train_gd", "unused")
+    keys = named_keys(config.seed, "identity", "eval", "init_tf", "init_gd", "train_tf", "train_gd", "unused")
     F, H = config.width, config.hidden
 
-    identity_error = identity_check(config, k["identity"])
+    identity_error = identity_check(config, keys["identity"])
 
-    x_eval, y_eval = sample_tasks(config, k["eval"], config.eval_tasks)
+    x_eval, y_eval = sample_tasks(config, keys["eval"], config.eval_tasks)
     H_eval, y_q = raw_tokens(x_eval, y_eval), y_eval[:, -1:]              # (B, N+1, 2), (B, 1)
     n_curve = config.curve_tasks
     eta = config.gd_eta
 
-    trained0 = Trained(mlp=init_mlp(k["init_tf"], 2, F, H, config.init_scale),
-                       attn=train_lib.init_lsa(jax.random.fold_in(k["init_tf"], 1), F, config.init_scale))
-    baseline0 = MLPGD(mlp=init_mlp(k["init_gd"], 1, F - 1, H, config.init_scale), W0=jnp.zeros((F - 1,)))
+    trained0 = Trained(mlp=init_mlp(keys["init_tf"], 2, F, H, config.init_scale),
+                       attn=train_lib.init_lsa(jax.random.fold_in(keys["init_tf"], 1), F, config.init_scale))
+    baseline0 = MLPGD(mlp=init_mlp(keys["init_gd"], 1, F - 1, H, config.init_scale), W0=jnp.zeros((F - 1,)))
     predict_gd = lambda p, H: predict_mlp_gd(p, H, eta)                  # noqa: E731
     curve_loss = {name: jax.jit(lambda p, f=f: metrics.loss(y_q[:n_curve], f(p, H_eval[:n_curve])))
                   for name, f in (("trained", predict_trained), ("mlp_gd", predict_gd))}
 
-    res_gd, sec_gd, ms_gd = _train(config, baseline0, predict_gd, config.gd_lr, config.gd_b2, k["train_gd"],
+    res_gd, sec_gd, ms_gd = _train(config, baseline0, predict_gd, config.gd_lr, config.gd_b2, keys["train_gd"],
                                    lambda p: {"loss": curve_loss["mlp_gd"](p)}, progress, "training MLP + GD")
-    res_tf, sec_tf, ms_tf = _train(config, trained0, predict_trained, config.lr, config.b2, k["train_tf"],
+    res_tf, sec_tf, ms_tf = _train(config, trained0, predict_trained, config.lr, config.b2, keys["train_tf"],
                                    lambda p: {"loss": curve_loss["trained"](p)}, progress, "training MLP + LSA")
     p_tf, p_gd = res_tf.params, res_gd.params
 

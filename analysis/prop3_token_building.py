@@ -74,7 +74,7 @@ import jax.numpy as jnp
 import numpy as np
 from matplotlib.figure import Figure
 
-from analysis import lsa, metrics, stream, tasks as task_lib, train as train_lib
+from analysis import lsa, metrics, tasks as task_lib, train as train_lib
 from analysis.keys import named_keys, random_streams
 
 NAME = "prop3-token-building"
@@ -244,21 +244,6 @@ def copy_summary(S: jax.Array) -> tuple[jax.Array, jax.Array]:
     return jnp.mean(own), jnp.mean(own / (jnp.sum(S, axis=-1) + 1e-12))
 
 
-def _draw(rng: np.random.Generator, B: int, N: int, d: int):
-    """Raw draws for n steps: uniforms for the N inputs and the query, and teachers."""
-    def draw(n):
-        return {"U": rng.random((n, B, N + 1, d), dtype=np.float32),     # (n, B, N+1, d)
-                "w": rng.standard_normal((n, B, d), dtype=np.float32)}   # (n, B, d)
-    return draw
-
-
-def _tasks_from_raw(raw, input_range: float):
-    """(X, Y, x_q, y_q) from one step's raw draws, as `analysis.tasks.sample_tasks` builds them."""
-    X_all = input_range * (raw["U"] - 0.5)                                # (B, N+1, d)
-    y_all = jnp.einsum("bnd,bd->bn", X_all, raw["w"])[..., None]          # (B, N+1, 1)
-    return X_all[:, :-1], y_all[:, :-1], X_all[:, -1], y_all[:, -1]
-
-
 @jax.jit
 def _gd_references(X, Y, x_q, y_q, eta1, eta2) -> dict:
     """Predictions f (B, 1), sensitivities g = W (B, d) and losses of one and two GD steps from 0."""
@@ -278,7 +263,7 @@ def run(config: Config, progress=None) -> dict:
 
 def _run(config: Config, progress=None) -> dict:
     t_start = time.perf_counter()
-    k = named_keys(config.seed, "eval", "tune", "init", "stream")
+    keys = named_keys(config.seed, "eval", "tune", "init", "stream")
     d, N = config.d, config.N
     pe = jnp.asarray(positional_encoding(2 * N + 1, config.pe_size, config.pe_base))  # (2N+1, P)
     D = d + 1 + config.pe_size
@@ -286,7 +271,7 @@ def _run(config: Config, progress=None) -> dict:
     def sample(key, n):
         return task_lib.sample_tasks(key, n, N, d, 1, config.input_range)
 
-    evaluation, tune = sample(k["eval"], config.eval_tasks), sample(k["tune"], config.tune_tasks)
+    evaluation, tune = sample(keys["eval"], config.eval_tasks), sample(keys["tune"], config.tune_tasks)
     H_eval = jax.jit(separate_tokens)(evaluation.X, evaluation.Y, evaluation.x_q, pe)  # (B, 2N+1, D)
     y = evaluation.y_q                                                      # (B, 1)
 
@@ -335,14 +320,14 @@ def _run(config: Config, progress=None) -> dict:
     loss_zero_monitor = float(jnp.mean(0.5 * y_mon ** 2))
 
     def loss_fn(params, raw):
-        X, Y, x_q, y_q = _tasks_from_raw(raw, config.input_range)
-        return metrics.loss(y_q, predict(params, separate_tokens(X, Y, x_q, pe), d))
+        X, y, x_q, y_q = task_lib.regression_tasks(raw, config.input_range)
+        return metrics.loss(y_q[:, None], predict(params, separate_tokens(X, y[..., None], x_q, pe), d))
 
-    stack = train_lib.init_lsa(k["init"], D, config.init_scale, n_layers=2)    # (2, D, D) each
+    stack = train_lib.init_lsa(keys["init"], D, config.init_scale, n_layers=2)    # (2, D, D) each
     params = tuple(jax.tree.map(lambda w, l=l: w[l], stack) for l in range(2))
     t_train = time.perf_counter()
-    result = stream.train(
-        params, loss_fn, _draw(stream.host_rng(k["stream"]), config.batch_size, N, d),
+    result = train_lib.train(
+        params, loss_fn, task_lib.regression_draws(task_lib.host_rng(keys["stream"]), config.batch_size, N, d),
         steps=config.steps, chunk_size=config.chunk_size, eval_every=config.eval_every,
         optimizer=train_lib.adam(config.lr, config.clip, config.b1, config.b2),
         evaluate=curve, progress=progress, description="training 2 layers")

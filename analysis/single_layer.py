@@ -101,34 +101,33 @@ def run(config: Config, progress=None) -> dict:
 
 
 def _run(config: Config, progress=None) -> dict:
-    k = named_keys(config.seed, "init", "train", "tune", "eval", "monitor", "ood")
+    keys = named_keys(config.seed, "init", "train", "tune", "eval", "monitor", "ood")
     d, N, D = config.d, config.N, config.d + 1
 
     # One GD step: eta in closed form on tuning tasks kept apart from evaluation.
-    tune = _sample(config, k["tune"], config.tune_tasks)
+    tune = _sample(config, keys["tune"], config.tune_tasks)
     eta = lsa.tune_eta_one_step(tune.X, tune.Y, tune.x_q, tune.y_q)
     p_gd = lsa.gd_construction(eta, N, d)
 
-    monitor = _sample(config, k["monitor"], config.monitor_tasks)
+    monitor = _sample(config, keys["monitor"], config.monitor_tasks)
 
     def evaluate(p):  # same shapes as the final evaluation: one compilation of _compare
         row = _compare(p, p_gd, monitor, d)
         return {k: row[k] for k in ("loss_a", "loss_b", "cos_sensitivity", "model_diff", "pred_diff")}
 
+    loss_fn = train_lib.batch_at_step(train_lib.regression_loss, lambda key, n: _sample(config, key, n),
+                                      keys["train"], config.batch_size)
     result = train_lib.train(
-        train_lib.init_lsa(k["init"], D, config.init_scale),
-        train_lib.regression_loss,
-        lambda key, n: _sample(config, key, n),
-        k["train"], steps=config.steps, batch_size=config.batch_size,
-        optimizer=train_lib.adam(config.lr, config.clip, config.b1, config.b2),
+        train_lib.init_lsa(keys["init"], D, config.init_scale), loss_fn, train_lib.step_indices(),
+        steps=config.steps, optimizer=train_lib.adam(config.lr, config.clip, config.b1, config.b2),
         chunk_size=config.eval_every, evaluate=evaluate, progress=progress)
     p = result.params
 
-    final = {k: float(v) for k, v in _compare(p, p_gd, _sample(config, k["eval"], config.eval_tasks), d).items()}
+    final = {k: float(v) for k, v in _compare(p, p_gd, _sample(config, keys["eval"], config.eval_tasks), d).items()}
 
     ood = {"alpha": [], "loss_trained": [], "loss_gd": [], "loss_interpolated": [], "cos_sensitivity": []}
     for alpha in config.ood_alphas:
-        row = _compare(p, p_gd, _sample(config, k["ood"], config.ood_tasks, input_range=alpha), d)
+        row = _compare(p, p_gd, _sample(config, keys["ood"], config.ood_tasks, input_range=alpha), d)
         ood["alpha"].append(float(alpha))
         ood["loss_trained"].append(float(row["loss_a"]))
         ood["loss_gd"].append(float(row["loss_b"]))

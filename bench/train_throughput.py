@@ -51,12 +51,13 @@ def _step_flops(step, params, opt_state) -> float | None:
 
 
 def bench(K: int, chunk: int, repeats: int) -> dict:
-    k = named_keys(0, "init", "train")
-    params = train_lib.init_lsa(k["init"], D, 0.002 if K == 1 else 0.001)
+    keys = named_keys(0, "init", "train")
+    params = train_lib.init_lsa(keys["init"], D, 0.002 if K == 1 else 0.001)
     optimizer = train_lib.adam(1e-3, 1e-3)
-    step = train_lib.make_step(partial(train_lib.regression_loss, n_steps=K),
-                               lambda key, n: task_lib.sample_tasks(key, n, N, D - 1, 1),
-                               k["train"], BATCH, optimizer)
+    loss_fn = train_lib.batch_at_step(partial(train_lib.regression_loss, n_steps=K),
+                                      lambda key, n: task_lib.sample_tasks(key, n, N, D - 1, 1),
+                                      keys["train"], BATCH)
+    step = train_lib.make_step(loss_fn, optimizer)
     run_chunk = train_lib.make_chunk_runner(step)
     opt_state = optimizer.init(params)
     ts = jnp.arange(chunk)                                           # (chunk,) step indices
