@@ -77,8 +77,6 @@ from matplotlib.figure import Figure
 from analysis import lsa, metrics, tasks as task_lib, train as train_lib
 from analysis.keys import named_keys, random_streams
 
-NAME = "prop3-token-building"
-
 
 @dataclass(frozen=True)
 class Config:
