@@ -56,14 +56,11 @@ from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
-import matplotlib
 import numpy as np
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-from analysis import lsa, metrics, tasks as task_lib, train as train_lib  # noqa: E402
-from analysis.keys import named_keys  # noqa: E402
+from analysis import lsa, metrics, tasks as task_lib, train as train_lib
+from analysis.keys import named_keys
 
 
 @dataclass(frozen=True)
@@ -327,7 +324,8 @@ def _predictions_figure(config, p_tf, p_gd, x_eval, y_eval):
     """A few evaluation tasks: the sine, its context points and both models' predictions over x."""
     n, N = config.plot_tasks, config.N
     grid = jnp.linspace(-config.x_range / 2, config.x_range / 2, 201)    # (G,)
-    fig, axes = plt.subplots(1, n, figsize=(3.2 * n, 3), squeeze=False)
+    fig = Figure(figsize=(3.2 * n, 3))
+    axes = fig.subplots(1, n, squeeze=False)
     for j, ax in enumerate(axes[0]):
         x_ctx, y_ctx = x_eval[j, :-1], y_eval[j, :-1]                     # (N,) each
         context = jnp.stack([x_ctx, y_ctx], axis=-1)                      # (N, 2)
@@ -355,7 +353,8 @@ def _fit_sine(x, y):
 
 
 def _loss_figure(h):
-    fig, ax = plt.subplots(figsize=(5, 3.6))
+    fig = Figure(figsize=(5, 3.6))
+    ax = fig.subplots()
     ax.plot(h["step"], h["loss_trained"], label="trained MLP + LSA")
     ax.plot(h["step"], h["loss_mlp_gd"], "--", label="MLP + 1 GD step (meta-trained MLP)")
     ax.set_yscale("log")

@@ -46,7 +46,8 @@ class Config:
     tune_tasks: int = 65_536      # separate tasks for eta (the code tuned on its evaluation set)
     eval_every: int = 100         # steps between points of the training curves
     monitor_tasks: int = 10_000   # tasks for the training curves (own key, fixed; same size as eval)
-    ood_alphas: tuple = tuple(round(0.5 + 0.1 * i, 2) for i in range(16))  # 0.5 .. 2.0, the paper's range
+    ood_alphas: tuple = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9,
+                         2.0)     # 0.5 .. 2.0 in steps of 0.1, the paper's range
     ood_tasks: int = 10_000       # per alpha; one key for all alphas (common random numbers)
 
 
