@@ -1,6 +1,6 @@
-"""Conditioning a fixed system on a context vs changing its parameters: NOTE-621's
-reading of Proposition 1 (von Oswald et al., "Transformers learn in-context by
-gradient descent", ICML 2023, §2).
+"""Conditioning a fixed system on a context vs changing its parameters: a reading of
+Proposition 1 (von Oswald et al., "Transformers learn in-context by gradient descent",
+ICML 2023, §2), the one recorded in records/notes/NOTE-621.yaml.
 
 The LSA parameters are the Proposition 1 construction for a fixed W0 and eta and
 are never changed (their bytes are hashed before and after). Each context
