@@ -32,6 +32,8 @@ from analysis.keys import named_keys, random_streams
 
 @dataclass(frozen=True)
 class Config:
+    """Settings of the check: the fixed construction, the context pairs and the queries."""
+
     seed: int = 0            # keys for W0, the contexts and the queries are split from it
     d_in: int = 10           # the paper's regression setting (§3)
     d_out: int = 1           # the paper's regression setting (§3)
@@ -41,6 +43,7 @@ class Config:
     n_queries: int = 256     # random queries per context for the prediction check
 
 
+# The runner's named settings (`litrec run --profile NAME`): quick for a smoke run, paper for the site.
 PROFILES = {
     "quick": Config(n_pairs=2, n_queries=64),
     "paper": Config(),

@@ -83,6 +83,8 @@ K5 = Depth(K=5, steps=5_000, lr=5e-4, clip=10.0, init_scale=4e-4, token_clip=10.
 
 @dataclass(frozen=True)
 class Config:
+    """Settings of the deeper-gdpp run: tasks, the recurrent depths to train, and the GD / GD++ tuning."""
+
     seed: int = 0                 # every random quantity gets its own key split from it
     d: int = 10                   # input size (paper §3; code input_size = 10)
     N: int = 10                   # context points (paper §3; code dataset_size = 10)
@@ -101,6 +103,7 @@ class Config:
     gamma_grid_max: float = 0.5   # shared-gamma grid [0, 0.5] (official K = 2 value 0.18)
 
 
+# The runner's named settings (`litrec run --profile NAME`): quick for a smoke run, paper for the site.
 PROFILES = {
     # quick: 1,000 steps at batch 1,024 and lr 3e-3 (K = 2), enough for the recurrent
     # two-layer model to beat 2 GD steps by ~15% and sit closer to GD++ than to GD;
@@ -270,6 +273,7 @@ def _run_depth(config: Config, depth: Depth, keys, evaluation: task_lib.Tasks,
 
 
 def run(config: Config, progress=None) -> dict:
+    """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
     keys = named_keys(config.seed, "eval", "tune", "models")
     evaluation = task_lib.regression_task_set(keys["eval"], config.eval_tasks, config.N, config.d, config.input_range)
     tune = task_lib.regression_task_set(keys["tune"], config.tune_tasks, config.N, config.d, config.input_range)

@@ -26,6 +26,8 @@ from analysis.keys import named_keys, random_streams
 
 @dataclass(frozen=True)
 class Config:
+    """Settings of the comparison: task sizes, the two input ranges, and the tuning and evaluation sets."""
+
     seed: int = 0                  # each range's tuning and evaluation tasks get their own keys
     d: int = 10                    # input size (paper §3)
     N: int = 10                    # context points (paper §3)
@@ -37,6 +39,7 @@ class Config:
     n_eta: int = 250               # points of the loss-vs-eta curve in the figure
 
 
+# The runner's named settings (`litrec run --profile NAME`): quick for a smoke run, paper for the site.
 PROFILES = {
     "quick": Config(tune_tasks=8_192, eval_tasks=2_000, n_eta=60),
     "paper": Config(),

@@ -28,6 +28,8 @@ from analysis.keys import named_keys, random_streams
 
 @dataclass(frozen=True)
 class Config:
+    """Settings of the check: seeds, (N, d_in, d_out) sizes, tasks per case and the range of eta."""
+
     seed: int = 0                    # every random quantity is split from it, one key per case
     n_seeds: int = 3                 # independent draws of tasks, W0 and eta per size
     sizes: tuple = ((10, 10, 1), (45, 12, 8), (5, 3, 2), (20, 7, 4))
@@ -38,6 +40,7 @@ class Config:
     input_range: float = task_lib.CODE_INPUT_RANGE  # x ~ U(-0.5, 0.5), the official code's range
 
 
+# The runner's named settings (`litrec run --profile NAME`): quick for a smoke run, paper for the site.
 PROFILES = {
     "quick": Config(n_seeds=1, sizes=((10, 10, 1), (5, 3, 2))),
     "paper": Config(),

@@ -65,6 +65,8 @@ from analysis.keys import named_keys
 
 @dataclass(frozen=True)
 class Config:
+    """Settings of the sine-wave run: tasks, both models' sizes and training, and the identity check."""
+
     seed: int = 0                 # every random quantity gets its own key split from it
     N: int = 10                   # context points (official notebook: dataset_size = 10)
     x_range: float = 10.0         # x ~ U(-5, 5) (code input_range = 10)
@@ -93,6 +95,7 @@ class Config:
     plot_tasks: int = 4           # tasks shown in the predictions figure
 
 
+# The runner's named settings (`litrec run --profile NAME`): quick for a smoke run, paper for the site.
 PROFILES = {
     # quick: 400 steps at batch 256, larger learning rates and init (0.1: the paper's 0.002
     # needs thousands of steps to leave the zero predictor); both models learn the sine
@@ -151,16 +154,21 @@ class MLP(NamedTuple):
 
 
 class Trained(NamedTuple):
+    """The trained model of the official notebook: embedding + residual MLP, then one LSA layer."""
+
     mlp: MLP        # on the whole token (x, y), F = width
     attn: lsa.LSA   # one free LSA layer on the width-dimensional tokens
 
 
 class MLPGD(NamedTuple):
+    """The baseline: MLP features of x, then one frozen Proposition 1 GD step from a learned W0."""
+
     mlp: MLP        # on x alone, F = width - 1 features
     W0: jax.Array   # (F,) meta-learned initial read-out
 
 
 def init_mlp(key, n_in: int, F: int, H: int, scale: float) -> MLP:
+    """Random embedding and MLP weights (fan-in variance scaling, `scale`), zero biases."""
     keys = named_keys(key, "E", "W1", "W2")
     return MLP(E=train_lib.variance_scaling(keys["E"], (F, n_in), scale),
                W1=train_lib.variance_scaling(keys["W1"], (H, F), scale), b1=jnp.zeros((H,)),
@@ -271,6 +279,7 @@ def _train(config, params, predict, lr, b2, key, evaluate, progress, description
 
 
 def run(config: Config, progress=None) -> dict:
+    """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
     # seven keys, the last unused: the split's size fixes every stream, so it stays 7
     keys = named_keys(config.seed, "identity", "eval", "init_tf", "init_gd", "train_tf", "train_gd", "unused")
     F, H = config.width, config.hidden

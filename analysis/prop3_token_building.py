@@ -80,6 +80,8 @@ from analysis.keys import named_keys, random_streams
 
 @dataclass(frozen=True)
 class Config:
+    """Settings of the run: tasks, the positional encoding, training, and the constructed copy layer."""
+
     seed: int = 0                 # every random quantity gets its own key split from it
     d: int = 10                   # input size (paper §4; code input_size = 10)
     N: int = 10                   # context pairs, 2N + 1 = 21 tokens (code dataset_size = 10)
@@ -102,6 +104,7 @@ class Config:
     copy_scale: float = 100.0     # beta of the constructed first layer: off-target weight ~ e^{-47}
 
 
+# The runner's named settings (`litrec run --profile NAME`): quick for a smoke run, paper for the site.
 PROFILES = {
     # quick: 1,000 steps at batch 512, lr 1e-2 and init scale 1: the plateau before the
     # copy emerges shrinks from ~5,000 steps to ~600 (seeds 0-3), after which the loss is

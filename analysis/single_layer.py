@@ -31,6 +31,8 @@ from analysis.keys import named_keys, random_streams
 
 @dataclass(frozen=True)
 class Config:
+    """Settings of the run: tasks, training (official 1-layer notebook), evaluation and OOD sets."""
+
     seed: int = 0                 # every random quantity gets its own key split from it
     d: int = 10                   # input size (paper §3; code input_size = 10)
     N: int = 10                   # context points (paper §3; code dataset_size = 10)
@@ -51,6 +53,7 @@ class Config:
     ood_tasks: int = 10_000       # per alpha; one key for all alphas (common random numbers)
 
 
+# The runner's named settings (`litrec run --profile NAME`): quick for a smoke run, paper for the site.
 PROFILES = {
     # quick: 1/5 of the steps, half the batch, twice the learning rate: within ~1% of one
     # GD step with cosine > 0.997 for seeds 0-3 in seconds (500 steps left seed 1 on the

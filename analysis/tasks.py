@@ -44,14 +44,17 @@ class Tasks(NamedTuple):
 
     @property
     def n_context(self) -> int:
+        """N, the number of context pairs."""
         return self.X.shape[-2]
 
     @property
     def d_in(self) -> int:
+        """Input size."""
         return self.X.shape[-1]
 
     @property
     def d_out(self) -> int:
+        """Target size."""
         return self.Y.shape[-1]
 
 
