@@ -9,7 +9,7 @@ loss at batch 2,048 (d = N = 10), for K = 2 and K = 5, through
 * gram:    the context Gram matrix formed at every layer (`analysis.lsa.query_forward_gram`),
 
 and the ratio to the official code's ~59 ms per step for two recurrent layers
-(paper-facts, measured on this machine kind). Data drawing is excluded (on the
+(the official code timed on a 2-core CPU of this machine kind). Data drawing is excluded (on the
 host, overlapped with the step in `analysis.train.train`).
 
     .venv/bin/python bench/deep_lsa_step.py [--repeats 3]
@@ -26,7 +26,7 @@ import jax.numpy as jnp  # noqa: E402
 
 from analysis import gdpp, lsa, tasks as task_lib, train as train_lib  # noqa: E402
 
-OFFICIAL_MS_K2 = 59.0  # official code, recurrent 2 layers, batch 2,048, 2-core CPU (paper-facts)
+OFFICIAL_MS_K2 = 59.0  # official code, recurrent 2 layers, batch 2,048, 2-core CPU
 
 
 def main():

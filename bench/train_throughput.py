@@ -9,7 +9,7 @@ steps: fresh tasks, forward and backward through the query, clipped Adam) for
 with d = 10, N = 10, batch 2,048. After one warm-up call (compilation), each
 chunk of `--chunk` steps is timed `--repeats` times with time.perf_counter and
 the median is reported, beside the official code on this machine kind
-(paper-facts, 2 CPU cores): one layer about 195 s for 5,000 steps with its
+(the official code timed on 2 CPU cores): one layer about 195 s for 5,000 steps with its
 evaluation (~39 ms per step), two recurrent layers about 295 s of training for
 5,000 steps (~59 ms per step). Also prints the FLOPs of one step from XLA's
 cost analysis and the achieved GFLOP/s.
