@@ -1,6 +1,6 @@
-"""Conditioning a fixed system on a context vs changing its parameters: NOTE-621's
-reading of Proposition 1 (von Oswald et al., "Transformers learn in-context by
-gradient descent", ICML 2023, §2).
+"""Conditioning a fixed system on a context vs changing its parameters: a reading of
+Proposition 1 (von Oswald et al., "Transformers learn in-context by gradient descent",
+ICML 2023, §2), the one recorded in records/notes/NOTE-621.yaml.
 
 The LSA parameters are the Proposition 1 construction for a fixed W0 and eta and
 are never changed (their bytes are hashed before and after). Each context
@@ -27,10 +27,13 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from analysis import lsa, tasks as task_lib
+from analysis.keys import named_keys, random_streams
 
 
 @dataclass(frozen=True)
 class Config:
+    """Settings of the check: the fixed construction, the context pairs and the queries."""
+
     seed: int = 0            # keys for W0, the contexts and the queries are split from it
     d_in: int = 10           # the paper's regression setting (§3)
     d_out: int = 1           # the paper's regression setting (§3)
@@ -40,6 +43,7 @@ class Config:
     n_queries: int = 256     # random queries per context for the prediction check
 
 
+# The runner's named settings (`litrec run --profile NAME`): quick for a smoke run, paper for the site.
 PROFILES = {
     "quick": Config(n_pairs=2, n_queries=64),
     "paper": Config(),
@@ -92,7 +96,7 @@ def _check_context(p, W0, eta, X, Y, queries):
 
 def run(config: Config, progress=None) -> dict:
     """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
-    with task_lib.random_streams():
+    with random_streams():
         return _run(config, progress)
 
 
@@ -100,16 +104,16 @@ def _run(config: Config, progress=None) -> dict:
     pred_errors, dW_errors, distances, cross = [], [], [], []
     reads, explicit = [], []
     with jax.enable_x64(True):
-        k_W0, k_pairs = jax.random.split(jax.random.key(config.seed))
-        W0 = jax.random.normal(k_W0, (config.d_out, config.d_in), jnp.float64) / config.d_in ** 0.5
+        keys = named_keys(config.seed, "W0", "pairs")
+        W0 = jax.random.normal(keys["W0"], (config.d_out, config.d_in), jnp.float64) / config.d_in ** 0.5
         p = lsa.gd_construction(config.eta, config.N, config.d_in, config.d_out, W0, jnp.float64)
         eta = jnp.asarray(config.eta, jnp.float64)
         hash_before = parameter_hash(p)
         for pair in range(config.n_pairs):
-            k_A, k_B, k_q = jax.random.split(jax.random.fold_in(k_pairs, pair), 3)
-            queries = jax.random.uniform(k_q, (config.n_queries, config.d_in), jnp.float64, -0.5, 0.5)
+            k_pair = named_keys(jax.random.fold_in(keys["pairs"], pair), "A", "B", "queries")
+            queries = jax.random.uniform(k_pair["queries"], (config.n_queries, config.d_in), jnp.float64, -0.5, 0.5)
             pair_reads, pair_explicit = [], []
-            for k_ctx in (k_A, k_B):
+            for k_ctx in (k_pair["A"], k_pair["B"]):
                 t = task_lib.sample_tasks(k_ctx, 1, config.N, config.d_in, config.d_out,
                                           dtype=jnp.float64)
                 e_pred, e_dW, dW_read, dW = _check_context(p, W0, eta, t.X[0], t.Y[0], queries)

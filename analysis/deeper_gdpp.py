@@ -23,12 +23,13 @@ equivalent LSA constructions. Alignment as in the code: cosine (`cos_vs_*`) and 
 (`model_diff_vs_*`) of the input sensitivities d yhat / d x_q, and mean
 |yhat_TF - yhat_GD| (`pred_diff_vs_*`).
 
-Training settings (official notebooks, paper-facts): batch 2,048, Adam b1 0.9,
+Training settings (official notebooks, Appendix A.3): batch 2,048, Adam b1 0.9,
 b2 0.98, global-norm gradient clipping. K = 2: the recurrent two-layer
 notebook setting (5,000 steps, lr 1e-3, clip 0.001, init scale 0.001). K = 5:
 the paper's five-layer setting (lr 5e-4, clip 10, init scale 0.0004, tokens
-clipped at +-10), which the code uses for five *separate* layers; here, as asked,
-the five layers share one set of weights (a recurrent model). It trains for
+clipped at +-10), which the code uses for five *separate* layers; here the five
+layers share one set of weights (a recurrent model, the counterpart of the
+code's recurrent GD++ with shared eta and gamma). It trains for
 5,000 steps, the official notebook's count for recurrent models (50,000 is its
 count for separate layers; on two shared CPU cores a five-layer step costs
 ~50 ms, so 50,000 steps would take ~40 minutes, and the loss is flat from
@@ -52,13 +53,11 @@ from functools import partial
 
 import jax
 import jax.numpy as jnp
-import matplotlib
 import numpy as np
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-from analysis import gdpp, lsa, metrics, stream, tasks as task_lib, train as train_lib  # noqa: E402
+from analysis import gdpp, lsa, metrics, tasks as task_lib, train as train_lib
+from analysis.keys import named_keys
 
 
 @dataclass(frozen=True)
@@ -84,6 +83,8 @@ K5 = Depth(K=5, steps=5_000, lr=5e-4, clip=10.0, init_scale=4e-4, token_clip=10.
 
 @dataclass(frozen=True)
 class Config:
+    """Settings of the deeper-gdpp run: tasks, the recurrent depths to train, and the GD / GD++ tuning."""
+
     seed: int = 0                 # every random quantity gets its own key split from it
     d: int = 10                   # input size (paper §3; code input_size = 10)
     N: int = 10                   # context points (paper §3; code dataset_size = 10)
@@ -91,7 +92,7 @@ class Config:
     batch_size: int = 2_048       # official notebooks
     b1: float = 0.9               # official code
     b2: float = 0.98              # official code
-    depths: tuple = (K2, K5)      # the two recurrent models of the issue
+    depths: tuple = (K2, K5)      # the two recurrent models, K = 2 and K = 5
     chunk_size: int = 50          # steps per jitted scan; the host draws the next chunk meanwhile
     eval_tasks: int = 10_000      # fixed evaluation set, as in the code
     curve_tasks: int = 4_096      # first tasks of the evaluation set used for the training curves
@@ -102,6 +103,7 @@ class Config:
     gamma_grid_max: float = 0.5   # shared-gamma grid [0, 0.5] (official K = 2 value 0.18)
 
 
+# The runner's named settings (`litrec run --profile NAME`): quick for a smoke run, paper for the site.
 PROFILES = {
     # quick: 1,000 steps at batch 1,024 and lr 3e-3 (K = 2), enough for the recurrent
     # two-layer model to beat 2 GD steps by ~15% and sit closer to GD++ than to GD;
@@ -119,7 +121,7 @@ PROFILES = {
 
 def _tokens_from_raw(raw, input_range: float):
     """Tokens (B, N+1, D) with the query's y-slot 0, and the query targets (B,)."""
-    X, y, x_q, y_q = stream.regression_tasks(raw, input_range)
+    X, y, x_q, y_q = task_lib.regression_tasks(raw, input_range)
     context = jnp.concatenate([X, y[..., None]], axis=-1)                # (B, N, D)
     query = jnp.concatenate([x_q, jnp.zeros_like(y_q)[:, None]], axis=-1)  # (B, D)
     return jnp.concatenate([context, query[:, None, :]], axis=1), y_q
@@ -215,7 +217,6 @@ def _evaluator(depth: Depth, d: int):
 
 def _run_depth(config: Config, depth: Depth, keys, evaluation: task_lib.Tasks,
                tune: task_lib.Tasks, progress):
-    k_init, k_stream = keys
     d, N, K = config.d, config.N, depth.K
     H_eval = task_lib.tokens(evaluation)                                  # (B_eval, N+1, D)
     y_eval = evaluation.y_q                                               # (B_eval, 1)
@@ -240,9 +241,9 @@ def _run_depth(config: Config, depth: Depth, keys, evaluation: task_lib.Tasks,
         return 0.5 * jnp.mean((y_q + _query(p, H, depth)[:, -1]) ** 2)    # read-out: minus the y-slot
 
     start = time.perf_counter()
-    result = stream.train(
-        train_lib.init_lsa(k_init, d + 1, depth.init_scale), loss_fn,
-        stream.regression_draws(stream.host_rng(k_stream), config.batch_size, N, d),
+    result = train_lib.train(
+        train_lib.init_lsa(keys["init"], d + 1, depth.init_scale), loss_fn,
+        task_lib.regression_draws(task_lib.host_rng(keys["stream"]), config.batch_size, N, d),
         steps=depth.steps, chunk_size=config.chunk_size, eval_every=depth.eval_every,
         optimizer=train_lib.adam(depth.lr, depth.clip, config.b1, config.b2),
         evaluate=curve, progress=progress, description=f"training K={K}")
@@ -272,15 +273,17 @@ def _run_depth(config: Config, depth: Depth, keys, evaluation: task_lib.Tasks,
 
 
 def run(config: Config, progress=None) -> dict:
-    k_eval, k_tune, k_models = jax.random.split(jax.random.key(config.seed), 3)
-    evaluation = stream.regression_task_set(k_eval, config.eval_tasks, config.N, config.d, config.input_range)
-    tune = stream.regression_task_set(k_tune, config.tune_tasks, config.N, config.d, config.input_range)
-    per_depth_keys = jax.random.split(k_models, len(config.depths))
+    """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
+    keys = named_keys(config.seed, "eval", "tune", "models")
+    evaluation = task_lib.regression_task_set(keys["eval"], config.eval_tasks, config.N, config.d, config.input_range)
+    tune = task_lib.regression_task_set(keys["tune"], config.tune_tasks, config.N, config.d, config.input_range)
+    per_depth = named_keys(keys["models"], *(f"k{depth.K}" for depth in config.depths))
 
     out = {}
-    for depth, k_depth in zip(config.depths, per_depth_keys):
-        k_init, k_stream = jax.random.split(k_depth)
-        out[f"k{depth.K}"] = _run_depth(config, depth, (k_init, k_stream), evaluation, tune, progress)
+    for depth in config.depths:
+        name = f"k{depth.K}"
+        out[name] = _run_depth(config, depth, named_keys(per_depth[name], "init", "stream"),
+                               evaluation, tune, progress)
 
     notes = [f"recurrent LSA, K = {', '.join(str(dp.K) for dp in config.depths)}; eta and gamma tuned "
              f"on {config.tune_tasks} separate tasks; evaluation on {config.eval_tasks} fixed tasks",
@@ -294,7 +297,8 @@ def run(config: Config, progress=None) -> dict:
 # ------------------------------------------------------------------ figures
 
 def _loss_figure(out, config):
-    fig, axes = plt.subplots(1, len(config.depths), figsize=(5 * len(config.depths), 3.8), squeeze=False)
+    fig = Figure(figsize=(5 * len(config.depths), 3.8))
+    axes = fig.subplots(1, len(config.depths), squeeze=False)
     for ax, depth in zip(axes[0], config.depths):
         m = out[f"k{depth.K}"]
         h = m["training"]
@@ -314,7 +318,8 @@ def _loss_figure(out, config):
 
 
 def _alignment_figure(out, config):
-    fig, axes = plt.subplots(2, len(config.depths), figsize=(5 * len(config.depths), 6), squeeze=False)
+    fig = Figure(figsize=(5 * len(config.depths), 6))
+    axes = fig.subplots(2, len(config.depths), squeeze=False)
     for col, depth in enumerate(config.depths):
         h = out[f"k{depth.K}"]["training"]
         ax_cos, ax_md = axes[0, col], axes[1, col]

@@ -21,10 +21,13 @@ import jax.numpy as jnp
 from matplotlib.figure import Figure
 
 from analysis import lsa, metrics, tasks as task_lib
+from analysis.keys import named_keys, random_streams
 
 
 @dataclass(frozen=True)
 class Config:
+    """Settings of the comparison: task sizes, the two input ranges, and the tuning and evaluation sets."""
+
     seed: int = 0                  # each range's tuning and evaluation tasks get their own keys
     d: int = 10                    # input size (paper §3)
     N: int = 10                    # context points (paper §3)
@@ -36,6 +39,7 @@ class Config:
     n_eta: int = 250               # points of the loss-vs-eta curve in the figure
 
 
+# The runner's named settings (`litrec run --profile NAME`): quick for a smoke run, paper for the site.
 PROFILES = {
     "quick": Config(tune_tasks=8_192, eval_tasks=2_000, n_eta=60),
     "paper": Config(),
@@ -45,9 +49,9 @@ PROFILES = {
 @partial(jax.jit, static_argnums=(0,))
 def _tuned_loss(config, key, input_range):
     """(eta tuned on separate tasks, evaluation loss at that eta, loss-vs-eta curve, s, y_q)."""
-    k_tune, k_eval = jax.random.split(key)
-    tune = task_lib.sample_tasks(k_tune, config.tune_tasks, config.N, config.d, 1, input_range)
-    ev = task_lib.sample_tasks(k_eval, config.eval_tasks, config.N, config.d, 1, input_range)
+    keys = named_keys(key, "tune", "eval")
+    tune = task_lib.sample_tasks(keys["tune"], config.tune_tasks, config.N, config.d, 1, input_range)
+    ev = task_lib.sample_tasks(keys["eval"], config.eval_tasks, config.N, config.d, 1, input_range)
     eta = lsa.tune_eta_one_step(tune.X, tune.Y, tune.x_q, tune.y_q)
     s = lsa.one_step_direction(ev.X, ev.Y, ev.x_q)                    # (B, 1): prediction = eta * s
     etas = jnp.linspace(0.0, config.eta_max, config.n_eta)            # (n_eta,)
@@ -57,16 +61,16 @@ def _tuned_loss(config, key, input_range):
 
 def run(config: Config, progress=None) -> dict:
     """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
-    with task_lib.random_streams():
+    with random_streams():
         return _run(config, progress)
 
 
 def _run(config: Config, progress=None) -> dict:
-    k_code, k_text = jax.random.split(jax.random.key(config.seed))
-    eta_c, loss_c, etas, curve_c, _, _ = _tuned_loss(config, k_code, config.code_range)
+    keys = named_keys(config.seed, "code_range", "text_range")
+    eta_c, loss_c, etas, curve_c, _, _ = _tuned_loss(config, keys["code_range"], config.code_range)
     if progress is not None:
         progress(1, 2, "code range")
-    eta_t, loss_t, _, curve_t, s_t, y_t = _tuned_loss(config, k_text, config.text_range)
+    eta_t, loss_t, _, curve_t, s_t, y_t = _tuned_loss(config, keys["text_range"], config.text_range)
     if progress is not None:
         progress(2, 2, "text range")
     eta_c, loss_c, eta_t, loss_t = map(float, (eta_c, loss_c, eta_t, loss_t))

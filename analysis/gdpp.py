@@ -111,13 +111,6 @@ def constructions(etas: jax.Array, gammas: jax.Array | None, K: int, N: int, d: 
                              for k in range(K)])
 
 
-def layer_products(p: lsa.LSA, n_steps: int | None = None) -> list[tuple[jax.Array, jax.Array]]:
-    """(W_KQ, W_PV) of every step: one layer applied n_steps times, or each layer of a stack once."""
-    if p.is_stacked:
-        return [lsa.products(jax.tree.map(lambda w, l=l: w[l], p)) for l in range(p.W_Q.shape[0])]
-    return [lsa.products(p)] * (1 if n_steps is None else n_steps)
-
-
 def query_forward_tokens(p: lsa.LSA, H: jax.Array, n_steps: int | None = None,
                          clip: float | None = None, return_max_abs: bool = False):
     """The query token after the model, (B, N+1, D) -> (B, D), in token form.
@@ -127,7 +120,7 @@ def query_forward_tokens(p: lsa.LSA, H: jax.Array, n_steps: int | None = None,
     is read. With return_max_abs, also each task's largest |token entry| before
     any clipping, (B,) (to tell whether and how often the clip binds).
     """
-    steps = layer_products(p, n_steps)
+    steps = lsa.step_products(p, n_steps)
     context, e_q = H[:, :-1, :], H[:, -1, :]                       # (B, N, D), (B, D)
     max_abs = jnp.max(jnp.abs(H), axis=(1, 2))                     # (B,)
     for k, (W_KQ, W_PV) in enumerate(steps):

@@ -54,11 +54,8 @@ class LSA(NamedTuple):
 
     @property
     def is_stacked(self) -> bool:
+        """Whether these are L stacked layers (3-d weights) rather than one layer."""
         return self.W_Q.ndim == 3
-
-    @property
-    def token_size(self) -> int:
-        return self.W_Q.shape[-1]
 
 
 def stack_layers(layers: Sequence[LSA]) -> LSA:
@@ -179,7 +176,7 @@ def query_forward_gram(p: LSA, C: jax.Array, e_q: jax.Array,
 _MATVEC_MAX_STEPS = 4
 
 
-def _step_products(p: LSA, n_steps: int | None) -> list[tuple[jax.Array, jax.Array]]:
+def step_products(p: LSA, n_steps: int | None = None) -> list[tuple[jax.Array, jax.Array]]:
     """(W_KQ, W_PV) for each step of the model: shared (recurrent) or per layer (stacked)."""
     if p.is_stacked:
         L = p.W_Q.shape[0]
@@ -215,7 +212,7 @@ def query_forward(p: LSA, H: jax.Array, n_steps: int | None = None) -> jax.Array
     vectors (`_context_matvec`) for up to four steps and formed explicitly
     (`query_forward_gram`) beyond.
     """
-    steps = _step_products(p, n_steps)
+    steps = step_products(p, n_steps)
     if len(steps) > _MATVEC_MAX_STEPS:
         return query_forward_gram(p, context_gram(H), H[:, -1, :], n_steps)
     context, e_q = H[:, :-1, :], H[:, -1, :]                       # (B, N, D), (B, D)
@@ -223,12 +220,6 @@ def query_forward(p: LSA, H: jax.Array, n_steps: int | None = None) -> jax.Array
         z = jnp.einsum("ij,bj->bi", W_KQ, e_q)                     # (B, D)
         e_q = e_q + jnp.einsum("ij,bj->bi", W_PV, _context_matvec(steps, context, k, z))
     return e_q
-
-
-def predict_gram(p: LSA, C: jax.Array, e_q: jax.Array, d_out: int = 1,
-                 n_steps: int | None = None) -> jax.Array:
-    """Query predictions from (C, e_q): the negated y-slot, (B, d_out)."""
-    return -query_forward_gram(p, C, e_q, n_steps)[..., -d_out:]
 
 
 # --------------------------------------------------- gradient-descent constructions

@@ -23,10 +23,13 @@ import jax.numpy as jnp
 from matplotlib.figure import Figure
 
 from analysis import lsa, tasks as task_lib
+from analysis.keys import named_keys, random_streams
 
 
 @dataclass(frozen=True)
 class Config:
+    """Settings of the check: seeds, (N, d_in, d_out) sizes, tasks per case and the range of eta."""
+
     seed: int = 0                    # every random quantity is split from it, one key per case
     n_seeds: int = 3                 # independent draws of tasks, W0 and eta per size
     sizes: tuple = ((10, 10, 1), (45, 12, 8), (5, 3, 2), (20, 7, 4))
@@ -37,6 +40,7 @@ class Config:
     input_range: float = task_lib.CODE_INPUT_RANGE  # x ~ U(-0.5, 0.5), the official code's range
 
 
+# The runner's named settings (`litrec run --profile NAME`): quick for a smoke run, paper for the site.
 PROFILES = {
     "quick": Config(n_seeds=1, sizes=((10, 10, 1), (5, 3, 2))),
     "paper": Config(),
@@ -48,11 +52,11 @@ VARIANTS = ("W0=0", "W0!=0, query (x_q, 0)", "W0!=0, query (x_q, -W0 x_q)")
 
 def _draw_case(key, N, d_in, d_out, config):
     """Tasks, a random W0 and eta for one case, in float64 (cast down for float32)."""
-    k_tasks, k_W0, k_eta = jax.random.split(key, 3)
-    tasks = task_lib.sample_tasks(k_tasks, config.n_tasks, N, d_in, d_out,
+    keys = named_keys(key, "tasks", "W0", "eta")
+    tasks = task_lib.sample_tasks(keys["tasks"], config.n_tasks, N, d_in, d_out,
                                   config.input_range, dtype=jnp.float64)
-    W0 = jax.random.normal(k_W0, (d_out, d_in), jnp.float64)                   # (d_out, d_in)
-    eta = jax.random.uniform(k_eta, (), jnp.float64, *config.eta_range)
+    W0 = jax.random.normal(keys["W0"], (d_out, d_in), jnp.float64)                # (d_out, d_in)
+    eta = jax.random.uniform(keys["eta"], (), jnp.float64, *config.eta_range)
     return tasks, W0, eta
 
 
@@ -93,7 +97,7 @@ def _case_errors(key, N, d_in, d_out, config):
 
 def run(config: Config, progress=None) -> dict:
     """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
-    with task_lib.random_streams():
+    with random_streams():
         return _run(config, progress)
 
 

@@ -56,17 +56,17 @@ from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
-import matplotlib
 import numpy as np
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-from analysis import lsa, metrics, stream, train as train_lib  # noqa: E402
+from analysis import lsa, metrics, tasks as task_lib, train as train_lib
+from analysis.keys import named_keys
 
 
 @dataclass(frozen=True)
 class Config:
+    """Settings of the sine-wave run: tasks, both models' sizes and training, and the identity check."""
+
     seed: int = 0                 # every random quantity gets its own key split from it
     N: int = 10                   # context points (official notebook: dataset_size = 10)
     x_range: float = 10.0         # x ~ U(-5, 5) (code input_range = 10)
@@ -95,6 +95,7 @@ class Config:
     plot_tasks: int = 4           # tasks shown in the predictions figure
 
 
+# The runner's named settings (`litrec run --profile NAME`): quick for a smoke run, paper for the site.
 PROFILES = {
     # quick: 400 steps at batch 256, larger learning rates and init (0.1: the paper's 0.002
     # needs thousands of steps to leave the zero predictor); both models learn the sine
@@ -128,7 +129,7 @@ def _draw(config: Config, rng: np.random.Generator):
 
 def sample_tasks(config: Config, key, n: int):
     """n fixed sine tasks drawn on the host from `key`: inputs and targets (n, N+1), the query last."""
-    rng = stream.host_rng(key)
+    rng = task_lib.host_rng(key)
     u_x = rng.random((n, config.N + 1))
     u_amp, u_phase = rng.random(n), rng.random(n)
     dtype = jnp.float64 if jax.config.jax_enable_x64 else jnp.float32
@@ -153,20 +154,25 @@ class MLP(NamedTuple):
 
 
 class Trained(NamedTuple):
+    """The trained model of the official notebook: embedding + residual MLP, then one LSA layer."""
+
     mlp: MLP        # on the whole token (x, y), F = width
     attn: lsa.LSA   # one free LSA layer on the width-dimensional tokens
 
 
 class MLPGD(NamedTuple):
+    """The baseline: MLP features of x, then one frozen Proposition 1 GD step from a learned W0."""
+
     mlp: MLP        # on x alone, F = width - 1 features
     W0: jax.Array   # (F,) meta-learned initial read-out
 
 
 def init_mlp(key, n_in: int, F: int, H: int, scale: float) -> MLP:
-    k_E, k_1, k_2 = jax.random.split(key, 3)
-    return MLP(E=train_lib.variance_scaling(k_E, (F, n_in), scale),
-               W1=train_lib.variance_scaling(k_1, (H, F), scale), b1=jnp.zeros((H,)),
-               W2=train_lib.variance_scaling(k_2, (F, H), scale), b2=jnp.zeros((F,)))
+    """Random embedding and MLP weights (fan-in variance scaling, `scale`), zero biases."""
+    keys = named_keys(key, "E", "W1", "W2")
+    return MLP(E=train_lib.variance_scaling(keys["E"], (F, n_in), scale),
+               W1=train_lib.variance_scaling(keys["W1"], (H, F), scale), b1=jnp.zeros((H,)),
+               W2=train_lib.variance_scaling(keys["W2"], (F, H), scale), b2=jnp.zeros((F,)))
 
 
 def _hidden(m: MLP, t: jax.Array) -> jax.Array:
@@ -233,13 +239,13 @@ def mlp_gd_as_lsa(p: MLPGD, H_raw: jax.Array, eta: float) -> jax.Array:
 def identity_check(config: Config, key) -> float:
     """Largest gap, in float64, between four routes to the MLP + one-GD-step prediction."""
     with jax.enable_x64(True):
-        k_mlp, k_W0, k_tasks = jax.random.split(key, 3)
+        keys = named_keys(key, "mlp", "W0", "tasks")
         F, H = config.width - 1, config.hidden
         mlp = jax.tree.map(lambda a: a.astype(jnp.float64),
-                           init_mlp(k_mlp, 1, F, H, config.identity_init_scale))
+                           init_mlp(keys["mlp"], 1, F, H, config.identity_init_scale))
         mlp = mlp._replace(b1=jnp.linspace(-1.0, 1.0, H), b2=jnp.linspace(-0.5, 0.5, F))
-        p = MLPGD(mlp=mlp, W0=jax.random.normal(k_W0, (F,), jnp.float64) / F ** 0.5)
-        x, y = sample_tasks(config, k_tasks, config.identity_tasks)
+        p = MLPGD(mlp=mlp, W0=jax.random.normal(keys["W0"], (F,), jnp.float64) / F ** 0.5)
+        x, y = sample_tasks(config, keys["tasks"], config.identity_tasks)
         H_raw = raw_tokens(x.astype(jnp.float64), y.astype(jnp.float64))  # (B, N+1, 2)
         eta, N = config.gd_eta, config.N
 
@@ -264,7 +270,7 @@ def _train(config, params, predict, lr, b2, key, evaluate, progress, description
         x, y = _sine(config, raw["x"], raw["amp"], raw["phase"])
         return metrics.loss(y[:, -1:], predict(p, raw_tokens(x, y)))
     start = time.perf_counter()
-    result = stream.train(params, loss_fn, _draw(config, stream.host_rng(key)), steps=config.steps,
+    result = train_lib.train(params, loss_fn, _draw(config, task_lib.host_rng(key)), steps=config.steps,
                           optimizer=train_lib.adam(lr, config.clip, config.b1, b2),
                           chunk_size=config.chunk_size, eval_every=config.eval_every,
                           evaluate=evaluate, progress=progress, description=description)
@@ -273,27 +279,28 @@ def _train(config, params, predict, lr, b2, key, evaluate, progress, description
 
 
 def run(config: Config, progress=None) -> dict:
-    keys = jax.random.split(jax.random.key(config.seed), 7)
-    k_identity, k_eval, k_init_tf, k_init_gd, k_train_tf, k_train_gd, _ = keys
+    """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
+    # seven keys, the last unused: the split's size fixes every stream, so it stays 7
+    keys = named_keys(config.seed, "identity", "eval", "init_tf", "init_gd", "train_tf", "train_gd", "unused")
     F, H = config.width, config.hidden
 
-    identity_error = identity_check(config, k_identity)
+    identity_error = identity_check(config, keys["identity"])
 
-    x_eval, y_eval = sample_tasks(config, k_eval, config.eval_tasks)
+    x_eval, y_eval = sample_tasks(config, keys["eval"], config.eval_tasks)
     H_eval, y_q = raw_tokens(x_eval, y_eval), y_eval[:, -1:]              # (B, N+1, 2), (B, 1)
     n_curve = config.curve_tasks
     eta = config.gd_eta
 
-    trained0 = Trained(mlp=init_mlp(k_init_tf, 2, F, H, config.init_scale),
-                       attn=train_lib.init_lsa(jax.random.fold_in(k_init_tf, 1), F, config.init_scale))
-    baseline0 = MLPGD(mlp=init_mlp(k_init_gd, 1, F - 1, H, config.init_scale), W0=jnp.zeros((F - 1,)))
+    trained0 = Trained(mlp=init_mlp(keys["init_tf"], 2, F, H, config.init_scale),
+                       attn=train_lib.init_lsa(jax.random.fold_in(keys["init_tf"], 1), F, config.init_scale))
+    baseline0 = MLPGD(mlp=init_mlp(keys["init_gd"], 1, F - 1, H, config.init_scale), W0=jnp.zeros((F - 1,)))
     predict_gd = lambda p, H: predict_mlp_gd(p, H, eta)                  # noqa: E731
     curve_loss = {name: jax.jit(lambda p, f=f: metrics.loss(y_q[:n_curve], f(p, H_eval[:n_curve])))
                   for name, f in (("trained", predict_trained), ("mlp_gd", predict_gd))}
 
-    res_gd, sec_gd, ms_gd = _train(config, baseline0, predict_gd, config.gd_lr, config.gd_b2, k_train_gd,
+    res_gd, sec_gd, ms_gd = _train(config, baseline0, predict_gd, config.gd_lr, config.gd_b2, keys["train_gd"],
                                    lambda p: {"loss": curve_loss["mlp_gd"](p)}, progress, "training MLP + GD")
-    res_tf, sec_tf, ms_tf = _train(config, trained0, predict_trained, config.lr, config.b2, k_train_tf,
+    res_tf, sec_tf, ms_tf = _train(config, trained0, predict_trained, config.lr, config.b2, keys["train_tf"],
                                    lambda p: {"loss": curve_loss["trained"](p)}, progress, "training MLP + LSA")
     p_tf, p_gd = res_tf.params, res_gd.params
 
@@ -326,7 +333,8 @@ def _predictions_figure(config, p_tf, p_gd, x_eval, y_eval):
     """A few evaluation tasks: the sine, its context points and both models' predictions over x."""
     n, N = config.plot_tasks, config.N
     grid = jnp.linspace(-config.x_range / 2, config.x_range / 2, 201)    # (G,)
-    fig, axes = plt.subplots(1, n, figsize=(3.2 * n, 3), squeeze=False)
+    fig = Figure(figsize=(3.2 * n, 3))
+    axes = fig.subplots(1, n, squeeze=False)
     for j, ax in enumerate(axes[0]):
         x_ctx, y_ctx = x_eval[j, :-1], y_eval[j, :-1]                     # (N,) each
         context = jnp.stack([x_ctx, y_ctx], axis=-1)                      # (N, 2)
@@ -354,7 +362,8 @@ def _fit_sine(x, y):
 
 
 def _loss_figure(h):
-    fig, ax = plt.subplots(figsize=(5, 3.6))
+    fig = Figure(figsize=(5, 3.6))
+    ax = fig.subplots()
     ax.plot(h["step"], h["loss_trained"], label="trained MLP + LSA")
     ax.plot(h["step"], h["loss_mlp_gd"], "--", label="MLP + 1 GD step (meta-trained MLP)")
     ax.set_yscale("log")

@@ -4,42 +4,9 @@ tokens, a first softmax self-attention layer copies each target next to its inpu
 and a second, linear self-attention layer then performs one gradient step; trained
 two-layer models do this, matching one step of GD, not two.
 
-Tokens. Linear regression tasks as in `analysis.tasks` (d = 10, N = 10, y = w.x,
-x ~ U(-0.5, 0.5), the official code's range). Every token has a data part of d + 1
-entries followed by a sinusoidal positional encoding pe(t) of size 10 (the official
-one: pe_{2i}(t) = sin(t w_i), pe_{2i+1}(t) = cos(t w_i), w_i = 10000^{-2i/10}),
-concatenated, so D = 21:
-
-    e_{2j} = (x_j, 0, pe(2j)),   e_{2j+1} = (0_d, y_j, pe(2j+1)),   j = 0..N-1,
-    e_{2N} = (x_q, 0, pe(2N))                                       (the query; 2N+1 = 21 tokens).
-
-The official code uses a 10-entry data part, (0, .., 0, y_j) putting y_j in the
-slot of the last input coordinate, hence 20-dim tokens, and reads its prediction
-from the last positional entry of the query. Here the target slot is its own
-(index d) and the prediction is read, as everywhere in `analysis`, as minus the
-target slot of the query: the layer-2 construction below then needs no mask.
-
-Model (the official notebook's): layer 1 is softmax self-attention,
-e_s <- e_s + P_1 sum_t softmax_t(q_s.k_t / sqrt(D_k)) v_t, layer 2 is linear
-self-attention (`analysis.lsa.layer`); in both, every token is updated and the keys
-and values are the 2N context tokens only (the query is not a key), one head, key
-size D, no biases. Trained on fresh tasks at each step with 0.5 * mean (y_q - yhat)^2.
-
-Construction (checked first). Shifting a sinusoid by one position is a fixed
-rotation per frequency pair, pe(t + 1) = R pe(t). Layer 1 takes W_Q = beta sqrt(D_k) R
-and W_K = I on the positional block (zero elsewhere), so logit(s, t) =
-beta pe(s + 1).pe(t): maximal at t = s + 1 with a margin of about 0.47 beta (the
-positions' dot products are sum_i cos(w_i (s + 1 - t))), so with beta = 100 the
-x-token 2j attends only to its own target token 2j + 1. Its value-projection writes
-into one positional slot r the attended token's target minus (R^{-1} pe(t))_r, so
-at the x-token slot r becomes pe_r(2j) + y_j - pe_r(2j) = y_j (`copy_error`). Why
-not write y_j into the target slot itself: the query also attends somewhere (its
-s + 1 is no key; it lands on a target token), and what it copies would then sit
-in the read-out slot. Written into slot r, it is never read. Layer 2 is Prop 1 on the x-tokens:
-W_Q = W_K = projection on the inputs, W_V reads -slot r into the target slot,
-P = eta / N. The target tokens have zero inputs after layer 1 (layer 1 only
-writes slot r), so their keys are zero and they drop out of the sum: the
-query's read-out is exactly (eta / N) sum_j y_j x_j.x_q, one GD step from 0.
+The tokens (inputs and targets in separate tokens with a sinusoidal positional
+encoding), the model (a softmax layer, then a linear one) and the exact two-layer
+construction are in `analysis.prop3_construction`.
 
 Measured: `construction_loss` vs `loss_gd1`, `copy_error`; for the trained model
 `loss_trained`, `loss_gd1`, `loss_gd2` (one and two GD steps, eta tuned on tasks
@@ -65,7 +32,6 @@ Once off it, the attention from each x-token is shared between its own target
 token and itself (which carries no target), so `copy_attention` settles near 0.5
 while `copy_selectivity` is near 0.95.
 """
-import math
 import time
 from dataclasses import dataclass
 
@@ -74,13 +40,16 @@ import jax.numpy as jnp
 import numpy as np
 from matplotlib.figure import Figure
 
-from analysis import lsa, metrics, stream, tasks as task_lib, train as train_lib
-
-NAME = "prop3-token-building"
+from analysis import lsa, metrics, tasks as task_lib, train as train_lib
+from analysis.keys import named_keys, random_streams
+from analysis.prop3_construction import (attention_weights, construction, positional_encoding, predict,
+                                         separate_tokens, softmax_layer)
 
 
 @dataclass(frozen=True)
 class Config:
+    """Settings of the run: tasks, the positional encoding, training, and the constructed copy layer."""
+
     seed: int = 0                 # every random quantity gets its own key split from it
     d: int = 10                   # input size (paper §4; code input_size = 10)
     N: int = 10                   # context pairs, 2N + 1 = 21 tokens (code dataset_size = 10)
@@ -103,6 +72,7 @@ class Config:
     copy_scale: float = 100.0     # beta of the constructed first layer: off-target weight ~ e^{-47}
 
 
+# The runner's named settings (`litrec run --profile NAME`): quick for a smoke run, paper for the site.
 PROFILES = {
     # quick: 1,000 steps at batch 512, lr 1e-2 and init scale 1: the plateau before the
     # copy emerges shrinks from ~5,000 steps to ~600 (seeds 0-3), after which the loss is
@@ -111,105 +81,6 @@ PROFILES = {
                     tune_tasks=4_096, monitor_tasks=1_024, copy_tasks=128),
     "paper": Config(),
 }
-
-
-# ------------------------------------------------------------------ tokens
-
-def positional_encoding(n_tokens: int, size: int, base: float) -> np.ndarray:
-    """Sinusoidal encoding (n_tokens, size): sin(t w_i) at 2i, cos(t w_i) at 2i + 1."""
-    t = np.arange(n_tokens, dtype=np.float64)[:, None]                    # (T, 1)
-    w = base ** (-np.arange(0, size, 2, dtype=np.float64) / size)          # (size/2,)
-    pe = np.zeros((n_tokens, size))
-    pe[:, 0::2], pe[:, 1::2] = np.sin(t * w), np.cos(t * w)
-    return pe.astype(np.float32)
-
-
-def shift_rotation(size: int, base: float, shift: int = 1) -> np.ndarray:
-    """R with pe(t + shift) = R pe(t) for every t (a rotation per (sin, cos) pair)."""
-    w = base ** (-np.arange(0, size, 2, dtype=np.float64) / size)
-    R = np.zeros((size, size))
-    for i, wi in enumerate(w):
-        c, s = np.cos(shift * wi), np.sin(shift * wi)
-        R[2 * i:2 * i + 2, 2 * i:2 * i + 2] = [[c, s], [-s, c]]   # (sin, cos) -> shifted
-    return R.astype(np.float32)
-
-
-def separate_tokens(X: jax.Array, Y: jax.Array, x_q: jax.Array, pe: jax.Array) -> jax.Array:
-    """Token sequences (B, 2N+1, d+1+P): x-tokens (x_j, 0), target tokens (0, y_j), query (x_q, 0).
-
-    X: (B, N, d), Y: (B, N, 1), x_q: (B, d), pe: (2N+1, P).
-    """
-    B, N, d = X.shape
-    x_tok = jnp.concatenate([X, jnp.zeros_like(Y)], axis=-1)             # (B, N, d+1)
-    y_tok = jnp.concatenate([jnp.zeros_like(X), Y], axis=-1)             # (B, N, d+1)
-    pairs = jnp.stack([x_tok, y_tok], axis=2).reshape(B, 2 * N, d + 1)   # (B, 2N, d+1), x then y
-    query = jnp.concatenate([x_q, jnp.zeros_like(x_q[:, :1])], axis=-1)  # (B, d+1)
-    data = jnp.concatenate([pairs, query[:, None, :]], axis=1)           # (B, 2N+1, d+1)
-    pe_b = jnp.broadcast_to(pe, (B,) + pe.shape)                         # (B, 2N+1, P)
-    return jnp.concatenate([data, pe_b], axis=-1)                        # (B, 2N+1, D)
-
-
-# ------------------------------------------------------------------ the two layers
-
-def _softmax_logits(p: lsa.LSA, H: jax.Array) -> jax.Array:
-    """logit(s, t) = (W_K e_t).(W_Q e_s) = e_t^T W_KQ e_s, before the 1 / sqrt(D_k). (B, 2N+1, 2N)."""
-    context = H[:, :-1, :]                                                # (B, 2N, D)
-    W_KQ, _ = lsa.products(p)                                             # (D, D)
-    z = jnp.einsum("ij,bsj->bsi", W_KQ, H)                                # (B, 2N+1, D)
-    return jnp.einsum("bti,bsi->bst", context, z)                         # (B, 2N+1, 2N)
-
-
-def attention_weights(p: lsa.LSA, H: jax.Array) -> jax.Array:
-    """Softmax weights (B, 2N+1, 2N) of every token (rows) over the context tokens (columns)."""
-    scale = jnp.asarray(1.0 / math.sqrt(p.W_Q.shape[-2]), H.dtype)        # 1 / sqrt(D_k), as the code
-    return jax.nn.softmax(scale * _softmax_logits(p, H), axis=-1)
-
-
-def softmax_layer(p: lsa.LSA, H: jax.Array) -> jax.Array:
-    """Layer 1: e_s <- e_s + W_PV sum_t a(s, t) e_t over context tokens t. (B, 2N+1, D)."""
-    _, W_PV = lsa.products(p)                                             # (D, D)
-    A = attention_weights(p, H)                                           # (B, 2N+1, 2N)
-    mixed = jnp.einsum("bst,btd->bsd", A, H[:, :-1, :])                   # (B, 2N+1, D)
-    return H + jnp.einsum("ij,bsj->bsi", W_PV, mixed)                     # (B, 2N+1, D)
-
-
-def predict(params: tuple[lsa.LSA, lsa.LSA], H: jax.Array, d: int) -> jax.Array:
-    """Two-layer prediction: minus the target slot (index d) of the query. (B, 2N+1, D) -> (B, 1)."""
-    p1, p2 = params
-    e_q = lsa.query_forward(p2, softmax_layer(p1, H))                     # (B, D), layer 2 on the query only
-    return -e_q[:, d:d + 1]
-
-
-# ------------------------------------------------------------------ the construction
-
-def construction(eta, d: int, N: int, pe_size: int, base: float, beta: float,
-                 slot: int | None = None) -> tuple[lsa.LSA, lsa.LSA]:
-    """The two layers of Proposition 3 (module docstring); `slot` is r, default the last entry."""
-    D = d + 1 + pe_size
-    r = D - 1 if slot is None else slot
-    pos = slice(d + 1, D)                                                  # positional block
-    R = shift_rotation(pe_size, base, 1)
-    R_inv = shift_rotation(pe_size, base, -1)
-    W_Q1 = np.zeros((D, D), np.float32)
-    W_Q1[pos, pos] = beta * math.sqrt(D) * R   # q_s.k_t / sqrt(D) = beta (R pe(s)).pe(t) = beta pe(s+1).pe(t)
-    W_K1 = np.zeros((D, D), np.float32)
-    W_K1[pos, pos] = np.eye(pe_size)
-    W_PV1 = np.zeros((D, D), np.float32)                                   # writes slot r only
-    W_PV1[r, d] = 1.0                                                      # + the attended token's target
-    W_PV1[r, pos] = -R_inv[r - (d + 1)]                                    # - (R^{-1} pe(t))_r
-    eye = np.eye(D, dtype=np.float32)
-    layer1 = lsa.LSA(W_Q=jnp.asarray(W_Q1), W_K=jnp.asarray(W_K1), W_V=jnp.asarray(W_PV1),
-                     P=jnp.asarray(eye))
-    x_block = np.zeros((D, D), np.float32)
-    x_block[:d, :d] = np.eye(d)
-    W_V2 = np.zeros((D, D), np.float32)
-    W_V2[d, r] = -1.0                                                      # v_t = -slot r (= -y_j)
-    P2 = np.zeros((D, D), np.float32)
-    P2[d, d] = 1.0
-    layer2 = lsa.LSA(W_Q=jnp.asarray(x_block), W_K=jnp.asarray(x_block), W_V=jnp.asarray(W_V2),
-                     P=(jnp.asarray(eta, jnp.float32) / N) * jnp.asarray(P2))
-    return layer1, layer2
-
 
 
 # ------------------------------------------------------------------ measurements
@@ -243,21 +114,6 @@ def copy_summary(S: jax.Array) -> tuple[jax.Array, jax.Array]:
     return jnp.mean(own), jnp.mean(own / (jnp.sum(S, axis=-1) + 1e-12))
 
 
-def _draw(rng: np.random.Generator, B: int, N: int, d: int):
-    """Raw draws for n steps: uniforms for the N inputs and the query, and teachers."""
-    def draw(n):
-        return {"U": rng.random((n, B, N + 1, d), dtype=np.float32),     # (n, B, N+1, d)
-                "w": rng.standard_normal((n, B, d), dtype=np.float32)}   # (n, B, d)
-    return draw
-
-
-def _tasks_from_raw(raw, input_range: float):
-    """(X, Y, x_q, y_q) from one step's raw draws, as `analysis.tasks.sample_tasks` builds them."""
-    X_all = input_range * (raw["U"] - 0.5)                                # (B, N+1, d)
-    y_all = jnp.einsum("bnd,bd->bn", X_all, raw["w"])[..., None]          # (B, N+1, 1)
-    return X_all[:, :-1], y_all[:, :-1], X_all[:, -1], y_all[:, -1]
-
-
 @jax.jit
 def _gd_references(X, Y, x_q, y_q, eta1, eta2) -> dict:
     """Predictions f (B, 1), sensitivities g = W (B, d) and losses of one and two GD steps from 0."""
@@ -271,13 +127,13 @@ def _gd_references(X, Y, x_q, y_q, eta1, eta2) -> dict:
 
 def run(config: Config, progress=None) -> dict:
     """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
-    with task_lib.random_streams():
+    with random_streams():
         return _run(config, progress)
 
 
 def _run(config: Config, progress=None) -> dict:
     t_start = time.perf_counter()
-    k_eval, k_tune, k_init, k_stream = jax.random.split(jax.random.key(config.seed), 4)
+    keys = named_keys(config.seed, "eval", "tune", "init", "stream")
     d, N = config.d, config.N
     pe = jnp.asarray(positional_encoding(2 * N + 1, config.pe_size, config.pe_base))  # (2N+1, P)
     D = d + 1 + config.pe_size
@@ -285,7 +141,7 @@ def _run(config: Config, progress=None) -> dict:
     def sample(key, n):
         return task_lib.sample_tasks(key, n, N, d, 1, config.input_range)
 
-    evaluation, tune = sample(k_eval, config.eval_tasks), sample(k_tune, config.tune_tasks)
+    evaluation, tune = sample(keys["eval"], config.eval_tasks), sample(keys["tune"], config.tune_tasks)
     H_eval = jax.jit(separate_tokens)(evaluation.X, evaluation.Y, evaluation.x_q, pe)  # (B, 2N+1, D)
     y = evaluation.y_q                                                      # (B, 1)
 
@@ -334,14 +190,14 @@ def _run(config: Config, progress=None) -> dict:
     loss_zero_monitor = float(jnp.mean(0.5 * y_mon ** 2))
 
     def loss_fn(params, raw):
-        X, Y, x_q, y_q = _tasks_from_raw(raw, config.input_range)
-        return metrics.loss(y_q, predict(params, separate_tokens(X, Y, x_q, pe), d))
+        X, y, x_q, y_q = task_lib.regression_tasks(raw, config.input_range)
+        return metrics.loss(y_q[:, None], predict(params, separate_tokens(X, y[..., None], x_q, pe), d))
 
-    stack = train_lib.init_lsa(k_init, D, config.init_scale, n_layers=2)    # (2, D, D) each
+    stack = train_lib.init_lsa(keys["init"], D, config.init_scale, n_layers=2)    # (2, D, D) each
     params = tuple(jax.tree.map(lambda w, l=l: w[l], stack) for l in range(2))
     t_train = time.perf_counter()
-    result = stream.train(
-        params, loss_fn, _draw(stream.host_rng(k_stream), config.batch_size, N, d),
+    result = train_lib.train(
+        params, loss_fn, task_lib.regression_draws(task_lib.host_rng(keys["stream"]), config.batch_size, N, d),
         steps=config.steps, chunk_size=config.chunk_size, eval_every=config.eval_every,
         optimizer=train_lib.adam(config.lr, config.clip, config.b1, config.b2),
         evaluate=curve, progress=progress, description="training 2 layers")

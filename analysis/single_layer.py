@@ -26,10 +26,13 @@ import jax.numpy as jnp
 from matplotlib.figure import Figure
 
 from analysis import lsa, metrics, tasks as task_lib, train as train_lib
+from analysis.keys import named_keys, random_streams
 
 
 @dataclass(frozen=True)
 class Config:
+    """Settings of the run: tasks, training (official 1-layer notebook), evaluation and OOD sets."""
+
     seed: int = 0                 # every random quantity gets its own key split from it
     d: int = 10                   # input size (paper §3; code input_size = 10)
     N: int = 10                   # context points (paper §3; code dataset_size = 10)
@@ -45,10 +48,12 @@ class Config:
     tune_tasks: int = 65_536      # separate tasks for eta (the code tuned on its evaluation set)
     eval_every: int = 100         # steps between points of the training curves
     monitor_tasks: int = 10_000   # tasks for the training curves (own key, fixed; same size as eval)
-    ood_alphas: tuple = tuple(round(0.5 + 0.1 * i, 2) for i in range(16))  # 0.5 .. 2.0, the paper's range
+    ood_alphas: tuple = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9,
+                         2.0)     # 0.5 .. 2.0 in steps of 0.1, the paper's range
     ood_tasks: int = 10_000       # per alpha; one key for all alphas (common random numbers)
 
 
+# The runner's named settings (`litrec run --profile NAME`): quick for a smoke run, paper for the site.
 PROFILES = {
     # quick: 1/5 of the steps, half the batch, twice the learning rate: within ~1% of one
     # GD step with cosine > 0.997 for seeds 0-3 in seconds (500 steps left seed 1 on the
@@ -95,39 +100,38 @@ def _compare(p, p_gd, tasks, d):
 
 def run(config: Config, progress=None) -> dict:
     """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
-    with task_lib.random_streams():
+    with random_streams():
         return _run(config, progress)
 
 
 def _run(config: Config, progress=None) -> dict:
-    k_init, k_train, k_tune, k_eval, k_monitor, k_ood = jax.random.split(jax.random.key(config.seed), 6)
+    keys = named_keys(config.seed, "init", "train", "tune", "eval", "monitor", "ood")
     d, N, D = config.d, config.N, config.d + 1
 
     # One GD step: eta in closed form on tuning tasks kept apart from evaluation.
-    tune = _sample(config, k_tune, config.tune_tasks)
+    tune = _sample(config, keys["tune"], config.tune_tasks)
     eta = lsa.tune_eta_one_step(tune.X, tune.Y, tune.x_q, tune.y_q)
     p_gd = lsa.gd_construction(eta, N, d)
 
-    monitor = _sample(config, k_monitor, config.monitor_tasks)
+    monitor = _sample(config, keys["monitor"], config.monitor_tasks)
 
     def evaluate(p):  # same shapes as the final evaluation: one compilation of _compare
         row = _compare(p, p_gd, monitor, d)
         return {k: row[k] for k in ("loss_a", "loss_b", "cos_sensitivity", "model_diff", "pred_diff")}
 
+    loss_fn = train_lib.batch_at_step(train_lib.regression_loss, lambda key, n: _sample(config, key, n),
+                                      keys["train"], config.batch_size)
     result = train_lib.train(
-        train_lib.init_lsa(k_init, D, config.init_scale),
-        train_lib.regression_loss,
-        lambda key, n: _sample(config, key, n),
-        k_train, steps=config.steps, batch_size=config.batch_size,
-        optimizer=train_lib.adam(config.lr, config.clip, config.b1, config.b2),
+        train_lib.init_lsa(keys["init"], D, config.init_scale), loss_fn, train_lib.step_indices(),
+        steps=config.steps, optimizer=train_lib.adam(config.lr, config.clip, config.b1, config.b2),
         chunk_size=config.eval_every, evaluate=evaluate, progress=progress)
     p = result.params
 
-    final = {k: float(v) for k, v in _compare(p, p_gd, _sample(config, k_eval, config.eval_tasks), d).items()}
+    final = {k: float(v) for k, v in _compare(p, p_gd, _sample(config, keys["eval"], config.eval_tasks), d).items()}
 
     ood = {"alpha": [], "loss_trained": [], "loss_gd": [], "loss_interpolated": [], "cos_sensitivity": []}
     for alpha in config.ood_alphas:
-        row = _compare(p, p_gd, _sample(config, k_ood, config.ood_tasks, input_range=alpha), d)
+        row = _compare(p, p_gd, _sample(config, keys["ood"], config.ood_tasks, input_range=alpha), d)
         ood["alpha"].append(float(alpha))
         ood["loss_trained"].append(float(row["loss_a"]))
         ood["loss_gd"].append(float(row["loss_b"]))

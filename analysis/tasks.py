@@ -11,26 +11,26 @@ x ~ U(-r/2, r/2), where r is `input_range`:
 
 The transformer sees the task as tokens e_i = (x_i, y_i) in R^{d_in + d_out}
 followed by the query token (x_q, 0): a sequence of shape (N+1, d_in + d_out).
+
+Tasks come from JAX's generator (`sample_tasks`) or from a host-side stream
+(`host_rng`, `regression_draws`): drawing 2,048 tasks of 10 x 10 inputs with JAX's
+counter-based generator costs more on CPU than a training step of a two-layer LSA
+(about 3.5 ms against 1-2 ms), so the deeper analyses draw each chunk of training
+steps with numpy's PCG64 while the previous chunk trains, and the jitted step only
+turns the raw draws into tasks (`regression_tasks`). The stream is seeded from its
+own named JAX key, so every run of a profile sees the same tasks.
 """
 from functools import partial
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 import jax
 import jax.numpy as jnp
+import numpy as np
+
+from analysis.keys import named_keys
 
 CODE_INPUT_RANGE = 1.0  # official code: input_range = 1 means U(-0.5, 0.5)
 TEXT_INPUT_RANGE = 2.0  # paper's text: U(-1, 1)
-
-
-def random_streams():
-    """Context manager every analysis runs under: threefry in its non-partitionable form.
-
-    The partitionable form (JAX's default since 0.5) only helps sharded runs; on
-    one CPU it compiles about 2.5x slower (measured on the quick single-layer run:
-    16.6 s vs 6.8 s of CPU). The streams differ between the two forms, so a run
-    is reproducible within this context.
-    """
-    return jax.threefry_partitionable(False)
 
 
 class Tasks(NamedTuple):
@@ -44,14 +44,17 @@ class Tasks(NamedTuple):
 
     @property
     def n_context(self) -> int:
+        """N, the number of context pairs."""
         return self.X.shape[-2]
 
     @property
     def d_in(self) -> int:
+        """Input size."""
         return self.X.shape[-1]
 
     @property
     def d_out(self) -> int:
+        """Target size."""
         return self.Y.shape[-1]
 
 
@@ -66,10 +69,10 @@ def sample_tasks(key, n_tasks: int, N: int = 10, d_in: int = 10, d_out: int = 1,
     curves over the input range use common random numbers. Jitted: sizes and
     dtype are static, `input_range` and `w_scale` are not (no recompilation).
     """
-    k_W, k_X, k_q = jax.random.split(key, 3)
-    W = w_scale * jax.random.normal(k_W, (n_tasks, d_out, d_in), dtype)        # (B, d_out, d_in)
-    U = jax.random.uniform(k_X, (n_tasks, N, d_in), dtype)                    # (B, N, d_in)
-    u_q = jax.random.uniform(k_q, (n_tasks, d_in), dtype)                     # (B, d_in)
+    keys = named_keys(key, "W", "X", "x_q")
+    W = w_scale * jax.random.normal(keys["W"], (n_tasks, d_out, d_in), dtype)     # (B, d_out, d_in)
+    U = jax.random.uniform(keys["X"], (n_tasks, N, d_in), dtype)                 # (B, N, d_in)
+    u_q = jax.random.uniform(keys["x_q"], (n_tasks, d_in), dtype)                # (B, d_in)
     X = input_range * (U - 0.5)                                               # (B, N, d_in)
     x_q = input_range * (u_q - 0.5)                                           # (B, d_in)
     Y = jnp.einsum("boi,bni->bno", W, X)                                      # (B, N, d_out)
@@ -99,3 +102,41 @@ def with_query_input(H: jax.Array, x_q: jax.Array) -> jax.Array:
     """
     d_in = x_q.shape[-1]
     return H.at[..., -1, :d_in].set(x_q)
+
+
+# ------------------------------------------------------------------ host-side streams
+
+def host_rng(key) -> np.random.Generator:
+    """A numpy generator seeded from a JAX key (128 bits drawn from it)."""
+    words = np.asarray(jax.random.bits(key, (4,), jnp.uint32))
+    return np.random.default_rng([int(w) for w in words])
+
+
+def regression_draws(rng: np.random.Generator, batch_size: int, N: int, d: int) -> Callable[[int], dict]:
+    """Raw draws of linear-regression tasks for n steps: U(0, 1) inputs (context and query) and teachers."""
+    def draw(n):
+        return {"U": rng.random((n, batch_size, N + 1, d), dtype=np.float32),   # (n, B, N+1, d)
+                "w": rng.standard_normal((n, batch_size, d), dtype=np.float32)}  # (n, B, d)
+    return draw
+
+
+def regression_tasks(raw: dict, input_range: float):
+    """One step's tasks from its raw draws: x ~ U(-r/2, r/2), w ~ N(0, I), y = w . x.
+
+    Returns X (B, N, d), y (B, N), x_q (B, d), y_q (B,).
+    """
+    X_all = input_range * (raw["U"] - 0.5)                                 # (B, N+1, d)
+    y_all = jnp.einsum("bnd,bd->bn", X_all, raw["w"])                      # (B, N+1)
+    return X_all[:, :-1], y_all[:, :-1], X_all[:, -1], y_all[:, -1]
+
+
+def regression_task_set(key, n: int, N: int, d: int, input_range: float) -> Tasks:
+    """n fixed linear-regression tasks drawn on the host from `key`, as `Tasks`.
+
+    The same distribution as `sample_tasks`; drawing on the host avoids compiling
+    JAX's generator for every new shape (seconds on CPU).
+    """
+    raw = regression_draws(host_rng(key), n, N, d)(1)
+    X, y, x_q, y_q = regression_tasks(jax.tree.map(lambda a: jnp.asarray(a[0]), raw), input_range)
+    W = jnp.asarray(raw["w"][0])[:, None, :]                               # (n, 1, d)
+    return Tasks(X=X, Y=y[..., None], x_q=x_q, y_q=y_q[:, None], W=W)

@@ -2,25 +2,32 @@
 von Oswald et al., "Transformers learn in-context by gradient descent" (ICML 2023),
 §3 and Appendix A.
 
-Settings follow the official code (paper-facts): Adam with b1 = 0.9, b2 = 0.98,
-gradient clipping by global norm, weights drawn by fan-in variance scaling from a
-truncated normal with variance scale `init_scale` (std = sqrt(init_scale / fan_in)),
-fresh tasks at every step, and the loss 0.5 * mean (y_q - yhat)^2.
+Settings follow the official code (google-research/self-organising-systems,
+transformers_learn_icl_by_gd): Adam with b1 = 0.9, b2 = 0.98, gradient clipping by
+global norm, weights drawn by fan-in variance scaling from a truncated normal with
+variance scale `init_scale` (std = sqrt(init_scale / fan_in)), fresh tasks at every
+step, and the loss 0.5 * mean (y_q - yhat)^2.
 
-Speed: the whole training is `jax.lax.scan` over steps inside jitted chunks;
-`progress` and the optional evaluation run between chunks. The regression loss
-computes the query token only (`analysis.lsa.query_forward`): for one layer two
-matrix-vector products per task, for deeper models the context Gram form, so a
-step costs O(B D^3) whatever N is.
+`train` is the one training loop of every analysis: the steps run as a
+`jax.lax.scan` inside jitted chunks; `progress` and the optional evaluation run
+between chunks. A step's data come from `draw`: raw draws made on the host
+(`analysis.tasks.regression_draws`; the next chunk is drawn while the current one
+trains) or step indices from which the step draws its batch (`batch_at_step`).
+The regression loss computes the query token only (`analysis.lsa.query_forward`):
+for one layer two matrix-vector products per task, for deeper models the context
+Gram form, so a step costs O(B D^3) whatever N is.
 """
+import time
 from functools import partial
 from typing import Any, Callable, NamedTuple
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 import optax
 
 from analysis import lsa, metrics, tasks as task_lib
+from analysis.keys import named_keys
 
 # Standard deviation of a unit normal truncated to [-2, 2]; dividing by it makes the
 # truncated draw have the intended std, as in haiku's VarianceScaling.
@@ -49,12 +56,12 @@ def init_lsa(key, D: int, init_scale: float, n_layers: int | None = None,
     D_k = D if key_size is None else key_size
     D_v = D if value_size is None else value_size
     lead = () if n_layers is None else (n_layers,)
-    k_Q, k_K, k_V, k_P = jax.random.split(key, 4)
+    keys = named_keys(key, "W_Q", "W_K", "W_V", "P")
     return lsa.LSA(
-        W_Q=variance_scaling(k_Q, lead + (D_k, D), init_scale, dtype),   # (L?, D_k, D)
-        W_K=variance_scaling(k_K, lead + (D_k, D), init_scale, dtype),   # (L?, D_k, D)
-        W_V=variance_scaling(k_V, lead + (D_v, D), init_scale, dtype),   # (L?, D_v, D)
-        P=variance_scaling(k_P, lead + (D, D_v), init_scale, dtype),     # (L?, D, D_v)
+        W_Q=variance_scaling(keys["W_Q"], lead + (D_k, D), init_scale, dtype),   # (L?, D_k, D)
+        W_K=variance_scaling(keys["W_K"], lead + (D_k, D), init_scale, dtype),   # (L?, D_k, D)
+        W_V=variance_scaling(keys["W_V"], lead + (D_v, D), init_scale, dtype),   # (L?, D_v, D)
+        P=variance_scaling(keys["P"], lead + (D, D_v), init_scale, dtype),       # (L?, D, D_v)
     )
 
 
@@ -70,26 +77,22 @@ def regression_loss(p: lsa.LSA, tasks: task_lib.Tasks, n_steps: int | None = Non
     return metrics.loss(tasks.y_q, y_hat)
 
 
-class TrainResult(NamedTuple):
+class Result(NamedTuple):
+    """What `train` returns: the final parameters and the recorded history."""
+
     params: Any
-    history: dict  # "step" (evaluations, from 0) with one list per evaluated quantity;
-    #               "chunk_step" and "train_loss" (mean training loss of each chunk)
+    history: dict   # "step": evaluation steps (from 0) with one list per evaluated quantity;
+    #                 "chunk_step", "train_loss", "chunk_seconds": per chunk, its end step,
+    #                 mean training loss and wall time (drawing the next chunk included)
 
 
-def make_step(loss_fn: Callable[[Any, Any], jax.Array],
-              sample_batch: Callable[[jax.Array, int], Any], key, batch_size: int,
-              optimizer: optax.GradientTransformation):
-    """One online step, (params, opt_state), t -> (params, opt_state), loss.
-
-    The batch of step t is sample_batch(fold_in(key, t), batch_size): fresh tasks
-    every step that depend only on (key, t).
-    """
+def make_step(loss_fn: Callable[[Any, Any], jax.Array], optimizer: optax.GradientTransformation):
+    """One online step, (params, opt_state), x -> (params, opt_state), loss, on one step's data x."""
     grad_fn = jax.value_and_grad(loss_fn)
 
-    def step(carry, t):
+    def step(carry, x):
         params, opt_state = carry
-        batch = sample_batch(jax.random.fold_in(key, t), batch_size)
-        value, grads = grad_fn(params, batch)
+        value, grads = grad_fn(params, x)
         # optax's Adam computes decay ** count (float ** int), which strict promotion
         # rejects; the optimiser alone runs under standard promotion.
         with jax.numpy_dtype_promotion("standard"):
@@ -100,48 +103,95 @@ def make_step(loss_fn: Callable[[Any, Any], jax.Array],
 
 
 def make_chunk_runner(step):
-    """Jitted run of consecutive steps: (params, opt_state, ts) -> (params, opt_state, mean loss)."""
+    """Jitted run of consecutive steps: (params, opt_state, xs) -> (params, opt_state, mean loss).
+
+    xs holds the data of n steps with a leading axis of n (a pytree).
+    """
     @jax.jit
-    def run_chunk(params, opt_state, ts):
-        (params, opt_state), values = jax.lax.scan(step, (params, opt_state), ts)
+    def run_chunk(params, opt_state, xs):
+        (params, opt_state), values = jax.lax.scan(step, (params, opt_state), xs)
         return params, opt_state, jnp.mean(values)
 
     return run_chunk
 
 
-def train(params, loss_fn: Callable[[Any, Any], jax.Array],
-          sample_batch: Callable[[jax.Array, int], Any], key, *, steps: int,
-          batch_size: int, optimizer: optax.GradientTransformation, chunk_size: int = 250,
-          evaluate: Callable[[Any], dict] | None = None,
-          progress: Callable[[int, int, str], None] | None = None) -> TrainResult:
-    """Online training: at step t, a fresh batch from fold_in(key, t), one optimiser step.
+def step_indices() -> Callable[[int], np.ndarray]:
+    """A `draw` for `train` whose data are the step indices t = 0, 1, ... (int32), chunk by chunk.
 
-    loss_fn(params, batch) -> scalar; sample_batch(key, batch_size) -> batch.
-    The steps run as a `lax.scan` in jitted chunks of `chunk_size`; between
-    chunks (and before the first) `evaluate(params)` (best jitted) adds a row
-    of scalars to the history and `progress(done, steps, "training")` is called.
-    Batches depend only on (key, t), so the chunk size does not change the result.
+    For batches drawn inside the jitted step from (key, t) (`batch_at_step`).
     """
+    done = 0
+
+    def draw(n):
+        nonlocal done
+        ts = np.arange(done, done + n, dtype=np.int32)                # (n,) step indices
+        done += n
+        return ts
+
+    return draw
+
+
+def batch_at_step(loss_fn: Callable[[Any, Any], jax.Array],
+                  sample_batch: Callable[[jax.Array, int], Any], key,
+                  batch_size: int) -> Callable[[Any, jax.Array], jax.Array]:
+    """loss(params, t) = loss_fn(params, sample_batch(fold_in(key, t), batch_size)).
+
+    With `step_indices()` as the draw of `train`: fresh tasks at every step that
+    depend only on (key, t), so the chunk size does not change the result.
+    """
+    def loss(params, t):
+        return loss_fn(params, sample_batch(jax.random.fold_in(key, t), batch_size))
+
+    return loss
+
+
+def train(params, loss_fn: Callable[[Any, Any], jax.Array], draw: Callable[[int], Any], *,
+          steps: int, optimizer: optax.GradientTransformation, chunk_size: int = 50,
+          eval_every: int | None = None, evaluate: Callable[[Any], dict] | None = None,
+          progress: Callable[[int, int, str], None] | None = None,
+          description: str = "training") -> Result:
+    """Online training: one optimiser step per step's data, the steps in jitted `lax.scan` chunks.
+
+    draw(n) -> pytree of arrays with a leading axis of n steps (called in order;
+    it owns any stateful generator): host-side draws (`analysis.tasks.regression_draws`),
+    or step indices (`step_indices`) for batches drawn inside the step. The next
+    chunk is drawn while the current one runs (JAX dispatches asynchronously).
+    loss_fn(params, x) takes one step's slice. `evaluate(params)` (best jitted)
+    adds a row of scalars to the history at step 0, every `eval_every` steps (a
+    multiple of chunk_size; default: every chunk) and at the end;
+    `progress(done, steps, description)` is called before the first chunk and
+    after each.
+    """
+    eval_every = chunk_size if eval_every is None else eval_every
+    if eval_every % chunk_size:
+        raise ValueError(f"eval_every={eval_every} must be a multiple of chunk_size={chunk_size}")
     opt_state = optimizer.init(params)
-    run_chunk = make_chunk_runner(make_step(loss_fn, sample_batch, key, batch_size, optimizer))
-    history: dict[str, list] = {"step": [], "chunk_step": [], "train_loss": []}
+    run_chunk = make_chunk_runner(make_step(loss_fn, optimizer))
+    history: dict[str, list] = {"step": [], "chunk_step": [], "train_loss": [], "chunk_seconds": []}
 
     def record(done, params):
         history["step"].append(done)
         if evaluate is not None:
             for name, value in evaluate(params).items():
                 history.setdefault(name, []).append(float(value))
-        if progress is not None:
-            progress(done, steps, "training")
 
     record(0, params)
+    if progress is not None:
+        progress(0, steps, description)
     done = 0
+    pending = draw(min(chunk_size, steps)) if steps else None
     while done < steps:
         n = min(chunk_size, steps - done)
-        ts = jnp.arange(done, done + n)                                # (n,) step indices
-        params, opt_state, chunk_loss = run_chunk(params, opt_state, ts)
+        start = time.perf_counter()
+        params, opt_state, chunk_loss = run_chunk(params, opt_state, pending)   # dispatched
         done += n
+        if done < steps:
+            pending = draw(min(chunk_size, steps - done))          # drawn while the chunk runs
         history["chunk_step"].append(done)
-        history["train_loss"].append(float(chunk_loss))
-        record(done, params)
-    return TrainResult(params=params, history=history)
+        history["train_loss"].append(float(chunk_loss))            # waits for the chunk
+        history["chunk_seconds"].append(time.perf_counter() - start)
+        if done % eval_every == 0 or done == steps:
+            record(done, params)
+        if progress is not None:
+            progress(done, steps, description)
+    return Result(params=params, history=history)

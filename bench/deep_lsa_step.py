@@ -9,8 +9,8 @@ loss at batch 2,048 (d = N = 10), for K = 2 and K = 5, through
 * gram:    the context Gram matrix formed at every layer (`analysis.lsa.query_forward_gram`),
 
 and the ratio to the official code's ~59 ms per step for two recurrent layers
-(paper-facts, measured on this machine kind). Data drawing is excluded (on the
-host, overlapped with the step in `analysis.stream`).
+(the official code timed on a 2-core CPU of this machine kind). Data drawing is excluded (on the
+host, overlapped with the step in `analysis.train.train`).
 
     .venv/bin/python bench/deep_lsa_step.py [--repeats 3]
 """
@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 
-from analysis import gdpp, lsa, stream, train as train_lib  # noqa: E402
+from analysis import gdpp, lsa, tasks as task_lib, train as train_lib  # noqa: E402
 
-OFFICIAL_MS_K2 = 59.0  # official code, recurrent 2 layers, batch 2,048, 2-core CPU (paper-facts)
+OFFICIAL_MS_K2 = 59.0  # official code, recurrent 2 layers, batch 2,048, 2-core CPU
 
 
 def main():
@@ -34,7 +34,7 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--inner", type=int, default=20)
     args = parser.parse_args()
-    tasks = stream.regression_task_set(jax.random.key(0), 2048, 10, 10, 1.0)
+    tasks = task_lib.regression_task_set(jax.random.key(0), 2048, 10, 10, 1.0)
     H = jnp.concatenate([jnp.concatenate([tasks.X, tasks.Y], -1),
                          jnp.concatenate([tasks.x_q, jnp.zeros_like(tasks.y_q)], -1)[:, None]], 1)
     y_q = tasks.y_q[:, 0]

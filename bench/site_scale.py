@@ -142,8 +142,9 @@ def generate(root: Path, n: int, seed: int = 0) -> dict[str, int]:
 
 def _result(root: Path) -> None:
     """A current result for bench-identity, with a figure; bench-training stays not run."""
-    from litrec.project import load_project
-    from litrec.results import fingerprint, write_result
+    from litrec.load import load_project
+    from litrec.fingerprint import fingerprint
+from litrec.results import write_result
 
     proj = load_project(root / "records", root / "analysis")
     fp = fingerprint(proj.registry, "bench-identity", "paper")

@@ -9,7 +9,7 @@ steps: fresh tasks, forward and backward through the query, clipped Adam) for
 with d = 10, N = 10, batch 2,048. After one warm-up call (compilation), each
 chunk of `--chunk` steps is timed `--repeats` times with time.perf_counter and
 the median is reported, beside the official code on this machine kind
-(paper-facts, 2 CPU cores): one layer about 195 s for 5,000 steps with its
+(the official code timed on 2 CPU cores): one layer about 195 s for 5,000 steps with its
 evaluation (~39 ms per step), two recurrent layers about 295 s of training for
 5,000 steps (~59 ms per step). Also prints the FLOPs of one step from XLA's
 cost analysis and the achieved GFLOP/s.
@@ -32,6 +32,7 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 
 from analysis import tasks as task_lib, train as train_lib  # noqa: E402
+from analysis.keys import named_keys, random_streams  # noqa: E402
 
 OFFICIAL_MS_PER_STEP = {
     1: (39.0, "195 s / 5,000 steps, evaluation included"),
@@ -50,12 +51,13 @@ def _step_flops(step, params, opt_state) -> float | None:
 
 
 def bench(K: int, chunk: int, repeats: int) -> dict:
-    k_init, k_train = jax.random.split(jax.random.key(0))
-    params = train_lib.init_lsa(k_init, D, 0.002 if K == 1 else 0.001)
+    keys = named_keys(0, "init", "train")
+    params = train_lib.init_lsa(keys["init"], D, 0.002 if K == 1 else 0.001)
     optimizer = train_lib.adam(1e-3, 1e-3)
-    step = train_lib.make_step(partial(train_lib.regression_loss, n_steps=K),
-                               lambda key, n: task_lib.sample_tasks(key, n, N, D - 1, 1),
-                               k_train, BATCH, optimizer)
+    loss_fn = train_lib.batch_at_step(partial(train_lib.regression_loss, n_steps=K),
+                                      lambda key, n: task_lib.sample_tasks(key, n, N, D - 1, 1),
+                                      keys["train"], BATCH)
+    step = train_lib.make_step(loss_fn, optimizer)
     run_chunk = train_lib.make_chunk_runner(step)
     opt_state = optimizer.init(params)
     ts = jnp.arange(chunk)                                           # (chunk,) step indices
@@ -80,7 +82,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"jax {jax.__version__} on {jax.devices()[0].platform}, batch {BATCH}, d={D - 1}, N={N}; "
           f"median of {args.repeats} x {args.chunk} steps after a warm-up compile")
-    with task_lib.random_streams():
+    with random_streams():
         for K in (1, 2):
             r = bench(K, args.chunk, args.repeats)
             official, basis = OFFICIAL_MS_PER_STEP[K]

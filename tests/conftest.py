@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from litrec.cli import main
+from litrec.commands import main
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import yaml
 
-from litrec.project import load_project
+from litrec.load import load_project
 from litrec.scaffold import next_id
 from tests.conftest import PROJECT, REPO
 

@@ -1,5 +1,7 @@
-"""`python -m litrec` runs the command-line interface."""
+"""`python -m litrec`: the same as the `litrec` command."""
 
-from litrec.cli import main
+import sys
 
-raise SystemExit(main())
+from litrec.commands import main
+
+sys.exit(main())

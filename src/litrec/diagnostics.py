@@ -26,11 +26,13 @@ class Diagnostic:
     record: str | None = None
 
     def format(self) -> str:
+        """`path:line:col: [severity: ]field: message`."""
         field = f"{self.field}: " if self.field else ""
         tag = "" if self.severity == "error" else f"{self.severity}: "
         return f"{self.path}:{self.line}:{self.col}: {tag}{field}{self.message}"
 
     def to_json(self) -> dict:
+        """Every field, as plain data."""
         return asdict(self)
 
 

@@ -21,18 +21,19 @@ import multiprocessing
 import os
 from typing import Any, Callable, Iterable, Iterator
 
+from litrec.errors import ExecutorError
+
 EXECUTORS = ("local", "dask")
 
 
-class ExecutorError(Exception):
-    """The executor cannot start: `distributed` missing, a scheduler out of reach."""
-
-
 def default_jobs() -> int:
+    """One worker per CPU."""
     return os.cpu_count() or 1
 
 
 class LocalExecutor:
+    """Points in worker processes on this machine (spawned: JAX is not fork-safe)."""
+
     name = "local"
 
     def __init__(self, jobs: int):
@@ -41,23 +42,30 @@ class LocalExecutor:
             max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
 
     def describe(self) -> str:
+        """Where the points go, for the run's log."""
         return f"the local executor ({_n(self.jobs, 'worker process', 'worker processes')})"
 
     def submit(self, fn: Callable, arg: Any):
+        """Send one call to a worker; a future."""
         return self.pool.submit(fn, arg)
 
     def as_completed(self, futures: Iterable) -> Iterator:
+        """The futures, in the order they finish."""
         return concurrent.futures.as_completed(list(futures))
 
     def cancel(self, futures: Iterable) -> None:
+        """Cancel the futures not yet started."""
         for fut in futures:
             fut.cancel()  # a point already running runs to its end; its output is dropped
 
     def close(self, wait: bool = True) -> None:
+        """Shut the workers down."""
         self.pool.shutdown(wait=wait, cancel_futures=True)
 
 
 class DaskExecutor:
+    """Points on a dask.distributed cluster, each retried on failure."""
+
     name = "dask"
 
     def __init__(self, jobs: int, address: str | None = None):
@@ -78,22 +86,27 @@ class DaskExecutor:
             self.client = Client(self.cluster)
 
     def describe(self) -> str:
+        """Where the points go, for the run's log."""
         workers = len(self.client.scheduler_info().get("workers", {}))
         where = "a LocalCluster" if self.cluster is not None else "the scheduler"
         return f"dask ({where} at {self.client.scheduler.address}, {_n(workers, 'worker')})"
 
     def submit(self, fn: Callable, arg: Any):
+        """Send one call to the cluster (pure=False, with retries); a future."""
         return self.client.submit(fn, arg, retries=2, pure=False)
 
     def as_completed(self, futures: Iterable) -> Iterator:
+        """The futures, in the order they finish."""
         from distributed import as_completed
 
         return iter(as_completed(list(futures)))
 
     def cancel(self, futures: Iterable) -> None:
+        """Cancel the futures in one call."""
         self.client.cancel(list(futures))  # also frees finished points' outputs on the workers
 
     def close(self, wait: bool = True) -> None:
+        """Close the client, and the LocalCluster if litrec started it."""
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()

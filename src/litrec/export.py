@@ -16,15 +16,17 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from pathlib import Path
 from typing import Any
 
 from litrec import __version__
 from litrec import model as m
 from litrec.diagnostics import format_field
+from litrec.kinds import KIND
 from litrec.project import Edge, Project
-from litrec.site.graph import _STYLES, _edge_label  # the site's colours and labels: drawings agree
+from litrec.results import result_path
+from litrec.site.text import mermaid_label
+from litrec.verdicts import claim_statuses
 
 FORMAT, VERSION = "litrec-graph", 1
 
@@ -59,9 +61,6 @@ def _clean(value: Any) -> Any:
 
 def graph_document(proj: Project, results_dir: Path, profile: str) -> dict:
     """The whole record graph as plain JSON data (see site/export-format.md)."""
-    from litrec.results import result_path
-    from litrec.verdicts import claim_statuses
-
     statuses = {s.claim: s for s in claim_statuses(proj, results_dir, profile)}
     links = [_link(proj, e) for e in proj.edges]
     out_of: dict[str, list[dict]] = {rid: [] for rid in proj.records}
@@ -127,8 +126,8 @@ def graph_document(proj: Project, results_dir: Path, profile: str) -> dict:
 
 
 def _styles() -> dict[str, dict[str, str]]:
-    return {kind: dict(part.split(":", 1) for part in style.split(","))
-            for kind, style in _STYLES.items()}
+    return {name: dict(part.split(":", 1) for part in kind.colour.split(","))
+            for name, kind in KIND.items()}
 
 
 def _dot_str(s: str) -> str:
@@ -141,6 +140,7 @@ def _short(s: str, limit: int = 40) -> str:
 
 
 def to_dot(proj: Project) -> str:
+    """Records and links as a Graphviz digraph, coloured by kind."""
     styles = _styles()
     lines = ["digraph litrec {", "  rankdir=LR;",
              '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=10];',
@@ -152,14 +152,13 @@ def to_dot(proj: Project) -> str:
         lines.append(f"  {_dot_str(rid)} [label={_dot_str(label)}, tooltip={_dot_str(rec.kind)}, "
                      f'fillcolor="{st["fill"]}", color="{st["stroke"]}", fontcolor="{st["color"]}"];')
     for e in proj.edges:
-        lines.append(f"  {_dot_str(e.source)} -> {_dot_str(e.target)} [label={_dot_str(_edge_label(e))}];")
+        lines.append(f"  {_dot_str(e.source)} -> {_dot_str(e.target)} [label={_dot_str(e.label)}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
 
 def to_mermaid(proj: Project) -> str:
-    from litrec.site.text import mermaid_label
-
+    """Records and links as a Mermaid graph, coloured by kind."""
     ids = {rid: f"n{i}" for i, rid in enumerate(sorted(proj.records))}
     lines = ["graph LR"]
     kinds: dict[str, list[str]] = {}
@@ -168,59 +167,17 @@ def to_mermaid(proj: Project) -> str:
         lines.append(f'  {nid}["{mermaid_label(f"{rid}: {rec.title}" if rec.title else rid)}"]')
         kinds.setdefault(rec.kind, []).append(nid)
     for e in proj.edges:
-        lines.append(f'  {ids[e.source]} -->|"{mermaid_label(_edge_label(e))}"| {ids[e.target]}')
+        lines.append(f'  {ids[e.source]} -->|"{mermaid_label(e.label)}"| {ids[e.target]}')
     for kind, members in sorted(kinds.items()):
-        lines.append(f"  classDef {kind} {_STYLES[kind]}")
+        lines.append(f"  classDef {kind} {KIND[kind].colour}")
         lines.append(f"  class {','.join(members)} {kind}")
     return "\n".join(lines) + "\n"
 
 
 def to_json(proj: Project) -> str:
+    """Records and links as JSON nodes and edges."""
     nodes = [{"id": rid, "kind": proj.records[rid].kind, "title": proj.records[rid].title}
              for rid in sorted(proj.records)]
     edges = [{"source": e.source, "rel": e.rel, "target": e.target, "claim": e.claim}
              for e in proj.edges]
     return json.dumps({"nodes": nodes, "edges": edges}, indent=2, ensure_ascii=False) + "\n"
-
-
-# ------------------------------------------------------------------ commands
-
-
-def _load(args) -> Project | None:
-    """The project, or None after printing its errors (an invalid graph is not exported)."""
-    from litrec.cli import load_valid_project
-
-    return load_valid_project(args)
-
-
-def _emit(text: str, out: Path | None, what: str) -> None:
-    if out is None:
-        sys.stdout.write(text)
-    else:
-        out.write_text(text, encoding="utf-8")
-        print(f"wrote {out}: {what}", file=sys.stderr)
-
-
-def cmd_export_json(args) -> int:
-    proj = _load(args)
-    if proj is None:
-        return 1
-    doc = graph_document(proj, args.results, args.profile)
-    text = json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-    verdicts: dict[str, int] = {}
-    for c in doc["claims"]:
-        if c["verdict"]:
-            verdicts[c["verdict"]] = verdicts.get(c["verdict"], 0) + 1
-    summary = ", ".join(f"{n} {v.replace('_', ' ')}" for v, n in sorted(verdicts.items()))
-    _emit(text, args.out, f"{len(doc['records'])} records, {len(doc['links'])} links, "
-          f"{len(doc['claims'])} claims" + (f" ({summary}; profile {args.profile})" if summary else ""))
-    return 0
-
-
-def cmd_graph(args) -> int:
-    proj = _load(args)
-    if proj is None:
-        return 1
-    render = {"dot": to_dot, "mermaid": to_mermaid, "json": to_json}[args.format]
-    _emit(render(proj), args.out, f"{len(proj.records)} records, {len(proj.edges)} links")
-    return 0

@@ -18,42 +18,18 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from litrec.formatting import fmt
+from litrec.kinds import KINDS
+
 # --------------------------------------------------------------------------- ids
 
-ID_PATTERNS: dict[str, str] = {
-    "literature": r"ARXIV-\d{4}\.\d{4,5}|DOI-10\.\d{4,9}_[-._;()A-Za-z0-9]+",
-    "note": r"NOTE-\d{1,6}",
-    "theory": r"THEORY-\d{1,6}",
-    "decision": r"ADR-\d{1,6}",
-    "work": r"[a-z0-9]+(?:-[a-z0-9]+)*",
-    "anthology": r"ANTH-(?:LIT|THEORY|NOTE|WORK)-\d{1,6}",
-}
-ID_EXAMPLES: dict[str, str] = {
-    "literature": "ARXIV-2212.07677 (arXiv number) or DOI-10.1000_xyz123 (DOI with '/' as '_')",
-    "note": "NOTE-621",
-    "theory": "THEORY-169",
-    "decision": "ADR-013",
-    "work": "what-survives-translation (lower-case words joined by '-')",
-    "anthology": "ANTH-LIT-533 or ANTH-THEORY-068",
-}
-ID_RE = {kind: re.compile(rf"^(?:{p})$") for kind, p in ID_PATTERNS.items()}
 CLAIM_ID = r"[A-Z][A-Za-z]*\d+[a-z]?"
 CLAIM_ID_RE = re.compile(rf"^{CLAIM_ID}$")
 REF_RE = re.compile(rf"^(?P<record>[^#\s]+)(?:#(?P<claim>{CLAIM_ID}))?$")
-
-KINDS = tuple(ID_PATTERNS)
-
-
-def kind_of_id(ident: str) -> str | None:
-    """The kind whose id pattern `ident` matches (numbered kinds first), if any."""
-    for kind in ("literature", "note", "theory", "decision", "anthology", "work"):
-        if ID_RE[kind].match(ident):
-            return kind
-    return None
 
 
 # --------------------------------------------------------------------- relations
@@ -123,6 +99,8 @@ INVERSES = {r.inverse: r for r in RELATIONS.values()}
 
 
 class Strict(BaseModel):
+    """Base of every schema: frozen, strict types, unknown fields refused."""
+
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True, str_strip_whitespace=True)
 
 
@@ -204,9 +182,10 @@ class Expectation(Strict):
         return self
 
     def describe(self) -> str:
-        rhs = self.ref if self.ref is not None else _num(self.value)
+        """The expectation in words: `loss_trained <= 1.05 × loss_gd (±0.01 rel)`."""
+        rhs = self.ref if self.ref is not None else fmt(self.value, terminal=True)
         if self.factor != 1.0:
-            rhs = f"{_num(self.factor)} × {rhs}"
+            rhs = f"{fmt(self.factor, terminal=True)} × {rhs}"
         tol = ""
         if self.op == "≈":
             parts = []
@@ -216,14 +195,6 @@ class Expectation(Strict):
                 parts.append(f"{self.abs_tol:.3g} abs")
             tol = f" (±{', '.join(parts)})"
         return f"{self.metric} {self.op} {rhs}{tol}"
-
-
-def _num(v: Any) -> str:
-    if isinstance(v, bool) or v is None:
-        return str(v).lower()
-    if isinstance(v, float):
-        return f"{v:.4g}"
-    return str(v)
 
 
 class Check(Strict):
@@ -245,6 +216,7 @@ class Where(Strict):
     page: str | None = None
 
     def describe(self) -> str:
+        """Where in the paper, in words: `Proposition 1, §2`."""
         return ", ".join(
             f"{name.capitalize()} {getattr(self, name)}"
             for name in ("proposition", "section", "figure", "table", "equation", "appendix", "page")
@@ -288,6 +260,8 @@ class Filing(Strict):
 
 
 class Literature(Base):
+    """A paper: citation, claims with their checks, discrepancies, filing."""
+
     kind: Literal["literature"]
     authors: list[str] = Field(default_factory=list)
     year: int | None = Field(None, ge=1000, le=2999)
@@ -305,6 +279,7 @@ class Literature(Base):
     discrepancies: list[Discrepancy] = Field(default_factory=list)
 
     def refs(self):
+        """Every link this record makes, with its field's location."""
         out = super().refs()
         if self.filed and self.filed.from_work:
             out.append(("filed_from", self.filed.from_work, ("filed", "from_work")))
@@ -312,18 +287,24 @@ class Literature(Base):
 
 
 class Note(Base):
+    """The owner's note on a reading."""
+
     kind: Literal["note"]
     date: dt.date | None = None
     claims: list[Claim] = Field(default_factory=list)
 
 
 class Theory(Base):
+    """The owner's theory, with its status."""
+
     kind: Literal["theory"]
     status: Literal["open", "held", "abandoned"] | None = None
     claims: list[Claim] = Field(default_factory=list)
 
 
 class Decision(Base):
+    """A decision record (MADR): context, decision, consequences, status."""
+
     kind: Literal["decision"]
     status: Literal["proposed", "accepted", "rejected", "deprecated", "superseded"] | None = None
     date: dt.date | None = None
@@ -333,6 +314,8 @@ class Decision(Base):
 
 
 class BibEntry(Strict):
+    """One entry of a work's bibliography: considered, cited or dropped."""
+
     ref: Ref
     status: Literal["considered", "cited", "dropped"]
     note: str | None = None
@@ -342,11 +325,14 @@ _BIB_REL = {"considered": "considered", "cited": "cites", "dropped": "dropped"}
 
 
 class Work(Base):
+    """A manuscript and its bibliography."""
+
     kind: Literal["work"]
     status: Literal["draft", "submitted", "published", "abandoned"] | None = None
     bibliography: list[BibEntry] = Field(default_factory=list)
 
     def refs(self):
+        """Every link this record makes, its bibliography included."""
         out = super().refs()
         for i, b in enumerate(self.bibliography):
             out.append((_BIB_REL[b.status], b.ref, ("bibliography", i, "ref")))
@@ -354,15 +340,14 @@ class Work(Base):
 
 
 class Anthology(Base):
+    """An entry of the anthology, the second collection: its stance and what it keeps or rejects."""
+
     kind: Literal["anthology"]
     stance: Literal["kept", "rejected", "held", "open"] | None = Field(
         None, description="the anthology's stance on this entry")
     read_for: str | None = Field(None, description="what the anthology reads the entry for")
 
 
-Record = Annotated[
-    Union[Literature, Note, Theory, Decision, Work, Anthology], Field(discriminator="kind")
-]
 MODELS: dict[str, type[Base]] = {
     "literature": Literature,
     "note": Note,

@@ -14,6 +14,7 @@ from typing import Callable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from litrec.contract import source_problems
 from litrec.diagnostics import Diagnostic, format_field
 from litrec.yamlsafe import YamlProblem, load_bytes, locate
 
@@ -21,6 +22,8 @@ NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
 class Entry(BaseModel):
+    """One registry entry: the module under analysis/ and the title pages show."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     module: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$",
@@ -31,20 +34,21 @@ class Entry(BaseModel):
 
 @dataclass
 class Registry:
+    """The registry file and its entries by analysis name."""
+
     path: Path
     exists: bool
     entries: dict[str, Entry] = field(default_factory=dict)
 
-    def names(self) -> set[str]:
-        return set(self.entries)
-
     def module_path(self, name: str) -> Path:
+        """The source file of an entry's module."""
         mod = self.entries[name].module
         return self.path.parent.joinpath(*mod.split(".")).with_suffix(".py")
 
 
 def load_registry(analysis_dir: Path, diags: list[Diagnostic],
                   display: Callable[[Path], str] = str) -> Registry:
+    """Read `analysis/registry.yaml`, adding a located diagnostic for every problem."""
     path = Path(analysis_dir) / "registry.yaml"
     reg = Registry(path, path.is_file())
     if not reg.exists:
@@ -70,8 +74,20 @@ def load_registry(analysis_dir: Path, diags: list[Diagnostic],
                 line, col = locate(loaded.root, loc)
                 diags.append(Diagnostic(shown, line, col, format_field(loc), err["msg"], "registry"))
             continue
-        if not reg.module_path(name).is_file():
+        path = reg.module_path(name)
+        if not path.is_file():
             diags.append(Diagnostic(shown, line, col, name,
-                                    f"module '{raw['module']}' not found at {display(reg.module_path(name))}",
+                                    f"module '{raw['module']}' not found at {display(path)}",
                                     "registry"))
+            continue
+        try:
+            source = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            diags.append(Diagnostic(shown, line, col, name,
+                                    f"module {display(path)} cannot be read: {exc}", "registry"))
+            continue
+        for problem in source_problems(source):
+            diags.append(Diagnostic(shown, line, col, name,
+                                    f"module {display(path)} breaks the analysis contract: "
+                                    f"{problem} (see site/writing-analyses.md)", "contract"))
     return reg

@@ -1,4 +1,4 @@
-"""`litrec run` and `litrec status`: rerun what is stale, judge every claim.
+"""Running analyses: choose what to run, run each point, write each result whole.
 
 An analysis runs in this process: its module is imported from the project's
 `analysis/` package (the name resolved through the registry, never a path from
@@ -18,36 +18,35 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import difflib
-import json
-import sys
 import time
 import traceback
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from litrec import __version__
+from litrec.contract import check_module
+from litrec.errors import ContractError, RunError, SweepError, TargetError
+from litrec.executors import default_jobs, open_executor
+from litrec.fingerprint import Fingerprint
 from litrec.project import Project
-from litrec.results import (Fingerprint, fingerprint, load_result, result_path,
-                            write_result)
-from litrec.sweep import (Point, SweepError, aggregate, load_analysis, make_config, plan,
-                          run_point, to_json)
-from litrec.report import console as make_console
-from litrec.report import print_table, row
-from litrec.verdicts import claim_statuses
-
-
-class RunError(Exception):
-    pass
-
+from litrec.results import result_path, write_result
+from litrec.state import ResultState, result_state, result_states
+from litrec.sweep import (
+    Point,
+    aggregate,
+    load_analysis,
+    make_config,
+    plan,
+    run_point,
+    to_json,
+)
 
 # ---------------------------------------------------------------- targets
 
 
 def resolve_targets(proj: Project, targets: list[str]) -> tuple[list[str], set[str] | None]:
-    """Analysis names to consider and the claim refs to judge (None: all)."""
-    from litrec.cli import UsageError
-
+    """Analysis names to consider and the claim refs to judge (None: all); TargetError if unknown."""
     reg = proj.registry
     names = sorted(reg.entries) if reg else []
     if not targets:
@@ -64,7 +63,7 @@ def resolve_targets(proj: Project, targets: list[str]) -> tuple[list[str], set[s
                 all_refs = [f"{r.id}#{c.id}" for r, c in proj.claims()]
                 close = difflib.get_close_matches(t, all_refs, n=1)
                 hint = f"; did you mean '{close[0]}'?" if close else ""
-                raise UsageError(f"no checked claim '{t}'{hint}")
+                raise TargetError(f"no checked claim '{t}'{hint}")
             chosen.append(found[1].check.analysis)
             claims.add(t)
         elif t in proj.records:
@@ -83,7 +82,7 @@ def resolve_targets(proj: Project, targets: list[str]) -> tuple[list[str], set[s
         else:
             close = difflib.get_close_matches(t, names + sorted(proj.records), n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
-            raise UsageError(f"'{t}' is not a claim ref, record id or analysis name{hint}")
+            raise TargetError(f"'{t}' is not a claim ref, record id or analysis name{hint}")
     seen: list[str] = []
     for n in chosen:
         if n not in seen:
@@ -111,16 +110,18 @@ class Job:
     t0: float = 0.0
 
 
-def prepare(proj: Project, name: str, profile: str) -> Job:
+def prepare(proj: Project, name: str, profile: str, fp: Fingerprint) -> Job:
     """Import the analysis here (no work happens at import) and lay out its points."""
     reg = proj.registry
     entry = reg.entries[name]
-    fp = fingerprint(reg, name, profile)
     root = str(reg.path.parent.parent.resolve())
     package = reg.path.parent.name
     try:
         module, _ = load_analysis(root, package, entry.module)
+        check_module(module, name)
         sweep, grid = plan(module, profile)
+    except ContractError:
+        raise
     except SweepError as exc:
         raise RunError(f"analysis '{name}': {exc}") from None
     points = [Point(root, package, entry.module, profile, overrides, fp.files, fp.versions,
@@ -130,6 +131,7 @@ def prepare(proj: Project, name: str, profile: str) -> Job:
 
 
 def submit(job: Job, executor) -> None:
+    """Send every point of a job to the executor."""
     job.started, job.t0 = dt.datetime.now(dt.timezone.utc), time.perf_counter()
     job.futures = [executor.submit(run_point, p) for p in job.points]
 
@@ -225,126 +227,107 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
     return payload
 
 
-def run_analysis(proj: Project, name: str, profile: str, results_dir: Path,
-                 progress=None, executor=None) -> dict:
-    """Run one analysis (its points on `executor`, or here) and write its result."""
-    job = prepare(proj, name, profile)
-    if executor is not None:
-        submit(job, executor)
-    return finish(job, results_dir, executor, progress)
+@dataclasses.dataclass
+class Plan:
+    """What a run will do: the analyses to run (with why) and the states of the others."""
+
+    todo: list[tuple[str, str]]
+    states: dict[str, ResultState]
+    claims: set[str] | None
+
+    @property
+    def current(self) -> list[str]:
+        """The analyses left alone because their results are current."""
+        done = {n for n, _ in self.todo}
+        return [n for n, st in self.states.items() if n not in done]
 
 
-def cmd_run(args) -> int:
-    from litrec.cli import UsageError, load_valid_project
-
-    if getattr(args, "scheduler", None) and args.executor != "dask":
-        raise UsageError("--scheduler names a dask scheduler; add --executor dask")
-    if getattr(args, "scheduler", None) and args.jobs:
-        raise UsageError("--jobs sizes the executor litrec starts; a cluster at --scheduler "
-                         "has the workers it was given")
-    proj = load_valid_project(args)
-    if proj is None:
-        return 1
-    names, only = resolve_targets(proj, args.targets)
-    todo, current = [], []
-    for name in names:
-        result = load_result(args.results, name, args.profile)
-        fp = fingerprint(proj.registry, name, args.profile)
-        if result is not None and fp.matches(result) and not args.force:
-            current.append(name)
-        else:
-            why = "forced" if result is not None and fp.matches(result) else (
-                "no result" if result is None else fp.why_stale(result))
-            todo.append((name, why))
-    failed = []
-    if todo:
-        failed = _run_all(proj, todo, args)
-    statuses = claim_statuses(proj, args.results, args.profile, only)
-    if args.format == "json":
-        print(json.dumps({
-            "profile": args.profile,
-            "ran": [n for n, _ in todo if n not in failed],
-            "current": current,
-            "failed": failed,
-            "claims": [row(s) for s in statuses],
-        }, indent=2, default=str))
-    else:
-        if not todo:
-            print(f"nothing to run: {len(current)} analyses current for profile '{args.profile}'",
-                  file=sys.stderr)
-        print_table(statuses)
-    bad = [s for s in statuses if s.verdict == "error"
-           or (s.verdict == "not_reproduced" and not args.allow_not_reproduced)]
-    return 1 if bad or failed else 0
+def plan_run(proj: Project, results_dir: Path, profile: str, targets: list[str],
+             force: bool = False) -> Plan:
+    """Decide which analyses to run: those whose results are not current (all, with `force`)."""
+    names, claims = resolve_targets(proj, targets)
+    states = result_states(proj.registry, results_dir, names, profile)
+    todo = []
+    for name, st in states.items():
+        if st.current and not force:
+            continue
+        why = {"current": "forced", "missing": "no result"}.get(st.state, st.reason or st.state)
+        todo.append((name, why))
+    return Plan(todo, states, claims)
 
 
-def _run_all(proj: Project, todo: list[tuple[str, str]], args) -> list[str]:
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+class Events:
+    """What a run tells its caller as it goes; the command layer prints it. Defaults: silence."""
 
-    from litrec.cli import UsageError
-    from litrec.executors import ExecutorError, default_jobs, open_executor
+    def executor(self, n_points: int, n_analyses: int, where: str) -> None:
+        """Points are being sent to an executor."""
 
-    console = make_console(stderr=True)
+    def started(self, name: str, why: str, n_points: int) -> Callable | None:
+        """An analysis starts; may return a `progress(done, total, description)` callback."""
+        return None
+
+    def finished(self, name: str, payload: dict) -> None:
+        """An analysis finished and its result was written."""
+
+    def failed(self, name: str, message: str, log: Path) -> None:
+        """An analysis failed; its previous result is kept and its traceback is in `log`."""
+
+    def interrupted(self, name: str) -> None:
+        """The run was interrupted while this analysis ran."""
+
+
+def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events: Events,
+             executor_kind: str = "local", jobs: int | None = None,
+             scheduler: str | None = None) -> list[str]:
+    """Run every analysis of the plan and write its result; return the names that failed.
+
+    Afterwards `plan_.states` holds the new state of each analysis that ran.
+    """
     failed: list[str] = []
 
-    def fail(name: str, exc: Exception) -> None:
+    def fail(name: str, exc: BaseException) -> None:
         failed.append(name)
-        log = result_path(args.results, name, args.profile).with_suffix(".error.log")
+        log = result_path(results_dir, name, profile).with_suffix(".error.log")
         log.parent.mkdir(parents=True, exist_ok=True)
         log.write_text(traceback.format_exc(), encoding="utf-8")
         what = str(exc) if isinstance(exc, PointFailed) else f"{type(exc).__name__}: {exc}"
-        console.print(f"[red]analysis {name} failed: {what} "
-                      f"(traceback in {log}); its previous result is kept")
+        events.failed(name, what, log)
 
-    jobs: dict[str, Job] = {}
-    for name, _ in todo:
+    prepared: dict[str, Job] = {}
+    for name, _ in plan_.todo:
         try:
-            jobs[name] = prepare(proj, name, args.profile)
+            prepared[name] = prepare(proj, name, profile, plan_.states[name].fingerprint)
         except Exception as exc:  # a bad profile or SWEEP: say so, go on
             fail(name, exc)
-    kind = getattr(args, "executor", "local")
-    n_jobs = getattr(args, "jobs", None) or default_jobs()
+    n_jobs = jobs or default_jobs()
     # dask: every point goes to the cluster; local: sweeps go to worker processes
     # when there is more than one job, and a single point runs here as it always did.
-    sent = [j for j in jobs.values()
-            if kind == "dask" or (len(j.points) > 1 and n_jobs > 1)]
+    sent = [j for j in prepared.values()
+            if executor_kind == "dask" or (len(j.points) > 1 and n_jobs > 1)]
     executor = None
     try:
         if sent:
             n_points = sum(len(j.points) for j in sent)
-            try:
-                executor = open_executor(kind, min(n_jobs, n_points), getattr(args, "scheduler", None))
-            except ExecutorError as exc:
-                raise UsageError(str(exc)) from None
-            console.print(f"{n_points} points of {len(sent)} "
-                          f"analys{'is' if len(sent) == 1 else 'es'} to {executor.describe()}")
+            executor = open_executor(executor_kind, min(n_jobs, n_points), scheduler)
+            events.executor(n_points, len(sent), executor.describe())
             for job in sent:
                 submit(job, executor)
-        with Progress(TextColumn("{task.description}"), BarColumn(),
-                      TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
-                      console=console, transient=False, disable=args.format == "json") as bar:
-            for name, why in todo:
-                if name not in jobs:
-                    continue
-                job = jobs[name]
-                task = bar.add_task(f"{name} [{args.profile}]", total=1.0)
-
-                def progress(done, total, description="", _task=task, _name=name):
-                    bar.update(_task, completed=done / max(total, 1),
-                               description=f"{_name} [{args.profile}] {description}".rstrip())
-
-                points = f" ({len(job.points)} points)" if len(job.points) > 1 else ""
-                console.print(f"running {name} ({args.profile}): {why}{points}")
-                try:
-                    payload = finish(job, args.results, executor, progress)
-                except KeyboardInterrupt:
-                    console.print(f"[red]interrupted: {name}; its previous result is kept")
-                    raise
-                except Exception as exc:  # an analysis bug: say so, keep the old result, go on
-                    fail(name, exc)
-                    continue
-                bar.update(task, completed=1.0)
-                console.print(f"  {name}: {payload['wall_time_s']:.1f} s")
+        for name, why in plan_.todo:
+            if name not in prepared:
+                continue
+            job = prepared[name]
+            progress = events.started(name, why, len(job.points))
+            try:
+                payload = finish(job, results_dir, executor, progress)
+            except KeyboardInterrupt:
+                events.interrupted(name)
+                raise
+            except Exception as exc:  # an analysis bug: say so, keep the old result, go on
+                fail(name, exc)
+                continue
+            plan_.states[name] = result_state(proj.registry, results_dir, name, profile,
+                                              fp=job.fp)
+            events.finished(name, payload)
     except KeyboardInterrupt:
         if executor is not None:
             executor.close(wait=False)

@@ -10,33 +10,24 @@ Numbered kinds get the next free number when no id is given.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 import re
-import sys
 import tempfile
 from pathlib import Path
 
 import yaml
 
 from litrec import model as m
-from litrec.project import find_record_files
+from litrec.discover import find_record_files
+from litrec.kinds import ANTHOLOGY_KINDS, ID_RE, KIND, kind_of_id
 from litrec.yamlsafe import load_bytes
-
-FOLDERS = {"literature": "literature", "note": "notes", "theory": "theories",
-           "decision": "decisions", "work": "works", "anthology": "anthology"}
-NUMBERED = {"note": "NOTE-", "theory": "THEORY-", "decision": "ADR-"}
-ANTHOLOGY_KINDS = ("LIT", "THEORY", "NOTE", "WORK")
-MIN_WIDTH = {"decision": 3}  # ADR-013: the DESIGN's ADR-<nnn>
-
-assert set(FOLDERS) == set(m.KINDS)
-
 
 # ------------------------------------------------------------------ files
 
 
 def record_path(records_dir: Path, kind: str, rid: str) -> Path:
-    return Path(records_dir) / FOLDERS[kind] / f"{rid}.yaml"
+    """Where a record of this kind and id goes: `records/<folder>/<id>.yaml`."""
+    return Path(records_dir) / KIND[kind].folder / f"{rid}.yaml"
 
 
 def schema_comment(path: Path, kind: str, records_dir: Path) -> str:
@@ -67,6 +58,7 @@ def write_replace(path: Path, text: str) -> None:
 
 
 def display(path: Path) -> str:
+    """A path as shown to the user: relative to the working folder when inside it."""
     try:
         return os.path.relpath(path)
     except ValueError:  # pragma: no cover - another drive on Windows
@@ -92,9 +84,9 @@ def today() -> dt.date:
 
 def next_id(kind: str, ids, anthology_kind: str = "LIT") -> str:
     """The number after the largest in use: NOTE-621 -> NOTE-622, ADR-013 -> ADR-014."""
-    prefix = f"ANTH-{anthology_kind}-" if kind == "anthology" else NUMBERED[kind]
+    prefix = f"ANTH-{anthology_kind}-" if kind == "anthology" else KIND[kind].prefix
     numbers = [n for n in (re.fullmatch(re.escape(prefix) + r"(\d+)", i) for i in ids) if n]
-    width = max([MIN_WIDTH.get(kind, 1)] + [len(n.group(1)) for n in numbers if n.group(1)[0] == "0"])
+    width = max([KIND[kind].width] + [len(n.group(1)) for n in numbers if n.group(1)[0] == "0"])
     top = max((int(n.group(1)) for n in numbers), default=0)
     return f"{prefix}{top + 1:0{width}d}"
 
@@ -110,7 +102,7 @@ def slug(title: str) -> str:
 def choose_id(kind: str, rid: str | None, title: str | None, ids) -> str:
     """The id for a new record, or ValueError saying what to give instead."""
     if rid is None:
-        if kind in NUMBERED:
+        if KIND[kind].prefix:
             return next_id(kind, ids)
         if kind == "work" and title and slug(title):
             return slug(title)
@@ -118,14 +110,14 @@ def choose_id(kind: str, rid: str | None, title: str | None, ids) -> str:
             free = ", ".join(next_id(kind, ids, k) for k in ANTHOLOGY_KINDS)
             raise ValueError(f"give the anthology entry's id; the next free ones are {free}")
         if kind == "literature":
-            raise ValueError(f"give the id: {m.ID_EXAMPLES['literature']}; or import the paper "
+            raise ValueError(f"give the id: {KIND['literature'].example}; or import the paper "
                              "with `litrec import bibtex FILE`")
-        raise ValueError(f"give the id ({m.ID_EXAMPLES[kind]}) or a --title to make it from")
-    if not m.ID_RE[kind].match(rid):
-        other = m.kind_of_id(rid)
+        raise ValueError(f"give the id ({KIND[kind].example}) or a --title to make it from")
+    if not ID_RE[kind].match(rid):
+        other = kind_of_id(rid)
         hint = (f"; '{rid}' is a {other} id: litrec new {other} {rid}"
                 if other not in (None, kind, "work") else "")  # (almost anything lower-case is a work id)
-        raise ValueError(f"'{rid}' is not a {kind} id; expected the form {m.ID_EXAMPLES[kind]}{hint}")
+        raise ValueError(f"'{rid}' is not a {kind} id; expected the form {KIND[kind].example}{hint}")
     return rid
 
 
@@ -218,44 +210,4 @@ def _check(kind: str, text: str) -> None:
     """A skeleton must validate; a failure here is a bug in the templates."""
     data = load_bytes(text.encode("utf-8")).data
     rec = m.MODELS[kind].model_validate(data)
-    assert m.ID_RE[kind].match(rec.id), rec.id
-
-
-# ------------------------------------------------------------------ command
-
-
-def cmd_new(args) -> int:
-    from litrec.cli import UsageError
-
-    if args.kind not in m.KINDS:
-        import difflib
-
-        close = difflib.get_close_matches(args.kind, m.KINDS, n=1)
-        hint = f"did you mean '{close[0]}'? " if close else ""
-        raise UsageError(f"unknown kind '{args.kind}'; {hint}kinds: {', '.join(m.KINDS)}")
-    records = args.records
-    if not records.is_dir():
-        raise UsageError(f"records folder '{records}' does not exist")
-    title = " ".join(args.title.split()) if args.title else None
-    ids = existing_ids(records)
-    try:
-        rid = choose_id(args.kind, args.id, title, ids)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    path = record_path(records, args.kind, rid)
-    if rid in ids or path.exists():
-        where = display(ids.get(rid, path))
-        hint = f"; the next free {args.kind} id is {next_id(args.kind, ids)}" if args.kind in NUMBERED else ""
-        print(f"litrec new: {rid} already exists: {where}{hint}", file=sys.stderr)
-        return 1
-    text = skeleton(args.kind, rid, title, path, records)
-    try:
-        write_new(path, text)
-    except FileExistsError:  # created since we looked
-        print(f"litrec new: {rid} already exists: {display(path)}", file=sys.stderr)
-        return 1
-    if args.format == "json":
-        print(json.dumps({"id": rid, "kind": args.kind, "path": display(path)}, indent=2))
-    else:
-        print(f"created {display(path)}")
-    return 0
+    assert ID_RE[kind].match(rec.id), rec.id

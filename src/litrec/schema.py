@@ -37,6 +37,7 @@ from pathlib import Path
 from pydantic.json_schema import GenerateJsonSchema
 
 from litrec import model as m
+from litrec.kinds import KIND, KINDS
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -59,6 +60,7 @@ class LitrecJsonSchema(GenerateJsonSchema):
     strip_whitespace = True
 
     def str_schema(self, schema):
+        """A string field, with the pattern pydantic checks."""
         out = super().str_schema(schema)
         if "pattern" in out:
             pattern = _js_pattern(out["pattern"])
@@ -87,33 +89,37 @@ def _add_model_rules(schema: dict) -> None:
 
 
 def schema_for(kind: str) -> dict:
+    """The JSON Schema of one record kind."""
     cls = m.MODELS[kind]
     gen = type("Gen", (LitrecJsonSchema,),
                {"strip_whitespace": bool(cls.model_config.get("str_strip_whitespace"))})
     schema = cls.model_json_schema(schema_generator=gen)
     schema["$schema"] = DRAFT
     schema["title"] = f"litrec {kind} record"
-    id_pattern = rf"^(?:{m.ID_PATTERNS[kind]})$"
+    id_pattern = rf"^(?:{KIND[kind].pattern})$"
     if gen.strip_whitespace:
         id_pattern = _strip_tolerant(id_pattern)
     schema.setdefault("properties", {})["id"]["pattern"] = _js_pattern(id_pattern)
-    schema["properties"]["id"]["description"] = f"the record id, e.g. {m.ID_EXAMPLES[kind]}"
+    schema["properties"]["id"]["description"] = f"the record id, e.g. {KIND[kind].example}"
     _add_model_rules(schema)
     return schema
 
 
 def schema_filename(kind: str) -> str:
+    """`<kind>.schema.json`."""
     return f"{kind}.schema.json"
 
 
 def schema_text(kind: str) -> str:
+    """The schema of one kind as the committed file holds it."""
     return json.dumps(schema_for(kind), indent=2, ensure_ascii=False) + "\n"
 
 
 def write_schemas(out: Path) -> list[Path]:
+    """Write every kind's schema into a folder; return the paths."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for kind in m.KINDS:
+    for kind in KINDS:
         path = out / schema_filename(kind)
         text = schema_text(kind)
         if not path.exists() or path.read_text(encoding="utf-8") != text:

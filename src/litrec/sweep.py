@@ -38,12 +38,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from litrec.contract import check_module, check_output
+from litrec.errors import SweepError
+from litrec.fingerprint import code_files, package_versions
 from litrec.registry import Entry, Registry
-from litrec.results import code_files, package_versions
-
-
-class SweepError(Exception):
-    """A point cannot run as declared: no such profile, a bad SWEEP, a worker that differs."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,6 +88,7 @@ def svg_bytes(fig) -> bytes:
 
 
 def platform_info() -> dict:
+    """The machine a point ran on, for provenance."""
     return {
         "system": platform.system(),
         "release": platform.release(),
@@ -156,9 +155,11 @@ def load_analysis(root: str, package: str, module: str):
 
 
 def make_config(mod, profile: str, overrides: dict[str, Any]):
-    profiles = getattr(mod, "PROFILES", None)
-    if not isinstance(profiles, dict) or profile not in profiles:
-        raise SweepError(f"{mod.__name__} has no profile '{profile}' in PROFILES")
+    """The module's config for `profile`, with a point's overrides applied."""
+    profiles = mod.PROFILES
+    if profile not in profiles:
+        known = ", ".join(sorted(profiles))
+        raise SweepError(f"{mod.__name__} has no profile '{profile}' in PROFILES (it has: {known})")
     config = profiles[profile]
     if not overrides:
         return config
@@ -213,15 +214,13 @@ def _check_worker(point: Point, files: dict[str, str], versions: dict) -> None:
 def run_point(point: Point, progress=None) -> dict:
     """Run one point of an analysis; return its metrics, figures (SVG bytes) and provenance."""
     mod, files = load_analysis(point.root, point.package, point.module)
+    check_module(mod, point.module)
     _check_worker(point, files, package_versions())
     config = make_config(mod, point.profile, point.overrides)
     import jax  # the analyses are JAX code; imported here so that a no-op run never pays for it
 
     t0 = time.perf_counter()
-    out = mod.run(config, progress=progress)
-    if not isinstance(out, dict) or "metrics" not in out:
-        raise SweepError(f"{mod.__name__}.run returned {type(out).__name__}; "
-                         "expected a dict with 'metrics'")
+    out = check_output(mod.run(config, progress=progress), mod.__name__)
     metrics = to_json(out["metrics"])  # waits for JAX's asynchronous work to finish
     wall = time.perf_counter() - t0
     figures: dict[str, bytes] = {}

@@ -7,28 +7,28 @@ evaluated (`spread`: std, min, max, n).
 Verdicts are `reproduced` (every expectation holds), `not_reproduced` (one
 fails), `stale` (a result exists but its code, profile or package versions
 changed since; the stored numbers are shown but not judged), `not_run` (no
-result yet) and `error` (the result lacks a metric the claim names).
+result yet) and `error` (the result lacks a metric the claim names, or its file
+is damaged). Whether a result may be judged is asked of `litrec.state`.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from litrec.model import Expectation
 from litrec.project import Project
-from litrec.results import fingerprint, load_result, package_versions
-
-VERDICTS = ("reproduced", "not_reproduced", "stale", "not_run", "error")
+from litrec.state import ResultState, result_states
 
 
 class MissingMetric(KeyError):
-    pass
+    """A claim names a metric its analysis's result does not hold."""
 
 
 def get_metric(metrics: dict, name: str) -> Any:
+    """A metric by dotted name (`k2.loss_trained`); MissingMetric when absent."""
     cur: Any = metrics
     for part in name.split("."):
         if isinstance(cur, dict) and part in cur:
@@ -102,6 +102,8 @@ def evaluate(exp: Expectation, metrics: dict) -> Outcome:
 
 @dataclass
 class ClaimStatus:
+    """One claim's verdict with the outcomes and provenance behind it."""
+
     claim: str
     title: str
     analysis: str | None
@@ -115,9 +117,22 @@ class ClaimStatus:
     rests_on_it: list[str] = field(default_factory=list)
     spread: dict[str, dict] = field(default_factory=dict)  # metric -> {std, min, max, n} of a sweep
 
-    def to_json(self) -> dict:
-        d = asdict(self)
-        return d
+    def row(self) -> dict:
+        """The status as `litrec status --format json` and `litrec run --format json` print it."""
+        return {
+            "claim": self.claim,
+            "title": self.title,
+            "analysis": self.analysis,
+            "profile": self.profile,
+            "verdict": self.verdict,
+            "measured": self.measured,
+            "expected": self.expected,
+            "outcomes": [o.__dict__ for o in self.outcomes],
+            "reason": self.reason,
+            "rests_on_it": self.rests_on_it,
+            "spread": self.spread,
+            "provenance": self.provenance,
+        }
 
 
 def _provenance(result: dict) -> dict:
@@ -127,53 +142,50 @@ def _provenance(result: dict) -> dict:
 
 
 def claim_statuses(proj: Project, results_dir: Path, profile: str,
-                   only: set[str] | None = None) -> list[ClaimStatus]:
-    """A status for every checked claim (or those in `only`), in record order."""
-    versions = package_versions()
-    cache: dict[str, tuple[dict | None, bool, str | None]] = {}
-    out: list[ClaimStatus] = []
-    for rec, claim in proj.claims():
-        ref = f"{rec.id}#{claim.id}"
-        if only is not None and ref not in only:
-            continue
-        if claim.check is None:
-            continue
-        name = claim.check.analysis
-        if name not in cache:
-            result = load_result(results_dir, name, profile)
-            current, why = False, None
-            if result is not None and proj.registry and name in proj.registry.entries:
-                fp = fingerprint(proj.registry, name, profile, versions)
-                current = fp.matches(result)
-                why = None if current else fp.why_stale(result)
-            cache[name] = (result, current, why)
-        result, current, why = cache[name]
-        st = ClaimStatus(ref, claim.title, name, profile, "not_run",
-                         expected=[e.describe() for e in claim.check.expect])
-        if result is None:
-            st.reason = f"no {profile} result for '{name}'; run: litrec run {ref} --profile {profile}"
-            out.append(st)
-            continue
-        st.provenance = _provenance(result)
-        metrics = result.get("metrics", {})
-        try:
-            st.outcomes = [evaluate(e, metrics) for e in claim.check.expect]
-        except MissingMetric as exc:
-            st.verdict = "error"
-            st.reason = f"the result of '{name}' has no metric {exc.args[0]!r}"
-            out.append(st)
-            continue
-        st.measured = {o.metric: o.measured for o in st.outcomes}
-        spread = result.get("spread") or {}
-        st.spread = {o.metric: spread[o.metric] for o in st.outcomes if o.metric in spread}
-        if not current:
-            st.verdict = "stale"
-            st.reason = why
-        else:
-            st.verdict = "reproduced" if all(o.holds for o in st.outcomes) else "not_reproduced"
-        out.append(st)
+                   only: set[str] | None = None,
+                   states: dict[str, ResultState] | None = None) -> list[ClaimStatus]:
+    """A status for every checked claim (or those in `only`), in record order.
+
+    `states` holds results whose state is already known (the runner's); the
+    rest are decided here, once per analysis.
+    """
+    checked = [(rec, claim) for rec, claim in proj.claims() if claim.check is not None
+               and (only is None or f"{rec.id}#{claim.id}" in only)]
+    names = {claim.check.analysis for _, claim in checked}
+    known = dict(states or {})
+    known.update(result_states(proj.registry, results_dir, sorted(names - set(known)), profile))
+    out = [_status(rec, claim, known[claim.check.analysis], profile) for rec, claim in checked]
     _flag_dependents(proj, out)
     return out
+
+
+def _status(rec, claim, state: ResultState, profile: str) -> ClaimStatus:
+    ref, name = f"{rec.id}#{claim.id}", claim.check.analysis
+    st = ClaimStatus(ref, claim.title, name, profile, "not_run",
+                     expected=[e.describe() for e in claim.check.expect])
+    if state.state == "missing":
+        st.reason = f"{state.reason}; run: litrec run {ref} --profile {profile}"
+        return st
+    if state.state == "damaged":
+        st.verdict, st.reason = "error", state.reason
+        return st
+    result = state.result or {}
+    st.provenance = _provenance(result)
+    metrics = result.get("metrics", {})
+    try:
+        st.outcomes = [evaluate(e, metrics) for e in claim.check.expect]
+    except MissingMetric as exc:
+        st.verdict = "error"
+        st.reason = f"the result of '{name}' has no metric {exc.args[0]!r}"
+        return st
+    st.measured = {o.metric: o.measured for o in st.outcomes}
+    spread = result.get("spread") or {}
+    st.spread = {o.metric: spread[o.metric] for o in st.outcomes if o.metric in spread}
+    if not state.current:
+        st.verdict, st.reason = "stale", state.reason
+    else:
+        st.verdict = "reproduced" if all(o.holds for o in st.outcomes) else "not_reproduced"
+    return st
 
 
 def _flag_dependents(proj: Project, statuses: list[ClaimStatus]) -> None:

@@ -10,7 +10,6 @@ available) and converted to plain Python data here, so that:
 
 from __future__ import annotations
 
-import datetime as _dt
 from dataclasses import dataclass
 from typing import Any
 
@@ -211,6 +210,7 @@ class LazyRoot:
 
     @property
     def node(self) -> yaml.Node | None:
+        """The file's node tree, parsed on first use."""
         if self._node is None:
             try:
                 with open(self.path, "rb") as fh:
@@ -249,6 +249,3 @@ def locate(root: yaml.Node | LazyRoot | None, loc: tuple, key: bool = False) -> 
         best = _mark(node)
     return best
 
-
-def dump_date(value: _dt.date) -> str:
-    return value.isoformat()

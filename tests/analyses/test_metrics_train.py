@@ -36,9 +36,9 @@ def test_train_is_chunk_invariant():
         return task_lib.sample_tasks(key, n, 10, 10, 1)
 
     def run(chunk):
-        return train_lib.train(train_lib.init_lsa(jax.random.key(0), 11, 0.002),
-                               train_lib.regression_loss, sample, jax.random.key(1),
-                               steps=20, batch_size=64, optimizer=train_lib.adam(1e-3, 1e-3),
+        loss_fn = train_lib.batch_at_step(train_lib.regression_loss, sample, jax.random.key(1), 64)
+        return train_lib.train(train_lib.init_lsa(jax.random.key(0), 11, 0.002), loss_fn,
+                               train_lib.step_indices(), steps=20, optimizer=train_lib.adam(1e-3, 1e-3),
                                chunk_size=chunk, evaluate=lambda p: {"norm": jnp.sum(p.P ** 2)})
 
     a, b = run(10), run(20)

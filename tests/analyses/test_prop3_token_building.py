@@ -10,20 +10,21 @@ import numpy as np
 import pytest
 
 from analysis import lsa, tasks as task_lib
-from analysis import prop3_token_building as m
+from analysis import prop3_construction as c, prop3_token_building as m
+from analysis.keys import random_streams
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def quick():
-    with task_lib.random_streams():
+    with random_streams():
         return m.run(m.PROFILES["quick"])
 
 
 def test_shift_rotation_moves_the_encoding_by_one_position():
-    pe = m.positional_encoding(22, 10, 1e4)
-    R, R_inv = m.shift_rotation(10, 1e4, 1), m.shift_rotation(10, 1e4, -1)
+    pe = c.positional_encoding(22, 10, 1e4)
+    R, R_inv = c.shift_rotation(10, 1e4, 1), c.shift_rotation(10, 1e4, -1)
     np.testing.assert_allclose(pe[:-1] @ R.T, pe[1:], atol=1e-5)
     np.testing.assert_allclose(pe[1:] @ R_inv.T, pe[:-1], atol=1e-5)
 
@@ -31,23 +32,23 @@ def test_shift_rotation_moves_the_encoding_by_one_position():
 def test_construction_is_exactly_one_gd_step():
     d, N, P, eta = 10, 10, 10, 6.0
     t = task_lib.sample_tasks(jax.random.key(3), 64, N, d)
-    pe = jnp.asarray(m.positional_encoding(2 * N + 1, P, 1e4))
-    H = m.separate_tokens(t.X, t.Y, t.x_q, pe)                           # (64, 21, 21)
+    pe = jnp.asarray(c.positional_encoding(2 * N + 1, P, 1e4))
+    H = c.separate_tokens(t.X, t.Y, t.x_q, pe)                           # (64, 21, 21)
     assert H.shape == (64, 2 * N + 1, d + 1 + P)
     np.testing.assert_array_equal(H[:, 1::2, :d], 0.0)                    # target tokens: no inputs
     np.testing.assert_array_equal(H[:, 0::2, d], 0.0)                     # x-tokens and query: no target
-    built = m.construction(eta, d, N, P, 1e4, beta=100.0)
-    A = m.attention_weights(built[0], H)                                 # (64, 21, 20)
+    built = c.construction(eta, d, N, P, 1e4, beta=100.0)
+    A = c.attention_weights(built[0], H)                                 # (64, 21, 20)
     xs = np.arange(0, 2 * N, 2)
     np.testing.assert_allclose(A[:, xs, xs + 1], 1.0, atol=1e-6)         # x_j attends to its y_j only
-    H1 = m.softmax_layer(built[0], H)
+    H1 = c.softmax_layer(built[0], H)
     np.testing.assert_allclose(H1[:, xs, -1], t.Y[..., 0], atol=1e-5)   # y_j copied into slot r
     np.testing.assert_array_equal(H1[..., :-1], H[..., :-1])             # nothing else is written
-    y_hat = m.predict(built, H, d)
+    y_hat = c.predict(built, H, d)
     np.testing.assert_allclose(y_hat, lsa.gd_predict(t.X, t.Y, t.x_q, eta), atol=1e-5)
     # a small logit scale mixes neighbours in: the copy is then visibly inexact
-    blurred = m.construction(eta, d, N, P, 1e4, beta=2.0)
-    assert float(jnp.max(jnp.abs(m.softmax_layer(blurred[0], H)[:, xs, -1] - t.Y[..., 0]))) > 0.05
+    blurred = c.construction(eta, d, N, P, 1e4, beta=2.0)
+    assert float(jnp.max(jnp.abs(c.softmax_layer(blurred[0], H)[:, xs, -1] - t.Y[..., 0]))) > 0.05
 
 
 def test_quick_profile_copies_then_steps_once(quick):

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from litrec.clidoc import render
+from litrec.commands.reference import render
 from tests.conftest import REPO
 
 
 def test_cli_reference_is_current():
     page = (REPO / "site" / "cli.md").read_text(encoding="utf-8")
-    assert page == render(), "site/cli.md is out of date: run `python -m litrec.clidoc > site/cli.md`"
+    assert page == render(), "site/cli.md is out of date: run `python -m litrec.commands.reference > site/cli.md`"
 
 
 def test_every_command_is_in_the_readme_or_usage_docs():
-    from litrec.cli import build_parser
-    from litrec.clidoc import _subparsers
+    from litrec.commands import build_parser
+    from litrec.commands.reference import _subparsers
 
     docs = (REPO / "README.md").read_text(encoding="utf-8")
     for extra in ("usage.md", "scale-out.md"):

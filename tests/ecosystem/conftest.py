@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def run_cli(line: str | list[str], cwd: Path | None = None) -> tuple[int, str, str]:
     """Run `litrec ...` in this process; return (exit code, stdout, stderr)."""
-    from litrec.cli import main
+    from litrec.commands import main
 
     argv = shlex.split(line) if isinstance(line, str) else list(line)
     if argv and argv[0] == "litrec":

@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from litrec import model as m
-from litrec.bibtex import (CITATION_FIELDS, bibtex_entry, bibtex_library, cite_key,
-                           read_bibtex)
+from litrec.bibtex.common import CITATION_FIELDS
+from litrec.bibtex.read import read_bibtex
+from litrec.bibtex.write import (bibtex_entry, bibtex_library, cite_key)
 from litrec.yamlsafe import load_bytes
 
 from tests.conftest import FIXTURES

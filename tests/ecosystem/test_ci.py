@@ -12,7 +12,7 @@ import sys
 import pytest
 import yaml
 
-from litrec.cli import build_parser
+from litrec.commands import build_parser
 
 from .conftest import ROOT, run_cli
 
@@ -47,7 +47,7 @@ def test_pre_commit_hooks():
         _parses(argv)
     files = re.compile(hooks[0]["files"])
     assert files.search("records/notes/NOTE-621.yaml") and files.search("analysis/registry.yaml")
-    assert not files.search("src/litrec/cli.py")
+    assert not files.search("src/litrec/commands/run.py")
 
 
 def test_example_workflow_runs_the_ci_steps():

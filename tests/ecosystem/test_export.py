@@ -9,8 +9,9 @@ import jsonschema
 import pytest
 
 from litrec import model as m
-from litrec.project import load_project
-from litrec.results import RESULT_FORMAT, fingerprint, write_result
+from litrec.load import load_project
+from litrec.fingerprint import RESULT_FORMAT, fingerprint
+from litrec.results import write_result
 from litrec.schema import schema_for
 
 from .conftest import ROOT, run_cli

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from litrec.kinds import KIND, KINDS
 from litrec import model as m
-from litrec.scaffold import FOLDERS, next_id, slug
+from litrec.scaffold import next_id, slug
 from litrec.yamlsafe import load_bytes
 
 from .conftest import run_cli
@@ -24,12 +25,12 @@ def _schema_line(path: Path, kind: str, root: Path) -> str:
     return f"# yaml-language-server: $schema={Path(rel).as_posix()}"
 
 
-@pytest.mark.parametrize("kind", m.KINDS)
+@pytest.mark.parametrize("kind", KINDS)
 def test_new_record_of_every_kind_validates(project, kind):
     code, out, err = run_cli(f"litrec new {kind} {IDS[kind]} --title 'A: title, with # signs'", project)
     assert (code, err) == (0, "")
-    path = project / "records" / FOLDERS[kind] / f"{IDS[kind]}.yaml"
-    assert out == f"created records/{FOLDERS[kind]}/{IDS[kind]}.yaml\n"
+    path = project / "records" / KIND[kind].folder / f"{IDS[kind]}.yaml"
+    assert out == f"created records/{KIND[kind].folder}/{IDS[kind]}.yaml\n"
     text = path.read_text(encoding="utf-8")
     assert text.splitlines()[0] == _schema_line(path, kind, project)
     data = load_bytes(text.encode()).data
@@ -38,7 +39,7 @@ def test_new_record_of_every_kind_validates(project, kind):
     assert code == 0, out + err
 
 
-@pytest.mark.parametrize("kind", m.KINDS)
+@pytest.mark.parametrize("kind", KINDS)
 def test_skeleton_without_title_validates(project, kind):
     assert run_cli(f"litrec new {kind} {IDS[kind]}", project)[0] == 0
     assert run_cli("litrec validate --quiet", project)[0] == 0
@@ -93,7 +94,7 @@ def test_existing_id_in_another_folder_is_refused(project):
 def test_malformed_id_names_the_expected_form(project, kind, bad):
     code, out, err = run_cli(["new", kind, bad], project)
     assert code == 2
-    assert err == f"litrec: error: '{bad}' is not a {kind} id; expected the form {m.ID_EXAMPLES[kind]}\n"
+    assert err == f"litrec: error: '{bad}' is not a {kind} id; expected the form {KIND[kind].example}\n"
 
 
 def test_id_of_another_kind_says_which(project):
@@ -154,5 +155,5 @@ def test_any_title_is_written_exactly(tmp_path_factory, title):
 def test_help_names_every_kind():
     code, out, _ = run_cli("litrec new --help")
     assert code == 0
-    for kind in m.KINDS:
+    for kind in KINDS:
         assert kind in out

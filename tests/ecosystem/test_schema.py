@@ -33,8 +33,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import Field, ValidationError
 
+from litrec.kinds import ID_RE, KINDS
 from litrec import model as m
-from litrec.project import find_record_files
+from litrec.discover import find_record_files
 from litrec.schema import LitrecJsonSchema, schema_filename, schema_for, schema_text
 from litrec.yamlsafe import load_bytes
 
@@ -46,7 +47,7 @@ SCHEMA_DIR = ROOT / "schema"
 COMMENT = "# yaml-language-server: $schema="
 VALIDATORS = {
     kind: jsonschema.Draft202012Validator(schema_for(kind), format_checker=jsonschema.FormatChecker())
-    for kind in m.KINDS
+    for kind in KINDS
 }
 
 
@@ -67,7 +68,7 @@ def pydantic_valid(kind: str, data: dict) -> bool:
         rec = m.MODELS[kind].model_validate(data)
     except ValidationError:
         return False
-    return bool(m.ID_RE[kind].match(rec.id))
+    return bool(ID_RE[kind].match(rec.id))
 
 
 def schema_valid(kind: str, data: dict) -> bool:
@@ -146,7 +147,7 @@ def expected(kind: str, data: dict) -> bool:
 
 def test_committed_schemas_are_current():
     """schema/*.schema.json is what `litrec schema --out schema` writes now."""
-    for kind in m.KINDS:
+    for kind in KINDS:
         path = SCHEMA_DIR / schema_filename(kind)
         assert path.is_file(), f"missing {path}; run: litrec schema --out schema"
         assert path.read_text(encoding="utf-8") == schema_text(kind), (
@@ -154,18 +155,18 @@ def test_committed_schemas_are_current():
 
 
 def test_schemas_are_valid_json_schemas():
-    for kind in m.KINDS:
+    for kind in KINDS:
         jsonschema.Draft202012Validator.check_schema(schema_for(kind))
 
 
 def test_patterns_compile_in_javascript_syntax():
     """No Python-only regex syntax: editors compile the patterns with ECMA 262."""
-    text = "".join(schema_text(kind) for kind in m.KINDS)
+    text = "".join(schema_text(kind) for kind in KINDS)
     assert "(?P<" not in text
 
 
 def test_every_model_forbids_unknown_fields():
-    for kind in m.KINDS:
+    for kind in KINDS:
         schema = schema_for(kind)
         objects = [schema, *schema.get("$defs", {}).values()]
         for obj in objects:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from litrec.cli import build_parser
-from litrec.clidoc import _subparsers
+from litrec.commands import build_parser
+from litrec.commands.reference import _subparsers
 
 from .usage_doc import PAGE, render
 

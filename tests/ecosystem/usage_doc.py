@@ -30,7 +30,7 @@ _BLOCK = re.compile(r"^```console\n(.*?)^```$", re.S | re.M)
 
 
 def _run(line: str, cwd: Path) -> str:
-    from litrec.cli import main
+    from litrec.commands import main
 
     argv = shlex.split(line)
     if argv[0] == "cat":

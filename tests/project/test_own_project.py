@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from litrec.project import find_record_files, load_project
+from litrec.discover import find_record_files
+from litrec.load import load_project
 from litrec.schema import schema_filename
 from litrec.yamlsafe import load_bytes
 from tests.conftest import PROJECT, REPO

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from litrec.cli import main
+from litrec.commands import main
 from tests.conftest import FIXTURES, copy_project
 
 pytestmark = pytest.mark.slow

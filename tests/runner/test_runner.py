@@ -117,7 +117,7 @@ def test_run_writes_result_with_provenance_and_verdicts(toy, cli):
 
 def test_noop_run_is_fast_and_does_not_import_jax(toy, cli):
     cli("run", "--profile", "quick")
-    script = ("import sys, time; t=time.perf_counter(); from litrec.cli import main; "
+    script = ("import sys, time; t=time.perf_counter(); from litrec.commands import main; "
               "rc = main(['run', '--profile', 'quick', '--format', 'json']); "
               "print('JAX' if 'jax' in sys.modules else 'nojax', time.perf_counter() - t, rc)")
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=toy)

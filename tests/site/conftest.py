@@ -19,9 +19,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from litrec.cli import main
-from litrec.project import load_project
-from litrec.results import fingerprint, write_result
+from litrec.commands import main
+from litrec.load import load_project
+from litrec.fingerprint import fingerprint
+from litrec.results import write_result
 from tests.conftest import REPO, copy_project
 
 PROFILE = "paper"

@@ -14,8 +14,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from litrec.cli import main
-from litrec.project import load_project
+from litrec.commands import main
+from litrec.load import load_project
 from litrec.site.build import SiteError, build_site, sync
 
 from tests.conftest import REPO

@@ -18,23 +18,29 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from litrec.project import Project, load_project
+from litrec.errors import SiteError
+from litrec.load import load_project
+from litrec.project import Project
 from litrec.site import engine
 from litrec.site.data import SiteData, gather
-from litrec.site.index_pages import (analyses_index, analysis_page, anthology_index, graph_page,
-                                     home, records_index)
+from litrec.site.index_pages import (
+    analyses_index,
+    analysis_page,
+    anthology_index,
+    graph_page,
+    home,
+    records_index,
+)
 from litrec.site.record_page import record_page
 
 DOCS_MARKER = ".litrec-docs"  # in a docs folder litrec generated (safe to synchronise)
 SITE_MARKER = ".litrec-site"  # in an output folder litrec built (safe for MkDocs to clean)
 
 
-class SiteError(Exception):
-    """A site that cannot be built: the message says why and what to do."""
-
-
 @dataclass
 class BuildReport:
+    """What a build made: counts, timings, the output folder, record errors."""
+
     records: int
     pages: int
     figures: int

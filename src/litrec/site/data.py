@@ -14,20 +14,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from litrec.kinds import page_of
 from litrec.project import Edge, Project
-from litrec.results import fingerprint, load_result, package_versions
-from litrec.verdicts import ClaimStatus, claim_statuses
-
-KIND_DIRS = {"anthology": "anthology"}  # every other kind: records/
-KIND_TITLES = {
-    "literature": "Literature", "note": "Notes", "theory": "Theories",
-    "decision": "Decisions", "work": "Works", "anthology": "Anthology",
-}
-
-
-def page_of(kind: str, rid: str) -> str:
-    """The generated page of a record, relative to the docs folder."""
-    return f"{KIND_DIRS.get(kind, 'records')}/{rid}.md"
+from litrec.state import ResultState, result_states
+from litrec.verdicts import ClaimStatus, claim_statuses, get_metric
 
 
 def anchor(claim_id: str) -> str:
@@ -73,29 +63,47 @@ def site_url(from_page: str, target: str, fragment: str | None = None,
 
 @dataclass
 class AnalysisInfo:
+    """An analysis as its page shows it: registry entry, result state, what it checks."""
+
     name: str
     title: str
     description: str | None
     registered: bool
-    result: dict | None = None
-    current: bool = False
-    why_stale: str | None = None
+    result_state: ResultState | None = None
     claims: list[str] = field(default_factory=list)  # refs of the claims it checks
     discrepancies: list[tuple[str, str]] = field(default_factory=list)  # (record id, D1)
 
     @property
     def page(self) -> str:
+        """The analysis's page in the docs folder."""
         return f"analyses/{self.name}.md"
 
     @property
     def state(self) -> str:
-        if self.result is None:
-            return "not_run"
-        return "current" if self.current else "stale"
+        """The badge of its result: current, stale, not_run or damaged."""
+        st = self.result_state.state if self.result_state else "missing"
+        return "not_run" if st == "missing" else st
+
+    @property
+    def result(self) -> dict | None:
+        """The stored result (current or not), None when missing or damaged."""
+        return self.result_state.result if self.result_state else None
+
+    @property
+    def current(self) -> bool:
+        """Whether the stored result is current."""
+        return self.result_state is not None and self.result_state.current
+
+    @property
+    def why_stale(self) -> str | None:
+        """Why the result is not current, when it is not."""
+        return self.result_state.reason if self.result_state else None
 
 
 @dataclass
 class SiteData:
+    """Everything the pages are made from, read once, and how pages link to each other."""
+
     project: Project
     profile: str
     statuses: dict[str, ClaimStatus]
@@ -105,6 +113,7 @@ class SiteData:
     directory_urls: bool = False
 
     def record_page(self, rid: str) -> str:
+        """The docs page of a record."""
         return page_of(self.project.records[rid].kind, rid)
 
     def url(self, from_page: str, ref: str) -> str | None:
@@ -120,6 +129,7 @@ class SiteData:
         return rel_url(from_page, self.record_page(rid))
 
     def resolver(self, from_page: str):
+        """`url` bound to one page, for text that links ids."""
         return lambda ref: self.url(from_page, ref)
 
     def link(self, from_page: str, target: str, fragment: str | None = None) -> str:
@@ -136,9 +146,11 @@ class SiteData:
         return self.link(from_page, self.record_page(rid), anchor(cid) if cid else None)
 
     def href_resolver(self, from_page: str):
+        """`href` bound to one page, for stored HTML."""
         return lambda ref: self.href(from_page, ref)
 
     def analysis_href(self, from_page: str, name: str) -> str | None:
+        """A final URL from a page to an analysis's page, or None."""
         return self.link(from_page, f"analyses/{name}.md") if name in self.analyses else None
 
     def figures(self, name: str) -> list[tuple[str, str]]:
@@ -161,7 +173,7 @@ class SiteData:
 
 def gather(project: Project, results_dir: Path, profile: str,
            directory_urls: bool = False) -> SiteData:
-    statuses = {s.claim: s for s in claim_statuses(project, Path(results_dir), profile)}
+    """Read the records' verdicts and every analysis's result once, for all the pages."""
     reg = project.registry
     analyses: dict[str, AnalysisInfo] = {}
     if reg is not None:
@@ -174,13 +186,11 @@ def gather(project: Project, results_dir: Path, profile: str,
         for d in getattr(project.records[rid], "discrepancies", []) or []:
             if d.analysis:
                 _info(analyses, d.analysis).discrepancies.append((rid, d.id))
-    versions = package_versions()
+    states = result_states(reg, Path(results_dir), sorted(analyses), profile)
     for name, info in analyses.items():
-        info.result = load_result(Path(results_dir), name, profile)
-        if info.result is not None and info.registered:
-            fp = fingerprint(reg, name, profile, versions)
-            info.current = fp.matches(info.result)
-            info.why_stale = None if info.current else fp.why_stale(info.result)
+        info.result_state = states[name]
+    statuses = {s.claim: s for s in claim_statuses(project, Path(results_dir), profile,
+                                                   states=states)}
     out_edges: dict[str, list[Edge]] = defaultdict(list)
     for e in project.edges:
         out_edges[e.source].append(e)
@@ -196,8 +206,6 @@ def _info(analyses: dict[str, AnalysisInfo], name: str) -> AnalysisInfo:
 
 def result_metric(result: dict | None, name: str) -> Any:
     """A stored metric by dotted name, or KeyError."""
-    from litrec.verdicts import get_metric
-
     if result is None:
         raise KeyError(name)
     return get_metric(result.get("metrics", {}), name)

@@ -35,6 +35,8 @@ _RECORD_PAGE = re.compile(r"^(?:records|anthology)/(?!index\.md$)[^/]+\.md$")
 
 
 class MkDocsFailed(Exception):
+    """mkdocs build --strict failed; the message holds its log."""
+
     pass
 
 
@@ -152,6 +154,7 @@ def plan(pages: dict[str, int], jobs: int) -> list[set[str]]:
 
 
 def default_jobs(n_pages: int) -> int:
+    """How many MkDocs shards to build at once."""
     if n_pages < SHARD_MIN_PAGES:
         return 1
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

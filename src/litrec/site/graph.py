@@ -11,20 +11,13 @@ from __future__ import annotations
 
 from collections import Counter
 
+from litrec.kinds import KIND, KINDS
 from litrec.site.data import SiteData
 from litrec.site.text import mermaid_label
 
 NODE_LIMIT, EDGE_LIMIT = 120, 240  # the whole graph stays readable (and under Mermaid's caps)
 NEIGHBOUR_LIMIT = 40
 
-_STYLES = {
-    "literature": "fill:#e3f2fd,stroke:#1565c0,color:#0d47a1",
-    "note": "fill:#f3e5f5,stroke:#6a1b9a,color:#4a148c",
-    "theory": "fill:#fff3e0,stroke:#e65100,color:#bf360c",
-    "decision": "fill:#eceff1,stroke:#455a64,color:#263238",
-    "work": "fill:#e8f5e9,stroke:#2e7d32,color:#1b5e20",
-    "anthology": "fill:#fce4ec,stroke:#ad1457,color:#880e4f",
-}
 
 
 def _source(lines: list[str]) -> str:
@@ -48,16 +41,11 @@ def _graph(data: SiteData, nodes: list[str], edges: list[tuple[str, str, str]],
     for src, label, dst in edges:
         lines.append(f'  {ids[src]} -->|"{mermaid_label(label)}"| {ids[dst]}')
     for kind, members in sorted(kinds.items()):
-        lines.append(f"  classDef {kind} {_STYLES[kind]}")
+        lines.append(f"  classDef {kind} {KIND[kind].colour}")
         lines.append(f"  class {','.join(members)} {kind}")
     if focus is not None:
         lines.append(f"  style {ids[focus]} stroke-width:3px")
     return _source(lines)
-
-
-def _edge_label(e) -> str:
-    rel = e.rel.replace("_", " ")
-    return f"{rel} {e.claim}" if e.claim else rel
 
 
 def record_graph(data: SiteData, rid: str) -> tuple[str, int]:
@@ -71,7 +59,7 @@ def record_graph(data: SiteData, rid: str) -> tuple[str, int]:
         for n in (e.source, e.target):
             if n not in nodes:
                 nodes.append(n)
-    return _graph(data, nodes, [(e.source, _edge_label(e), e.target) for e in shown], rid), \
+    return _graph(data, nodes, [(e.source, e.label, e.target) for e in shown], rid), \
         len(edges) - len(shown)
 
 
@@ -82,17 +70,17 @@ def whole_graph(data: SiteData) -> tuple[str, bool]:
     """
     proj = data.project
     if len(proj.records) <= NODE_LIMIT and len(proj.edges) <= EDGE_LIMIT:
-        edges = [(e.source, _edge_label(e), e.target) for e in proj.edges]
+        edges = [(e.source, e.label, e.target) for e in proj.edges]
         return _graph(data, sorted(proj.records), edges), True
     kinds = Counter(r.kind for r in proj.records.values())
     links = Counter((proj.records[e.source].kind, e.rel, proj.records[e.target].kind)
                     for e in proj.edges)
-    order = [k for k in _STYLES if k in kinds]
+    order = [k for k in KINDS if k in kinds]
     ids = {k: f"k{i}" for i, k in enumerate(order)}
     lines = ["graph LR"]
     for k in order:
         lines.append(f'  {ids[k]}["{k} ({kinds[k]})"]')
-        lines.append(f"  style {ids[k]} {_STYLES[k]}")
+        lines.append(f"  style {ids[k]} {KIND[k].colour}")
     for (a, rel, b), n in sorted(links.items()):
         lines.append(f'  {ids[a]} -->|"{rel.replace("_", " ")} ({n})"| {ids[b]}')
     return _source(lines), False

@@ -8,31 +8,52 @@ from __future__ import annotations
 
 from collections import Counter
 
-from litrec.site.data import KIND_TITLES, SiteData, anchor
+from litrec.formatting import fmt
+from litrec.kinds import KIND, KINDS
+from litrec.site.data import SiteData, anchor
 from litrec.site.graph import whole_graph
-from litrec.site.markup import a, admonition, block, code, esc, linked, p, pre, span, table, ul
-from litrec.site.parts import (analysis_link, badge, lines, mark, outcome_rows, provenance,
-                               ref_link, rel_text, verdict_of)
-from litrec.site.text import flatten, fmt, inline, prose
+from litrec.site.markup import (
+    a,
+    admonition,
+    block,
+    code,
+    esc,
+    linked,
+    p,
+    pre,
+    span,
+    table,
+    ul,
+)
+from litrec.site.parts import (
+    analysis_link,
+    badge,
+    lines,
+    mark,
+    outcome_rows,
+    provenance,
+    ref_link,
+    rel_text,
+    verdict_of,
+)
+from litrec.site.text import flatten, inline, prose
 
 VERDICT_ORDER = ("reproduced", "not_reproduced", "stale", "not_run", "error", "unchecked")
 NOTES_LIMIT = 200
 # Generated pages are single pages (record pages are not in the nav at all): the left sidebar
 # would be empty, so it is hidden and tables get the width.
 WIDE = "---\nhide:\n  - navigation\n---\n\n"
-_NOUNS = {"literature": ("paper", "papers"), "note": ("note", "notes"),
-          "theory": ("theory", "theories"), "decision": ("decision", "decisions"),
-          "work": ("work", "works"), "anthology": ("anthology entry", "anthology entries")}
 
 
 def _count(n: int, kind: str) -> str:
-    return f"{n} {_NOUNS[kind][n != 1]}"
+    return f"{n} {KIND[kind].noun[n != 1]}"
 
 
 # ------------------------------------------------------------------ home
 
 
 def home(data: SiteData, intro: str) -> str:
+    """The dashboard: every claim's verdict with its numbers, and the record at a glance."""
     proj = data.project
     page = "index.md"
     kinds = Counter(r.kind for r in proj.records.values())
@@ -41,7 +62,7 @@ def home(data: SiteData, intro: str) -> str:
     summary = ", ".join(
         a(data.link(page, "anthology/index.md") if k == "anthology"
           else data.link(page, "records/index.md", k), esc(_count(n, k)))
-        for k in KIND_TITLES if (n := kinds.get(k)))
+        for k in KINDS if (n := kinds.get(k)))
     out.append(block(p(f"This record holds {len(proj.records)} records: {summary or 'none yet'}.")))
     out.append("## Claims { #claims }\n")
     rows = list(proj.claims())
@@ -108,6 +129,7 @@ def _dashboard_rows(data: SiteData, page: str, rows):
 
 
 def records_index(data: SiteData) -> str:
+    """Every record of the owner's collection, by kind."""
     proj = data.project
     page = "records/index.md"
     out = [WIDE + "# Records\n",
@@ -116,10 +138,10 @@ def records_index(data: SiteData) -> str:
     by_kind: dict[str, list[str]] = {}
     for rid in sorted(proj.records):
         by_kind.setdefault(proj.records[rid].kind, []).append(rid)
-    for kind in KIND_TITLES:
+    for kind in KINDS:
         if kind == "anthology" or kind not in by_kind:
             continue
-        out.append(f"## {KIND_TITLES[kind]} {{ #{kind} }}\n")
+        out.append(f"## {KIND[kind].label} {{ #{kind} }}\n")
         rows = []
         for rid in by_kind[kind]:
             r = proj.records[rid]
@@ -142,6 +164,7 @@ STANCES = (("kept", "Kept"), ("rejected", "Rejected"), ("held", "Held"), ("open"
 
 
 def anthology_index(data: SiteData) -> str:
+    """The anthology's entries, by stance."""
     proj = data.project
     page = "anthology/index.md"
     entries = sorted(rid for rid, r in proj.records.items() if r.kind == "anthology")
@@ -192,6 +215,7 @@ def _anthology_row(data: SiteData, page: str, rid: str) -> list[str]:
 
 
 def analyses_index(data: SiteData) -> str:
+    """Every analysis with its result's state and the claims it checks."""
     page = "analyses/index.md"
     out = [WIDE + "# Analyses\n",
            block(p(f"Each analysis reruns a claimed result; shown here are its <strong>"
@@ -213,6 +237,7 @@ def analyses_index(data: SiteData) -> str:
 
 
 def analysis_page(data: SiteData, name: str) -> str:
+    """One analysis: its state, claims, figures, metrics and provenance."""
     info = data.analyses[name]
     page = info.page
     out = [WIDE + f"# {inline(name)}\n"]
@@ -223,7 +248,9 @@ def analysis_page(data: SiteData, name: str) -> str:
         module = data.project.registry.entries[name].module.replace(".", "/")
         state += " · module " + code(f"analysis/{module}.py")
     head = [p(f"<strong>{esc(info.title)}</strong>"), p(state)]
-    if info.result is None:
+    if info.state == "damaged":
+        head.append(p(f"damaged: {esc(info.why_stale)}", "lr-reason"))
+    elif info.result is None:
         head.append(p(f"No {esc(data.profile)} result yet; run: "
                       + code(f"litrec run {name} --profile {data.profile}")))
     elif info.why_stale:
@@ -274,6 +301,7 @@ def analysis_page(data: SiteData, name: str) -> str:
 
 
 def graph_page(data: SiteData) -> str:
+    """The whole link graph (or a graph of kinds, when large)."""
     graph, full = whole_graph(data)
     n, m = len(data.project.records), len(data.project.edges)
     if full:

@@ -23,6 +23,7 @@ BEGIN, END = "<!-- litrec:html -->", "<!-- /litrec:html -->"
 
 
 def esc(s: Any) -> str:
+    """HTML-escape text (quotes too)."""
     return _html.escape(clean(s), quote=True)
 
 
@@ -38,18 +39,22 @@ def a(href: str | None, text: str) -> str:
 
 
 def code(s: Any) -> str:
+    """Inline code, escaped."""
     return f"<code>{esc(s)}</code>"
 
 
 def span(cls: str, text: str) -> str:
+    """A span with a class."""
     return f'<span class="{cls}">{text}</span>'
 
 
 def p(text: str, cls: str | None = None) -> str:
+    """A paragraph, with an optional class."""
     return f'<p class="{cls}">{text}</p>\n' if cls else f"<p>{text}</p>\n"
 
 
 def ul(items: Iterable[str]) -> str:
+    """A list of already-built HTML items."""
     items = list(items)
     return "<ul>\n" + "".join(f"<li>{i}</li>\n" for i in items) + "</ul>\n" if items else ""
 
@@ -70,6 +75,7 @@ def details(summary: str, body: str, kind: str = "info") -> str:
 
 
 def admonition(title: str, body: str, kind: str = "note") -> str:
+    """A Material admonition box."""
     return (f'<div class="admonition {kind}">\n<p class="admonition-title">{title}</p>\n'
             f"{body}</div>\n")
 

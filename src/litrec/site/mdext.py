@@ -27,6 +27,7 @@ _INVISIBLE = re.compile(r"[\x00-\x20\x7f]+")
 
 
 def safe_url(url: str) -> bool:
+    """The URL, or '#' when its scheme could run script."""
     squeezed = _INVISIBLE.sub("", html.unescape(html.unescape(url)))  # "java\nscript:", "&#106;"
     if _SAFE_SCHEME.match(squeezed):
         return True
@@ -73,11 +74,15 @@ class _SafeLinks(Treeprocessor):
 
 
 class LitrecExtension(Extension):
+    """Markdown extension: stored HTML blocks kept as they are, unsafe link schemes removed."""
+
     def extendMarkdown(self, md):  # noqa: N802 (Markdown's API)
         # after whitespace normalisation (30), before fenced code (25) and raw HTML (20)
+        """Register the extension's processors."""
         md.preprocessors.register(_Stored(md), "litrec_stored_html", 28)
         md.treeprocessors.register(_SafeLinks(md), "litrec_safe_links", 1)  # before MkDocs' links (0)
 
 
 def makeExtension(**kwargs):  # noqa: N802 (Markdown's API)
+    """The entry point Markdown calls for `litrec.site.mdext`."""
     return LitrecExtension(**kwargs)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from litrec.formatting import fmt
 from litrec.model import RELATIONS
 from litrec.site.data import SiteData, anchor
 from litrec.site.markup import a, code, esc, span, table, ul
-from litrec.site.text import fmt
 
 VERDICT_TEXT = {
     "reproduced": "reproduced", "not_reproduced": "not reproduced", "stale": "stale",
@@ -23,23 +23,28 @@ def badge(value: str, family: str = "v") -> str:
 
 
 def verdict_of(data: SiteData, ref: str) -> str:
+    """The verdict of a claim ref for this site's profile."""
     st = data.statuses.get(ref)
     return st.verdict if st is not None else "unchecked"
 
 
 def rel_text(rel: str) -> str:
+    """A relation's name for reading: `held_under` -> `held under`."""
     return rel.replace("_", " ")
 
 
 def ref_link(data: SiteData, page: str, ref: str, text: str | None = None) -> str:
+    """A link to a record or claim, its id as the text."""
     return a(data.href(page, ref), esc(text if text is not None else ref))
 
 
 def analysis_link(data: SiteData, page: str, name: str) -> str:
+    """A link to an analysis's page, its name as the text."""
     return a(data.analysis_href(page, name), code(name))
 
 
 def title_of(data: SiteData, rid: str) -> str | None:
+    """A record's title for display, or its id."""
     rec = data.project.records.get(rid)
     return getattr(rec, "title", None) if rec is not None else None
 
@@ -81,12 +86,14 @@ def outcome_rows(data: SiteData, ref: str, claim) -> list[dict[str, Any]]:
 
 
 def mark(holds: bool | None) -> str:
+    """✓ or ✗ for an outcome that holds or fails."""
     if holds is None:
         return ""
     return span("lr-ok", "✓") + " " if holds else span("lr-fail", "✗") + " "
 
 
 def outcome_table(data: SiteData, ref: str, claim) -> str:
+    """A claim's expectations: measured, expected, paper, official, note."""
     rows = outcome_rows(data, ref, claim)
     if not rows:
         return ""

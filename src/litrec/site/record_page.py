@@ -12,18 +12,39 @@ import os
 import re
 from urllib.parse import quote
 
-from litrec.bibtex import bibtex_entry
+from litrec.bibtex.write import bibtex_entry
+from litrec.formatting import fmt
+from litrec.kinds import KIND
 from litrec.site.data import SiteData, anchor, result_metric
 from litrec.site.graph import record_graph
-from litrec.site.markup import a, admonition, block, code, details, esc, linked, p, pre, span, table, ul
-from litrec.site.parts import (analysis_link, badge, links_list, outcome_table, provenance,
-                               ref_link, verdict_of)
-from litrec.site.text import clean, fmt, inline, prose
-
-_STATUS_FIELD = {"decision": "status", "theory": "status", "work": "status", "anthology": "stance"}
+from litrec.site.markup import (
+    a,
+    admonition,
+    block,
+    code,
+    details,
+    esc,
+    linked,
+    p,
+    pre,
+    span,
+    table,
+    ul,
+)
+from litrec.site.parts import (
+    analysis_link,
+    badge,
+    links_list,
+    outcome_table,
+    provenance,
+    ref_link,
+    verdict_of,
+)
+from litrec.site.text import clean, inline, prose
 
 
 def record_page(data: SiteData, rid: str) -> str:
+    """The page of one record: meta, prose, claims, links both ways, graph."""
     rec = data.project.records[rid]
     page = data.record_page(rid)
     resolve = data.resolver(page)
@@ -33,7 +54,7 @@ def record_page(data: SiteData, rid: str) -> str:
     out: list[str] = [f"---\ntitle: {json.dumps(html.escape(' '.join(text.split())))}\n"
                       "hide:\n  - navigation\n---\n", f"# {inline(text)}\n"]
     meta = [span("lr-kind", esc(rec.kind)), code(rid)]
-    field = _STATUS_FIELD.get(rec.kind)
+    field = KIND[rec.kind].status_field
     if field and getattr(rec, field):
         meta.append(badge(getattr(rec, field), "s"))
     if rec.partial:

@@ -179,21 +179,6 @@ def mermaid_label(s: Any, limit: int = 40) -> str:
 # ------------------------------------------------------------------ numbers
 
 
-def fmt(v: Any) -> str:
-    """A stored value for display (not escaped): floats to 4 significant digits."""
-    if isinstance(v, bool) or v is None:
-        return "—" if v is None else str(v).lower()
-    if isinstance(v, float):
-        return f"{v:.4g}"
-    if isinstance(v, list):
-        if len(v) > 6:
-            return "[" + ", ".join(fmt(x) for x in v[:4]) + f", … ({len(v)} values)]"
-        return "[" + ", ".join(fmt(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{k}: {fmt(x)}" for k, x in v.items()) + "}"
-    return str(v)
-
-
 def flatten(metrics: Any, prefix: str = "") -> list[tuple[str, Any]]:
     """Nested metrics as (dotted name, value) rows, in stored order."""
     if not isinstance(metrics, dict):

@@ -1,6 +1,6 @@
 """The CLI reference page (site/cli.md), generated from the argparse parsers.
 
-    python -m litrec.clidoc > site/cli.md
+    python -m litrec.commands.reference > site/cli.md
 
 A test regenerates it and fails when the committed page is out of date.
 """
@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import os
+
+from litrec.commands import build_parser
 
 
 def _subparsers(parser: argparse.ArgumentParser):
@@ -28,12 +30,11 @@ def _walk(parser, prefix):
 
 
 def render() -> str:
-    from litrec.cli import build_parser
-
+    """The page: every command's --help, in order."""
     os.environ["COLUMNS"] = "100"
     parser = build_parser()
     out = ["# Command-line reference", "",
-           "Generated from `litrec --help` by `python -m litrec.clidoc`; a test keeps it current.",
+           "Generated from `litrec --help` by `python -m litrec.commands.reference`; a test keeps it current.",
            "Exit status: 0 success, 1 invalid input or a claim not reproduced, 2 usage error.", ""]
     for name, sub in _walk(parser, "litrec"):
         out += [f"## `{name}`", "", "```text", sub.format_help().rstrip(), "```", ""]

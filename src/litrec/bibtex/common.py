@@ -1,0 +1,35 @@
+"""What reading and writing BibTeX share: the citation fields, and quiet parser logs."""
+
+from __future__ import annotations
+
+import logging
+
+# Fields a literature record shares with BibTeX; `import bibtex --force` updates exactly these.
+CITATION_FIELDS = ("title", "authors", "year", "venue", "volume", "pages", "publisher",
+                   "arxiv", "doi", "url")
+
+
+class quiet:
+    """Silence bibtexparser's and pylatexenc's log lines; keep them for error messages."""
+
+    def __enter__(self):
+        self.records: list[logging.LogRecord] = []
+        self.handler = logging.Handler()
+        self.handler.emit = self.records.append  # type: ignore[method-assign]
+        self.loggers = [logging.getLogger(n) for n in ("bibtexparser", "pylatexenc")]
+        self.saved = [(lg.propagate, lg.level) for lg in self.loggers]
+        for lg in self.loggers:
+            lg.addHandler(self.handler)
+            lg.propagate = False
+            lg.setLevel(logging.INFO)
+        return self
+
+    def __exit__(self, *exc):
+        for lg, (propagate, level) in zip(self.loggers, self.saved):
+            lg.removeHandler(self.handler)
+            lg.propagate, lg.level = propagate, level
+        return False
+
+    def messages(self) -> list[str]:
+        """The warnings and errors logged while silenced."""
+        return [r.getMessage() for r in self.records if r.levelno >= logging.WARNING]

@@ -1,0 +1,167 @@
+"""BibTeX out: an entry per literature record.
+
+`bibtex_entry(record)` is the entry for one record (the site's copy button
+uses it); `litrec export bibtex` writes one per literature record. Text fields
+are LaTeX-encoded (`João` -> `Jo\\~ao`, `&` -> `\\&`), capitals beyond a title's
+first letter are braced so bibliography styles keep them, URLs and DOIs are
+written as they are. Keys read `vonoswald2022transformers`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+import unicodedata
+
+import bibtexparser
+from bibtexparser.library import Library
+from bibtexparser.model import Entry, Field
+
+from litrec.bibtex.common import quiet
+
+_CONFERENCE = re.compile(
+    r"\b(conference|proceedings|workshop|symposium|icml|iclr|neurips|nips|aaai|ijcai|acl|emnlp"
+    r"|naacl|cvpr|iccv|eccv|colt|aistats|uai|kdd|sigir|www)\b", re.I)
+_PARTICLES = {"von", "van", "der", "den", "de", "da", "del", "della", "di", "du", "le", "la", "ter"}
+_FORMAT = bibtexparser.BibtexFormat()
+_FORMAT.indent = "  "
+_FORMAT.value_column = "auto"
+_FORMAT.block_separator = "\n"
+
+
+def cite_key(record) -> str:
+    """`vonoswald2022transformers`: first author's last name, year, first long title word.
+
+    Without authors the title word and year (`attention2017`), and without those the id.
+    """
+    last = ""
+    if record.authors:
+        words = record.authors[0].split()
+        tail = words[-1:]
+        for w in reversed(words[:-1]):
+            if w.lower() not in _PARTICLES:
+                break
+            tail.insert(0, w)
+        last = "".join(tail)
+    title_word = next((w for w in re.findall(r"[A-Za-z0-9]+", _ascii(record.title or ""))
+                       if len(w) > 3), "")
+    year = str(record.year or "")
+    parts = [last, year, title_word] if last else [title_word, year]
+    key = re.sub(r"[^a-z0-9]", "", _ascii("".join(parts)).lower())
+    return key if key[:1].isalpha() else re.sub(r"[^A-Za-z0-9]", "", record.id).lower()
+
+
+def _ascii(s: str) -> str:
+    return unicodedata.normalize("NFKD", s).encode("ascii", "ignore").decode()
+
+
+def entry_type(record) -> str:
+    """`inproceedings` for a conference venue, `article` for another venue, else `misc`."""
+    venue = record.venue or ""
+    if not venue or re.search(r"\barxiv\b", venue, re.I):
+        return "misc"
+    return "inproceedings" if _CONFERENCE.search(venue) else "article"
+
+
+def _entry(record, key: str | None = None) -> Entry:
+    kind = entry_type(record)
+    fields: list[Field] = []
+
+    def add(name: str, value: str | None) -> None:
+        if value:
+            fields.append(Field(name, value))
+
+    add("title", record.title and _latex(record.title, protect=True))
+    add("author", " and ".join(_name(a) for a in record.authors))
+    add("year", record.year and str(record.year))
+    venue_field = {"inproceedings": "booktitle", "article": "journal"}.get(kind, "howpublished")
+    add(venue_field, record.venue and _latex(record.venue))
+    for name in ("publisher", "volume", "pages"):
+        add(name, getattr(record, name) and _latex(getattr(record, name)))
+    for name in ("doi", "url"):  # verbatim; braces would unbalance the entry
+        add(name, getattr(record, name) and
+            getattr(record, name).replace("{", "%7B").replace("}", "%7D"))
+    if record.arxiv:
+        add("eprint", record.arxiv)
+        add("archiveprefix", "arXiv")
+    return Entry(kind, key or cite_key(record), fields)
+
+
+def _name(author: str) -> str:
+    """An author for BibTeX's ' and '-separated list: a name holding ' and ' is braced whole."""
+    text = _latex(author)
+    return f"{{{text}}}" if re.search(r"\sand\s", author, re.I) else text
+
+
+def _latex(text: str, protect: bool = False) -> str:
+    """Plain text as LaTeX: ASCII specials escaped, other characters as LaTeX where they have one."""
+    words = []
+    text = text.replace("–", "--").replace("—", "---")  # LaTeX's en and em dashes
+    for i, word in enumerate(text.split()):
+        out = "".join(_SPECIALS.get(c, c) for c in word)
+        if not out.isascii():
+            out = _unicode_encoder().unicode_to_latex(out)
+        if protect and any(c.isupper() for c in (word[1:] if i == 0 else word)):
+            out = f"{{{out}}}"  # bibliography styles keep it as written: {BERT}, {Gaussian}
+        words.append(out)
+    return " ".join(words)
+
+
+_SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+             "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+@functools.cache
+def _unicode_encoder():
+    from pylatexenc.latexencode import (
+        UnicodeToLatexEncoder,  # bibtexparser's own dependency
+    )
+
+    return UnicodeToLatexEncoder(non_ascii_only=True, unknown_char_policy="keep",
+                                 unknown_char_warning=False)
+
+
+def bibtex_entry(record, key: str | None = None) -> str:
+    """The BibTeX entry of one literature record, as a string (no trailing newline)."""
+    return _write([_entry(record, key)]).rstrip("\n")
+
+
+def bibtex_library(records) -> str:
+    """Entries for several records; a key two records share gets a, b, ... in record order."""
+    keys = [cite_key(r) for r in records]
+    seen: dict[str, int] = {}
+    out = []
+    for rec, key in zip(records, keys):
+        if keys.count(key) > 1:
+            seen[key] = seen.get(key, 0) + 1
+            key = f"{key}{chr(ord('a') + seen[key] - 1)}"
+        out.append(_entry(rec, key))
+    return _write(out)
+
+
+def _write(entries: list[Entry]) -> str:
+    with quiet():
+        return bibtexparser.write_string(Library(entries), bibtex_format=_FORMAT)
+
+
+def select_literature(proj, ids: list[str]) -> tuple[list, list[str]]:
+    """The literature records named (all, when none are), and a message per id that is not one."""
+
+    if not ids:
+        return [r for _, r in sorted(proj.records.items()) if r.kind == "literature"], []
+    chosen, problems = [], []
+    invalid = {d.record for d in proj.errors if d.record}
+    for rid in dict.fromkeys(ids):
+        rec = proj.records.get(rid)
+        if rec is None:
+            if rid in invalid:
+                problems.append(f"{rid} is invalid; see `litrec validate`")
+                continue
+            close = difflib.get_close_matches(rid, list(proj.records), n=1)
+            problems.append(f"no record '{rid}'" + (f"; did you mean '{close[0]}'?" if close else ""))
+        elif rec.kind != "literature":
+            problems.append(f"{rid} is a {rec.kind} record; BibTeX is for literature records")
+        else:
+            chosen.append(rec)
+    return chosen, problems

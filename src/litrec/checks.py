@@ -1,0 +1,226 @@
+"""Checks of the collection as a whole: links resolved into edges, then the rules between records.
+
+Each check adds diagnostics to the project and never stops at the first:
+dangling records and claims (with did-you-mean), relation kinds, cycles in
+acyclic relations, `supersedes` against `status`, claims naming unregistered
+analyses, and the anthology's keeps/rejects against the notes that use a claim.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import defaultdict
+from typing import Iterator
+
+from litrec import model as m
+from litrec.diagnostics import Diagnostic, format_field
+from litrec.project import Edge, Project
+from litrec.yamlsafe import locate
+
+
+def resolve_links(proj: Project, known: set[str]) -> None:
+    """Turn every link into an edge; report dangling targets, claims and wrong kinds."""
+    diags = proj.diagnostics
+    for rid in sorted(proj.records):
+        rec = proj.records[rid]
+        shown = proj.display(proj.paths[rid])
+        root = proj.roots[rid]
+        for rel_name, ref, loc in rec.refs():
+            rel = m.RELATIONS[rel_name]
+            target, _, claim = ref.partition("#")
+            claim = claim or None
+
+            def err(msg: str, code: str, loc=loc) -> None:
+                line, col = locate(root, loc)
+                diags.append(Diagnostic(shown, line, col, format_field(loc), msg, code, record=rid))
+
+            if target not in proj.records:
+                if target in known:
+                    continue  # the target exists but is itself invalid: reported there
+                close = difflib.get_close_matches(target, list(known), n=1, cutoff=0.6)
+                hint = f" Did you mean '{close[0]}'?" if close else ""
+                err(f"no record '{target}'.{hint}", "dangling-link")
+                continue
+            tgt = proj.records[target]
+            if rec.kind not in rel.sources:
+                err(f"relation '{rel_name}' cannot start from a {rec.kind} record; "
+                    f"it starts from: {', '.join(sorted(rel.sources))}", "relation-source-kind")
+                continue
+            if tgt.kind not in rel.targets:
+                err(f"relation '{rel_name}' cannot point to {target}, a {tgt.kind} record; "
+                    f"it points to: {', '.join(sorted(rel.targets))}", "relation-target-kind")
+                continue
+            if claim is not None:
+                if not rel.claims:
+                    err(f"relation '{rel_name}' points to records, not claims; "
+                        f"write '{target}' without '#{claim}'", "relation-claim")
+                    continue
+                ids = [c.id for c in getattr(tgt, "claims", []) or []]
+                if claim not in ids:
+                    close = difflib.get_close_matches(claim, ids, n=1, cutoff=0.5)
+                    hint = f" Did you mean '{target}#{close[0]}'?" if close else (
+                        f" Its claims: {', '.join(ids)}" if ids else " It has no claims.")
+                    err(f"{target} has no claim '{claim}'.{hint}", "dangling-claim")
+                    continue
+            if target == rid and claim is None:
+                err(f"a record cannot link to itself with '{rel_name}'", "self-link")
+                continue
+            proj.edges.append(Edge(rid, rel_name, target, claim, loc))
+
+
+def check_claims(proj: Project) -> None:
+    """Claim ids unique within a record; every analysis a claim or discrepancy names is registered."""
+    diags = proj.diagnostics
+    names = set(proj.registry.entries) if proj.registry else set()
+    for rid in sorted(proj.records):
+        rec = proj.records[rid]
+        if not getattr(rec, "claims", None) and not getattr(rec, "discrepancies", None):
+            continue
+        shown = proj.display(proj.paths[rid])
+        root = proj.roots[rid]
+        seen: set[str] = set()
+        for i, c in enumerate(getattr(rec, "claims", []) or []):
+            if c.id in seen:
+                line, col = locate(root, ("claims", i, "id"))
+                diags.append(Diagnostic(shown, line, col, f"claims[{i}].id",
+                                        f"duplicate claim id '{c.id}' in {rid}; give each claim its own id",
+                                        "duplicate-claim", record=rid))
+            seen.add(c.id)
+            if c.check is not None:
+                _check_analysis_name(proj, names, rid, shown, root,
+                                     ("claims", i, "check", "analysis"), c.check.analysis)
+        for i, d in enumerate(getattr(rec, "discrepancies", []) or []):
+            if d.analysis is not None:
+                _check_analysis_name(proj, names, rid, shown, root,
+                                     ("discrepancies", i, "analysis"), d.analysis)
+
+
+def _check_analysis_name(proj, names, rid, shown, root, loc, name) -> None:
+    if name in names:
+        return
+    line, col = locate(root, loc)
+    if proj.registry is None or not proj.registry.exists:
+        msg = (f"analysis '{name}' cannot be resolved: no registry at "
+               f"{proj.display(proj.analysis_dir / 'registry.yaml')}; create it or pass --analysis DIR")
+    else:
+        close = difflib.get_close_matches(name, sorted(names), n=1)
+        hint = f" Did you mean '{close[0]}'?" if close else ""
+        msg = (f"no registered analysis '{name}'.{hint} Register it in "
+               f"{proj.display(proj.registry.path)} (known: {', '.join(sorted(names)) or 'none'})")
+    proj.diagnostics.append(Diagnostic(shown, line, col, format_field(loc), msg,
+                                       "unknown-analysis", record=rid))
+
+
+def check_acyclic(proj: Project) -> None:
+    """Report a cycle in any relation that must not form one."""
+    for rel in m.RELATIONS.values():
+        if not rel.acyclic:
+            continue
+        graph: dict[str, list[Edge]] = defaultdict(list)
+        for e in proj.edges:
+            if e.rel == rel.name:
+                graph[e.source].append(e)
+        state: dict[str, int] = {}
+        reported: set[frozenset] = set()
+        for start in sorted(graph):
+            if state.get(start):
+                continue
+            # iterative DFS keeping the path, so deep chains cannot overflow the stack
+            stack: list[tuple[str, Iterator[Edge]]] = [(start, iter(graph[start]))]
+            path: list[Edge] = []
+            state[start] = 1
+            while stack:
+                node, it = stack[-1]
+                nxt = next(it, None)
+                if nxt is None:
+                    state[node] = 2
+                    stack.pop()
+                    if path:
+                        path.pop()
+                    continue
+                t = nxt.target
+                if state.get(t) == 1:
+                    sources = [p.source for p in path]
+                    cyc = path[sources.index(t):] if t in sources else []
+                    cyc.append(nxt)
+                    members = frozenset(e.source for e in cyc)
+                    if members not in reported:
+                        reported.add(members)
+                        _cycle_error(proj, rel, cyc)
+                elif not state.get(t):
+                    state[t] = 1
+                    path.append(nxt)
+                    stack.append((t, iter(graph.get(t, ()))))
+
+
+def _cycle_error(proj: Project, rel: m.Relation, cyc: list[Edge]) -> None:
+    e = cyc[-1]
+    chain = " -> ".join([c.source for c in cyc] + [cyc[0].source])
+    line, col = locate(proj.roots[e.source], e.loc)
+    if rel.name == "supersedes" and len(cyc) == 2:
+        msg = (f"{cyc[0].source} and {cyc[1].source} supersede each other; only the newer "
+               f"decision says 'supersedes', the older one gets status 'superseded'")
+    else:
+        msg = f"'{rel.name}' forms a cycle: {chain}; remove one of these links"
+    proj.diagnostics.append(Diagnostic(proj.display(proj.paths[e.source]), line, col,
+                                       format_field(e.loc), msg, "cycle", record=e.source))
+
+
+def check_supersedes(proj: Project) -> None:
+    """`supersedes` must not run both ways and must agree with `status`."""
+    superseded_by: dict[str, list[str]] = defaultdict(list)
+    for e in proj.edges:
+        if e.rel == "supersedes":
+            superseded_by[e.target].append(e.source)
+    for rid in sorted(proj.records):
+        rec = proj.records[rid]
+        if rec.kind != "decision":
+            continue
+        shown = proj.display(proj.paths[rid])
+        newer = superseded_by.get(rid, [])
+        if not newer and rec.status != "superseded":
+            continue
+        line, col = locate(proj.roots[rid], ("status",))
+        if newer and rec.status not in ("superseded", None):
+            proj.diagnostics.append(Diagnostic(
+                shown, line, col, "status",
+                f"{rid} is superseded by {', '.join(newer)} but its status is '{rec.status}'; "
+                "set status: superseded", "supersedes-inverse", record=rid))
+        if rec.status == "superseded" and not newer:
+            proj.diagnostics.append(Diagnostic(
+                shown, line, col, "status",
+                f"{rid} has status 'superseded' but no decision supersedes it; add "
+                f"'rel: supersedes, target: {rid}' to the decision that replaces it",
+                "supersedes-inverse", record=rid))
+
+
+def check_anthology(proj: Project) -> None:
+    """Cross-collection checks between the owner's records and the anthology."""
+    entries_for: dict[str, list[str]] = defaultdict(list)
+    stance: dict[tuple[str, str], dict[str, Edge]] = defaultdict(dict)
+    for e in proj.edges:
+        if e.rel == "entry_for":
+            entries_for[e.target].append(e.source)
+        elif e.rel in ("keeps", "rejects"):
+            stance[(e.source, e.ref)][e.rel] = e
+    for (src, ref), both in sorted(stance.items()):
+        if len(both) == 2:
+            e = both["rejects"]
+            line, col = locate(proj.roots[src], e.loc)
+            proj.diagnostics.append(Diagnostic(
+                proj.display(proj.paths[src]), line, col, format_field(e.loc),
+                f"{src} both keeps and rejects {ref}; keep one stance", "stance-conflict", record=src))
+    for e in proj.edges:
+        if e.rel != "uses" or proj.records[e.source].kind != "note":
+            continue
+        for anth in entries_for.get(e.target, []):
+            rej = stance.get((anth, e.ref), {}).get("rejects") or stance.get((anth, e.target), {}).get("rejects")
+            if rej is None:
+                continue
+            line, col = locate(proj.roots[e.source], e.loc)
+            what = f"claim {e.ref}" if e.claim else e.ref
+            proj.diagnostics.append(Diagnostic(
+                proj.display(proj.paths[e.source]), line, col, format_field(e.loc),
+                f"{e.source} uses {what}, which {anth} (the anthology's entry for {e.target}) rejects "
+                f"({proj.display(proj.paths[anth])}); use a claim the anthology keeps, or record "
+                "the disagreement with 'contradicts'", "anthology-rejects", record=e.source))

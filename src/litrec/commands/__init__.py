@@ -1,0 +1,71 @@
+"""The command layer: `litrec COMMAND ...`, one module per command.
+
+Each command module declares its options (`add_parser`) and does its work
+(`run(args) -> exit code`): it calls the stage modules below, prints what they
+return, and turns their typed errors (`litrec.errors`) into messages and exit
+codes. Nothing below this package imports it.
+
+Exit codes: 0 success, 1 invalid input or a claim not reproduced, 2 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from litrec import __version__
+from litrec.commands import (
+    export,
+    graph,
+    imports,
+    new,
+    run,
+    schema,
+    site,
+    status,
+    validate,
+)
+from litrec.commands.common import EXIT_USAGE
+from litrec.errors import LitrecError, UsageError
+
+# In the order `litrec --help` lists them.
+COMMANDS = {"validate": validate, "schema": schema, "run": run, "status": status, "site": site,
+            "new": new, "export": export, "import": imports, "graph": graph}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line: every command's options."""
+    parser = argparse.ArgumentParser(
+        prog="litrec",
+        description="Literature-linked analysis records: validate records, rerun the analyses "
+        "behind their claims, and build the site.",
+    )
+    parser.add_argument("--version", action="version", version=f"litrec {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in COMMANDS.values():
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse, run one command, and turn what went wrong into a message and an exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return COMMANDS[args.command].run(args)
+    except UsageError as exc:
+        print(f"litrec: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except LitrecError as exc:
+        print(f"litrec {args.command}: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("litrec: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the reader went away (`litrec export json | head`): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

@@ -1,0 +1,102 @@
+"""What the commands share: common options, the console, loading a valid project, output files."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+
+from litrec.errors import UsageError
+from litrec.load import load_project
+from litrec.project import Project
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
+def records_args(p: argparse.ArgumentParser) -> None:
+    """--records and --analysis: where the project's records and analyses are."""
+    p.add_argument("--records", type=Path, default=Path("records"), metavar="DIR",
+                   help="the records folder (default: records)")
+    p.add_argument("--analysis", type=Path, default=None, metavar="DIR",
+                   help="the analysis folder with registry.yaml (default: beside the records folder)")
+
+
+def results_arg(p: argparse.ArgumentParser) -> None:
+    """--results: the results folder."""
+    p.add_argument("--results", type=Path, default=Path("results"), metavar="DIR",
+                   help="results folder (default: results)")
+
+
+def profile_name(text: str) -> str:
+    """An argparse type: a profile name (lower-case letters, digits and '_')."""
+    if not re.fullmatch(r"[a-z0-9][a-z0-9_]*", text):
+        raise argparse.ArgumentTypeError(
+            f"invalid profile name {text!r}: lower-case letters, digits and '_' (e.g. paper, quick)")
+    return text
+
+
+def profile_arg(p: argparse.ArgumentParser, help_text: str) -> None:
+    """--profile, defaulting to the paper profile."""
+    p.add_argument("--profile", type=profile_name, default="paper", metavar="PROFILE",
+                   help=help_text)
+
+
+def format_arg(p: argparse.ArgumentParser) -> None:
+    """--format text|json."""
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="output format (default: text)")
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, found '{text}'")
+    return n
+
+
+def console(stderr: bool = False):
+    """The rich Console every command prints through; `NO_COLOR` turns every style off."""
+    from rich.console import Console
+
+    plain = bool(os.environ.get("NO_COLOR"))
+    return Console(stderr=stderr, color_system=None if plain else "auto", no_color=plain,
+                   highlight=not plain)
+
+
+def need_dir(path: Path, what: str) -> None:
+    """UsageError unless `path` is a folder."""
+    if not path.is_dir():
+        raise UsageError(f"{what} folder '{path}' does not exist")
+
+
+def load_valid_project(args) -> Project | None:
+    """The project named by --records/--analysis, or None after printing its errors.
+
+    Commands that act on the records (run, status, export, ...) refuse invalid
+    ones: every error is printed, as `litrec validate` would, with one line saying so.
+    """
+    need_dir(args.records, "records")
+    proj = load_project(args.records, getattr(args, "analysis", None))
+    if proj.errors:
+        for d in sorted(proj.errors, key=lambda d: (d.path, d.line, d.col)):
+            print(d.format(), file=sys.stderr)
+        n = len(proj.errors)
+        print(f"litrec {args.command}: the records have {n} error{'s' * (n != 1)}; fix them first "
+              "(litrec validate)", file=sys.stderr)
+        return None
+    return proj
+
+
+def emit(text: str, out: Path | None, what: str) -> None:
+    """Write `text` to --out (saying what was written) or to standard output."""
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        out.write_text(text, encoding="utf-8")
+        print(f"wrote {out}: {what}", file=sys.stderr)

@@ -1,0 +1,85 @@
+"""`litrec export bibtex|json`: literature records as BibTeX, or the whole graph as JSON."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from litrec.bibtex.write import bibtex_library, select_literature
+from litrec.commands.common import (
+    emit,
+    load_valid_project,
+    need_dir,
+    profile_arg,
+    records_args,
+    results_arg,
+)
+from litrec.errors import UsageError
+from litrec.export import graph_document
+from litrec.load import load_project
+
+
+def add_parser(sub) -> None:
+    """Declare the command, its two formats and their options."""
+    p = sub.add_parser("export", help="write records as BibTeX or the whole graph as JSON",
+                       description="Write literature records as BibTeX, or the whole record graph "
+                       "(records, links both ways, claims with verdicts) as one JSON document.")
+    what = p.add_subparsers(dest="export_format", metavar="FORMAT")
+    q = what.add_parser("bibtex", help="BibTeX entries for literature records",
+                        description="BibTeX entries for the literature records named (all of them "
+                        "when none are).")
+    q.add_argument("ids", nargs="*", metavar="ID", help="literature record ids (default: all)")
+    q.add_argument("--out", type=Path, default=None, metavar="FILE",
+                   help="write to FILE (default: standard output)")
+    records_args(q)
+    q = what.add_parser("json", help="the record graph as one JSON document (format litrec-graph)",
+                        description="The whole record graph as one JSON document, "
+                        "format litrec-graph version 1 (see site/export-format.md).")
+    results_arg(q)
+    profile_arg(q, "which profile's results give the verdicts (default: paper)")
+    q.add_argument("--out", type=Path, default=None, metavar="FILE",
+                   help="write to FILE (default: standard output)")
+    records_args(q)
+
+
+def run(args) -> int:
+    """Export in the format asked for."""
+    if args.export_format == "bibtex":
+        return _bibtex(args)
+    if args.export_format == "json":
+        return _json(args)
+    raise UsageError("export needs a format: 'litrec export bibtex' or 'litrec export json'")
+
+
+def _bibtex(args) -> int:
+    need_dir(args.records, "records")
+    proj = load_project(args.records, args.analysis)
+    chosen, problems = select_literature(proj, args.ids)
+    for msg in problems:
+        print(f"litrec export: {msg}", file=sys.stderr)
+    if problems:
+        return 1
+    text = bibtex_library(chosen)
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+        print(f"wrote {len(chosen)} entries to {args.out}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _json(args) -> int:
+    proj = load_valid_project(args)
+    if proj is None:
+        return 1
+    doc = graph_document(proj, args.results, args.profile)
+    text = json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    verdicts: dict[str, int] = {}
+    for c in doc["claims"]:
+        if c["verdict"]:
+            verdicts[c["verdict"]] = verdicts.get(c["verdict"], 0) + 1
+    summary = ", ".join(f"{n} {v.replace('_', ' ')}" for v, n in sorted(verdicts.items()))
+    emit(text, args.out, f"{len(doc['records'])} records, {len(doc['links'])} links, "
+         f"{len(doc['claims'])} claims" + (f" ({summary}; profile {args.profile})" if summary else ""))
+    return 0

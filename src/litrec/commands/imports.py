@@ -1,0 +1,78 @@
+"""`litrec import bibtex FILE`: a literature record per entry of a .bib file."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from litrec.bibtex.records import import_bibtex
+from litrec.commands.common import format_arg, need_dir
+from litrec.errors import UsageError
+from litrec.scaffold import display
+
+
+def add_parser(sub) -> None:
+    """Declare the command and its options."""
+    p = sub.add_parser("import", help="create literature records from a BibTeX file",
+                       description="Create literature records from BibTeX entries.")
+    what = p.add_subparsers(dest="import_format", metavar="FORMAT")
+    q = what.add_parser("bibtex", help="a literature record per entry of a .bib file",
+                        description="Create a literature record per entry, its id from the entry's "
+                        "arXiv number or else its DOI. Every entry that cannot be converted is "
+                        "reported with its line; exit 1 if any.")
+    q.add_argument("file", metavar="FILE", help="the .bib file ('-' for standard input)")
+    q.add_argument("--force", action="store_true",
+                   help="update the citation fields of records that exist (the rest is kept)")
+    q.add_argument("--dry-run", action="store_true", help="report what would be written; write nothing")
+    q.add_argument("--records", type=Path, default=Path("records"), metavar="DIR",
+                   help="the records folder (default: records)")
+    format_arg(q)
+
+
+def _read_source(name: str) -> tuple[str, str]:
+    """(text, shown name) of a .bib file, or of stdin for '-'."""
+    if name == "-":
+        return sys.stdin.read(), "<stdin>"
+    path = Path(name)
+    if not path.is_file():
+        raise UsageError(f"BibTeX file '{name}' does not exist")
+    raw = path.read_bytes()
+    try:
+        return raw.decode("utf-8-sig"), name
+    except UnicodeDecodeError:
+        print(f"litrec import: {name} is not UTF-8; read it as Latin-1", file=sys.stderr)
+        return raw.decode("latin-1"), name
+
+
+def run(args) -> int:
+    """Import every entry; exit 1 when any entry could not be, or when there were none."""
+    if args.import_format != "bibtex":
+        raise UsageError("import needs a format: 'litrec import bibtex FILE'")
+    need_dir(args.records, "records")
+    text, shown = _read_source(str(args.file))
+    done, failed = import_bibtex(text, args.records, args.force, args.dry_run)
+    if args.format == "json":
+        print(json.dumps({
+            "file": shown,
+            "records": [{"action": o.action, "id": o.id, "path": display(o.path), "line": o.line,
+                         "key": o.key} for o in done],
+            "failed": [{"line": f.line, "key": f.key, "message": f.message} for f in failed],
+        }, indent=2, ensure_ascii=False))
+    else:
+        for o in done:
+            print(f"{o.action} {display(o.path)} from {shown}:{o.line} ({o.key})")
+        for f in failed:
+            key = f"{f.key}: " if f.key else ""
+            print(f"{shown}:{f.line}: {key}{f.message}", file=sys.stderr)
+        total = len(done) + len(failed)
+        if total == 0:
+            print(f"litrec import: no BibTeX entries in {shown}", file=sys.stderr)
+        else:
+            counts: dict[str, int] = {}
+            for o in done:
+                counts[o.action] = counts.get(o.action, 0) + 1
+            parts = [", ".join(f"{n} {a}" for a, n in counts.items())] if counts else []
+            parts += [f"{len(failed)} not imported"] if failed else []
+            print(f"{total} entries: {'; '.join(parts)}", file=sys.stderr)
+    return 1 if failed or not (done or failed) else 0

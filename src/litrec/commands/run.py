@@ -1,0 +1,124 @@
+"""`litrec run`: rerun the analyses whose results are stale or missing, then judge every claim."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from litrec.commands.common import (
+    console,
+    format_arg,
+    load_valid_project,
+    positive_int,
+    profile_arg,
+    records_args,
+    results_arg,
+)
+from litrec.commands.table import print_table
+from litrec.errors import UsageError
+from litrec.runner import Events, plan_run, run_plan
+from litrec.verdicts import claim_statuses
+
+
+def add_parser(sub) -> None:
+    """Declare the command and its options."""
+    p = sub.add_parser("run", help="rerun stale analyses and give every claim a verdict",
+                       description="Rerun the analyses whose results are stale (or missing) and "
+                       "evaluate every claim's expectations. Exit 1 when a claim is not reproduced.")
+    p.add_argument("targets", nargs="*", metavar="TARGET",
+                   help="claim refs (ARXIV-2212.07677#P1), record ids or analysis names; none means all")
+    profile_arg(p, "analysis profile: paper (default: the paper's settings, what the site "
+                "shows), quick (seconds), or another one the analysis defines")
+    p.add_argument("--force", action="store_true", help="rerun even when the result is current")
+    p.add_argument("--allow-not-reproduced", action="store_true",
+                   help="exit 0 even when a claim is not reproduced (a smoke run of the quick "
+                   "profile, whose small settings need not meet the paper's tolerances); a "
+                   "failing analysis still exits 1")
+    results_arg(p)
+    p.add_argument("--executor", choices=("local", "dask"), default="local",
+                   help="where the points of sweeps run: local worker processes, or a "
+                   "dask.distributed cluster (default: local)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="with --executor dask: the scheduler to use, e.g. tcp://host:8786 "
+                   "(default: a LocalCluster on this machine)")
+    p.add_argument("--jobs", type=positive_int, default=None, metavar="N",
+                   help="worker processes of the local executor or of the LocalCluster "
+                   "(default: the number of CPUs)")
+    records_args(p)
+    format_arg(p)
+
+
+class _Printed(Events):
+    """The run's progress on standard error: a line per analysis and a progress bar."""
+
+    def __init__(self, profile: str, bar):
+        self.profile, self.bar, self.out = profile, bar, bar.console if bar else console(True)
+        self.task = None
+
+    def executor(self, n_points: int, n_analyses: int, where: str) -> None:
+        self.out.print(f"{n_points} points of {n_analyses} "
+                       f"analys{'is' if n_analyses == 1 else 'es'} to {where}")
+
+    def started(self, name: str, why: str, n_points: int):
+        label = f"{name} [{self.profile}]"
+        self.task = task = self.bar.add_task(label, total=1.0)
+        points = f" ({n_points} points)" if n_points > 1 else ""
+        self.out.print(f"running {name} ({self.profile}): {why}{points}")
+
+        def progress(done, total, description=""):
+            self.bar.update(task, completed=done / max(total, 1),
+                            description=f"{label} {description}".rstrip())
+
+        return progress
+
+    def finished(self, name: str, payload: dict) -> None:
+        self.bar.update(self.task, completed=1.0)
+        self.out.print(f"  {name}: {payload['wall_time_s']:.1f} s")
+
+    def failed(self, name: str, message: str, log: Path) -> None:
+        self.out.print(f"[red]analysis {name} failed: {message} "
+                       f"(traceback in {log}); its previous result is kept")
+
+    def interrupted(self, name: str) -> None:
+        self.out.print(f"[red]interrupted: {name}; its previous result is kept")
+
+
+def run(args) -> int:
+    """Run what is stale, print the verdicts; exit 1 on a failure or a claim not reproduced."""
+    if args.scheduler and args.executor != "dask":
+        raise UsageError("--scheduler names a dask scheduler; add --executor dask")
+    if args.scheduler and args.jobs:
+        raise UsageError("--jobs sizes the executor litrec starts; a cluster at --scheduler "
+                         "has the workers it was given")
+    proj = load_valid_project(args)
+    if proj is None:
+        return 1
+    plan = plan_run(proj, args.results, args.profile, args.targets, args.force)
+    failed: list[str] = []
+    if plan.todo:
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        with Progress(TextColumn("{task.description}"), BarColumn(),
+                      TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
+                      console=console(stderr=True), transient=False,
+                      disable=args.format == "json") as bar:
+            failed = run_plan(proj, plan, args.results, args.profile, _Printed(args.profile, bar),
+                              args.executor, args.jobs, args.scheduler)
+    statuses = claim_statuses(proj, args.results, args.profile, plan.claims, plan.states)
+    if args.format == "json":
+        print(json.dumps({
+            "profile": args.profile,
+            "ran": [n for n, _ in plan.todo if n not in failed],
+            "current": plan.current,
+            "failed": failed,
+            "claims": [s.row() for s in statuses],
+        }, indent=2, default=str))
+    else:
+        if not plan.todo:
+            print(f"nothing to run: {len(plan.current)} analyses current for profile "
+                  f"'{args.profile}'", file=sys.stderr)
+        print_table(statuses)
+    bad = [s for s in statuses if s.verdict == "error"
+           or (s.verdict == "not_reproduced" and not args.allow_not_reproduced)]
+    return 1 if bad or failed else 0

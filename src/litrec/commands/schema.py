@@ -1,0 +1,24 @@
+"""`litrec schema`: write one JSON Schema per record kind."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from litrec.commands.common import EXIT_OK
+from litrec.schema import write_schemas
+
+
+def add_parser(sub) -> None:
+    """Declare the command and its options."""
+    p = sub.add_parser("schema", help="write a JSON Schema per record kind",
+                       description="Write one JSON Schema per record kind (from the pydantic models) "
+                       "for editors such as the YAML language server.")
+    p.add_argument("--out", type=Path, default=Path("schema"), metavar="DIR",
+                   help="output folder (default: schema)")
+
+
+def run(args) -> int:
+    """Write the schemas and print their paths."""
+    for path in write_schemas(args.out):
+        print(path)
+    return EXIT_OK

@@ -1,0 +1,47 @@
+"""`litrec site build|serve`: the published site, generated from the records and results."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from litrec.commands.common import need_dir, profile_arg, records_args, results_arg
+from litrec.errors import UsageError
+from litrec.site.build import build_site, serve_site
+
+
+def add_parser(sub) -> None:
+    """Declare the command, its two actions and their options."""
+    p = sub.add_parser("site", help="build or serve the published site (MkDocs Material)",
+                       description="Generate a page per record, claim dashboard, anthology, analyses "
+                       "and graph from the records and results/, then build with mkdocs --strict.")
+    site = p.add_subparsers(dest="site_command", metavar="ACTION")
+    for action, text in (("build", "generate the pages and build the HTML site (mkdocs build --strict)"),
+                         ("serve", "serve the site locally, regenerating it when records or results change")):
+        q = site.add_parser(action, help=text, description=text[0].upper() + text[1:] + ".")
+        records_args(q)
+        results_arg(q)
+        profile_arg(q, "which profile's results the pages show (default: paper)")
+        if action == "build":
+            q.add_argument("--out", type=Path, default=Path("public"), metavar="DIR",
+                           help="where the HTML site goes (default: public)")
+
+
+def run(args) -> int:
+    """Build (or serve) the site; exit 1 when the records have errors."""
+    if args.site_command is None:
+        raise UsageError("site needs an action: 'litrec site build' or 'litrec site serve'")
+    need_dir(args.records, "records")
+    if args.site_command == "serve":
+        serve_site(args.records, args.analysis, args.results, args.profile)
+        return 0
+    report = build_site(args.records, args.analysis, args.results, args.out, args.profile)
+    print(f"generated {report.pages} pages and {report.figures} figures from {report.records} "
+          f"records in {report.generate_s:.1f} s; mkdocs build --strict: {report.mkdocs_s:.1f} s, "
+          "no warnings", file=sys.stderr)
+    if report.errors:
+        n = len(report.errors)
+        print(f"litrec site: the records have {n} error{'s' * (n != 1)} (listed on the home page; "
+              "a record that fails its schema is left out); see `litrec validate`", file=sys.stderr)
+    print(f"site built: {report.out / 'index.html'}")
+    return 1 if report.errors else 0

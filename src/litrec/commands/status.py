@@ -1,0 +1,48 @@
+"""`litrec status`: every claim's verdict from the stored results, without running anything."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from litrec.commands.common import (
+    format_arg,
+    load_valid_project,
+    profile_arg,
+    records_args,
+    results_arg,
+)
+from litrec.commands.table import print_table
+from litrec.verdicts import claim_statuses
+
+
+def add_parser(sub) -> None:
+    """Declare the command and its options."""
+    p = sub.add_parser("status", help="one row per claim: verdict, measured vs expected",
+                       description="Show every claim's verdict from the stored results, without "
+                       "running anything.")
+    profile_arg(p, "which profile's results to judge (default: paper)")
+    results_arg(p)
+    p.add_argument("--check-current", action="store_true",
+                   help="exit 1 when any claim's result is stale or missing (for CI)")
+    records_args(p)
+    format_arg(p)
+
+
+def run(args) -> int:
+    """Print the verdicts; with --check-current exit 1 when a result is behind."""
+    proj = load_valid_project(args)
+    if proj is None:
+        return 1
+    statuses = claim_statuses(proj, args.results, args.profile)
+    if args.format == "json":
+        print(json.dumps([s.row() for s in statuses], indent=2, default=str))
+    else:
+        print_table(statuses)
+    if args.check_current:
+        behind = [s for s in statuses if s.verdict in ("stale", "not_run", "error")]
+        for s in behind:
+            print(f"litrec status: {s.claim} is {s.verdict.replace('_', ' ')}: {s.reason}",
+                  file=sys.stderr)
+        return 1 if behind else 0
+    return 0

@@ -1,0 +1,54 @@
+"""`litrec validate`: check every record, link and claim; report all problems at once."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from litrec.commands.common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    format_arg,
+    need_dir,
+    records_args,
+)
+from litrec.load import load_project
+
+
+def add_parser(sub) -> None:
+    """Declare the command and its options."""
+    p = sub.add_parser("validate", help="check every record, link and claim; report all problems",
+                       description="Check every record, link and claim; report all problems at once "
+                       "as path:line:col: message. Exit 0 when valid, 1 when any record is invalid.")
+    records_args(p)
+    format_arg(p)
+    p.add_argument("--quiet", action="store_true", help="print errors only, not information notes")
+
+
+def run(args) -> int:
+    """Validate and print every problem; exit 1 when any record is invalid."""
+    need_dir(args.records, "records")
+    proj = load_project(args.records, args.analysis)
+    errors = sorted(proj.errors, key=lambda d: (d.path, d.line, d.col))
+    if args.format == "json":
+        out = {
+            "valid": not errors,
+            "records": len(proj.records),
+            "files": proj.files,
+            "errors": [d.to_json() for d in errors],
+            "info": [d.to_json() for d in proj.diagnostics if d.severity != "error"],
+        }
+        print(json.dumps(out, indent=2, default=str))
+    else:
+        for d in errors:
+            print(d.format())
+        if not args.quiet:
+            for d in proj.diagnostics:
+                if d.severity != "error":
+                    print(d.format())
+        n_info = len(proj.diagnostics) - len(errors)
+        verdict = "valid" if not errors else f"{len(errors)} error{'s' * (len(errors) != 1)}"
+        print(f"checked {proj.files} files, {len(proj.records)} valid records, "
+              f"{len(proj.edges)} links: {verdict}; {n_info} note{'s' * (n_info != 1)}",
+              file=sys.stderr)
+    return EXIT_OK if not errors else EXIT_INVALID

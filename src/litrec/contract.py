@@ -1,0 +1,120 @@
+"""The analysis contract: what a module of `analysis/` must provide, in one place.
+
+A registered module provides
+
+- `PROFILES`: a mapping of profile names (`quick`, `paper`, ...) to its
+  configuration, a frozen dataclass;
+- `run(config, progress=None) -> dict`: the analysis; it returns `metrics`
+  (numbers, booleans, strings, lists of them or nested mappings), and
+  optionally `figures` (name -> matplotlib figure) and `notes` (strings);
+- optionally `SWEEP`: per profile, the config fields to vary and their values
+  (`{"paper": {"seed": [0, 1, 2]}}`); each point runs `run` once.
+
+The contract is checked twice. `litrec validate` reads each registered
+module's source (never importing it) and reports a missing piece at the
+registry entry's line; the runner checks the imported module and what `run`
+returned, and a breach is a `ContractError` naming the entry and the piece,
+not an `AttributeError` in the middle of a run.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from typing import Any, Callable, Protocol, TypedDict
+
+from litrec.errors import ContractError
+
+Progress = Callable[..., None]  # progress(done, total, description="")
+
+
+class Output(TypedDict, total=False):
+    """What `run` returns; only `metrics` is required."""
+
+    metrics: dict[str, Any]
+    figures: dict[str, Any]
+    notes: list[str]
+
+
+class AnalysisModule(Protocol):
+    """The names a registered analysis module defines (`SWEEP` is optional)."""
+
+    PROFILES: Mapping[str, Any]
+
+    def run(self, config: Any, progress: Progress | None = None) -> Output:
+        """Run the analysis for one configuration."""
+
+
+def _bound_names(tree: ast.Module) -> dict[str, ast.AST]:
+    """Names bound at module level, with the statement that binds each."""
+    names: dict[str, ast.AST] = {}
+    for node in tree.body:
+        targets: list[ast.AST] = []
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names[node.name] = node
+        elif isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = [node.target]
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                names[(alias.asname or alias.name).split(".")[0]] = node
+        for t in targets:
+            for leaf in ast.walk(t):
+                if isinstance(leaf, ast.Name):
+                    names[leaf.id] = node
+    return names
+
+
+def source_problems(source: str) -> list[str]:
+    """What a module's source lacks of the contract (empty when it keeps it), without importing it."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as exc:
+        return [f"does not parse: line {exc.lineno}: {exc.msg}"]
+    names = _bound_names(tree)
+    problems = []
+    if "PROFILES" not in names:
+        problems.append("defines no PROFILES (a mapping of profile names to its Config)")
+    run = names.get("run")
+    if run is None:
+        problems.append("defines no run(config, progress=None) function")
+    elif isinstance(run, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        args = run.args
+        positional = args.posonlyargs + args.args
+        takes_progress = (any(a.arg == "progress" for a in positional + args.kwonlyargs)
+                          or args.kwarg is not None)
+        if not positional and args.vararg is None:
+            problems.append("run() takes no config argument; define run(config, progress=None)")
+        elif not takes_progress:
+            problems.append("run() takes no 'progress' argument; define run(config, progress=None)")
+    return problems
+
+
+def check_module(mod: Any, name: str) -> None:
+    """ContractError unless the imported module `mod` (registry entry `name`) keeps the contract."""
+    where = f"analysis '{name}' ({mod.__name__})"
+    profiles = getattr(mod, "PROFILES", None)
+    if not isinstance(profiles, Mapping) or not profiles:
+        raise ContractError(f"{where}: PROFILES must be a non-empty mapping of profile names to "
+                            f"configs, found {type(profiles).__name__}")
+    if not callable(getattr(mod, "run", None)):
+        raise ContractError(f"{where}: no run(config, progress=None) function")
+    sweep = getattr(mod, "SWEEP", None)
+    if sweep is not None and not isinstance(sweep, Mapping):
+        raise ContractError(f"{where}: SWEEP must map profile names to {{field: [values]}}, "
+                            f"found {type(sweep).__name__}")
+
+
+def check_output(out: Any, where: str) -> Output:
+    """`out` if it is what `run` must return; ContractError naming the wrong piece otherwise."""
+    if not isinstance(out, Mapping) or not isinstance(out.get("metrics"), Mapping):
+        found = type(out).__name__ if not isinstance(out, Mapping) else \
+            f"metrics of type {type(out.get('metrics')).__name__}"
+        raise ContractError(f"{where}.run returned {found}; expected a dict with a 'metrics' mapping")
+    if not isinstance(out.get("figures", {}), Mapping):
+        raise ContractError(f"{where}.run returned 'figures' that is not a mapping of names to figures")
+    notes = out.get("notes", [])
+    if isinstance(notes, (str, bytes)) or not isinstance(notes, (list, tuple)):
+        raise ContractError(f"{where}.run returned 'notes' that is not a list of strings")
+    return out  # type: ignore[return-value]

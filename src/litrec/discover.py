@@ -1,0 +1,83 @@
+"""Finding and parsing record files: every `.yaml`/`.yml` under the records folder.
+
+Large collections parse on every core (forked workers, only in a process that
+has not loaded JAX); a worker returns plain data, and the node tree that
+locates a message is rebuilt lazily for the few files that need one.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from litrec.yamlsafe import LazyRoot, YamlProblem, load_bytes, locate
+
+
+def find_record_files(records_dir: Path) -> list[Path]:
+    """Every record file under the folder (hidden names skipped), sorted."""
+    found: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(records_dir):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        found.extend(os.path.join(dirpath, f) for f in filenames
+                     if f.endswith((".yaml", ".yml")) and not f.startswith("."))
+    return [Path(p) for p in sorted(found)]
+
+
+PARALLEL_MIN_FILES = 2000  # below this, starting workers costs more than it saves
+
+
+def _parse_one(path: str):
+    try:
+        with open(path, "rb") as fh:
+            loaded = load_bytes(fh.read())
+    except YamlProblem as p:
+        return None, None, (p.line, p.col, p.message, p.code)
+    except OSError as exc:
+        return None, None, (1, 1, f"cannot read file: {exc.strerror}", "io")
+    return loaded.data, loaded.root, None
+
+
+def _parse_chunk(paths: list[str]):
+    out = []
+    for p in paths:
+        data, _, problem = _parse_one(p)
+        out.append((data, problem))
+    return out
+
+
+def parse_all(files: list[Path]):
+    """(path, data, root, problem) for every file; large collections parse on every core.
+
+    Worker processes return plain data only; the node trees used to locate a
+    message are rebuilt lazily, for the few files that need one.
+    """
+    workers = min(os.cpu_count() or 1, 8)
+    ctx = None
+    # fork only a process that has not loaded JAX: its threads make a forked child unsafe
+    if len(files) >= PARALLEL_MIN_FILES and workers > 1 and "jax" not in sys.modules:
+        import multiprocessing
+
+        if "fork" in multiprocessing.get_all_start_methods():
+            ctx = multiprocessing.get_context("fork")
+    if ctx is None:
+        for path in files:
+            data, root, problem = _parse_one(str(path))
+            yield path, data, root, problem
+        return
+    names = [str(p) for p in files]
+    size = -(-len(names) // (workers * 4))
+    chunks = [names[i:i + size] for i in range(0, len(names), size)]
+    with ctx.Pool(workers) as pool:
+        for chunk, parsed in zip(chunks, pool.imap(_parse_chunk, chunks)):
+            for name, (data, problem) in zip(chunk, parsed):
+                yield Path(name), data, LazyRoot(name), problem
+
+
+def id_position(path: Path) -> tuple[int, int]:
+    """The line and column of a file's `id` (1, 1 when it cannot be read)."""
+    try:
+        loaded = load_bytes(path.read_bytes())
+    except (YamlProblem, OSError):
+        return 1, 1
+    return locate(loaded.root, ("id",))

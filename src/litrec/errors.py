@@ -1,0 +1,57 @@
+"""The errors litrec reports: one message each, never a traceback.
+
+Stage modules raise these; the command layer (`litrec.commands`) prints the
+message and turns the class into an exit code: a `UsageError` (the command
+line asks for something that cannot be) exits 2, any other `LitrecError`
+(the input is bad, or the work failed) exits 1.
+"""
+
+from __future__ import annotations
+
+
+class LitrecError(Exception):
+    """A problem litrec reports as one message (exit 1)."""
+
+    exit_code = 1
+
+
+class UsageError(LitrecError):
+    """Bad use of a command: an option, target or folder that cannot be (exit 2)."""
+
+    exit_code = 2
+
+
+class TargetError(UsageError):
+    """A run target names no claim, record or analysis."""
+
+
+class ExecutorError(UsageError):
+    """The executor cannot start: `distributed` missing, a scheduler out of reach."""
+
+
+class InputError(LitrecError):
+    """The input itself is bad: a file litrec cannot read or accept."""
+
+
+class DamagedResult(InputError):
+    """A result file exists but cannot be read as a result; the message says why."""
+
+
+class SiteError(LitrecError):
+    """The site cannot be built as asked (a clash of pages, an output folder not litrec's)."""
+
+
+class RunError(LitrecError):
+    """An analysis cannot run as declared."""
+
+
+class SweepError(RunError):
+    """A point cannot run as declared: no such profile, a bad SWEEP, a worker that differs."""
+
+
+class ContractError(RunError):
+    """An analysis module does not provide what the analysis contract asks."""
+
+
+class Unconvertible(InputError):
+    """A BibTeX entry that cannot become a literature record; the message says why."""

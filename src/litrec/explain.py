@@ -1,0 +1,153 @@
+"""Teaching pydantic's errors: each schema failure as a located message that says the fix.
+
+`validate_record` turns one parsed file into its record model, or into
+diagnostics: the field's line and column, what was found, what is allowed
+(with a did-you-mean), and a hint for the usual YAML traps.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import typing
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from litrec import model as m
+from litrec.diagnostics import Diagnostic, format_field
+from litrec.kinds import ID_RE, KIND, KINDS
+from litrec.yamlsafe import locate
+
+
+def validate_record(data: dict, root, shown: str, diags: list[Diagnostic]):
+    """The record model of one parsed file, or None after adding its diagnostics."""
+    kind = data.get("kind")
+    if kind not in m.MODELS:
+        line, col = locate(root, ("kind",)) if "kind" in data else (1, 1)
+        if kind is None:
+            msg = f"missing field 'kind'; add one of: {', '.join(KINDS)}"
+        else:
+            close = difflib.get_close_matches(str(kind), KINDS, n=1)
+            hint = f" Did you mean '{close[0]}'?" if close else ""
+            msg = f"unknown kind {kind!r}.{hint} Known kinds: {', '.join(KINDS)}"
+        diags.append(Diagnostic(shown, line, col, "kind", msg, "kind", record=_rid(data)))
+        return None
+    try:
+        return m.MODELS[kind].model_validate(data)
+    except ValidationError as exc:
+        seen: set[tuple] = set()
+        for err in exc.errors(include_url=False):
+            # a union reports each member's failure under a type tag: report the field once
+            loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and _UNION_TAG.match(p)))
+            if loc in seen:
+                continue
+            seen.add(loc)
+            line, col = locate(root, loc, key=err["type"] == "extra_forbidden")
+            diags.append(Diagnostic(
+                shown, line, col, format_field(loc), _explain(err, m.MODELS[kind]),
+                f"schema-{err['type']}", record=_rid(data)))
+        return None
+
+
+_UNION_TAG = re.compile(r"^(?:float|bool|int|str|date|none|list\[.*\]|dict\[.*\]|"
+                        r"literal\[.*\]|function-[a-z]+\[.*\])$")
+
+
+def _rid(data: dict) -> str | None:
+    rid = data.get("id")
+    return rid if isinstance(rid, str) else None
+
+
+def _found(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _explain(err: dict, model_cls: type[BaseModel]) -> str:
+    typ = err["type"]
+    loc = tuple(err["loc"])
+    if typ == "extra_forbidden":
+        name = str(loc[-1])
+        allowed = _fields_at(model_cls, loc[:-1])
+        close = difflib.get_close_matches(name, allowed, n=1)
+        hint = f" Did you mean '{close[0]}'?" if close else ""
+        return f"unknown field '{name}'.{hint} Allowed here: {', '.join(allowed)}"
+    if typ == "missing":
+        return f"missing required field '{loc[-1]}'; add it"
+    msg = err["msg"]
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, "):]
+    if typ == "string_pattern_mismatch":
+        return f"{_found(err.get('input'))} is not of the expected form (pattern {err['ctx']['pattern']})"
+    inp = err.get("input")
+    if typ in ("float_type", "int_type") and isinstance(inp, str):
+        try:
+            float(inp.replace("_", ""))
+        except ValueError:
+            pass
+        else:
+            hint = ""
+            if re.fullmatch(r"\s*[+-]?\d+[eE][+-]?\d+\s*", inp):
+                mant, _, exp = inp.strip().lower().partition("e")
+                hint = f" (YAML reads an exponent without a dot as text: write {mant}.0e{exp})"
+            return f"expected a number, found the text {inp!r}; write it without quotes{hint}"
+    if typ in ("union_tag_invalid", "literal_error", "enum"):
+        return f"found {_found(err.get('input'))}: {msg[0].lower() + msg[1:]}"
+    return f"{msg[0].lower() + msg[1:]}; found {_found(err.get('input'))}"
+
+
+def _fields_at(model_cls: Any, loc: tuple) -> list[str]:
+    """Names of the fields allowed at `loc` inside `model_cls`, for did-you-mean."""
+    cur: Any = model_cls
+    for part in loc:
+        cur = _unwrap(cur)
+        if isinstance(part, int):
+            args = typing.get_args(cur)
+            cur = args[0] if args else None
+        elif isinstance(cur, type) and issubclass(cur, BaseModel) and part in cur.model_fields:
+            cur = cur.model_fields[part].annotation
+        else:
+            return []
+    cur = _unwrap(cur)
+    if isinstance(cur, type) and issubclass(cur, BaseModel):
+        return list(cur.model_fields)
+    return []
+
+
+def _unwrap(tp: Any) -> Any:
+    for _ in range(5):
+        args = typing.get_args(tp)
+        origin = typing.get_origin(tp)
+        if origin is typing.Annotated:
+            tp = args[0]
+        elif origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+            rest = [a for a in args if a is not type(None)]
+            tp = rest[0] if len(rest) == 1 else tp
+            if len(rest) != 1:
+                return tp
+        else:
+            return tp
+    return tp
+
+
+def check_id(rec, path: Path, root, shown: str, diags: list[Diagnostic]) -> None:
+    """The id must fit its kind's pattern and match the file name."""
+    if not ID_RE[rec.kind].match(rec.id):
+        line, col = locate(root, ("id",))
+        diags.append(Diagnostic(
+            shown, line, col, "id",
+            f"'{rec.id}' is not a {rec.kind} id; expected the form {KIND[rec.kind].example}",
+            "id-pattern", record=rec.id))
+    elif path.stem != rec.id:
+        line, col = locate(root, ("id",))
+        diags.append(Diagnostic(
+            shown, line, col, "id",
+            f"id '{rec.id}' does not match the file name '{path.name}'; "
+            f"rename the file to '{rec.id}{path.suffix}' or fix the id",
+            "id-filename", record=rec.id))

@@ -1,0 +1,123 @@
+"""Fingerprints: what a result was computed from, so that a change makes it stale.
+
+A result's fingerprint is the SHA-256 of the analysis module's source and of
+every module of `analysis/` it imports (found by reading import statements,
+transitively), the profile name, and the installed versions of jax, jaxlib,
+numpy and optax. Nothing here imports JAX, so checking staleness is cheap.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from dataclasses import dataclass
+from importlib import metadata
+
+from litrec.registry import Registry
+
+RESULT_FORMAT = 1
+VERSIONED = ("jax", "jaxlib", "numpy", "optax")
+
+
+def package_versions() -> dict[str, str | None]:
+    """Installed versions of the packages a result depends on (None: not installed)."""
+    out: dict[str, str | None] = {}
+    for name in VERSIONED:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = None
+    return out
+
+
+def _imported_modules(source: str, package: str, current: str) -> set[str]:
+    """Modules of `package` imported by a module's source (absolute and relative)."""
+    found: set[str] = set()
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return found
+    cur_pkg = current.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == package or alias.name.startswith(package + "."):
+                    found.add(alias.name)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = cur_pkg.split(".")
+                base = base[: len(base) - (node.level - 1)] if node.level > 1 else base
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            if mod == package or mod.startswith(package + "."):
+                found.add(mod)
+                for alias in node.names:  # `from analysis import lsa` names a module
+                    found.add(f"{mod}.{alias.name}")
+    return found
+
+
+def code_files(registry: Registry, name: str) -> dict[str, str]:
+    """Relative path -> SHA-256 of the analysis module and the helpers it imports."""
+    root = registry.path.parent  # analysis/
+    package = root.name
+    start = f"{package}.{registry.entries[name].module}"
+    todo, seen, hashes = [start], set(), {}
+    while todo:
+        mod = todo.pop()
+        if mod in seen:
+            continue
+        seen.add(mod)
+        parts = mod.split(".")[1:]
+        path = root.joinpath(*parts).with_suffix(".py") if parts else root / "__init__.py"
+        if not path.is_file():
+            pkg_init = root.joinpath(*parts, "__init__.py")
+            if not pkg_init.is_file():
+                continue  # a name imported from a module, not a module itself
+            path = pkg_init
+        raw = path.read_bytes()
+        hashes[path.relative_to(root.parent).as_posix()] = hashlib.sha256(raw).hexdigest()
+        todo.extend(_imported_modules(raw.decode("utf-8", "replace"), package, mod))
+    return dict(sorted(hashes.items()))
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """What a result is computed from: code hashes, profile, package versions."""
+
+    code_hash: str
+    files: dict[str, str]
+    profile: str
+    versions: dict[str, str | None]
+
+    def matches(self, result: dict) -> bool:
+        """Whether a stored result was computed from exactly this."""
+        return (
+            result.get("format") == RESULT_FORMAT
+            and result.get("code_hash") == self.code_hash
+            and result.get("profile") == self.profile
+            and {k: result.get("versions", {}).get(k) for k in VERSIONED} == self.versions
+        )
+
+    def why_stale(self, result: dict) -> str:
+        """What changed since the result was computed, in words."""
+        if result.get("code_hash") != self.code_hash:
+            old = result.get("code_files", {})
+            changed = [f for f, h in self.files.items() if old.get(f) != h]
+            changed += [f for f in old if f not in self.files]
+            return "code changed: " + ", ".join(changed or ["(unknown)"])
+        got = result.get("versions", {})
+        diff = [f"{k} {got.get(k)} -> {v}" for k, v in self.versions.items() if got.get(k) != v]
+        if diff:
+            return "versions changed: " + ", ".join(diff)
+        return "result format changed"
+
+
+def fingerprint(registry: Registry, name: str, profile: str,
+                versions: dict[str, str | None] | None = None) -> Fingerprint:
+    """The fingerprint of an analysis for a profile, as the code and packages are now."""
+    files = code_files(registry, name)
+    h = hashlib.sha256()
+    for path, digest in files.items():
+        h.update(f"{path}\0{digest}\n".encode())
+    return Fingerprint(h.hexdigest(), files, profile, versions or package_versions())

@@ -1,0 +1,71 @@
+"""The state of an analysis's stored result: the one place that decides it.
+
+- `current`: the result's fingerprint matches the analysis code, profile and
+  package versions as they are now; its numbers are judged;
+- `stale`: a result exists but something it was computed from changed since;
+- `missing`: no result for this profile yet;
+- `damaged`: a file is there but is not a readable result.
+
+The runner (what to rerun), the verdicts, `litrec status`, the site and the
+export all ask `result_state`; each fingerprint is computed once per command.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from litrec.errors import DamagedResult
+from litrec.fingerprint import Fingerprint, fingerprint, package_versions
+from litrec.registry import Registry
+from litrec.results import read_result
+
+STATES = ("current", "stale", "missing", "damaged")
+
+
+@dataclass(frozen=True)
+class ResultState:
+    """Where one analysis's result for one profile stands, and why."""
+
+    name: str
+    profile: str
+    state: str
+    result: dict | None = None
+    fingerprint: Fingerprint | None = None
+    reason: str | None = None
+
+    def __post_init__(self):
+        assert self.state in STATES, self.state
+
+    @property
+    def current(self) -> bool:
+        """Whether the stored numbers may be judged."""
+        return self.state == "current"
+
+
+def result_state(registry: Registry | None, results_dir: Path, name: str, profile: str,
+                 versions: dict | None = None, fp: Fingerprint | None = None) -> ResultState:
+    """Decide the state of `name`'s result for `profile` (pass `fp` when already computed)."""
+    try:
+        result = read_result(Path(results_dir), name, profile)
+    except DamagedResult as exc:
+        return ResultState(name, profile, "damaged", reason=str(exc))
+    registered = registry is not None and name in registry.entries
+    if fp is None and registered:
+        fp = fingerprint(registry, name, profile, versions)
+    if result is None:
+        return ResultState(name, profile, "missing", None, fp,
+                           f"no {profile} result for '{name}'")
+    if fp is None:
+        return ResultState(name, profile, "stale", result, None,
+                           f"analysis '{name}' is not in the registry")
+    if fp.matches(result):
+        return ResultState(name, profile, "current", result, fp)
+    return ResultState(name, profile, "stale", result, fp, fp.why_stale(result))
+
+
+def result_states(registry: Registry | None, results_dir: Path, names, profile: str
+                  ) -> dict[str, ResultState]:
+    """`result_state` of each analysis name, the package versions read once."""
+    versions = package_versions()
+    return {n: result_state(registry, results_dir, n, profile, versions) for n in names}
