@@ -106,7 +106,7 @@ def add_a_paper(root: Path) -> dict[str, str]:
     proj = load_project(root / "records", root / "analysis")
     assert proj.ok, [d.format() for d in proj.errors]
     ids = set(proj.records)
-    assert NAME not in proj.registry.names()
+    assert NAME not in proj.registry.entries
     paper, note, entry = _free_arxiv_id(ids), next_id("note", ids), next_id("anthology", ids, "LIT")
 
     _write(root / "records" / "literature" / f"{paper}.yaml", f"""\

@@ -7,8 +7,17 @@ A registered module provides
 - `run(config, progress=None) -> dict`: the analysis; it returns `metrics`
   (numbers, booleans, strings, lists of them or nested mappings), and
   optionally `figures` (name -> matplotlib figure) and `notes` (strings);
-- optionally `SWEEP`: per profile, the config fields to vary and their values
-  (`{"paper": {"seed": [0, 1, 2]}}`); each point runs `run` once.
+- optionally `SEEDS`: per profile, the seeds to run (`{"paper": (0, 1, 2)}`);
+  each seed runs `run` once with `config.seed` set, and the judge decides on
+  the interval over seeds;
+- optionally `SWEEP`: per profile, other config fields to vary and their
+  values (`{"paper": {"N": [10, 20]}}`); each point runs `run` once;
+- optionally `seed_figures(points) -> {name: figure}`: figures drawn over all
+  seeds once they ran (each point `{"seed": s, "metrics": {...}}`), e.g. every
+  seed's training curve.
+
+`run` may also return `noise`: per dotted metric name, the standard error of
+that metric due to the finite evaluation set, shown beside it.
 
 The contract is checked twice. `litrec validate` reads each registered
 module's source (never importing it) and reports a missing piece at the
@@ -34,6 +43,7 @@ class Output(TypedDict, total=False):
     metrics: dict[str, Any]
     figures: dict[str, Any]
     notes: list[str]
+    noise: dict[str, float]
 
 
 class AnalysisModule(Protocol):
@@ -104,6 +114,23 @@ def check_module(mod: Any, name: str) -> None:
     if sweep is not None and not isinstance(sweep, Mapping):
         raise ContractError(f"{where}: SWEEP must map profile names to {{field: [values]}}, "
                             f"found {type(sweep).__name__}")
+    seeds = getattr(mod, "SEEDS", None)
+    if seeds is not None:
+        if not isinstance(seeds, Mapping):
+            raise ContractError(f"{where}: SEEDS must map profile names to lists of seeds, "
+                                f"found {type(seeds).__name__}")
+        for profile, values in seeds.items():
+            if (isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple))
+                    or not values or not all(isinstance(v, int) and not isinstance(v, bool)
+                                             for v in values)
+                    or len(set(values)) != len(values)):
+                raise ContractError(f"{where}: SEEDS['{profile}'] must be a non-empty list of "
+                                    f"distinct whole numbers, found {values!r}")
+            if isinstance(sweep, Mapping) and "seed" in (sweep.get(profile) or {}):
+                raise ContractError(f"{where}: profile '{profile}' names seeds in both SEEDS and "
+                                    "SWEEP; keep them in SEEDS")
+    if getattr(mod, "seed_figures", None) is not None and not callable(mod.seed_figures):
+        raise ContractError(f"{where}: seed_figures must be a function of the points")
 
 
 def check_output(out: Any, where: str) -> Output:
@@ -117,4 +144,8 @@ def check_output(out: Any, where: str) -> Output:
     notes = out.get("notes", [])
     if isinstance(notes, (str, bytes)) or not isinstance(notes, (list, tuple)):
         raise ContractError(f"{where}.run returned 'notes' that is not a list of strings")
+    noise = out.get("noise", {})
+    if not isinstance(noise, Mapping) or not all(isinstance(k, str) for k in noise):
+        raise ContractError(f"{where}.run returned 'noise' that is not a mapping of metric names "
+                            "to standard errors")
     return out  # type: ignore[return-value]

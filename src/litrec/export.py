@@ -28,7 +28,7 @@ from litrec.results import result_path
 from litrec.site.text import mermaid_label
 from litrec.verdicts import claim_statuses
 
-FORMAT, VERSION = "litrec-graph", 1
+FORMAT, VERSION = "litrec-graph", 2  # 2: verdicts over seeds, unchecked claims, pre-registration
 
 
 # ------------------------------------------------------------------ JSON
@@ -99,6 +99,9 @@ def graph_document(proj: Project, results_dir: Path, profile: str) -> dict:
             "expect": [e.describe() for e in check.expect] if check else [],
             "verdict": st.verdict if st else None,
             "reason": st.reason if st else None,
+            "seeds": st.seeds if st else None,
+            "expectation_changed": st.expectation_changed if st else False,
+            "stored_expectations": st.stored_expectations if st else None,
             "outcomes": [o.__dict__ for o in st.outcomes] if st else [],
             "rests_on_it": st.rests_on_it if st else [],
             "links_in": [{"rel": e.inverse, "source": e.source, "note": _note(proj.records[e.source], e)}

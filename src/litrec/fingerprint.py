@@ -15,7 +15,7 @@ from importlib import metadata
 
 from litrec.registry import Registry
 
-RESULT_FORMAT = 1
+RESULT_FORMAT = 2  # 2: sealed (content hash), pre-registered expectations, seeds
 VERSIONED = ("jax", "jaxlib", "numpy", "optax")
 
 

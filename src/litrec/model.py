@@ -156,7 +156,8 @@ class Base(Strict):
 
 # ----------------------------------------------------------------------- claims
 
-Op = Literal["<", "<=", ">", ">=", "≈", "=="]
+Op = Literal["<", "<=", ">", ">=", "≈", "==", "between"]
+POSITION_RE = re.compile(r"^\s*(<=|>=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*$")
 
 
 class Expectation(Strict):
@@ -169,20 +170,45 @@ class Expectation(Strict):
     factor: float = Field(1.0, description="the right side is factor * value (or * ref)")
     rel_tol: float | None = Field(None, ge=0, description="relative tolerance for ≈")
     abs_tol: float | None = Field(None, ge=0, description="absolute tolerance for ≈")
+    low: str | None = Field(None, description="op between: the metric at position 0")
+    high: str | None = Field(None, description="op between: the metric at position 1")
+    position: str | None = Field(
+        None, description="op between: where the metric must sit, 0 at low and 1 at high: '< 0.15'")
     paper: float | str | None = Field(None, description="the paper's own number, where it states one")
     official: float | str | None = Field(None, description="the official code's number")
     note: str | None = None
 
     @model_validator(mode="after")
     def _one_side(self) -> "Expectation":
+        if self.op == "between":
+            if self.value is not None or self.ref is not None:
+                raise ValueError("op 'between' takes low, high and position, not value or ref")
+            if not (self.low and self.high and self.position):
+                raise ValueError("op 'between' needs low: <metric>, high: <metric> and "
+                                 "position: '< 0.15' (0 at low, 1 at high)")
+            if not POSITION_RE.match(self.position):
+                raise ValueError(f"position {self.position!r} must be an operator and a number, "
+                                 "e.g. '< 0.15' or '>= 0.5'")
+            return self
+        if self.low is not None or self.high is not None or self.position is not None:
+            raise ValueError("low, high and position belong to op 'between'")
         if (self.value is None) == (self.ref is None):
             raise ValueError("give exactly one right-hand side: 'value: <number>' or 'ref: <metric>'")
         if self.op == "≈" and self.rel_tol is None and self.abs_tol is None:
             raise ValueError("op '≈' needs a tolerance: rel_tol or abs_tol")
         return self
 
+    def bound(self) -> tuple[str, float]:
+        """op between: the position's operator and number."""
+        match = POSITION_RE.match(self.position or "")
+        assert match, self.position
+        return match.group(1), float(match.group(2))
+
     def describe(self) -> str:
         """The expectation in words: `loss_trained <= 1.05 × loss_gd (±0.01 rel)`."""
+        if self.op == "between":
+            op, x = self.bound()
+            return f"{self.metric} between {self.low} (0) and {self.high} (1): position {op} {fmt(x, terminal=True)}"
         rhs = self.ref if self.ref is not None else fmt(self.value, terminal=True)
         if self.factor != 1.0:
             rhs = f"{fmt(self.factor, terminal=True)} × {rhs}"

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import difflib
+import math
 import time
 import traceback
 from concurrent.futures.process import BrokenProcessPool
@@ -28,9 +29,10 @@ from litrec import __version__
 from litrec.contract import check_module
 from litrec.errors import ContractError, RunError, SweepError, TargetError
 from litrec.executors import default_jobs, open_executor
-from litrec.fingerprint import Fingerprint
+from litrec.fingerprint import RESULT_FORMAT, Fingerprint
 from litrec.project import Project
 from litrec.results import result_path, write_result
+from litrec.seal import seal
 from litrec.state import ResultState, result_state, result_states
 from litrec.sweep import (
     Point,
@@ -39,8 +41,10 @@ from litrec.sweep import (
     make_config,
     plan,
     run_point,
+    svg_bytes,
     to_json,
 )
+from litrec.verdicts import expectation_record
 
 # ---------------------------------------------------------------- targets
 
@@ -105,6 +109,8 @@ class Job:
     config: Any
     sweep: dict[str, list] | None
     points: list[Point]
+    expectations: dict[str, dict] = dataclasses.field(default_factory=dict)
+    seed_figures: Callable | None = None
     futures: list | None = None
     started: dt.datetime | None = None
     t0: float = 0.0
@@ -126,8 +132,12 @@ def prepare(proj: Project, name: str, profile: str, fp: Fingerprint) -> Job:
         raise RunError(f"analysis '{name}': {exc}") from None
     points = [Point(root, package, entry.module, profile, overrides, fp.files, fp.versions,
                     figures=i == 0) for i, overrides in enumerate(grid)]
+    expectations = {f"{rec.id}#{claim.id}": expectation_record(claim.check.expect)
+                    for rec, claim in proj.claims()
+                    if claim.check is not None and claim.check.analysis == name}
     return Job(name, entry.title, profile, module.__name__, fp,
-               make_config(module, profile, {}), sweep, points)
+               make_config(module, profile, {}), sweep, points, expectations,
+               getattr(module, "seed_figures", None) if sweep and "seed" in sweep else None)
 
 
 def submit(job: Job, executor) -> None:
@@ -193,13 +203,20 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
                   else dict(vars(job.config)))
     seed = cfg.get("seed")
     metrics, spread, notes = first["metrics"], None, first["notes"]
+    noise = first.get("noise") or {}
+    figures = {f"{name}.svg": data for name, data in first["figures"].items()}
     if job.sweep is not None:
         metrics, spread, agg_notes = aggregate([o["metrics"] for o in outs])
         notes = list(dict.fromkeys([n for o in outs for n in o["notes"]] + agg_notes))
+        noise = _mean_noise([o.get("noise") or {} for o in outs])
         if "seed" in job.sweep:
             seed = to_json(job.sweep["seed"])
+    if job.seed_figures is not None:
+        drawn = job.seed_figures([{"seed": p.overrides.get("seed"), "metrics": o["metrics"]}
+                                  for p, o in zip(job.points, outs)])
+        figures.update({f"{name}.svg": svg_bytes(fig) for name, fig in (drawn or {}).items()})
     payload = {
-        "format": 1,
+        "format": RESULT_FORMAT,
         "analysis": job.name,
         "title": job.title,
         "profile": job.profile,
@@ -213,18 +230,33 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         "config": cfg,
         **({"sweep": to_json(job.sweep)} if job.sweep is not None else {}),
         "seed": seed,
+        **({"seeds": to_json(job.sweep["seed"])} if job.sweep and "seed" in job.sweep else {}),
         "started": job.started.isoformat(timespec="seconds"),
         "wall_time_s": round(wall, 3),
         "metrics": metrics,
+        **({"noise": noise} if noise else {}),
         **({"spread": spread,
-            "points": [{"overrides": to_json(p.overrides), "metrics": o["metrics"]}
+            "points": [{"overrides": to_json(p.overrides), "metrics": o["metrics"],
+                        **({"noise": o["noise"]} if o.get("noise") else {})}
                        for p, o in zip(job.points, outs)]} if job.sweep is not None else {}),
-        "figures": {name: f"{job.profile}/{name}.svg" for name in first["figures"]},
+        "figures": {name[:-4]: f"{job.profile}/{name}" for name in figures},
         "notes": notes,
+        "expectations": job.expectations,
     }
-    figures = {f"{name}.svg": data for name, data in first["figures"].items()}
+    payload = seal(payload, figures, default=to_json)
     write_result(results_dir, job.name, job.profile, payload, figures)
     return payload
+
+
+def _mean_noise(per_point: list[dict]) -> dict:
+    """The evaluation noise of a mean over points: sqrt(sum of squared errors) / n, per metric."""
+    names = sorted({k for noise in per_point for k in noise})
+    out = {}
+    for k in names:
+        ses = [noise.get(k) for noise in per_point]
+        if all(isinstance(se, (int, float)) and not isinstance(se, bool) for se in ses):
+            out[k] = math.sqrt(math.fsum(se * se for se in ses)) / len(ses)
+    return out
 
 
 @dataclasses.dataclass

@@ -4,7 +4,9 @@
   package versions as they are now; its numbers are judged;
 - `stale`: a result exists but something it was computed from changed since;
 - `missing`: no result for this profile yet;
-- `damaged`: a file is there but is not a readable result.
+- `modified`: a file is there but is not what litrec wrote: it does not
+  parse as a result, or it no longer matches its own content hash
+  (`litrec.seal`): edited by hand, a figure swapped, damaged.
 
 The runner (what to rerun), the verdicts, `litrec status`, the site and the
 export all ask `result_state`; each fingerprint is computed once per command.
@@ -15,12 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from litrec.diagnostics import Diagnostic
 from litrec.errors import DamagedResult
-from litrec.fingerprint import Fingerprint, fingerprint, package_versions
+from litrec.fingerprint import RESULT_FORMAT, Fingerprint, fingerprint, package_versions
 from litrec.registry import Registry
-from litrec.results import read_result
+from litrec.results import figure_dir, read_result, result_path
+from litrec.seal import broken_seal
 
-STATES = ("current", "stale", "missing", "damaged")
+STATES = ("current", "stale", "missing", "modified")
 
 
 @dataclass(frozen=True)
@@ -49,7 +53,7 @@ def result_state(registry: Registry | None, results_dir: Path, name: str, profil
     try:
         result = read_result(Path(results_dir), name, profile)
     except DamagedResult as exc:
-        return ResultState(name, profile, "damaged", reason=str(exc))
+        return ResultState(name, profile, "modified", reason=str(exc))
     registered = registry is not None and name in registry.entries
     if fp is None and registered:
         fp = fingerprint(registry, name, profile, versions)
@@ -59,9 +63,38 @@ def result_state(registry: Registry | None, results_dir: Path, name: str, profil
     if fp is None:
         return ResultState(name, profile, "stale", result, None,
                            f"analysis '{name}' is not in the registry")
+    if result.get("format") == RESULT_FORMAT:
+        broken = broken_seal(result, figure_dir(Path(results_dir), name, profile))
+        if broken:
+            path = result_path(Path(results_dir), name, profile)
+            return ResultState(name, profile, "modified", result, fp,
+                               f"{path}: {broken}; rerun: litrec run {name} --profile {profile} --force")
     if fp.matches(result):
         return ResultState(name, profile, "current", result, fp)
     return ResultState(name, profile, "stale", result, fp, fp.why_stale(result))
+
+
+def modified_results(results_dir: Path, display=str) -> list[Diagnostic]:
+    """An error for every result file under `results_dir` that is not what litrec wrote."""
+    out: list[Diagnostic] = []
+    root = Path(results_dir)
+    if not root.is_dir():
+        return out
+    for path in sorted(root.glob("*/*.json")):
+        name, profile = path.parent.name, path.stem
+        try:
+            result = read_result(root, name, profile)
+        except DamagedResult as exc:
+            out.append(Diagnostic(display(path), 1, 1, "", f"modified: {exc}", "result-modified"))
+            continue
+        if result is None or result.get("format") != RESULT_FORMAT:
+            continue  # older results are stale, not modified: `litrec status` says so
+        broken = broken_seal(result, figure_dir(root, name, profile))
+        if broken:
+            out.append(Diagnostic(display(path), 1, 1, "content_hash",
+                                  f"modified since litrec wrote it: {broken}; rerun: litrec run "
+                                  f"{name} --profile {profile} --force", "result-modified"))
+    return out
 
 
 def result_states(registry: Registry | None, results_dir: Path, names, profile: str

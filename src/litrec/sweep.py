@@ -167,13 +167,19 @@ def make_config(mod, profile: str, overrides: dict[str, Any]):
 
 
 def plan(mod, profile: str) -> tuple[dict[str, list] | None, list[dict[str, Any]]]:
-    """The module's sweep for `profile` (None when it has none) and its points, in order."""
+    """The module's sweep for `profile` (None when it has none) and its points, in order.
+
+    The profile's SEEDS come first in the grid (seed-major), then the SWEEP fields.
+    """
     make_config(mod, profile, {})
     sweep = getattr(mod, "SWEEP", None)
-    if sweep is None or profile not in sweep:
+    seeds = (getattr(mod, "SEEDS", None) or {}).get(profile)
+    grid = dict(sweep[profile]) if sweep is not None and profile in sweep else None
+    if seeds is not None:
+        grid = {"seed": list(seeds), **(grid or {})}
+    if grid is None:
         return None, [{}]
     where = f"{mod.__name__}: SWEEP['{profile}']"
-    grid = sweep[profile]
     config = mod.PROFILES[profile]
     if not isinstance(grid, dict) or not grid:
         raise SweepError(f"{where} must map Config field names to lists of values")
@@ -235,6 +241,7 @@ def run_point(point: Point, progress=None) -> dict:
         "metrics": metrics,
         "figures": figures,
         "notes": [str(n) for n in out.get("notes", [])],
+        "noise": to_json(dict(out.get("noise") or {})),
         "wall_time_s": wall,
         "config": to_json(dataclasses.asdict(config) if dataclasses.is_dataclass(config)
                           else dict(vars(config))),

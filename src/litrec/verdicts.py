@@ -1,103 +1,47 @@
-"""Verdicts: each claim's expectations evaluated against its analysis's result.
+"""Verdicts: every claim's expectations judged against its analysis's result.
 
-A sweep's result stores the mean over its points as `metrics`, so expectations
-are judged on the aggregate; each status carries the spread of the metrics it
-evaluated (`spread`: std, min, max, n).
+A claim's verdict is one of
 
-Verdicts are `reproduced` (every expectation holds), `not_reproduced` (one
-fails), `stale` (a result exists but its code, profile or package versions
-changed since; the stored numbers are shown but not judged), `not_run` (no
-result yet) and `error` (the result lacks a metric the claim names, or its file
-is damaged). Whether a result may be judged is asked of `litrec.state`.
+- `reproduced`: every expectation holds on the whole interval over seeds;
+- `not reproduced`: an expectation fails on the whole interval;
+- `inconclusive`: none fails but one straddles its threshold (with the number
+  of seeds that would decide, at the spread seen);
+- `unchecked`: the claim names no analysis (most claims of most papers);
+- `stale`: a result exists, but its code, profile or package versions changed
+  since; its numbers are shown, not judged;
+- `missing`: no result for the profile yet;
+- `modified`: the result file is not what litrec wrote (`litrec.seal`);
+- `error`: the result lacks a metric the claim names, or a comparison is refused.
+
+Judging one expectation is `litrec.judge`; whether a result may be judged is
+asked of `litrec.state`. A result stores the expectations it was judged
+against when it ran (pre-registration): when a claim's expectations differ
+from them, the status says so, outcome by outcome, until the analysis reruns.
 """
 
 from __future__ import annotations
 
-import math
+import hashlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from litrec.model import Expectation
+from litrec.judge import MissingMetric, Outcome, evaluate
 from litrec.project import Project
 from litrec.state import ResultState, result_states
 
-
-class MissingMetric(KeyError):
-    """A claim names a metric its analysis's result does not hold."""
-
-
-def get_metric(metrics: dict, name: str) -> Any:
-    """A metric by dotted name (`k2.loss_trained`); MissingMetric when absent."""
-    cur: Any = metrics
-    for part in name.split("."):
-        if isinstance(cur, dict) and part in cur:
-            cur = cur[part]
-        else:
-            raise MissingMetric(name)
-    return cur
+VERDICTS = ("reproduced", "not reproduced", "inconclusive", "unchecked", "stale", "missing",
+            "modified", "error")
+BEHIND = ("stale", "missing", "modified", "error")  # what `status --check-current` refuses
 
 
-def _compare(op: str, a: Any, b: Any, exp: Expectation) -> bool:
-    if a is None or b is None:  # a NaN, stored as null, or a metric a sweep could not average
-        return False
-    if isinstance(a, bool) or isinstance(b, bool):
-        if op in ("==", "≈"):
-            return bool(a) == bool(b)
-        return False
-    a, b = float(a), float(b)
-    if math.isnan(a) or math.isnan(b):
-        return False
-    if op == "<":
-        return a < b
-    if op == "<=":
-        return a <= b
-    if op == ">":
-        return a > b
-    if op == ">=":
-        return a >= b
-    if op == "==":
-        return a == b
-    tol = max(exp.abs_tol or 0.0, (exp.rel_tol or 0.0) * abs(b))
-    return abs(a - b) <= tol
-
-
-@dataclass
-class Outcome:
-    """One expectation against one result."""
-
-    expectation: str
-    metric: str
-    measured: Any
-    expected: Any
-    holds: bool | None
-    paper: Any = None
-    official: Any = None
-    note: str | None = None
-    rel_diff: float | None = None
-
-
-def evaluate(exp: Expectation, metrics: dict) -> Outcome:
-    """Evaluate one expectation; a list-valued metric must hold at every element."""
-    measured = get_metric(metrics, exp.metric)
-    rhs = get_metric(metrics, exp.ref) if exp.ref is not None else exp.value
-    if isinstance(rhs, list) or isinstance(measured, list):
-        ms = measured if isinstance(measured, list) else [measured] * len(rhs)
-        rs = rhs if isinstance(rhs, list) else [rhs] * len(ms)
-        if len(ms) != len(rs):
-            raise MissingMetric(f"{exp.metric} and {exp.ref} have different lengths")
-        scaled = [r * exp.factor if not isinstance(r, bool) else r for r in rs]
-        holds = all(_compare(exp.op, a, b, exp) for a, b in zip(ms, scaled))
-        expected: Any = scaled
-    else:
-        expected = rhs * exp.factor if not isinstance(rhs, bool) else rhs
-        holds = _compare(exp.op, measured, expected, exp)
-    rel = None
-    if isinstance(measured, (int, float)) and isinstance(expected, (int, float)) \
-            and not isinstance(measured, bool) and expected:
-        rel = (float(measured) - float(expected)) / abs(float(expected))
-    return Outcome(exp.describe(), exp.metric, measured, expected, holds,
-                   exp.paper, exp.official, exp.note, rel)
+def expectation_record(expect) -> dict:
+    """What a result stores of a claim's expectations: their text and a hash of their data."""
+    data = [e.model_dump(mode="json") for e in expect]
+    blob = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return {"text": [e.describe() for e in expect],
+            "hash": hashlib.sha256(blob.encode("utf-8")).hexdigest()}
 
 
 @dataclass
@@ -115,7 +59,11 @@ class ClaimStatus:
     reason: str | None = None
     provenance: dict[str, Any] = field(default_factory=dict)
     rests_on_it: list[str] = field(default_factory=list)
-    spread: dict[str, dict] = field(default_factory=dict)  # metric -> {std, min, max, n} of a sweep
+    spread: dict[str, dict] = field(default_factory=dict)  # metric -> {std, min, max, n}
+    seeds: list | None = None
+    seeds_needed: int | None = None
+    expectation_changed: bool = False
+    stored_expectations: list[str] | None = None
 
     def row(self) -> dict:
         """The status as `litrec status --format json` and `litrec run --format json` print it."""
@@ -125,10 +73,15 @@ class ClaimStatus:
             "analysis": self.analysis,
             "profile": self.profile,
             "verdict": self.verdict,
+            "seeds": self.seeds,
+            "seeds_needed": self.seeds_needed,
             "measured": self.measured,
             "expected": self.expected,
             "outcomes": [o.__dict__ for o in self.outcomes],
             "reason": self.reason,
+            "expectation_changed": self.expectation_changed,
+            **({"stored_expectations": self.stored_expectations}
+               if self.expectation_changed else {}),
             "rests_on_it": self.rests_on_it,
             "spread": self.spread,
             "provenance": self.provenance,
@@ -136,62 +89,114 @@ class ClaimStatus:
 
 
 def _provenance(result: dict) -> dict:
-    keys = ("code_hash", "versions", "platform", "device", "seed", "started", "wall_time_s",
-            "config", "sweep", "litrec")
+    keys = ("code_hash", "content_hash", "versions", "platform", "device", "seed", "seeds",
+            "started", "wall_time_s", "config", "sweep", "litrec")
     return {k: result.get(k) for k in keys if k in result}
 
 
 def claim_statuses(proj: Project, results_dir: Path, profile: str,
                    only: set[str] | None = None,
                    states: dict[str, ResultState] | None = None) -> list[ClaimStatus]:
-    """A status for every checked claim (or those in `only`), in record order.
+    """A status for every claim (or those in `only`), in record order; unchecked ones too.
 
     `states` holds results whose state is already known (the runner's); the
     rest are decided here, once per analysis.
     """
-    checked = [(rec, claim) for rec, claim in proj.claims() if claim.check is not None
-               and (only is None or f"{rec.id}#{claim.id}" in only)]
-    names = {claim.check.analysis for _, claim in checked}
+    chosen = [(rec, claim) for rec, claim in proj.claims()
+              if only is None or f"{rec.id}#{claim.id}" in only]
+    names = {claim.check.analysis for _, claim in chosen if claim.check is not None}
     known = dict(states or {})
     known.update(result_states(proj.registry, results_dir, sorted(names - set(known)), profile))
-    out = [_status(rec, claim, known[claim.check.analysis], profile) for rec, claim in checked]
+    out = [_status(rec, claim, known[claim.check.analysis], profile) if claim.check is not None
+           else ClaimStatus(f"{rec.id}#{claim.id}", claim.title, None, profile, "unchecked",
+                            reason="no analysis yet: the claim names none (check.analysis)")
+           for rec, claim in chosen]
     _flag_dependents(proj, out)
     return out
 
 
+def seed_metrics(result: dict) -> tuple[list[dict], list | None]:
+    """The per-seed metrics a result's expectations are judged on, and the seeds.
+
+    A result whose sweep varies only the seed is judged seed by seed; any other
+    result (one run, or a sweep over other settings) on its stored metrics.
+    """
+    sweep = result.get("sweep")
+    points = result.get("points")
+    if isinstance(sweep, dict) and list(sweep) == ["seed"] and isinstance(points, list) \
+            and points and all(isinstance(p, dict) and isinstance(p.get("metrics"), dict)
+                               for p in points):
+        return [p["metrics"] for p in points], list(sweep["seed"])
+    return [result.get("metrics", {})], None
+
+
 def _status(rec, claim, state: ResultState, profile: str) -> ClaimStatus:
     ref, name = f"{rec.id}#{claim.id}", claim.check.analysis
-    st = ClaimStatus(ref, claim.title, name, profile, "not_run",
+    st = ClaimStatus(ref, claim.title, name, profile, "missing",
                      expected=[e.describe() for e in claim.check.expect])
     if state.state == "missing":
         st.reason = f"{state.reason}; run: litrec run {ref} --profile {profile}"
         return st
-    if state.state == "damaged":
-        st.verdict, st.reason = "error", state.reason
+    if state.state == "modified":
+        st.verdict, st.reason = "modified", state.reason
         return st
     result = state.result or {}
     st.provenance = _provenance(result)
-    metrics = result.get("metrics", {})
+    seeds, st.seeds = seed_metrics(result)
+    noise = result.get("noise") if isinstance(result.get("noise"), dict) else {}
     try:
-        st.outcomes = [evaluate(e, metrics) for e in claim.check.expect]
+        st.outcomes = [evaluate(e, seeds, noise) for e in claim.check.expect]
     except MissingMetric as exc:
         st.verdict = "error"
         st.reason = f"the result of '{name}' has no metric {exc.args[0]!r}"
         return st
+    _preregistered(st, claim, result)
     st.measured = {o.metric: o.measured for o in st.outcomes}
     spread = result.get("spread") or {}
     st.spread = {o.metric: spread[o.metric] for o in st.outcomes if o.metric in spread}
+    decisions = [o.decision for o in st.outcomes]
     if not state.current:
         st.verdict, st.reason = "stale", state.reason
+    elif "refused" in decisions:
+        st.verdict = "error"
+        st.reason = next(o.reason for o in st.outcomes if o.decision == "refused")
+    elif "fails" in decisions:
+        st.verdict = "not reproduced"
+    elif "inconclusive" in decisions:
+        st.verdict = "inconclusive"
+        st.seeds_needed = max((o.seeds_needed or 0) for o in st.outcomes) or None
+        st.reason = (f"an interval straddles its threshold; about {st.seeds_needed} seeds would "
+                     "decide at this spread" if st.seeds_needed else
+                     "an interval straddles its threshold")
     else:
-        st.verdict = "reproduced" if all(o.holds for o in st.outcomes) else "not_reproduced"
+        st.verdict = "reproduced"
     return st
+
+
+def _preregistered(st: ClaimStatus, claim, result: dict) -> None:
+    """Flag expectations that differ from those the result was judged against when it ran."""
+    if not isinstance(result.get("expectations"), dict):
+        return  # a result from before litrec stored expectations: nothing to compare
+    stored = result["expectations"].get(st.claim)
+    now = expectation_record(claim.check.expect)
+    if isinstance(stored, dict) and stored.get("hash") == now["hash"]:
+        return
+    was = list(stored.get("text") or []) if isinstance(stored, dict) else []
+    st.expectation_changed, st.stored_expectations = True, was
+
+    def before(i: int) -> str | None:
+        return was[i] if i < len(was) else None
+
+    changed = [i for i, o in enumerate(st.outcomes) if before(i) != o.expectation]
+    for i in changed or range(len(st.outcomes)):  # none by text: a number behind it changed
+        st.outcomes[i].expectation_changed = True
+        st.outcomes[i].stored_expectation = before(i)
 
 
 def _flag_dependents(proj: Project, statuses: list[ClaimStatus]) -> None:
     """Records resting on a claim that is not reproduced: users, and theories they source."""
     for st in statuses:
-        if st.verdict != "not_reproduced":
+        if st.verdict != "not reproduced":
             continue
         rid, _, cid = st.claim.partition("#")
         users = sorted({e.source for e in proj.edges

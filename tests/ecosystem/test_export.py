@@ -12,6 +12,7 @@ from litrec import model as m
 from litrec.load import load_project
 from litrec.fingerprint import RESULT_FORMAT, fingerprint
 from litrec.results import write_result
+from litrec.seal import seal
 from litrec.schema import schema_for
 
 from .conftest import ROOT, run_cli
@@ -33,13 +34,13 @@ def write_current_result(project, name: str, metrics: dict, profile: str = "pape
                "code_hash": fp.code_hash, "code_files": fp.files, "versions": fp.versions,
                "seed": 0, "started": "2026-01-02T03:04:05+00:00", "wall_time_s": 1.5,
                "config": {"seed": 0}, "metrics": metrics, "figures": {}, "notes": []}
-    write_result(project / "results", name, profile, payload, {})
+    write_result(project / "results", name, profile, seal(payload, {}), {})
 
 
 def test_document_shape(project):
     doc = export(project)
     proj = load_project(project / "records")
-    assert (doc["format"], doc["version"], doc["profile"]) == ("litrec-graph", 1, "paper")
+    assert (doc["format"], doc["version"], doc["profile"]) == ("litrec-graph", 2, "paper")
     assert [r["id"] for r in doc["records"]] == sorted(proj.records)
     assert len(doc["links"]) == len(proj.edges)
     assert set(doc["relations"]) == set(m.RELATIONS)
@@ -73,7 +74,7 @@ def test_record_data_validates_against_the_kinds_schema(project):
 def test_claims_without_results_are_not_run(project):
     claims = {c["ref"]: c for c in export(project)["claims"]}
     c1 = claims["NOTE-621#C1"]
-    assert c1["verdict"] == "not_run" and c1["provenance"] == {} and c1["result"] is None
+    assert c1["verdict"] == "missing" and c1["provenance"] == {} and c1["result"] is None
     assert c1["analysis"] == "conditioning-vs-parameters"
     assert c1["expect"][0] == "params_unchanged == true"
     assert claims["ARXIV-2212.07677#P1"]["links_in"] == [
@@ -86,7 +87,7 @@ def test_claims_carry_verdicts_and_provenance(project):
         "params_unchanged": True, "max_abs_pred_error": 1e-12, "max_abs_dW_error": 2e-12,
         "implied_model_distance": float("nan"), "min_cross_distance": 0.5})
     c1 = {c["ref"]: c for c in export(project)["claims"]}["NOTE-621#C1"]
-    assert c1["verdict"] == "not_reproduced"  # NaN is not > 0.01
+    assert c1["verdict"] == "not reproduced"  # NaN is not > 0.01
     assert c1["outcomes"][3]["measured"] is None  # NaN is not JSON: written as null
     assert c1["provenance"]["code_hash"] and c1["provenance"]["wall_time_s"] == 1.5
     assert c1["result"].endswith("conditioning-vs-parameters/paper.json")
@@ -107,7 +108,7 @@ def test_export_is_deterministic_and_strict_json(project):
 def test_out_file_and_summary(project):
     code, out, err = run_cli("litrec export json --out graph.json --profile quick", project)
     assert code == 0 and out == ""
-    assert err == "wrote graph.json: 8 records, 13 links, 6 claims (6 not run; profile quick)\n"
+    assert err == "wrote graph.json: 8 records, 13 links, 6 claims (6 missing; profile quick)\n"
     assert json.loads((project / "graph.json").read_text())["profile"] == "quick"
 
 
@@ -136,7 +137,7 @@ def test_every_key_is_documented(project):
         | set(next(c["provenance"] for c in doc["claims"] if c["provenance"]))
     missing = sorted(k for k in keys if f"`{k}`" not in text)
     assert not missing, f"not in site/export-format.md: {missing}"
-    assert '"format": "litrec-graph"' in text and '"version": 1' in text
+    assert '"format": "litrec-graph"' in text and '"version": 2' in text
 
 
 # ------------------------------------------------------------------ graph

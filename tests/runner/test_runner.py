@@ -101,7 +101,7 @@ def test_run_writes_result_with_provenance_and_verdicts(toy, cli):
     assert code == 1  # F2 is not reproduced
     assert doc["ran"] == ["toy"]
     verdicts = {c["claim"]: c["verdict"] for c in doc["claims"]}
-    assert verdicts == {"ARXIV-0000.00001#F1": "reproduced", "ARXIV-0000.00001#F2": "not_reproduced"}
+    assert verdicts == {"ARXIV-0000.00001#F1": "reproduced", "ARXIV-0000.00001#F2": "not reproduced"}
     f2 = next(c for c in doc["claims"] if c["claim"].endswith("F2"))
     assert f2["measured"] == {"total": 12.0}
     assert f2["outcomes"][0]["paper"] == 1234
@@ -160,7 +160,7 @@ def test_status_not_run_and_json_shape(toy, cli):
     code, out, _ = cli("status", "--format", "json")
     rows = json.loads(out)
     assert code == 0
-    assert [r["verdict"] for r in rows] == ["not_run", "not_run"]
+    assert [r["verdict"] for r in rows] == ["missing", "missing"]
     for key in ("claim", "analysis", "profile", "verdict", "measured", "expected"):
         assert key in rows[0]
     assert rows[0]["expected"] == ["total > 10", "nested.ok == true", "xs >= 0"]
@@ -210,15 +210,18 @@ def test_invalid_records_stop_the_run(toy, cli):
     (">", 1.0, 2.0, True), (">=", 2.0, 1.0, False), ("==", 3.0, 3.0, True),
 ])
 def test_expectation_ops(op, rhs, measured, holds):
+    from litrec.judge import evaluate
     from litrec.model import Expectation
-    from litrec.verdicts import evaluate
 
-    assert evaluate(Expectation(metric="m", op=op, value=rhs), {"m": measured}).holds is holds
+    assert evaluate(Expectation(metric="m", op=op, value=rhs), [{"m": measured}]).holds is holds
 
 
 def test_expectation_tolerance_factor_and_lists():
+    from litrec.judge import evaluate as judge
     from litrec.model import Expectation
-    from litrec.verdicts import evaluate
+
+    def evaluate(exp, metrics):  # one run: one seed
+        return judge(exp, [metrics])
 
     approx = Expectation(metric="a", op="≈", ref="b", rel_tol=0.01)
     assert evaluate(approx, {"a": 0.2052, "b": 0.2047}).holds

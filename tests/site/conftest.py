@@ -22,7 +22,9 @@ import yaml
 from litrec.commands import main
 from litrec.load import load_project
 from litrec.fingerprint import fingerprint
+from litrec.fingerprint import RESULT_FORMAT
 from litrec.results import write_result
+from litrec.seal import seal
 from tests.conftest import REPO, copy_project
 
 PROFILE = "paper"
@@ -57,7 +59,7 @@ def make_project(root: Path) -> Path:
 def _result(proj, name: str, metrics: dict, figures: list[str], stale: bool = False) -> None:
     fp = fingerprint(proj.registry, name, PROFILE)
     payload = {
-        "format": 1, "analysis": name, "title": name, "profile": PROFILE,
+        "format": RESULT_FORMAT, "analysis": name, "title": name, "profile": PROFILE,
         "code_hash": "0" * 64 if stale else fp.code_hash, "code_files": fp.files,
         "versions": fp.versions, "litrec": "0.1.0",
         "platform": {"system": "Linux", "machine": "x86_64", "python": "3.11"},
@@ -67,8 +69,8 @@ def _result(proj, name: str, metrics: dict, figures: list[str], stale: bool = Fa
         "metrics": metrics, "figures": {f: f"{PROFILE}/{f}.svg" for f in figures},
         "notes": ["a <b>note</b> from the analysis"],
     }
-    write_result(proj.records_dir.parent / "results", name, PROFILE, payload,
-                 {f"{f}.svg": SVG for f in figures})
+    figs = {f"{f}.svg": SVG for f in figures}
+    write_result(proj.records_dir.parent / "results", name, PROFILE, seal(payload, figs), figs)
 
 
 def write_results(root: Path) -> None:

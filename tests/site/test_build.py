@@ -180,8 +180,8 @@ def test_dashboard_shows_every_claim_with_its_verdict(pages):
     home = (pages["index.html"].path).read_text(encoding="utf-8")
     expected = {
         "ARXIV-2212.07677#P1": "reproduced", "ARXIV-2212.07677#F1": "not-reproduced",
-        "ARXIV-2212.07677#F2": "stale", "ARXIV-2212.07677#P2": "not-run",
-        "NOTE-621#C1": "not-run", "DOI-10.1000_a(b)c#P1": "unchecked", "NOTE-9001#C1": "unchecked",
+        "ARXIV-2212.07677#F2": "stale", "ARXIV-2212.07677#P2": "missing",
+        "NOTE-621#C1": "missing", "DOI-10.1000_a(b)c#P1": "unchecked", "NOTE-9001#C1": "unchecked",
     }
     rows = re.findall(r"<tr>(.*?)</tr>", home, re.S)
 

@@ -33,7 +33,7 @@ def cluster():
 
 
 def _without_times(payload: dict) -> dict:
-    return {k: v for k, v in payload.items() if k not in ("started", "wall_time_s")}
+    return {k: v for k, v in payload.items() if k not in ("started", "wall_time_s", "content_hash")}
 
 
 def _markers(folder) -> list[tuple[int, int]]:

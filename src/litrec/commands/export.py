@@ -35,7 +35,7 @@ def add_parser(sub) -> None:
     records_args(q)
     q = what.add_parser("json", help="the record graph as one JSON document (format litrec-graph)",
                         description="The whole record graph as one JSON document, "
-                        "format litrec-graph version 1 (see site/export-format.md).")
+                        "format litrec-graph version 2 (see site/export-format.md).")
     results_arg(q)
     profile_arg(q, "which profile's results give the verdicts (default: paper)")
     q.add_argument("--out", type=Path, default=None, metavar="FILE",

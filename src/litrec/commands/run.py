@@ -118,7 +118,20 @@ def run(args) -> int:
         if not plan.todo:
             print(f"nothing to run: {len(plan.current)} analyses current for profile "
                   f"'{args.profile}'", file=sys.stderr)
-        print_table(statuses)
-    bad = [s for s in statuses if s.verdict == "error"
-           or (s.verdict == "not_reproduced" and not args.allow_not_reproduced)]
+        print_table(statuses, args.profile)
+    bad = [s for s in statuses if s.verdict in ("error", "modified")
+           or (s.verdict == "not reproduced" and not args.allow_not_reproduced)]
+    if args.format == "text":
+        _why(statuses, args, failed)
     return 1 if bad or failed else 0
+
+
+def _why(statuses, args, failed: list[str]) -> None:
+    """One closing line naming what did not hold, and the command that shows why."""
+    names = [s.claim for s in statuses if s.verdict in ("not reproduced", "inconclusive",
+                                                         "error", "modified")]
+    if failed:
+        print(f"failed: {', '.join(failed)} (see the messages above)", file=sys.stderr)
+    if names:
+        print(f"not reproduced or undecided: {', '.join(names)}; why: litrec status --profile "
+              f"{args.profile} --verbose", file=sys.stderr)

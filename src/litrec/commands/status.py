@@ -13,7 +13,7 @@ from litrec.commands.common import (
     results_arg,
 )
 from litrec.commands.table import print_table
-from litrec.verdicts import claim_statuses
+from litrec.verdicts import BEHIND, claim_statuses
 
 
 def add_parser(sub) -> None:
@@ -24,7 +24,11 @@ def add_parser(sub) -> None:
     profile_arg(p, "which profile's results to judge (default: paper)")
     results_arg(p)
     p.add_argument("--check-current", action="store_true",
-                   help="exit 1 when any claim's result is stale or missing (for CI)")
+                   help="exit 1 when any claim's result is stale, missing, modified or in error "
+                   "(for CI)")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="every outcome under its claim: per-seed values, interval, evaluation "
+                   "noise, expectations changed since the run")
     records_args(p)
     format_arg(p)
 
@@ -38,9 +42,9 @@ def run(args) -> int:
     if args.format == "json":
         print(json.dumps([s.row() for s in statuses], indent=2, default=str))
     else:
-        print_table(statuses)
+        print_table(statuses, args.profile, args.verbose)
     if args.check_current:
-        behind = [s for s in statuses if s.verdict in ("stale", "not_run", "error")]
+        behind = [s for s in statuses if s.verdict in BEHIND]
         for s in behind:
             print(f"litrec status: {s.claim} is {s.verdict.replace('_', ' ')}: {s.reason}",
                   file=sys.stderr)

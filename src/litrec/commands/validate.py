@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 from litrec.commands.common import (
     EXIT_INVALID,
@@ -13,6 +14,7 @@ from litrec.commands.common import (
     records_args,
 )
 from litrec.load import load_project
+from litrec.state import modified_results
 
 
 def add_parser(sub) -> None:
@@ -21,6 +23,9 @@ def add_parser(sub) -> None:
                        description="Check every record, link and claim; report all problems at once "
                        "as path:line:col: message. Exit 0 when valid, 1 when any record is invalid.")
     records_args(p)
+    p.add_argument("--results", type=Path, default=None, metavar="DIR",
+                   help="the results folder whose files must be as litrec wrote them "
+                   "(default: results beside the records folder, when there is one)")
     format_arg(p)
     p.add_argument("--quiet", action="store_true", help="print errors only, not information notes")
 
@@ -29,6 +34,8 @@ def run(args) -> int:
     """Validate and print every problem; exit 1 when any record is invalid."""
     need_dir(args.records, "records")
     proj = load_project(args.records, args.analysis)
+    results = args.results or args.records.resolve().parent / "results"
+    proj.diagnostics.extend(modified_results(results, proj.display))
     errors = sorted(proj.errors, key=lambda d: (d.path, d.line, d.col))
     if args.format == "json":
         out = {

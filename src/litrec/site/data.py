@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from litrec.judge import get_metric
 from litrec.kinds import page_of
 from litrec.project import Edge, Project
 from litrec.state import ResultState, result_states
-from litrec.verdicts import ClaimStatus, claim_statuses, get_metric
+from litrec.verdicts import ClaimStatus, claim_statuses
 
 
 def anchor(claim_id: str) -> str:
@@ -80,13 +81,13 @@ class AnalysisInfo:
 
     @property
     def state(self) -> str:
-        """The badge of its result: current, stale, not_run or damaged."""
+        """The badge of its result: current, stale, not_run or modified."""
         st = self.result_state.state if self.result_state else "missing"
         return "not_run" if st == "missing" else st
 
     @property
     def result(self) -> dict | None:
-        """The stored result (current or not), None when missing or damaged."""
+        """The stored result (current or not), None when missing or modified."""
         return self.result_state.result if self.result_state else None
 
     @property

@@ -37,8 +37,9 @@ from litrec.site.parts import (
     verdict_of,
 )
 from litrec.site.text import flatten, inline, prose
+from litrec.verdicts import VERDICTS
 
-VERDICT_ORDER = ("reproduced", "not_reproduced", "stale", "not_run", "error", "unchecked")
+VERDICT_ORDER = VERDICTS
 NOTES_LIMIT = 200
 # Generated pages are single pages (record pages are not in the nav at all): the left sidebar
 # would be empty, so it is hidden and tables get the width.
@@ -248,8 +249,8 @@ def analysis_page(data: SiteData, name: str) -> str:
         module = data.project.registry.entries[name].module.replace(".", "/")
         state += " · module " + code(f"analysis/{module}.py")
     head = [p(f"<strong>{esc(info.title)}</strong>"), p(state)]
-    if info.state == "damaged":
-        head.append(p(f"damaged: {esc(info.why_stale)}", "lr-reason"))
+    if info.state == "modified":
+        head.append(p(f"modified: {esc(info.why_stale)}", "lr-reason"))
     elif info.result is None:
         head.append(p(f"No {esc(data.profile)} result yet; run: "
                       + code(f"litrec run {name} --profile {data.profile}")))

@@ -9,10 +9,7 @@ from litrec.model import RELATIONS
 from litrec.site.data import SiteData, anchor
 from litrec.site.markup import a, code, esc, span, table, ul
 
-VERDICT_TEXT = {
-    "reproduced": "reproduced", "not_reproduced": "not reproduced", "stale": "stale",
-    "not_run": "not run", "error": "error", "unchecked": "not checked", "current": "current",
-}
+VERDICT_TEXT = {"missing": "not run", "not_run": "not run", "unchecked": "no analysis yet"}
 
 
 def badge(value: str, family: str = "v") -> str:
@@ -69,7 +66,7 @@ def lines(items: list[str]) -> str:
 def outcome_rows(data: SiteData, ref: str, claim) -> list[dict[str, Any]]:
     """One row per expectation: its text, measured, expected, paper, official, holds, note."""
     st = data.statuses.get(ref)
-    judged = st is not None and st.verdict in ("reproduced", "not_reproduced")
+    judged = st is not None and st.verdict in ("reproduced", "not reproduced", "inconclusive")
     rows = []
     outcomes = st.outcomes if st is not None else []
     for i, exp in enumerate(claim.check.expect if claim.check else []):
@@ -80,16 +77,44 @@ def outcome_rows(data: SiteData, ref: str, claim) -> list[dict[str, Any]]:
             "expected": None if o is None else o.expected,
             "has_result": o is not None,
             "holds": o.holds if (o is not None and judged) else None,
+            "decision": o.decision if (o is not None and judged) else None,
+            "outcome": o,
             "paper": exp.paper, "official": exp.official, "note": exp.note,
         })
     return rows
 
 
-def mark(holds: bool | None) -> str:
-    """✓ or ✗ for an outcome that holds or fails."""
+def mark(holds: bool | None, decision: str | None = None) -> str:
+    """✓ or ✗ for an outcome that holds or fails, ? when its interval straddles the threshold."""
+    if decision == "inconclusive":
+        return span("lr-unsure", "?") + " "
     if holds is None:
         return ""
     return span("lr-ok", "✓") + " " if holds else span("lr-fail", "✗") + " "
+
+
+def measured_cell(o) -> str:
+    """The measured value: the mean with its 95% interval and n seeds, per-seed values on demand."""
+    if o is None:
+        return "—"
+    text = esc(fmt(o.measured))
+    if o.interval and o.n > 1:
+        text += (f"<br>{esc(f'[{fmt(o.interval[0])}, {fmt(o.interval[1])}]')} "
+                 + span("lr-reason", esc(f"95% interval, {o.n} seeds ({o.method})")))
+    if o.noise is not None:
+        text += "<br>" + span("lr-reason", esc(f"evaluation noise ±{fmt(o.noise)}"))
+    if o.judged:
+        j = o.judged
+        text += "<br>" + span("lr-reason", esc(
+            f"judged on {j['quantity']} = {fmt(j['mean'])} [{fmt(j['interval'][0])}, "
+            f"{fmt(j['interval'][1])}]"))
+    if o.seeds_needed:
+        text += "<br>" + span("lr-reason", esc(f"about {o.seeds_needed} seeds would decide"))
+    if o.values and o.n > 1:
+        text += (f"<details><summary>per seed</summary>{esc(fmt(o.values))}</details>")
+    if o.reason:
+        text += "<br>" + span("lr-reason", esc(o.reason))
+    return text
 
 
 def outcome_table(data: SiteData, ref: str, claim) -> str:
@@ -98,10 +123,17 @@ def outcome_table(data: SiteData, ref: str, claim) -> str:
     if not rows:
         return ""
     return table(["Expectation", "Measured", "Expected", "Paper", "Official code", "Note"], (
-        [mark(r["holds"]) + code(r["expectation"]),
-         esc(fmt(r["measured"])) if r["has_result"] else "—",
+        [mark(r["holds"], r["decision"]) + code(r["expectation"]) + _changed(r["outcome"]),
+         measured_cell(r["outcome"]) if r["has_result"] else "—",
          esc(fmt(r["expected"])) if r["has_result"] else "—",
          esc(fmt(r["paper"])), esc(fmt(r["official"])), esc(r["note"] or "")] for r in rows))
+
+
+def _changed(o) -> str:
+    if o is None or not o.expectation_changed:
+        return ""
+    was = o.stored_expectation or "(none: the claim was not checked when the analysis ran)"
+    return "<br>" + span("lr-changed", esc(f"expectation changed after the run: was {was}"))
 
 
 def provenance(prov: dict) -> str:

@@ -1,0 +1,82 @@
+"""Numbers over seeds: mean, spread and a 95% interval, and how many seeds would decide.
+
+A trained model's measured value is the mean over its seeds with a 95%
+confidence interval for that mean: Student's t for fewer than 10 seeds (the
+t quantiles below are the standard two-sided 95% values), a percentile
+bootstrap over seeds (10,000 resamples, fixed generator seed) from 10 on. One
+seed gives a degenerate interval, the value itself, so a single-seed result is
+judged as before.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+# Two-sided 95% Student t quantiles t_{0.975, df}, df = 1..30; beyond 30 the normal 1.960.
+T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+        2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+        2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+BOOTSTRAP_FROM = 10  # seeds; below this, Student t
+BOOTSTRAP_RESAMPLES = 10_000
+
+
+def t975(df: int) -> float:
+    """The two-sided 95% Student t quantile for `df` degrees of freedom."""
+    return T975[df - 1] if df <= len(T975) else 1.960
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Values over seeds: mean, sample std, the 95% interval of the mean, and how it was made."""
+
+    values: tuple[float, ...]
+    mean: float
+    std: float
+    low: float
+    high: float
+    method: str  # "single seed", "student t" or "bootstrap"
+
+    @property
+    def n(self) -> int:
+        """The number of seeds."""
+        return len(self.values)
+
+    def to_json(self) -> dict:
+        """As stored and printed: values, mean, std, interval, n, method."""
+        return {"values": list(self.values), "mean": self.mean, "std": self.std,
+                "interval": [self.low, self.high], "n": self.n, "method": self.method}
+
+
+def summarize(values) -> Summary:
+    """Mean, std and 95% interval of the mean of finite `values` (at least one)."""
+    xs = tuple(float(v) for v in values)
+    n = len(xs)
+    mean = math.fsum(xs) / n
+    if n == 1:
+        return Summary(xs, mean, 0.0, mean, mean, "single seed")
+    std = math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / (n - 1))
+    if n < BOOTSTRAP_FROM:
+        half = t975(n - 1) * std / math.sqrt(n)
+        return Summary(xs, mean, std, mean - half, mean + half, "student t")
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    means = np.asarray(xs)[rng.integers(0, n, size=(BOOTSTRAP_RESAMPLES, n))].mean(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return Summary(xs, mean, std, float(low), float(high), "bootstrap")
+
+
+def seeds_needed(summary: Summary, threshold: float, limit: int = 1000) -> int | None:
+    """Seeds at which the interval, at this mean and spread, would clear `threshold` (None: never).
+
+    An estimate from the spread seen so far: the least n with t(n-1) * std / sqrt(n) below
+    the distance from the mean to the threshold.
+    """
+    gap = abs(summary.mean - threshold)
+    if summary.std == 0 or gap == 0:
+        return None
+    for n in range(max(summary.n, 2), limit + 1):
+        if t975(n - 1) * summary.std / math.sqrt(n) < gap:
+            return n
+    return None
