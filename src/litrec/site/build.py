@@ -73,12 +73,12 @@ def generate(project: Project, results_dir: Path, profile: str, pages_dir: Path 
     refused: list[str] = []
     if pages_dir is not None and pages_dir.is_dir():
         found, linked = walk(pages_dir)
-        refused += [f"{p}: {why}; not published" for p, why in linked]
+        refused += [f"{_shown(p)}: {why}; not published" for p, why in linked]
         for p in found:
             try:
                 check(p, project_root(pages_dir))
             except Refused as r:
-                refused.append(f"{p}: {r.message}; not published")
+                refused.append(f"{_shown(p)}: {r.message}; not published")
                 continue
             except OSError:
                 continue  # a link to nothing
@@ -110,6 +110,13 @@ def generate(project: Project, results_dir: Path, profile: str, pages_dir: Path 
                         f"{'them' if len(clash) > 1 else 'it'}")
     files.update(generated)
     return files, data
+
+
+def _shown(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # pragma: no cover - another drive on Windows
+        return str(path)
 
 
 def sync(docs_dir: Path, files: dict[str, str | bytes | Path]) -> int:
@@ -186,7 +193,7 @@ def build_site(records_dir: Path, analysis_dir: Path | None = None,
         raise SiteError(f"{config_file}: {r.message}") from None
     docs_dir = Path(docs_dir) if docs_dir is not None else root / "build" / "docs"
     out_dir = Path(out_dir).resolve()
-    if out_dir == root or out_dir in root.parents:
+    if out_dir == root.resolve() or out_dir in root.resolve().parents:
         raise SiteError(f"--out '{out_dir}' would hold the project itself; choose a new folder")
     t0 = time.perf_counter()
     project = load_project(Path(records_dir), analysis_dir)
