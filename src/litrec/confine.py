@@ -33,6 +33,15 @@ class Refused(Exception):
         self.message = message
 
 
+class TooLarge(Refused):
+    """A regular file over the size limit its reader set."""
+
+    def __init__(self, size: int, limit: int):
+        super().__init__(f"file is {size} bytes, over the {limit}-byte limit")
+        self.size = size
+        self.limit = limit
+
+
 def project_root(folder: Path) -> Path:
     """The project that a named folder (records/, results/, analysis/) belongs to: its parent."""
     return Path(folder).resolve().parent
@@ -88,7 +97,7 @@ def read_regular(path: Path, limit: int | None = None) -> bytes:
         if not stat.S_ISREG(st.st_mode):
             raise _not_regular(st.st_mode)
         if limit is not None and st.st_size > limit:
-            raise Refused(f"file is {st.st_size} bytes, over the {limit}-byte limit")
+            raise TooLarge(st.st_size, limit)
         chunks = []
         while True:
             chunk = os.read(fd, 1 << 20)

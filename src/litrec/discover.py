@@ -14,7 +14,7 @@ import os
 import sys
 from pathlib import Path
 
-from litrec.confine import Refused, read_file, walk
+from litrec.confine import Refused, TooLarge, read_file, walk
 from litrec.yamlsafe import MAX_BYTES, LazyRoot, YamlProblem, load_bytes, locate
 
 
@@ -35,6 +35,8 @@ def _parse_one(path: str, root: Path):
         loaded = load_bytes(read_file(Path(path), root, MAX_BYTES))
     except YamlProblem as p:
         return None, None, (p.line, p.col, p.message, p.code)
+    except TooLarge as big:
+        return None, None, (1, 1, f"{big.message} for a record", "yaml-limit")
     except Refused as r:
         return None, None, (1, 1, r.message, "refused")
     except OSError as exc:
