@@ -14,6 +14,7 @@ from typing import Iterator
 
 from litrec import model as m
 from litrec.diagnostics import Diagnostic, format_field
+from litrec.formatting import excerpt
 from litrec.project import Edge, Project
 from litrec.yamlsafe import locate
 
@@ -39,7 +40,7 @@ def resolve_links(proj: Project, known: set[str]) -> None:
                     continue  # the target exists but is itself invalid: reported there
                 close = difflib.get_close_matches(target, list(known), n=1, cutoff=0.6)
                 hint = f" Did you mean '{close[0]}'?" if close else ""
-                err(f"no record '{target}'.{hint}", "dangling-link")
+                err(f"no record '{excerpt(target)}'.{hint}", "dangling-link")
                 continue
             tgt = proj.records[target]
             if rec.kind not in rel.sources:
@@ -53,14 +54,14 @@ def resolve_links(proj: Project, known: set[str]) -> None:
             if claim is not None:
                 if not rel.claims:
                     err(f"relation '{rel_name}' points to records, not claims; "
-                        f"write '{target}' without '#{claim}'", "relation-claim")
+                        f"write '{target}' without '#{excerpt(claim)}'", "relation-claim")
                     continue
                 ids = [c.id for c in getattr(tgt, "claims", []) or []]
                 if claim not in ids:
                     close = difflib.get_close_matches(claim, ids, n=1, cutoff=0.5)
                     hint = f" Did you mean '{target}#{close[0]}'?" if close else (
                         f" Its claims: {', '.join(ids)}" if ids else " It has no claims.")
-                    err(f"{target} has no claim '{claim}'.{hint}", "dangling-claim")
+                    err(f"{target} has no claim '{excerpt(claim)}'.{hint}", "dangling-claim")
                     continue
             if target == rid and claim is None:
                 err(f"a record cannot link to itself with '{rel_name}'", "self-link")

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Literal
 
+from litrec.formatting import excerpt
+
 Severity = Literal["error", "warning", "info"]
 
 
@@ -37,11 +39,12 @@ class Diagnostic:
 
 
 def format_field(loc: tuple) -> str:
-    """Render a location tuple as `links[0].target`."""
+    """Render a location tuple as `links[0].target` (a long key quoted as an excerpt)."""
     out = ""
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            out += f".{part}" if out else str(part)
+            part = excerpt(part, 60)
+            out += f".{part}" if out else part
     return out

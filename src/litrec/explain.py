@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from litrec import model as m
 from litrec.diagnostics import Diagnostic, format_field
+from litrec.formatting import excerpt
 from litrec.kinds import ID_RE, KIND, KINDS
 from litrec.yamlsafe import locate
 
@@ -31,7 +32,7 @@ def validate_record(data: dict, root, shown: str, diags: list[Diagnostic]):
         else:
             close = difflib.get_close_matches(str(kind), KINDS, n=1)
             hint = f" Did you mean '{close[0]}'?" if close else ""
-            msg = f"unknown kind {kind!r}.{hint} Known kinds: {', '.join(KINDS)}"
+            msg = f"unknown kind {excerpt(repr(kind), 60)}.{hint} Known kinds: {', '.join(KINDS)}"
         diags.append(Diagnostic(shown, line, col, "kind", msg, "kind", record=_rid(data)))
         return None
     try:
@@ -65,15 +66,14 @@ def _found(value: Any) -> str:
         return "a mapping"
     if isinstance(value, list):
         return "a list"
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return excerpt(repr(value), 60)
 
 
 def _explain(err: dict, model_cls: type[BaseModel]) -> str:
     typ = err["type"]
     loc = tuple(err["loc"])
     if typ == "extra_forbidden":
-        name = str(loc[-1])
+        name = excerpt(loc[-1])
         allowed = _fields_at(model_cls, loc[:-1])
         close = difflib.get_close_matches(name, allowed, n=1)
         hint = f" Did you mean '{close[0]}'?" if close else ""
@@ -96,7 +96,7 @@ def _explain(err: dict, model_cls: type[BaseModel]) -> str:
             if re.fullmatch(r"\s*[+-]?\d+[eE][+-]?\d+\s*", inp):
                 mant, _, exp = inp.strip().lower().partition("e")
                 hint = f" (YAML reads an exponent without a dot as text: write {mant}.0e{exp})"
-            return f"expected a number, found the text {inp!r}; write it without quotes{hint}"
+            return f"expected a number, found the text {_found(inp)}; write it without quotes{hint}"
     if typ in ("union_tag_invalid", "literal_error", "enum"):
         return f"found {_found(err.get('input'))}: {msg[0].lower() + msg[1:]}"
     return f"{msg[0].lower() + msg[1:]}; found {_found(err.get('input'))}"
@@ -142,12 +142,12 @@ def check_id(rec, path: Path, root, shown: str, diags: list[Diagnostic]) -> None
         line, col = locate(root, ("id",))
         diags.append(Diagnostic(
             shown, line, col, "id",
-            f"'{rec.id}' is not a {rec.kind} id; expected the form {KIND[rec.kind].example}",
+            f"'{excerpt(rec.id)}' is not a {rec.kind} id; expected the form {KIND[rec.kind].example}",
             "id-pattern", record=rec.id))
     elif path.stem != rec.id:
         line, col = locate(root, ("id",))
         diags.append(Diagnostic(
             shown, line, col, "id",
-            f"id '{rec.id}' does not match the file name '{path.name}'; "
-            f"rename the file to '{rec.id}{path.suffix}' or fix the id",
+            f"id '{excerpt(rec.id)}' does not match the file name '{path.name}'; "
+            f"rename the file to '{excerpt(rec.id)}{path.suffix}' or fix the id",
             "id-filename", record=rec.id))

@@ -13,6 +13,7 @@ import hashlib
 from dataclasses import dataclass
 from importlib import metadata
 
+from litrec.confine import Refused, project_root, read_file
 from litrec.registry import Registry
 
 RESULT_FORMAT = 2  # 2: sealed (content hash), pre-registered expectations, seeds
@@ -75,7 +76,10 @@ def code_files(registry: Registry, name: str) -> dict[str, str]:
             if not pkg_init.is_file():
                 continue  # a name imported from a module, not a module itself
             path = pkg_init
-        raw = path.read_bytes()
+        try:
+            raw = read_file(path, project_root(root))
+        except (Refused, OSError):
+            continue  # not a module litrec reads (a link out, a FIFO): the registry reports it
         hashes[path.relative_to(root.parent).as_posix()] = hashlib.sha256(raw).hexdigest()
         todo.extend(_imported_modules(raw.decode("utf-8", "replace"), package, mod))
     return dict(sorted(hashes.items()))

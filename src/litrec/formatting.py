@@ -24,3 +24,11 @@ def fmt(v: Any, terminal: bool = False) -> str:
     if isinstance(v, dict) and not terminal:
         return "{" + ", ".join(f"{k}: {fmt(x)}" for k, x in v.items()) + "}"
     return str(v)
+
+
+def excerpt(value: Any, limit: int = 80) -> str:
+    """A value found in a file, quoted at most `limit` characters long (cut with '…' and its length)."""
+    text = str(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text)} characters)"

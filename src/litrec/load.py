@@ -18,6 +18,7 @@ from litrec.checks import (
     check_supersedes,
     resolve_links,
 )
+from litrec.confine import project_root
 from litrec.diagnostics import Diagnostic
 from litrec.discover import find_record_files, id_position, parse_all
 from litrec.explain import check_id, validate_record
@@ -36,9 +37,13 @@ def load_project(records_dir: Path, analysis_dir: Path | None = None) -> Project
     proj = Project(records_dir, Path(analysis_dir) if analysis_dir else default_analysis_dir(records_dir))
     diags = proj.diagnostics
     raw_ids: dict[str, list[Path]] = defaultdict(list)
-    files = find_record_files(records_dir)
+    refused: list[tuple[Path, str]] = []
+    files = find_record_files(records_dir, refused)
     proj.files = len(files)
-    for path, data, root, problem in parse_all(files):
+    for path, why in refused:
+        diags.append(Diagnostic(proj.display(path), 1, 1, "", why, "refused"))
+    top = project_root(records_dir)
+    for path, data, root, problem in parse_all(files, top):
         shown = proj.display(path)
         if problem is not None:
             line, col, message, code = problem
@@ -62,7 +67,7 @@ def load_project(records_dir: Path, analysis_dir: Path | None = None) -> Project
             first = proj.display(paths[0])
             for p in paths[1:]:
                 diags.append(Diagnostic(
-                    proj.display(p), *id_position(p), "id",
+                    proj.display(p), *id_position(p, top), "id",
                     f"duplicate id '{rid}', already used by {first}; give each record its own id",
                     "duplicate-id", record=rid))
 

@@ -2,11 +2,15 @@
 
 The registry is `analysis/registry.yaml`, plain data read with the safe YAML
 loader. Claims resolve their `analysis:` names here, so validating records
-never imports code, and a module path is never taken from a record.
+never imports code, and a module path is never taken from a record. The
+registry and the modules of `analysis/` are read only as regular files inside
+the project (`litrec.confine`): a module that links out of the project would
+run code from elsewhere, so it is an error.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,9 +18,11 @@ from typing import Callable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from litrec.confine import Refused, check, project_root, read_file, walk
 from litrec.contract import source_problems
 from litrec.diagnostics import Diagnostic, format_field
-from litrec.yamlsafe import YamlProblem, load_bytes, locate
+from litrec.formatting import excerpt
+from litrec.yamlsafe import MAX_BYTES, YamlProblem, load_bytes, locate
 
 NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -50,20 +56,27 @@ def load_registry(analysis_dir: Path, diags: list[Diagnostic],
                   display: Callable[[Path], str] = str) -> Registry:
     """Read `analysis/registry.yaml`, adding a located diagnostic for every problem."""
     path = Path(analysis_dir) / "registry.yaml"
-    reg = Registry(path, path.is_file())
+    reg = Registry(path, os.path.lexists(path))
     if not reg.exists:
         return reg
     shown = display(path)
+    root = project_root(analysis_dir)
+    _check_modules(Path(analysis_dir), root, diags, display)
     try:
-        loaded = load_bytes(path.read_bytes())
+        loaded = load_bytes(read_file(path, root, MAX_BYTES))
     except YamlProblem as p:
         diags.append(Diagnostic(shown, p.line, p.col, "", p.message, p.code))
+        return reg
+    except (Refused, OSError) as exc:
+        why = exc.message if isinstance(exc, Refused) else f"cannot read file: {exc.strerror}"
+        diags.append(Diagnostic(shown, 1, 1, "", why, "refused"))
         return reg
     for name, raw in loaded.data.items():
         line, col = locate(loaded.root, (name,), key=True)
         if not isinstance(name, str) or not NAME_RE.match(name):
             diags.append(Diagnostic(shown, line, col, str(name),
-                                    f"analysis name {name!r} must be lower-case words joined by '-'",
+                                    f"analysis name {excerpt(repr(name), 60)} must be lower-case "
+                                    "words joined by '-'",
                                     "registry"))
             continue
         try:
@@ -75,13 +88,15 @@ def load_registry(analysis_dir: Path, diags: list[Diagnostic],
                 diags.append(Diagnostic(shown, line, col, format_field(loc), err["msg"], "registry"))
             continue
         path = reg.module_path(name)
-        if not path.is_file():
+        if not os.path.lexists(path):
             diags.append(Diagnostic(shown, line, col, name,
-                                    f"module '{raw['module']}' not found at {display(path)}",
-                                    "registry"))
+                                    f"module '{excerpt(raw['module'])}' not found at "
+                                    f"{excerpt(display(path))}", "registry"))
             continue
         try:
-            source = path.read_text(encoding="utf-8")
+            source = read_file(path, root).decode("utf-8")
+        except Refused:
+            continue  # reported by _check_modules, at the module itself
         except (OSError, UnicodeDecodeError) as exc:
             diags.append(Diagnostic(shown, line, col, name,
                                     f"module {display(path)} cannot be read: {exc}", "registry"))
@@ -91,3 +106,32 @@ def load_registry(analysis_dir: Path, diags: list[Diagnostic],
                                     f"module {display(path)} breaks the analysis contract: "
                                     f"{problem} (see site/writing-analyses.md)", "contract"))
     return reg
+
+
+def _check_modules(analysis_dir: Path, root: Path, diags: list[Diagnostic],
+                   display: Callable[[Path], str]) -> None:
+    """An error for every module of analysis/ that is not a regular file inside the project,
+    and for every linked folder of modules that leads outside it: importing them would run
+    code from elsewhere."""
+    files, linked = walk(analysis_dir, (".py",))
+    for path, _ in linked:
+        real = path.resolve()
+        if root in real.parents or not any(n.endswith(".py") for n in _names(real)):
+            continue
+        diags.append(Diagnostic(display(path), 1, 1, "", f"is a symbolic link to a folder of "
+                                f"modules outside the project ({excerpt(os.readlink(path), 120)}); "
+                                "litrec does not run code from outside the project", "refused"))
+    for path in files:
+        try:
+            check(path, root)
+        except Refused as r:
+            diags.append(Diagnostic(display(path), 1, 1, "", r.message, "refused"))
+        except OSError:  # a link to nothing: reported when a registry entry names it
+            pass
+
+
+def _names(folder: Path) -> list[str]:
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []

@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from litrec.confine import Refused, project_root, read_file
 from litrec.errors import DamagedResult
 
 
@@ -31,9 +32,11 @@ def read_result(results_dir: Path, name: str, profile: str) -> dict | None:
     """The stored result, or None when there is none; DamagedResult when the file is not one."""
     path = result_path(results_dir, name, profile)
     try:
-        raw = path.read_bytes()
+        raw = read_file(path, project_root(results_dir))
     except FileNotFoundError:
         return None
+    except Refused as r:
+        raise DamagedResult(f"{path}: {r.message}") from None
     except OSError as exc:
         raise DamagedResult(f"{path}: cannot be read ({exc.strerror or exc})") from None
     try:

@@ -31,12 +31,14 @@ differ between them). What still differs, and why, is listed in
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
 from pydantic.json_schema import GenerateJsonSchema
 
 from litrec import model as m
+from litrec.confine import Refused, read_regular
 from litrec.kinds import KIND, KINDS
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -122,9 +124,15 @@ def write_schemas(out: Path) -> list[Path]:
     for kind in KINDS:
         path = out / schema_filename(kind)
         text = schema_text(kind)
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(path)
+        try:  # a link or a FIFO in its place is replaced, never followed
+            same = not path.is_symlink() and read_regular(path) == text.encode("utf-8")
+        except (Refused, OSError):
+            same = False
+        if not same:
+            tmp = out / f".{path.name}.{os.getpid()}.tmp"  # O_EXCL: never through a link
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            os.replace(tmp, path)
         written.append(path)
     return written

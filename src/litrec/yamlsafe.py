@@ -15,6 +15,8 @@ from typing import Any
 
 import yaml
 
+from litrec.formatting import excerpt
+
 try:  # the C composer is several times faster; both are safe
     from yaml import CSafeLoader as _Base
 except ImportError:  # pragma: no cover - PyYAML without libyaml
@@ -100,7 +102,7 @@ class _Converter:
             if tag in _SCALAR_TAGS:
                 return _constructor.construct_object(node, deep=True)
             line, col = _mark(node)
-            raise YamlProblem(_TAG_MSG.format(tag=tag), line, col, "yaml-tag")
+            raise YamlProblem(_TAG_MSG.format(tag=excerpt(tag)), line, col, "yaml-tag")
         key = id(node)
         if key in self.seen:  # only an alias reaches a collection node twice
             line, col = _mark(node)
@@ -134,14 +136,14 @@ class _Converter:
                 if k in out:
                     line, col = _mark(knode)
                     raise YamlProblem(
-                        f"duplicate key '{k}'; keep one of them", line, col, "yaml-duplicate-key"
+                        f"duplicate key '{excerpt(k)}'; keep one of them", line, col, "yaml-duplicate-key"
                     )
                 out[k] = conv(vnode, depth + 1)
             return out
         if cls is yaml.SequenceNode and tag == _SEQ:
             return [conv(v, depth + 1) for v in node.value]
         line, col = _mark(node)
-        raise YamlProblem(_TAG_MSG.format(tag=tag), line, col, "yaml-tag")
+        raise YamlProblem(_TAG_MSG.format(tag=excerpt(tag)), line, col, "yaml-tag")
 
 
 _TAG_MSG = ("tag '{tag}' is not allowed in records; only plain YAML values "
@@ -172,8 +174,8 @@ def load_bytes(raw: bytes) -> Loaded:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        what = exc.problem or "invalid YAML"
-        ctx = f" ({exc.context})" if exc.context else ""
+        what = excerpt(exc.problem or "invalid YAML")
+        ctx = f" ({excerpt(exc.context)})" if exc.context else ""
         raise YamlProblem(f"YAML syntax error: {what}{ctx}", line, col, "yaml-syntax") from None
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow
         before = text[: exc.position]
@@ -184,14 +186,14 @@ def load_bytes(raw: bytes) -> Loaded:
                           line, col, "yaml-syntax") from None
     except yaml.YAMLError as exc:  # e.g. several documents in one file
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise YamlProblem(f"YAML error: {first}", code="yaml-syntax") from None
+        raise YamlProblem(f"YAML error: {excerpt(first)}", code="yaml-syntax") from None
     if root is None:
         raise YamlProblem("file is empty; a record is a YAML mapping with at least 'id' and 'kind'",
                           code="empty")
     data = _Converter().convert(root)
     if not isinstance(data, dict):
         line, col = _mark(root)
-        found = "a list" if isinstance(data, list) else f"{type(data).__name__} {data!r}"
+        found = "a list" if isinstance(data, list) else f"{type(data).__name__} {excerpt(repr(data), 60)}"
         raise YamlProblem(
             f"the top level must be a mapping of fields (id: ..., kind: ...), found {found}",
             line, col, "not-mapping",
@@ -212,10 +214,11 @@ class LazyRoot:
     def node(self) -> yaml.Node | None:
         """The file's node tree, parsed on first use."""
         if self._node is None:
+            from litrec.confine import Refused, read_regular
+
             try:
-                with open(self.path, "rb") as fh:
-                    self._node = load_bytes(fh.read()).root
-            except (OSError, YamlProblem):
+                self._node = load_bytes(read_regular(self.path, MAX_BYTES)).root
+            except (OSError, Refused, YamlProblem):
                 return None
         return self._node
 

@@ -23,6 +23,7 @@ from litrec import model as m
 from litrec.bibtex.common import quiet
 from litrec.diagnostics import format_field
 from litrec.errors import Unconvertible
+from litrec.formatting import excerpt
 from litrec.kinds import ID_RE
 from litrec.scaffold import today
 
@@ -113,8 +114,8 @@ def _parse_failure(block, line: int, reasons: dict[int, str]) -> str:
         names = ", ".join(sorted(block.duplicate_keys)) if hasattr(block, "duplicate_keys") else ""
         return f"a field is given twice{f' ({names})' if names else ''}; keep one"
     if isinstance(block, bmodel.MiddlewareErrorBlock):
-        return f"cannot read the entry: {block.error}"
-    why = reasons.get(line) or str(getattr(block, "error", "") or "").strip()
+        return f"cannot read the entry: {excerpt(block.error, 120)}"
+    why = excerpt(reasons.get(line) or str(getattr(block, "error", "") or "").strip(), 120)
     return ("cannot parse the entry" + (f": {why}" if why else "")
             + " (an unclosed brace or quote, or a missing comma?)")
 
@@ -132,7 +133,7 @@ def convert_entry(entry: Entry, filed: dt.date | None = None) -> dict:
     if raw.get("year"):
         year = raw["year"].strip()
         if not re.fullmatch(r"\d{4}", year):
-            raise Unconvertible(f"year '{year}' is not a four-digit year; fix it or remove it")
+            raise Unconvertible(f"year '{excerpt(year)}' is not a four-digit year; fix it or remove it")
         data["year"] = int(year)
     venue = next((text[k] for k in ("journal", "booktitle", "school", "institution", "howpublished")
                   if text.get(k)), None)
@@ -160,7 +161,7 @@ def _decode(values: dict[str, str]) -> dict:
             lib = mw.transform(lib)
     block = lib.blocks[0]
     if not isinstance(block, Entry):
-        raise Unconvertible(f"cannot decode its LaTeX: {getattr(block, 'error', block)}")
+        raise Unconvertible(f"cannot decode its LaTeX: {excerpt(getattr(block, 'error', block), 120)}")
     out = {}
     for f in block.fields:
         if isinstance(f.value, list):
@@ -192,11 +193,11 @@ def _identify(raw: dict[str, str]) -> tuple[str, str | None, str | None]:
         raise Unconvertible("no arXiv number or DOI to make an id from; add eprint = {YYMM.NNNNN} "
                             "or doi = {10.NNNN/...}")
     if not re.fullmatch(r"10\.\d{4,9}/\S+", doi):
-        raise Unconvertible(f"DOI '{doi}' is not of the form 10.NNNN/suffix")
+        raise Unconvertible(f"DOI '{excerpt(doi)}' is not of the form 10.NNNN/suffix")
     rid = "DOI-" + doi.replace("/", "_")
     if not ID_RE["literature"].match(rid):
         bad = sorted(set(re.sub(r"[-._;()A-Za-z0-9/]", "", doi)))
-        raise Unconvertible(f"DOI '{doi}' has characters a record id cannot hold "
+        raise Unconvertible(f"DOI '{excerpt(doi)}' has characters a record id cannot hold "
                             f"({' '.join(bad)}); write the record by hand (litrec new literature ID)")
     return rid, None, doi
 
@@ -243,4 +244,4 @@ def check_record(data: dict) -> None:
         raise Unconvertible(f"the record would be invalid: {format_field(tuple(err['loc']))}: "
                             f"{err['msg']}") from None
     if not ID_RE["literature"].match(data["id"]):
-        raise Unconvertible(f"'{data['id']}' is not a literature id")
+        raise Unconvertible(f"'{excerpt(data['id'])}' is not a literature id")

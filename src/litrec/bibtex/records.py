@@ -14,7 +14,9 @@ import yaml
 
 from litrec.bibtex.common import CITATION_FIELDS
 from litrec.bibtex.read import Failure, check_record, read_bibtex
+from litrec.confine import Refused, project_root, read_file
 from litrec.errors import Unconvertible
+from litrec.formatting import excerpt
 from litrec.scaffold import (
     display,
     existing_ids,
@@ -87,7 +89,8 @@ def _check_text(text: str) -> None:
     except YamlProblem as p:
         raise Unconvertible(f"the updated file would not parse ({p.line}:{p.col}: {p.message})") from None
     if data.get("kind") != "literature":
-        raise Unconvertible(f"the existing record is a {data.get('kind')!r} record, not literature")
+        raise Unconvertible(f"the existing record is a {excerpt(repr(data.get('kind')), 60)} record, "
+                           "not literature")
     check_record(data)
 
 
@@ -117,7 +120,11 @@ def import_bibtex(text: str, records_dir: Path, force: bool = False, dry_run: bo
                 raise Unconvertible(f"{rid} already exists ({display(path)}); pass --force to update "
                                     "its citation fields (the rest of the record is kept)")
             if rid in ids:
-                old = path.read_text(encoding="utf-8")
+                try:
+                    old = read_file(path, project_root(records_dir)).decode("utf-8")
+                except (Refused, UnicodeDecodeError) as exc:
+                    why = exc.message if isinstance(exc, Refused) else "it is not UTF-8"
+                    raise Unconvertible(f"cannot update {display(path)}: {why}") from None
                 try:
                     new = updated_text(old, conv.data, path, records_dir)
                 except YamlProblem as p:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from litrec.bibtex.records import import_bibtex
 from litrec.commands.common import format_arg, need_dir
+from litrec.confine import Refused, read_regular
 from litrec.errors import UsageError
 from litrec.scaffold import display
 
@@ -35,9 +36,14 @@ def _read_source(name: str) -> tuple[str, str]:
     if name == "-":
         return sys.stdin.read(), "<stdin>"
     path = Path(name)
-    if not path.is_file():
+    if not path.exists():
         raise UsageError(f"BibTeX file '{name}' does not exist")
-    raw = path.read_bytes()
+    try:  # the file named may lie anywhere, but must be a regular file (a FIFO would block)
+        raw = read_regular(path)
+    except Refused as r:
+        raise UsageError(f"BibTeX file '{name}' {r.message}") from None
+    except OSError as exc:
+        raise UsageError(f"BibTeX file '{name}' cannot be read: {exc.strerror}") from None
     try:
         return raw.decode("utf-8-sig"), name
     except UnicodeDecodeError:

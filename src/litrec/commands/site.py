@@ -28,7 +28,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    """Build (or serve) the site; exit 1 when the records have errors."""
+    """Build (or serve) the site; exit 1 when the records have errors or a file was refused."""
     if args.site_command is None:
         raise UsageError("site needs an action: 'litrec site build' or 'litrec site serve'")
     need_dir(args.records, "records")
@@ -43,5 +43,7 @@ def run(args) -> int:
         n = len(report.errors)
         print(f"litrec site: the records have {n} error{'s' * (n != 1)} (listed on the home page; "
               "a record that fails its schema is left out); see `litrec validate`", file=sys.stderr)
+    for line in report.refused:
+        print(f"litrec site: {line}", file=sys.stderr)
     print(f"site built: {report.out / 'index.html'}")
-    return 1 if report.errors else 0
+    return 1 if report.errors or report.refused else 0

@@ -6,7 +6,8 @@
 - `record_page`, `index_pages`, `graph`, `parts`: the page generators (BibTeX from
   `litrec.bibtex.write`);
 - `build`: the docs folder and `serve`; `engine`: `mkdocs build --strict`, sharded when large;
-- `mdext`: the Markdown extension: stored HTML blocks, no `javascript:` links.
+- `mdext`: the Markdown extension: stored HTML blocks, no `javascript:` links;
+- `svg`: figures made safe to publish (no script, no event attributes).
 
 MkDocs is imported only when a site is built or served.
 """

@@ -5,19 +5,24 @@ pages of `site/`, the generated pages and the figures copied from `results/`.
 It is synchronised, not rewritten: unchanged files keep their timestamps, so
 `litrec site serve` reloads only what changed. MkDocs then builds it with
 `strict` on, so any warning (a broken link, a missing anchor) fails the build;
-see `engine` for how a large site is built on every core.
+see `engine` for how a large site is built on every core. Only regular files
+inside the project are copied (`litrec.confine`): a page of `site/` or a figure
+that links out of the project, a linked folder, a FIFO are reported in
+`BuildReport.refused` and left out; figures are made safe by `litrec.site.svg`.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import stat
 import sys
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from litrec.confine import Refused, check, project_root, read_regular, walk
 from litrec.errors import SiteError
 from litrec.load import load_project
 from litrec.project import Project
@@ -50,26 +55,41 @@ class BuildReport:
     out: Path | None = None
     warnings: list[str] = field(default_factory=list)
     shard_cpu: list[float] = field(default_factory=list)  # CPU seconds of each MkDocs process
+    refused: list[str] = field(default_factory=list)  # files of site/ or results/ not published
 
 
 # ------------------------------------------------------------------ generate
 
 
 def generate(project: Project, results_dir: Path, profile: str, pages_dir: Path | None,
-             directory_urls: bool = False) -> tuple[dict[str, str | Path], SiteData]:
-    """docs-relative path -> page text (generated) or source file (copied)."""
-    files: dict[str, str | Path] = {}
+             directory_urls: bool = False) -> tuple[dict[str, str | bytes | Path], SiteData]:
+    """docs-relative path -> page text or figure bytes (generated) or source file (copied).
+
+    What is refused (a link out of the project, a linked folder, a FIFO, an unsafe
+    figure) is listed in the returned data's `refused`, and left out.
+    """
+    files: dict[str, str | bytes | Path] = {}
     intro = ""
+    refused: list[str] = []
     if pages_dir is not None and pages_dir.is_dir():
-        for p in sorted(pages_dir.rglob("*")):
-            if p.is_file() and not p.name.startswith("."):
-                rel = p.relative_to(pages_dir).as_posix()
-                if rel == "index.md":
-                    intro = p.read_text(encoding="utf-8")
-                else:
-                    files[rel] = p
+        found, linked = walk(pages_dir)
+        refused += [f"{_shown(p)}: {why}; not published" for p, why in linked]
+        for p in found:
+            try:
+                check(p, project_root(pages_dir))
+            except Refused as r:
+                refused.append(f"{_shown(p)}: {r.message}; not published")
+                continue
+            except OSError:
+                continue  # a link to nothing
+            rel = p.relative_to(pages_dir).as_posix()
+            if rel == "index.md":
+                intro = read_regular(p).decode("utf-8")
+            else:
+                files[rel] = p
     data = gather(project, results_dir, profile, directory_urls)
-    generated: dict[str, str | Path] = {
+    data.refused += refused
+    generated: dict[str, str | bytes | Path] = {
         "index.md": home(data, intro),
         "records/index.md": records_index(data),
         "anthology/index.md": anthology_index(data),
@@ -82,7 +102,7 @@ def generate(project: Project, results_dir: Path, profile: str, pages_dir: Path 
         generated[data.record_page(rid)] = record_page(data, rid)
     for name in data.analyses:
         for _, path in data.figures(name):
-            generated[path] = data.figure_source(path)
+            generated[path] = data.figure_bytes(path)
     clash = sorted(set(files) & set(generated))
     if clash:
         raise SiteError(f"hand-written page{'s' * (len(clash) > 1)} {', '.join(clash)} in "
@@ -92,14 +112,25 @@ def generate(project: Project, results_dir: Path, profile: str, pages_dir: Path 
     return files, data
 
 
-def sync(docs_dir: Path, files: dict[str, str | Path]) -> int:
+def _shown(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # pragma: no cover - another drive on Windows
+        return str(path)
+
+
+def sync(docs_dir: Path, files: dict[str, str | bytes | Path]) -> int:
     """Make docs_dir hold exactly `files`, writing only what changed; return files written."""
     docs_dir = Path(docs_dir)
     _claim_dir(docs_dir, DOCS_MARKER, "docs")
+    _unlink_special(docs_dir)
     written = 0
     for rel, src in files.items():
         dest = docs_dir / rel
-        data = src.read_bytes() if isinstance(src, Path) else src.encode("utf-8")
+        if isinstance(src, Path):
+            data = read_regular(src)
+        else:
+            data = src if isinstance(src, bytes) else src.encode("utf-8")
         try:
             if dest.read_bytes() == data:
                 continue
@@ -115,6 +146,17 @@ def sync(docs_dir: Path, files: dict[str, str | Path]) -> int:
         elif path.is_dir() and not any(path.iterdir()):
             path.rmdir()
     return written
+
+
+def _unlink_special(docs_dir: Path) -> None:
+    """Remove every link, FIFO or device from litrec's own docs folder: writing through a
+    link would write outside it, and MkDocs would block on a FIFO."""
+    for dirpath, dirnames, filenames in os.walk(docs_dir, followlinks=False):
+        for name in dirnames + filenames:
+            path = os.path.join(dirpath, name)
+            mode = os.lstat(path).st_mode
+            if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+                os.unlink(path)
 
 
 def _claim_dir(path: Path, marker: str, what: str) -> None:
@@ -140,24 +182,29 @@ def build_site(records_dir: Path, analysis_dir: Path | None = None,
 
     `jobs`: processes MkDocs runs in (None: one for a small site, else one per core, at most 4).
     """
-    config_file = Path(config_file).resolve()
+    config_file = Path(config_file).absolute()
     if not config_file.is_file():
         raise SiteError(f"no MkDocs configuration at '{config_file}'; run from the project root "
                         "(the folder with mkdocs.yml)")
     root = config_file.parent
+    try:
+        check(config_file, root)
+    except Refused as r:
+        raise SiteError(f"{config_file}: {r.message}") from None
     docs_dir = Path(docs_dir) if docs_dir is not None else root / "build" / "docs"
     out_dir = Path(out_dir).resolve()
-    if out_dir == root or out_dir in root.parents:
+    if out_dir == root.resolve() or out_dir in root.resolve().parents:
         raise SiteError(f"--out '{out_dir}' would hold the project itself; choose a new folder")
     t0 = time.perf_counter()
     project = load_project(Path(records_dir), analysis_dir)
-    files, _ = generate(project, Path(results_dir), profile, root / "site", directory_urls(config_file))
+    files, data = generate(project, Path(results_dir), profile, root / "site",
+                           directory_urls(config_file))
     sync(docs_dir, files)
     t1 = time.perf_counter()
     _claim_dir(out_dir, SITE_MARKER, "output")
     pages = {rel: len(src) if isinstance(src, str) else src.stat().st_size
              for rel, src in files.items() if rel.endswith(".md")}
-    handwritten = {rel: engine.page_title(src.read_text(encoding="utf-8"), rel)
+    handwritten = {rel: engine.page_title(read_regular(src).decode("utf-8"), rel)
                    for rel, src in files.items() if isinstance(src, Path) and rel.endswith(".md")}
     try:
         warnings, shard_cpu = engine.build(config_file, docs_dir, out_dir, pages, handwritten, jobs)
@@ -166,7 +213,7 @@ def build_site(records_dir: Path, analysis_dir: Path | None = None,
     t2 = time.perf_counter()
     figures = sum(1 for f in files if f.startswith("figures/"))
     return BuildReport(len(project.records), sum(1 for f in files if f.endswith(".md")), figures,
-                       project.errors, t1 - t0, t2 - t1, out_dir, warnings, shard_cpu)
+                       project.errors, t1 - t0, t2 - t1, out_dir, warnings, shard_cpu, data.refused)
 
 
 def directory_urls(config_file: Path) -> bool:
@@ -209,9 +256,11 @@ def serve_site(records_dir: Path, analysis_dir: Path | None = None,
 
     def regenerate() -> None:
         project = load_project(Path(records_dir), analysis_dir)
-        files, _ = generate(project, Path(results_dir), profile, root / "site",
-                            directory_urls(config_file))
+        files, data = generate(project, Path(results_dir), profile, root / "site",
+                               directory_urls(config_file))
         sync(docs_dir, files)
+        for line in data.refused:
+            print(f"litrec site serve: {line}", file=sys.stderr)
 
     regenerate()
     stop = threading.Event()

@@ -3,20 +3,26 @@
 `gather` reads everything once (records, the registry, every result of the
 chosen profile, the verdicts from `litrec.verdicts`); the page generators only
 format it. The site computes no number: measured values, verdicts and
-provenance all come from `results/` through the runner's own modules.
+provenance all come from `results/` through the runner's own modules. A
+figure is published only when it is a regular file inside the project, and an
+SVG only as rewritten by `litrec.site.svg` (no script); what is refused is
+listed in `SiteData.refused`.
 """
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from litrec.confine import Refused, project_root, read_file
 from litrec.judge import get_metric
 from litrec.kinds import page_of
 from litrec.project import Edge, Project
+from litrec.site.svg import UnsafeFigure, sanitise_svg
 from litrec.state import ResultState, result_states
 from litrec.verdicts import ClaimStatus, claim_statuses
 
@@ -112,6 +118,8 @@ class SiteData:
     out_edges: dict[str, list[Edge]]
     results_dir: Path
     directory_urls: bool = False
+    refused: list[str] = field(default_factory=list)  # files not published, with why
+    _figures: dict[str, list[tuple[str, str, bytes]]] = field(default_factory=dict, repr=False)
 
     def record_page(self, rid: str) -> str:
         """The docs page of a record."""
@@ -156,20 +164,36 @@ class SiteData:
 
     def figures(self, name: str) -> list[tuple[str, str]]:
         """(figure name, docs-relative path) of an analysis's figures for this profile."""
+        if name not in self._figures:
+            self._figures[name] = self._read_figures(name)
+        return [(fig, path) for fig, path, _ in self._figures[name]]
+
+    def figure_bytes(self, docs_path: str) -> bytes:
+        """What a figure's docs path holds: the file in results/, an SVG made safe."""
+        name = docs_path.split("/")[1]
+        self.figures(name)
+        return next(raw for _, path, raw in self._figures[name] if path == docs_path)
+
+    def _read_figures(self, name: str) -> list[tuple[str, str, bytes]]:
         info = self.analyses.get(name)
         if info is None or info.result is None:
             return []
         out = []
+        root = project_root(self.results_dir)
         for fig, rel in (info.result.get("figures") or {}).items():
             rel = str(rel)
-            if ".." in rel.split("/") or not (self.results_dir / name / rel).is_file():
+            src = self.results_dir / name / rel
+            if ".." in rel.split("/") or rel.startswith("/") or not os.path.lexists(src):
                 continue  # listed but missing (or outside the result's folder): not shown
-            out.append((str(fig), f"figures/{name}/{rel}"))
+            try:
+                raw = _publishable(src, read_file(src, root))
+            except (Refused, UnsafeFigure) as exc:
+                self.refused.append(f"{src}: {exc}; not published")
+                continue
+            except OSError:
+                continue
+            out.append((str(fig), f"figures/{name}/{rel}", raw))
         return out
-
-    def figure_source(self, docs_path: str) -> Path:
-        """The file in results/ that a figure's docs path is copied from."""
-        return self.results_dir / docs_path.removeprefix("figures/")
 
 
 def gather(project: Project, results_dir: Path, profile: str,
@@ -197,6 +221,18 @@ def gather(project: Project, results_dir: Path, profile: str,
         out_edges[e.source].append(e)
     return SiteData(project, profile, statuses, analyses, dict(out_edges), Path(results_dir),
                     directory_urls)
+
+
+_RASTER = (".png", ".jpg", ".jpeg", ".gif", ".webp")
+
+
+def _publishable(path: Path, raw: bytes) -> bytes:
+    """A figure as the site publishes it: an SVG made safe, a raster image as it is."""
+    if path.suffix.lower() == ".svg":
+        return sanitise_svg(raw)
+    if path.suffix.lower() in _RASTER:
+        return raw
+    raise UnsafeFigure("is not an image the site publishes (SVG, PNG, JPEG, GIF or WebP)")
 
 
 def _info(analyses: dict[str, AnalysisInfo], name: str) -> AnalysisInfo:
