@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from litrec.bibtex.records import import_bibtex
+from litrec.bibtex.source import Source, decode_source
 from litrec.commands.common import format_arg, need_dir
 from litrec.errors import UsageError
 from litrec.scaffold import display
@@ -30,19 +31,20 @@ def add_parser(sub) -> None:
     format_arg(q)
 
 
-def _read_source(name: str) -> tuple[str, str]:
-    """(text, shown name) of a .bib file, or of stdin for '-'."""
+def _read_source(name: str) -> tuple[Source, str]:
+    """(text and encoding, shown name) of a .bib file, or of stdin for '-'."""
     if name == "-":
-        return sys.stdin.read(), "<stdin>"
+        raw = getattr(sys.stdin, "buffer", None)
+        return (decode_source(raw.read(), "<stdin>") if raw else Source(sys.stdin.read(), "UTF-8"),
+                "<stdin>")
     path = Path(name)
     if not path.is_file():
         raise UsageError(f"BibTeX file '{name}' does not exist")
-    raw = path.read_bytes()
     try:
-        return raw.decode("utf-8-sig"), name
-    except UnicodeDecodeError:
-        print(f"litrec import: {name} is not UTF-8; read it as Latin-1", file=sys.stderr)
-        return raw.decode("latin-1"), name
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read BibTeX file '{name}': {exc.strerror or exc}") from None
+    return decode_source(raw, name), name
 
 
 def run(args) -> int:
@@ -50,18 +52,22 @@ def run(args) -> int:
     if args.import_format != "bibtex":
         raise UsageError("import needs a format: 'litrec import bibtex FILE'")
     need_dir(args.records, "records")
-    text, shown = _read_source(str(args.file))
-    done, failed = import_bibtex(text, args.records, args.force, args.dry_run)
+    source, shown = _read_source(str(args.file))
+    if source.note:
+        print(f"litrec import: {shown} {source.note}", file=sys.stderr)
+    done, failed = import_bibtex(source.text, args.records, args.force, args.dry_run)
     if args.format == "json":
         print(json.dumps({
             "file": shown,
+            "encoding": source.encoding,
             "records": [{"action": o.action, "id": o.id, "path": display(o.path), "line": o.line,
                          "key": o.key} for o in done],
             "failed": [{"line": f.line, "key": f.key, "message": f.message} for f in failed],
         }, indent=2, ensure_ascii=False))
     else:
         for o in done:
-            print(f"{o.action} {display(o.path)} from {shown}:{o.line} ({o.key})")
+            key = f" ({o.key})" if o.key else ""
+            print(f"{o.action} {display(o.path)} from {shown}:{o.line}{key}")
         for f in failed:
             key = f"{f.key}: " if f.key else ""
             print(f"{shown}:{f.line}: {key}{f.message}", file=sys.stderr)
