@@ -11,7 +11,9 @@ import codecs
 import re
 from dataclasses import dataclass
 
-from litrec.errors import EncodingProblem
+from litrec.errors import EncodingProblem, InputError
+
+MAX_BYTES = 32 * 2**20  # ~8,000 entries a minute: a larger file is not a bibliography to import at once
 
 # Longest first: UTF-32-LE's mark begins with UTF-16-LE's.
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32"), (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32"),
@@ -28,6 +30,15 @@ class Source:
     text: str
     encoding: str
     note: str | None = None
+
+
+def read_source(stream, name: str) -> Source:
+    """The text of a binary stream (a .bib file, standard input); refuse one over MAX_BYTES."""
+    raw = stream.read(MAX_BYTES + 1)
+    if len(raw) > MAX_BYTES:
+        raise InputError(f"{name} is larger than {MAX_BYTES // 2**20} MB; litrec imports .bib files "
+                         "up to that size: split it")
+    return decode_source(raw, name)
 
 
 def _line(raw: bytes, at: int, unit: int = 1) -> int:
@@ -52,9 +63,9 @@ def decode_source(raw: bytes, name: str) -> Source:
     if b"\0" in raw:
         guess = _no_bom_guess(raw)
         at = raw.index(b"\0")
-        what = (f"it looks like {guess} without a byte-order mark" if guess
-                else "it holds NUL bytes, so it is not a text file")
-        raise EncodingProblem(f"{name}:{_line(raw, at)}: not a BibTeX text file: {what}; {_SAVE}")
+        what = (f"it looks like {guess} without a byte-order mark; {_SAVE}" if guess
+                else "it holds NUL bytes, so it is not a text file; is it the .bib file?")
+        raise EncodingProblem(f"{name}:{_line(raw, at)}: not a BibTeX text file: {what}")
     try:
         return Source(raw.decode("utf-8"), "UTF-8")
     except UnicodeDecodeError as exc:

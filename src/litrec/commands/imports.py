@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 from litrec.bibtex.records import import_bibtex
-from litrec.bibtex.source import Source, decode_source
+from litrec.bibtex.source import Source, read_source
 from litrec.commands.common import format_arg, need_dir
-from litrec.errors import UsageError
+from litrec.errors import InputError, UsageError
 from litrec.scaffold import display
 
 
@@ -35,16 +35,15 @@ def _read_source(name: str) -> tuple[Source, str]:
     """(text and encoding, shown name) of a .bib file, or of stdin for '-'."""
     if name == "-":
         raw = getattr(sys.stdin, "buffer", None)
-        return (decode_source(raw.read(), "<stdin>") if raw else Source(sys.stdin.read(), "UTF-8"),
-                "<stdin>")
+        return (read_source(raw, "<stdin>") if raw else Source(sys.stdin.read(), "UTF-8"), "<stdin>")
     path = Path(name)
     if not path.is_file():
         raise UsageError(f"BibTeX file '{name}' does not exist")
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as stream:
+            return read_source(stream, name), name
     except OSError as exc:
-        raise UsageError(f"cannot read BibTeX file '{name}': {exc.strerror or exc}") from None
-    return decode_source(raw, name), name
+        raise InputError(f"cannot read BibTeX file '{name}': {exc.strerror or exc}") from None
 
 
 def run(args) -> int:

@@ -21,6 +21,7 @@ def _measured(value: Any, spread: dict | None) -> str:
 
 def print_table(statuses: list[ClaimStatus]) -> None:
     """One row per claim: verdict, measured values, expectations (✓/✗)."""
+    from rich.markup import escape
     from rich.table import Table
 
     out = console()
@@ -40,6 +41,7 @@ def print_table(statuses: list[ClaimStatus]) -> None:
             verdict += "\nrests on it: " + ", ".join(s.rests_on_it)
         if s.reason and s.verdict != "reproduced":
             verdict += f"\n({s.reason})"
-        table.add_row(s.claim, s.analysis or "", f"[{_STYLE.get(s.verdict, '')}]{verdict}",
-                      measured, expected)
+        table.add_row(escape(s.claim), escape(s.analysis or ""),  # record text is not markup
+                      f"[{_STYLE.get(s.verdict, '')}]{escape(verdict)}", escape(measured),
+                      escape(expected))
     out.print(table)
