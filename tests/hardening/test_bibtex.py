@@ -259,7 +259,7 @@ def test_bibtex_siblings_import_or_fail_located(mini, litrec):
     assert [imported(mini, f"ARXIV-2401.0000{n}")["title"] for n in (3, 4, 7)] == [
         "Twice one", "Twice two", "Unused"]
     assert "s.bib:9: lettered: year '2023a' is not a four-digit year" in res.err
-    assert "s.bib:10: undefined: title: 'nosuchmacro' is not a @string macro defined above it" in res.err
+    assert "s.bib:10: undefined: title: 'nosuchmacro' is not a @string macro of this file" in res.err
     assert not (mini / "records/literature/ARXIV-2401.09999.yaml").exists()
 
 

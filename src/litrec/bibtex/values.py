@@ -51,7 +51,7 @@ def resolve(value: str, macros: dict) -> str:
             elif name in MONTHS:
                 out.append(MONTHS[name].capitalize())
             else:
-                raise Unconvertible(f"'{part}' is not a @string macro defined above it; "
+                raise Unconvertible(f"'{part}' is not a @string macro of this file; "
                                     f"brace the text ({{{part}}}) or define @string{{{part} = ...}}")
         else:
             raise Unconvertible(f"cannot read the value '{part}'; write it as {{...}}")
