@@ -79,7 +79,8 @@ def test_utf16_without_a_byte_order_mark_is_refused_clearly(mini, litrec):
 
 
 @pytest.mark.parametrize("raw,line,says", [
-    (b"@misc{k,\n title={Caf\xc3\xa9 and caf\xe9},\n eprint={2401.00001}}\n", 2, "mixes UTF-8 with another encoding"),
+    (b"@misc{k,\n title={Caf\xc3\xa9 and caf\xe9},\n eprint={2401.00001}}\n", 2,
+     "mixes UTF-8 with another encoding"),
     (b"@misc{k,\n\n title={\x81},\n eprint={2401.00001}}\n", 3, "neither UTF-8 nor Windows-1252"),
     (b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 3, "holds NUL bytes, so it is not a text file; is it the .bib"),
     (codecs.BOM_UTF16_LE + "@misc{k,\n title={x}}".encode("utf-16-le") + b"\x00\xdc", 2,
@@ -135,7 +136,8 @@ def test_validate_never_prints_record_text_raw(mini, litrec):
     lit_record(mini, title=HOSTILE, authors=json.dumps([HOSTILE]),
                extra=f"year: {json.dumps(HOSTILE)}\ntags: [{json.dumps(HOSTILE)}]\n")
     write(mini, "records/notes/NOTE-2.yaml",
-          f"id: NOTE-2\nkind: note\ntitle: x\nlinks:\n  - {{rel: uses, target: {json.dumps('ARXIV-0000.00001#' + HOSTILE)}}}\n")
+          "id: NOTE-2\nkind: note\ntitle: x\nlinks:\n"
+          f"  - {{rel: uses, target: {json.dumps('ARXIV-0000.00001#' + HOSTILE)}}}\n")
     res = litrec("validate", cwd=mini)
     assert res.code == 1 and "records/literature/ARXIV-0000.00002.yaml:5:7: year: " in res.out
     assert_clean(res)
@@ -211,7 +213,8 @@ def test_safe_text_and_strip_unsafe():
 
 
 def test_a_braced_author_is_one_name_both_ways(mini, litrec):
-    write(mini, "corp.bib", ENTRY.format(n=1, title="T", author="{Barnes and Noble} and {Google, Inc.} and Doe, Jane"))
+    write(mini, "corp.bib",
+          ENTRY.format(n=1, title="T", author="{Barnes and Noble} and {Google, Inc.} and Doe, Jane"))
     res = litrec("import", "bibtex", "corp.bib", cwd=mini)
     assert res.code == 0, res.text
     assert imported(mini, "ARXIV-2401.00001")["authors"] == ["Barnes and Noble", "Google, Inc.", "Jane Doe"]
@@ -284,8 +287,14 @@ def test_a_huge_file_is_refused_before_it_is_read(mini, litrec, monkeypatch):
 def test_what_an_analysis_prints_never_breaks_json_output(mini, litrec):
     analysis = (mini / "analysis/toy.py").read_text()
     (mini / "analysis/toy.py").write_text(analysis.replace(
-        '    return {"metrics"', '    print("hello from the analysis", {"not": "json"})\n    return {"metrics"'))
+        '    return {"metrics"',
+        '    print("hello from the analysis", {"not": "json"})\n    return {"metrics"'))
     res = litrec("run", "--profile", "quick", "--format", "json", cwd=mini)
     assert res.code == 0, res.text
     assert json.loads(res.out)["ran"] == ["toy"]
     assert "hello from the analysis" in res.err
+
+
+def test_a_folder_is_not_a_bibtex_file(mini, litrec):
+    res = litrec("import", "bibtex", "records", cwd=mini)
+    assert res.code == 2 and "BibTeX file 'records' is not a file" in res.err

@@ -38,7 +38,7 @@ def _read_source(name: str) -> tuple[Source, str]:
         return (read_source(raw, "<stdin>") if raw else Source(sys.stdin.read(), "UTF-8"), "<stdin>")
     path = Path(name)
     if not path.is_file():
-        raise UsageError(f"BibTeX file '{name}' does not exist")
+        raise UsageError(f"BibTeX file '{name}' " + ("is not a file" if path.exists() else "does not exist"))
     try:
         with path.open("rb") as stream:
             return read_source(stream, name), name
