@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 from typing import Literal
 
 from litrec.formatting import excerpt
+from litrec.safetext import safe_text
 
 Severity = Literal["error", "warning", "info"]
 
@@ -28,10 +29,10 @@ class Diagnostic:
     record: str | None = None
 
     def format(self) -> str:
-        """`path:line:col: [severity: ]field: message`."""
+        """`path:line:col: [severity: ]field: message`, control characters written as `\\uXXXX`."""
         field = f"{self.field}: " if self.field else ""
         tag = "" if self.severity == "error" else f"{self.severity}: "
-        return f"{self.path}:{self.line}:{self.col}: {tag}{field}{self.message}"
+        return safe_text(f"{self.path}:{self.line}:{self.col}: {tag}{field}{self.message}")
 
     def to_json(self) -> dict:
         """Every field, as plain data."""

@@ -55,3 +55,7 @@ class ContractError(RunError):
 
 class Unconvertible(InputError):
     """A BibTeX entry that cannot become a literature record; the message says why."""
+
+
+class EncodingProblem(InputError):
+    """A file in a text encoding litrec cannot tell for certain; the message says which it expects."""

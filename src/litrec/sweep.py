@@ -22,6 +22,7 @@ and metrics, so expectations are judged on the aggregate.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import difflib
 import hashlib
@@ -218,7 +219,15 @@ def _check_worker(point: Point, files: dict[str, str], versions: dict) -> None:
 
 
 def run_point(point: Point, progress=None) -> dict:
-    """Run one point of an analysis; return its metrics, figures (SVG bytes) and provenance."""
+    """Run one point of an analysis; return its metrics, figures (SVG bytes) and provenance.
+
+    What the analysis prints goes to standard error: standard output is litrec's (JSON).
+    """
+    with contextlib.redirect_stdout(sys.stderr):
+        return _run_point(point, progress)
+
+
+def _run_point(point: Point, progress=None) -> dict:
     mod, files = load_analysis(point.root, point.package, point.module)
     check_module(mod, point.module)
     _check_worker(point, files, package_versions())

@@ -37,7 +37,7 @@ def lit(**kw) -> m.Literature:
 def test_entry_of_the_seed_record():
     assert bibtex_entry(SEED) == r"""@inproceedings{vonoswald2022transformers,
   title         = {Transformers learn in-context by gradient descent},
-  author        = {Johannes von Oswald and Eyvind Niklasson and Ettore Randazzo and Jo\~ao Sacramento and Alexander Mordvintsev and Andrey Zhmoginov and Max Vladymyrov},
+  author        = {Johannes von Oswald and Eyvind Niklasson and Ettore Randazzo and Jo{\~a}o Sacramento and Alexander Mordvintsev and Andrey Zhmoginov and Max Vladymyrov},
   year          = {2022},
   booktitle     = {ICML 2023},
   publisher     = {PMLR},
@@ -142,7 +142,7 @@ def test_read_the_fixture():
 
 
 def _one(fields: str):
-    return read_bibtex("@article{k,\n" + fields + "\n}\n", TODAY)
+    return read_bibtex("@article{k,\ntitle = {A title},\n" + fields + "\n}\n", TODAY)
 
 
 @pytest.mark.parametrize("fields,rid", [
@@ -165,7 +165,7 @@ def test_ids(fields, rid):
 
 
 @pytest.mark.parametrize("fields,message", [
-    ("title = {No id}", "no arXiv number or DOI to make an id from"),
+    ("note = {No id}", "no arXiv number or DOI to make an id from"),
     ("eprint = {hep-th/9901001}", "no arXiv number or DOI"),
     ("doi = {10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O}",
      "has characters a record id cannot hold (: < >)"),
@@ -181,7 +181,8 @@ def test_unconvertible_entries_say_why(fields, message):
 
 def test_duplicate_fields_and_keys():
     read = read_bibtex("@article{a, doi={10.1/x}, doi={10.1/y}}\n"
-                       "@article{b, doi={10.1000/b}}\n@article{b, doi={10.1000/c}}\n", TODAY)
+                       "@article{b, title={B}, doi={10.1000/b}}\n@article{b, title={C}, doi={10.1000/c}}\n",
+                       TODAY)
     assert [c.data["id"] for c in read.converted] == ["DOI-10.1000_b", "DOI-10.1000_c"]
     assert read.failed[0].line == 1 and "given twice (doi)" in read.failed[0].message
 
@@ -251,7 +252,7 @@ def test_dry_run_writes_nothing(project):
 def test_json_output_and_stdin(project, monkeypatch):
     import io
 
-    monkeypatch.setattr("sys.stdin", io.StringIO("@misc{x, eprint={2401.00001}}\n@misc{y, title={z}}\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("@misc{x, title={X}, eprint={2401.00001}}\n@misc{y, title={z}}\n"))
     code, out, err = run_cli("litrec import bibtex - --format json", project)
     assert code == 1 and err == ""
     doc = json.loads(out)
@@ -263,7 +264,7 @@ def test_json_output_and_stdin(project, monkeypatch):
 def test_latin1_file(project):
     (project / "old.bib").write_bytes("@misc{x, title={Caf\xe9}, eprint={2401.00001}}\n".encode("latin-1"))
     code, _, err = run_cli("litrec import bibtex old.bib", project)
-    assert code == 0 and "not UTF-8; read it as Latin-1" in err
+    assert code == 0 and "is not UTF-8 (byte 0xe9 at line 1); read it as Windows-1252" in err
     data = load_bytes((project / "records/literature/ARXIV-2401.00001.yaml").read_bytes()).data
     assert data["title"] == "Café"
 

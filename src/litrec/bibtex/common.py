@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 
 # Fields a literature record shares with BibTeX; `import bibtex --force` updates exactly these.
 CITATION_FIELDS = ("title", "authors", "year", "venue", "volume", "pages", "publisher",
@@ -33,3 +34,15 @@ class quiet:
     def messages(self) -> list[str]:
         """The warnings and errors logged while silenced."""
         return [r.getMessage() for r in self.records if r.levelno >= logging.WARNING]
+
+
+# A LaTeX special character in a name: an accent and its letter (\~a, \'{e}, \"\i), a control
+# word with its argument or the spaces after it (\o, \v{c}, \textasciitilde{}), an escaped symbol.
+_SPECIAL = re.compile(r"(?<!{)\\(?:[`'^\"~=.]\s*(?:\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z])"
+                      r"|[A-Za-z]+(?:\s*\{[^{}]*\}|\s*)|[&%$#_{}])")
+
+
+def brace_specials(name: str) -> str:
+    """Each LaTeX special character of a name in braces (`Jo{\\~a}o`), as BibTeX wants it:
+    unbraced, the `~` of `\\~a` is a space between two names."""
+    return _SPECIAL.sub(lambda found: "{" + found.group() + "}", name)

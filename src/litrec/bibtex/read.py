@@ -16,15 +16,22 @@ import bibtexparser
 import bibtexparser.middlewares as bm
 from bibtexparser import model as bmodel
 from bibtexparser.library import Library
+from bibtexparser.middlewares.names import (
+    InvalidNameError,
+    parse_single_name_into_parts,
+    split_multiple_persons_names,
+)
 from bibtexparser.model import Entry, Field
 from pydantic import ValidationError
 
 from litrec import model as m
-from litrec.bibtex.common import quiet
+from litrec.bibtex.common import brace_specials, quiet
+from litrec.bibtex.values import resolve, string_macros
 from litrec.diagnostics import format_field
 from litrec.errors import Unconvertible
 from litrec.formatting import excerpt
 from litrec.kinds import ID_RE
+from litrec.safetext import strip_unsafe
 from litrec.scaffold import today
 
 ARXIV_NUMBER = re.compile(r"(?<![\d.])(\d{4}\.\d{4,5})(v\d+)?(?!\d)", re.ASCII)
@@ -32,6 +39,9 @@ _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
 _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(\d{4}\.\d{4,5})(v\d+)?$", re.I)
 _TEXT = ("title", "author", "journal", "booktitle", "school", "institution", "publisher",
          "howpublished", "volume", "pages")
+# Every field an entry is read from; a value litrec cannot read fails the entry only in these.
+_USED = (*_TEXT, "year", "url", "doi", "eprint", "archiveprefix", "eprinttype", "arxiv", "arxivid",
+         "note")
 
 
 @dataclass
@@ -64,20 +74,20 @@ def read_bibtex(text: str, filed: dt.date | None = None) -> ReadResult:
     """Convert every entry of a .bib text; collect every entry that cannot be converted."""
     result = ReadResult()
     with quiet() as log:
-        library = bibtexparser.parse_string(text)
+        library = bibtexparser.parse_string(text, parse_stack=[])  # values as written: see values.py
+    macros = string_macros(library.strings)
     reasons = _abort_reasons(log.messages())
     first_line: dict[str, int] = {}
     blocks = sorted([*library.entries, *library.failed_blocks], key=lambda b: b.start_line)
     for block in blocks:
         line = block.start_line + 1
         if isinstance(block, bmodel.DuplicateBlockKeyBlock):
-            # the same key twice: ids tell records apart; this copy skipped the parse stack
-            block = bm.RemoveEnclosingMiddleware().transform(Library([block.ignore_error_block])).blocks[0]
+            block = block.ignore_error_block  # the same key twice: ids tell records apart
         elif not isinstance(block, Entry):
             result.failed.append(Failure(line, _key_of(block), _parse_failure(block, line, reasons)))
             continue
         try:
-            data = convert_entry(block, filed)
+            data = convert_entry(block, filed, macros)
         except Unconvertible as exc:
             result.failed.append(Failure(line, block.key, str(exc)))
             continue
@@ -120,14 +130,21 @@ def _parse_failure(block, line: int, reasons: dict[int, str]) -> str:
             + " (an unclosed brace or quote, or a missing comma?)")
 
 
-def convert_entry(entry: Entry, filed: dt.date | None = None) -> dict:
-    """The data of a literature record for one BibTeX entry; raise Unconvertible if it cannot be."""
-    raw = {f.key.lower(): f.value for f in entry.fields if isinstance(f.value, str)}
+def convert_entry(entry: Entry, filed: dt.date | None = None, macros: dict | None = None) -> dict:
+    """The data of a literature record for one BibTeX entry; raise Unconvertible if it cannot be.
+
+    With `macros` (the file's @string definitions) the entry's values are as written
+    (`{...}`, `"..."`, macros joined by `#`); without, they are already plain text.
+    """
+    raw = _values(entry, macros)
     text = _decode({k: v for k, v in raw.items() if k in _TEXT})
     rid, arxiv, doi = _identify(raw)
     data: dict = {"id": rid, "kind": "literature"}
-    if text.get("title"):
-        data["title"] = text["title"]
+    if not text.get("title"):
+        written = raw.get("title", "").strip()
+        raise Unconvertible(f"title '{written}' has no text once its LaTeX is read; write the title"
+                            if written else "no title; add title = {The Title of the Paper}")
+    data["title"] = text["title"]
     if text.get("author"):
         data["authors"] = text["author"]
     if raw.get("year"):
@@ -147,38 +164,62 @@ def convert_entry(entry: Entry, filed: dt.date | None = None) -> dict:
     return data
 
 
+def _values(entry: Entry, macros: dict | None) -> dict[str, str]:
+    """Each field's text (lower-case names), without control characters or terminal sequences."""
+    out = {}
+    for f in entry.fields:
+        key = f.key.lower()
+        if not isinstance(f.value, str) or key in out:
+            continue
+        try:
+            value = f.value if macros is None else resolve(f.value, macros)
+        except Unconvertible as exc:
+            if key in _USED:
+                raise Unconvertible(f"{key}: {exc}") from None
+            continue
+        out[key] = strip_unsafe(value)
+    return out
+
+
 def _decode(values: dict[str, str]) -> dict:
-    """LaTeX to Unicode for text fields; authors split into 'First von Last' names."""
-    if not values:
+    """LaTeX to Unicode for text fields; authors split into 'First von Last' names first, so
+    that a braced group (`{Barnes and Noble}`) stays one name."""
+    people = _people(values["author"]) if "author" in values else []
+    fields = {k: v for k, v in values.items() if k != "author"}
+    fields.update({f"author {i}": name for i, name in enumerate(people)})
+    if not fields:
         return {}
-    entry = Entry("misc", "k", [Field(k, v) for k, v in values.items()])
-    lib = Library([entry])
-    decoder, *names = _decoding_stack()
-    with quiet():
-        if any(_LATEX.search(v) for v in values.values()):
-            lib = decoder.transform(lib)
-        for mw in names:
-            lib = mw.transform(lib)
+    lib = Library([Entry("misc", "k", [Field(k, v) for k, v in fields.items()])])
+    if any(_LATEX.search(v) for v in fields.values()):
+        with quiet():
+            lib = _decoder().transform(lib)
     block = lib.blocks[0]
     if not isinstance(block, Entry):
         raise Unconvertible(f"cannot decode its LaTeX: {excerpt(getattr(block, 'error', block), 120)}")
-    out = {}
-    for f in block.fields:
-        if isinstance(f.value, list):
-            out[f.key] = [" ".join(a.split()) for a in f.value if a.strip()]
-        else:
-            out[f.key] = " ".join(str(f.value).split())
+    out = {f.key: " ".join(str(f.value).split()) for f in block.fields}
+    names = [out.pop(f"author {i}") for i in range(len(people))]
+    if people:
+        out["author"] = [n for n in names if n]
     return out
+
+
+def _people(text: str) -> list[str]:
+    """The names of an author field as 'First von Last Jr'; braces keep a group one name."""
+    try:
+        return [parse_single_name_into_parts(n).merge_first_name_first
+                for n in split_multiple_persons_names(brace_specials(text)) if n.strip()]
+    except (InvalidNameError, ValueError) as exc:
+        raise Unconvertible(f"author: cannot split '{text.strip()}' into names: "
+                            f"{getattr(exc, 'reason', exc)}") from None
 
 
 _LATEX = re.compile(r"[\\{}$~^%&]|--|``|''")  # what decoding would change; else skip it
 
 
 @functools.cache
-def _decoding_stack() -> tuple:
-    """The decoder (slow to build), then the splitting of authors into 'First von Last' names."""
-    return (bm.LatexDecodingMiddleware(keep_math_mode=False), bm.SeparateCoAuthors(),
-            bm.SplitNameParts(), bm.MergeNameParts(style="first"))
+def _decoder():
+    """LaTeX to Unicode (slow to build)."""
+    return bm.LatexDecodingMiddleware(keep_math_mode=False)
 
 
 def _identify(raw: dict[str, str]) -> tuple[str, str | None, str | None]:

@@ -18,7 +18,8 @@ import bibtexparser
 from bibtexparser.library import Library
 from bibtexparser.model import Entry, Field
 
-from litrec.bibtex.common import quiet
+from litrec.bibtex.common import brace_specials, quiet
+from litrec.safetext import strip_unsafe
 
 _CONFERENCE = re.compile(
     r"\b(conference|proceedings|workshop|symposium|icml|iclr|neurips|nips|aaai|ijcai|acl|emnlp"
@@ -69,6 +70,7 @@ def _entry(record, key: str | None = None) -> Entry:
     fields: list[Field] = []
 
     def add(name: str, value: str | None) -> None:
+        value = value and strip_unsafe(value)  # no terminal sequence or control character in a .bib
         if value:
             fields.append(Field(name, value))
 
@@ -89,9 +91,10 @@ def _entry(record, key: str | None = None) -> Entry:
 
 
 def _name(author: str) -> str:
-    """An author for BibTeX's ' and '-separated list: a name holding ' and ' is braced whole."""
-    text = _latex(author)
-    return f"{{{text}}}" if re.search(r"\sand\s", author, re.I) else text
+    """An author for BibTeX's ' and '-separated list: special characters braced (`Jo{\\~a}o`),
+    and a name BibTeX would split (holding ' and ' or a comma: `{Barnes and Noble}`) braced whole."""
+    text = brace_specials(_latex(author))
+    return f"{{{text}}}" if re.search(r"\sand\s|,", author, re.I) else text
 
 
 def _latex(text: str, protect: bool = False) -> str:

@@ -28,6 +28,7 @@ from litrec.commands import (
 )
 from litrec.commands.common import EXIT_USAGE
 from litrec.errors import LitrecError, UsageError
+from litrec.safetext import safe_streams
 
 # In the order `litrec --help` lists them.
 COMMANDS = {"validate": validate, "schema": schema, "run": run, "status": status, "site": site,
@@ -49,7 +50,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Parse, run one command, and turn what went wrong into a message and an exit code."""
+    """Parse, run one command, and turn what went wrong into a message and an exit code.
+
+    Everything printed passes through `safe_text`: text from the records (a title, a
+    reason, a value quoted in a message) never reaches the terminal as control characters.
+    """
+    with safe_streams():
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

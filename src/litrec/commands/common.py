@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import re
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 from litrec.errors import UsageError
 from litrec.load import load_project
 from litrec.project import Project
+from litrec.safetext import raw_stream, safe_text
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -61,12 +63,31 @@ def positive_int(text: str) -> int:
 
 
 def console(stderr: bool = False):
-    """The rich Console every command prints through; `NO_COLOR` turns every style off."""
+    """The rich Console every command prints through; `NO_COLOR` turns every style off.
+
+    It writes its own colours to the real stream and passes every string it renders
+    (table cells included) through `safe_text`; text from the records still needs
+    `rich.markup.escape` where it sits inside markup.
+    """
+    plain = bool(os.environ.get("NO_COLOR"))
+    stream = raw_stream(sys.stderr if stderr else sys.stdout)
+    return _safe_console()(file=stream, color_system=None if plain else "auto", no_color=plain,
+                           highlight=not plain, emoji=False)
+
+
+@functools.cache
+def _safe_console():
+    """rich's Console, rendering every string through `safe_text` (rich is imported on first use)."""
     from rich.console import Console
 
-    plain = bool(os.environ.get("NO_COLOR"))
-    return Console(stderr=stderr, color_system=None if plain else "auto", no_color=plain,
-                   highlight=not plain)
+    class SafeConsole(Console):
+        """A Console whose strings lose their control characters before rendering."""
+
+        def render_str(self, text: str, **kwargs):
+            """The Text of `text` made safe."""
+            return super().render_str(safe_text(text), **kwargs)
+
+    return SafeConsole
 
 
 def need_dir(path: Path, what: str) -> None:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from pathlib import Path
 
 from litrec.bibtex.records import import_bibtex
+from litrec.bibtex.source import Source, read_source
 from litrec.commands.common import format_arg, need_dir
 from litrec.confine import Refused, read_regular
-from litrec.errors import UsageError
+from litrec.errors import InputError, UsageError
 from litrec.scaffold import display
 
 
@@ -31,24 +33,23 @@ def add_parser(sub) -> None:
     format_arg(q)
 
 
-def _read_source(name: str) -> tuple[str, str]:
-    """(text, shown name) of a .bib file, or of stdin for '-'."""
+def _read_source(name: str) -> tuple[Source, str]:
+    """(text and encoding, shown name) of a .bib file, or of stdin for '-'."""
     if name == "-":
-        return sys.stdin.read(), "<stdin>"
+        raw = getattr(sys.stdin, "buffer", None)
+        return (read_source(raw, "<stdin>") if raw else Source(sys.stdin.read(), "UTF-8"), "<stdin>")
     path = Path(name)
     if not path.exists():
         raise UsageError(f"BibTeX file '{name}' does not exist")
+    if path.is_dir():
+        raise UsageError(f"BibTeX file '{name}' is not a file")
     try:  # the file named may lie anywhere, but must be a regular file (a FIFO would block)
         raw = read_regular(path)
     except Refused as r:
         raise UsageError(f"BibTeX file '{name}' {r.message}") from None
     except OSError as exc:
-        raise UsageError(f"BibTeX file '{name}' cannot be read: {exc.strerror}") from None
-    try:
-        return raw.decode("utf-8-sig"), name
-    except UnicodeDecodeError:
-        print(f"litrec import: {name} is not UTF-8; read it as Latin-1", file=sys.stderr)
-        return raw.decode("latin-1"), name
+        raise InputError(f"cannot read BibTeX file '{name}': {exc.strerror or exc}") from None
+    return read_source(io.BytesIO(raw), name), name
 
 
 def run(args) -> int:
@@ -56,18 +57,22 @@ def run(args) -> int:
     if args.import_format != "bibtex":
         raise UsageError("import needs a format: 'litrec import bibtex FILE'")
     need_dir(args.records, "records")
-    text, shown = _read_source(str(args.file))
-    done, failed = import_bibtex(text, args.records, args.force, args.dry_run)
+    source, shown = _read_source(str(args.file))
+    if source.note:
+        print(f"litrec import: {shown} {source.note}", file=sys.stderr)
+    done, failed = import_bibtex(source.text, args.records, args.force, args.dry_run)
     if args.format == "json":
         print(json.dumps({
             "file": shown,
+            "encoding": source.encoding,
             "records": [{"action": o.action, "id": o.id, "path": display(o.path), "line": o.line,
                          "key": o.key} for o in done],
             "failed": [{"line": f.line, "key": f.key, "message": f.message} for f in failed],
         }, indent=2, ensure_ascii=False))
     else:
         for o in done:
-            print(f"{o.action} {display(o.path)} from {shown}:{o.line} ({o.key})")
+            key = f" ({o.key})" if o.key else ""
+            print(f"{o.action} {display(o.path)} from {shown}:{o.line}{key}")
         for f in failed:
             key = f"{f.key}: " if f.key else ""
             print(f"{shown}:{f.line}: {key}{f.message}", file=sys.stderr)

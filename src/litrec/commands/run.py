@@ -18,6 +18,7 @@ from litrec.commands.common import (
 from litrec.commands.table import print_table
 from litrec.errors import UsageError
 from litrec.runner import Events, plan_run, run_plan
+from litrec.safetext import safe_text
 from litrec.verdicts import claim_statuses
 
 
@@ -49,6 +50,13 @@ def add_parser(sub) -> None:
     format_arg(p)
 
 
+def _plain(text) -> str:
+    """Text from an analysis or the records, shown as it is (not read as rich markup), made safe."""
+    from rich.markup import escape
+
+    return escape(safe_text(str(text)))
+
+
 class _Printed(Events):
     """The run's progress on standard error: a line per analysis and a progress bar."""
 
@@ -57,31 +65,31 @@ class _Printed(Events):
         self.task = None
 
     def executor(self, n_points: int, n_analyses: int, where: str) -> None:
-        self.out.print(f"{n_points} points of {n_analyses} "
-                       f"analys{'is' if n_analyses == 1 else 'es'} to {where}")
+        self.out.print(_plain(f"{n_points} points of {n_analyses} "
+                              f"analys{'is' if n_analyses == 1 else 'es'} to {where}"))
 
     def started(self, name: str, why: str, n_points: int):
-        label = f"{name} [{self.profile}]"
+        label = _plain(f"{name} [{self.profile}]")
         self.task = task = self.bar.add_task(label, total=1.0)
         points = f" ({n_points} points)" if n_points > 1 else ""
-        self.out.print(f"running {name} ({self.profile}): {why}{points}")
+        self.out.print(_plain(f"running {name} ({self.profile}): {why}{points}"))
 
         def progress(done, total, description=""):
             self.bar.update(task, completed=done / max(total, 1),
-                            description=f"{label} {description}".rstrip())
+                            description=f"{label} {_plain(description)}".rstrip())
 
         return progress
 
     def finished(self, name: str, payload: dict) -> None:
         self.bar.update(self.task, completed=1.0)
-        self.out.print(f"  {name}: {payload['wall_time_s']:.1f} s")
+        self.out.print(f"  {_plain(name)}: {payload['wall_time_s']:.1f} s")
 
     def failed(self, name: str, message: str, log: Path) -> None:
-        self.out.print(f"[red]analysis {name} failed: {message} "
-                       f"(traceback in {log}); its previous result is kept")
+        self.out.print("[red]" + _plain(f"analysis {name} failed: {message} "
+                                        f"(traceback in {log}); its previous result is kept"))
 
     def interrupted(self, name: str) -> None:
-        self.out.print(f"[red]interrupted: {name}; its previous result is kept")
+        self.out.print("[red]" + _plain(f"interrupted: {name}; its previous result is kept"))
 
 
 def run(args) -> int:
