@@ -1,5 +1,10 @@
 """Finding and parsing record files: every `.yaml`/`.yml` under the records folder.
 
+Nothing under the folder is skipped in silence: a folder that cannot be read
+is an error; a file with another extension is a warning (an error when it is
+`.YAML`/`.YML`, a record that would not be read), except hidden names (`.git`,
+`.gitkeep`) and README files, which may sit beside the records.
+
 Large collections parse on every core (forked workers, only in a process that
 has not loaded JAX); a worker returns plain data, and the node tree that
 locates a message is rebuilt lazily for the few files that need one.
@@ -14,14 +19,47 @@ from pathlib import Path
 from litrec.yamlsafe import LazyRoot, YamlProblem, load_bytes, locate
 
 
+RECORD_SUFFIXES = (".yaml", ".yml")
+
+
+def scan_records(records_dir: Path) -> tuple[list[Path], list[tuple[Path, str, str, str]]]:
+    """Every record file under the folder, sorted, and (path, message, code, severity) of the rest.
+
+    The rest: folders that cannot be read, and files that are not records
+    (see the module docstring for what is left alone).
+    """
+    found: list[str] = []
+    problems: list[tuple[Path, str, str, str]] = []
+
+    def unreadable(exc: OSError) -> None:
+        where = Path(exc.filename) if exc.filename else Path(records_dir)
+        problems.append((where, f"cannot read this folder ({exc.strerror or exc}); its records "
+                         "are not checked: fix its permissions", "io", "error"))
+
+    for dirpath, dirnames, filenames in os.walk(records_dir, onerror=unreadable):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        for f in filenames:
+            if f.startswith("."):
+                continue
+            if f.endswith(RECORD_SUFFIXES):
+                found.append(os.path.join(dirpath, f))
+            elif not f.upper().startswith("README"):
+                problems.append(_not_a_record(Path(dirpath, f)))
+    return [Path(p) for p in sorted(found)], sorted(problems)
+
+
+def _not_a_record(path: Path) -> tuple[Path, str, str, str]:
+    if path.suffix.lower() in RECORD_SUFFIXES:
+        return (path, f"the extension '{path.suffix}' is not read (record files end in .yaml "
+                f"or .yml, lower case); rename it to '{path.stem}{path.suffix.lower()}'",
+                "file-extension", "error")
+    return (path, "not a record file (records end in .yaml or .yml), so it is not read; "
+            "rename it, or move it out of the records folder", "file-extension", "warning")
+
+
 def find_record_files(records_dir: Path) -> list[Path]:
     """Every record file under the folder (hidden names skipped), sorted."""
-    found: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(records_dir):
-        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
-        found.extend(os.path.join(dirpath, f) for f in filenames
-                     if f.endswith((".yaml", ".yml")) and not f.startswith("."))
-    return [Path(p) for p in sorted(found)]
+    return scan_records(records_dir)[0]
 
 
 PARALLEL_MIN_FILES = 2000  # below this, starting workers costs more than it saves
@@ -32,9 +70,9 @@ def _parse_one(path: str):
         with open(path, "rb") as fh:
             loaded = load_bytes(fh.read())
     except YamlProblem as p:
-        return None, None, (p.line, p.col, p.message, p.code)
+        return None, None, (p.line, p.col, p.message, p.code, p.field)
     except OSError as exc:
-        return None, None, (1, 1, f"cannot read file: {exc.strerror}", "io")
+        return None, None, (1, 1, f"cannot read file: {exc.strerror}", "io", "")
     return loaded.data, loaded.root, None
 
 

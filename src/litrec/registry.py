@@ -57,7 +57,7 @@ def load_registry(analysis_dir: Path, diags: list[Diagnostic],
     try:
         loaded = load_bytes(path.read_bytes())
     except YamlProblem as p:
-        diags.append(Diagnostic(shown, p.line, p.col, "", p.message, p.code))
+        diags.append(Diagnostic(shown, p.line, p.col, p.field, p.message, p.code))
         return reg
     for name, raw in loaded.data.items():
         line, col = locate(loaded.root, (name,), key=True)
