@@ -43,6 +43,8 @@ def validate_record(data: dict, root, shown: str, diags: list[Diagnostic]):
         for err in exc.errors(include_url=False):
             # a union reports each member's failure under a type tag: report the field once
             loc = _data_loc(data, err["loc"])
+            if err["type"] == "missing":  # the missing field is no union tag, whatever its name
+                loc = _data_loc(data, err["loc"][:-1]) + tuple(err["loc"][-1:])
             if loc in seen:
                 continue
             seen.add(loc)
@@ -64,16 +66,18 @@ def _data_loc(data: Any, loc: tuple) -> tuple:
     is kept, so its errors stay at its line.
     """
     out = []
-    cur = data
+    cur: Any = data
+    walked = True  # still inside the data: a scalar reached this way has no fields
     for part in loc:
         if isinstance(cur, dict) and part in cur:
             cur = cur[part]
         elif isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur):
             cur = cur[part]
-        elif isinstance(part, str) and _UNION_TAG.match(part):
+        elif isinstance(part, str) and (_UNION_TAG.match(part) or (
+                walked and not isinstance(cur, (dict, list)))):
             continue
         else:
-            cur = None
+            cur, walked = None, False
         out.append(part)
     return tuple(out)
 
@@ -126,6 +130,8 @@ def _explain(err: dict, model_cls: type[BaseModel]) -> str:
         return f"expected a date, found the text {inp!r}; write it as YYYY-MM-DD without quotes"
     if typ in ("union_tag_invalid", "literal_error", "enum"):
         return f"found {_found(err.get('input'))}: {msg[0].lower() + msg[1:]}"
+    if typ == "value_error" and (inp is None or isinstance(inp, dict)):  # the message says it all
+        return msg[0].lower() + msg[1:]
     return f"{msg[0].lower() + msg[1:]}; found {_found(err.get('input'))}"
 
 
@@ -169,7 +175,7 @@ def check_id(rec, path: Path, root, shown: str, diags: list[Diagnostic]) -> None
         line, col = locate(root, ("id",))
         diags.append(Diagnostic(
             shown, line, col, "id",
-            f"'{rec.id}' is not a {rec.kind} id; expected the form {KIND[rec.kind].example}",
+            f"{rec.id!r} is not a {rec.kind} id; expected the form {KIND[rec.kind].example}",
             "id-pattern", record=rec.id))
     elif path.stem != rec.id:
         line, col = locate(root, ("id",))

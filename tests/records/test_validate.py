@@ -194,7 +194,7 @@ def test_nested_errors_point_at_the_nested_line(project, cli):
         "records/notes/NOTE-1.yaml:5:11: claims[0].kind: found 'guess': input should be "
         "'proposition', 'finding', 'observation', 'definition' or 'conjecture'",
         "records/notes/NOTE-1.yaml:11:11: claims[0].check.expect[0]: op '≈' needs a tolerance: "
-        "rel_tol or abs_tol; found a mapping",
+        "rel_tol or abs_tol",
     ]
 
 
