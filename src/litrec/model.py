@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_serializer, model_validator
 
 from litrec.formatting import fmt
 from litrec.kinds import KINDS
@@ -173,6 +173,14 @@ class Expectation(Strict):
     paper: float | str | None = Field(None, description="the paper's own number, where it states one")
     official: float | str | None = Field(None, description="the official code's number")
     note: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler):
+        data = handler(self)
+        for name in ("value", "ref"):  # only the right-hand side it has: null is refused in a record
+            if data.get(name) is None:
+                data.pop(name, None)
+        return data
 
     @field_validator("value", "ref", mode="before")
     @classmethod

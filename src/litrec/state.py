@@ -12,13 +12,14 @@ export all ask `result_state`; each fingerprint is computed once per command.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
 from litrec.errors import DamagedResult
 from litrec.fingerprint import Fingerprint, fingerprint, package_versions
 from litrec.registry import Registry
-from litrec.results import read_result
+from litrec.results import missing_figures, read_result
 
 STATES = ("current", "stale", "missing", "damaged")
 
@@ -33,6 +34,7 @@ class ResultState:
     result: dict | None = None
     fingerprint: Fingerprint | None = None
     reason: str | None = None
+    warnings: tuple[str, ...] = ()  # located: a figure the result lists that is not on disk
 
     def __post_init__(self):
         assert self.state in STATES, self.state
@@ -49,7 +51,16 @@ def result_state(registry: Registry | None, results_dir: Path, name: str, profil
     try:
         result = read_result(Path(results_dir), name, profile)
     except DamagedResult as exc:
-        return ResultState(name, profile, "damaged", reason=str(exc))
+        return ResultState(name, profile, "damaged", reason=f"damaged result: {exc}")
+    state = _state(registry, results_dir, name, profile, result, versions, fp)
+    if result is not None:
+        missing = missing_figures(Path(results_dir), name, profile, result)
+        if missing:
+            state = dataclasses.replace(state, warnings=tuple(missing))
+    return state
+
+
+def _state(registry, results_dir, name, profile, result, versions, fp) -> ResultState:
     registered = registry is not None and name in registry.entries
     if fp is None and registered:
         fp = fingerprint(registry, name, profile, versions)

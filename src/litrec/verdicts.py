@@ -20,6 +20,7 @@ from typing import Any
 
 from litrec.model import Expectation
 from litrec.project import Project
+from litrec.results import json_line, result_path
 from litrec.state import ResultState, result_states
 
 
@@ -38,13 +39,36 @@ def get_metric(metrics: dict, name: str) -> Any:
     return cur
 
 
+class Incomparable(ValueError):
+    """A metric whose value cannot be compared as the claim asks (text or a boolean against a number)."""
+
+
+def _what(v: Any) -> str:
+    if isinstance(v, bool):
+        return f"the boolean {str(v).lower()}"
+    if isinstance(v, str):
+        return f"the text {v[:40]!r}"
+    if isinstance(v, (int, float)):
+        return f"the number {v:g}" if isinstance(v, float) else f"the number {v}"
+    return "a list" if isinstance(v, list) else "a mapping"
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
 def _compare(op: str, a: Any, b: Any, exp: Expectation) -> bool:
+    """Whether `a op b` holds; Incomparable when the two are not of kinds that compare."""
     if a is None or b is None:  # a NaN, stored as null, or a metric a sweep could not average
         return False
-    if isinstance(a, bool) or isinstance(b, bool):
-        if op in ("==", "≈"):
-            return bool(a) == bool(b)
-        return False
+    if isinstance(a, bool) and isinstance(b, bool) and op in ("==", "≈"):
+        return a == b
+    if isinstance(a, str) and isinstance(b, str) and op == "==":
+        return a == b
+    if not (_number(a) and _number(b)):
+        raise Incomparable(f"{_what(a)} cannot be compared with {_what(b)} by '{op}' "
+                           f"(the claim expects {exp.describe()}); the claim and the analysis "
+                           "disagree on the metric's type", exp.metric)
     a, b = float(a), float(b)
     if math.isnan(a) or math.isnan(b):
         return False
@@ -86,11 +110,11 @@ def evaluate(exp: Expectation, metrics: dict) -> Outcome:
         rs = rhs if isinstance(rhs, list) else [rhs] * len(ms)
         if len(ms) != len(rs):
             raise MissingMetric(f"{exp.metric} and {exp.ref} have different lengths")
-        scaled = [r * exp.factor if not isinstance(r, bool) else r for r in rs]
+        scaled = [r * exp.factor if _number(r) else r for r in rs]
         holds = all(_compare(exp.op, a, b, exp) for a, b in zip(ms, scaled))
         expected: Any = scaled
     else:
-        expected = rhs * exp.factor if not isinstance(rhs, bool) else rhs
+        expected = rhs * exp.factor if _number(rhs) else rhs
         holds = _compare(exp.op, measured, expected, exp)
     rel = None
     if isinstance(measured, (int, float)) and isinstance(expected, (int, float)) \
@@ -116,6 +140,7 @@ class ClaimStatus:
     provenance: dict[str, Any] = field(default_factory=dict)
     rests_on_it: list[str] = field(default_factory=list)
     spread: dict[str, dict] = field(default_factory=dict)  # metric -> {std, min, max, n} of a sweep
+    warnings: list[str] = field(default_factory=list)  # about its result: a figure missing on disk
 
     def row(self) -> dict:
         """The status as `litrec status --format json` and `litrec run --format json` print it."""
@@ -132,6 +157,7 @@ class ClaimStatus:
             "rests_on_it": self.rests_on_it,
             "spread": self.spread,
             "provenance": self.provenance,
+            "warnings": self.warnings,
         }
 
 
@@ -154,15 +180,27 @@ def claim_statuses(proj: Project, results_dir: Path, profile: str,
     names = {claim.check.analysis for _, claim in checked}
     known = dict(states or {})
     known.update(result_states(proj.registry, results_dir, sorted(names - set(known)), profile))
-    out = [_status(rec, claim, known[claim.check.analysis], profile) for rec, claim in checked]
+    out = [_status(rec, claim, known[claim.check.analysis], profile, Path(results_dir))
+           for rec, claim in checked]
     _flag_dependents(proj, out)
     return out
 
 
-def _status(rec, claim, state: ResultState, profile: str) -> ClaimStatus:
+def _metric_at(results_dir: Path, name: str, profile: str, metric: str) -> str:
+    """`results/a/p.json:LINE: metrics.NAME`: where a stored metric is."""
+    path = result_path(results_dir, name, profile)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    return f"{path}:{json_line(text, ('metrics', *metric.split('.')))}: metrics.{metric}"
+
+
+def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> ClaimStatus:
     ref, name = f"{rec.id}#{claim.id}", claim.check.analysis
     st = ClaimStatus(ref, claim.title, name, profile, "not_run",
-                     expected=[e.describe() for e in claim.check.expect])
+                     expected=[e.describe() for e in claim.check.expect],
+                     warnings=list(state.warnings))
     if state.state == "missing":
         st.reason = f"{state.reason}; run: litrec run {ref} --profile {profile}"
         return st
@@ -177,6 +215,10 @@ def _status(rec, claim, state: ResultState, profile: str) -> ClaimStatus:
     except MissingMetric as exc:
         st.verdict = "error"
         st.reason = f"the result of '{name}' has no metric {exc.args[0]!r}"
+        return st
+    except Incomparable as exc:
+        st.verdict = "error"
+        st.reason = f"{_metric_at(results_dir, name, profile, exc.args[1])}: {exc.args[0]}; not judged"
         return st
     st.measured = {o.metric: o.measured for o in st.outcomes}
     spread = result.get("spread") or {}
@@ -199,3 +241,10 @@ def _flag_dependents(proj: Project, statuses: list[ClaimStatus]) -> None:
         theories = sorted({e.target for e in proj.edges
                            if e.source in users and e.rel == "source_of"})
         st.rests_on_it = users + [t for t in theories if t not in users]
+
+
+def result_problems(statuses: list[ClaimStatus]) -> tuple[list[str], list[str]]:
+    """The distinct errors (a damaged or incomparable result) and warnings behind the verdicts."""
+    errors = [s.reason for s in statuses if s.verdict == "error" and s.reason]
+    warnings = [w for s in statuses for w in s.warnings]
+    return list(dict.fromkeys(errors)), list(dict.fromkeys(warnings))

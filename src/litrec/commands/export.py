@@ -82,4 +82,8 @@ def _json(args) -> int:
     summary = ", ".join(f"{n} {v.replace('_', ' ')}" for v, n in sorted(verdicts.items()))
     emit(text, args.out, f"{len(doc['records'])} records, {len(doc['links'])} links, "
          f"{len(doc['claims'])} claims" + (f" ({summary}; profile {args.profile})" if summary else ""))
-    return 0
+    errors = list(dict.fromkeys(c["reason"] for c in doc["claims"]
+                                if c["verdict"] == "error" and c["reason"]))
+    for e in errors:  # a damaged result: in the document as an error verdict, and said here
+        print(f"litrec export: error: {e}", file=sys.stderr)
+    return 1 if errors else 0

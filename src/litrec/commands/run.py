@@ -18,7 +18,7 @@ from litrec.commands.common import (
 from litrec.commands.table import print_table
 from litrec.errors import UsageError
 from litrec.runner import Events, plan_run, run_plan
-from litrec.verdicts import claim_statuses
+from litrec.verdicts import claim_statuses, result_problems
 
 
 def add_parser(sub) -> None:
@@ -119,6 +119,9 @@ def run(args) -> int:
             print(f"nothing to run: {len(plan.current)} analyses current for profile "
                   f"'{args.profile}'", file=sys.stderr)
         print_table(statuses)
+    errors, warnings = result_problems(statuses)
+    for line in [f"warning: {w}" for w in warnings] + [f"error: {e}" for e in errors]:
+        print(f"litrec run: {line}", file=sys.stderr)
     bad = [s for s in statuses if s.verdict == "error"
            or (s.verdict == "not_reproduced" and not args.allow_not_reproduced)]
     return 1 if bad or failed else 0

@@ -39,9 +39,13 @@ def run(args) -> int:
     print(f"generated {report.pages} pages and {report.figures} figures from {report.records} "
           f"records in {report.generate_s:.1f} s; mkdocs build --strict: {report.mkdocs_s:.1f} s, "
           "no warnings", file=sys.stderr)
+    for w in report.result_warnings:
+        print(f"litrec site: warning: {w}", file=sys.stderr)
+    for e in report.result_errors:  # shown on the analysis's page as damaged, and said here
+        print(f"litrec site: error: {e}", file=sys.stderr)
     if report.errors:
         n = len(report.errors)
         print(f"litrec site: the records have {n} error{'s' * (n != 1)} (listed on the home page; "
               "a record that fails its schema is left out); see `litrec validate`", file=sys.stderr)
     print(f"site built: {report.out / 'index.html'}")
-    return 1 if report.errors else 0
+    return 1 if report.errors or report.result_errors else 0

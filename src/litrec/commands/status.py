@@ -13,7 +13,7 @@ from litrec.commands.common import (
     results_arg,
 )
 from litrec.commands.table import print_table
-from litrec.verdicts import claim_statuses
+from litrec.verdicts import claim_statuses, result_problems
 
 
 def add_parser(sub) -> None:
@@ -39,10 +39,15 @@ def run(args) -> int:
         print(json.dumps([s.row() for s in statuses], indent=2, default=str))
     else:
         print_table(statuses)
+    errors, warnings = result_problems(statuses)
+    for w in warnings:
+        print(f"litrec status: warning: {w}", file=sys.stderr)
     if args.check_current:
         behind = [s for s in statuses if s.verdict in ("stale", "not_run", "error")]
         for s in behind:
             print(f"litrec status: {s.claim} is {s.verdict.replace('_', ' ')}: {s.reason}",
                   file=sys.stderr)
         return 1 if behind else 0
-    return 0
+    for e in errors:  # a result that cannot be judged is bad input: said once, exit 1
+        print(f"litrec status: error: {e}", file=sys.stderr)
+    return 1 if errors else 0

@@ -49,6 +49,8 @@ class BuildReport:
     mkdocs_s: float = 0.0
     out: Path | None = None
     warnings: list[str] = field(default_factory=list)
+    result_errors: list[str] = field(default_factory=list)  # damaged results, located
+    result_warnings: list[str] = field(default_factory=list)  # figures listed but missing
     shard_cpu: list[float] = field(default_factory=list)  # CPU seconds of each MkDocs process
 
 
@@ -151,7 +153,8 @@ def build_site(records_dir: Path, analysis_dir: Path | None = None,
         raise SiteError(f"--out '{out_dir}' would hold the project itself; choose a new folder")
     t0 = time.perf_counter()
     project = load_project(Path(records_dir), analysis_dir)
-    files, _ = generate(project, Path(results_dir), profile, root / "site", directory_urls(config_file))
+    files, data = generate(project, Path(results_dir), profile, root / "site",
+                           directory_urls(config_file))
     sync(docs_dir, files)
     t1 = time.perf_counter()
     _claim_dir(out_dir, SITE_MARKER, "output")
@@ -165,8 +168,12 @@ def build_site(records_dir: Path, analysis_dir: Path | None = None,
         raise SiteError(str(exc)) from None
     t2 = time.perf_counter()
     figures = sum(1 for f in files if f.startswith("figures/"))
+    states = [info.result_state for info in data.analyses.values() if info.result_state]
     return BuildReport(len(project.records), sum(1 for f in files if f.endswith(".md")), figures,
-                       project.errors, t1 - t0, t2 - t1, out_dir, warnings, shard_cpu)
+                       project.errors, t1 - t0, t2 - t1, out_dir, warnings, shard_cpu=shard_cpu,
+                       result_errors=[st.reason for st in states
+                                      if st.state == "damaged" and st.reason],
+                       result_warnings=[w for st in states for w in st.warnings])
 
 
 def directory_urls(config_file: Path) -> bool:

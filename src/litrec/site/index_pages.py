@@ -249,12 +249,14 @@ def analysis_page(data: SiteData, name: str) -> str:
         state += " · module " + code(f"analysis/{module}.py")
     head = [p(f"<strong>{esc(info.title)}</strong>"), p(state)]
     if info.state == "damaged":
-        head.append(p(f"damaged: {esc(info.why_stale)}", "lr-reason"))
+        head.append(p(esc(info.why_stale), "lr-reason"))
     elif info.result is None:
         head.append(p(f"No {esc(data.profile)} result yet; run: "
                       + code(f"litrec run {name} --profile {data.profile}")))
     elif info.why_stale:
         head.append(p(f"stale: {esc(info.why_stale)}", "lr-reason"))
+    for warning in info.result_state.warnings if info.result_state else ():
+        head.append(p(f"warning: {esc(warning)}", "lr-reason"))
     out.append(block(*head))
     if info.description:
         out.append(prose(info.description, data.resolver(page), 3))
