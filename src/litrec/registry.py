@@ -14,7 +14,7 @@ from typing import Callable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from litrec.contract import source_problems
+from litrec.contract import source_problems, source_profiles
 from litrec.diagnostics import Diagnostic, format_field
 from litrec.yamlsafe import YamlProblem, load_bytes, locate
 
@@ -39,6 +39,7 @@ class Registry:
     path: Path
     exists: bool
     entries: dict[str, Entry] = field(default_factory=dict)
+    profiles: dict[str, frozenset[str] | None] = field(default_factory=dict)  # None: not readable
 
     def module_path(self, name: str) -> Path:
         """The source file of an entry's module."""
@@ -86,6 +87,7 @@ def load_registry(analysis_dir: Path, diags: list[Diagnostic],
             diags.append(Diagnostic(shown, line, col, name,
                                     f"module {display(path)} cannot be read: {exc}", "registry"))
             continue
+        reg.profiles[name] = source_profiles(source)
         for problem in source_problems(source):
             diags.append(Diagnostic(shown, line, col, name,
                                     f"module {display(path)} breaks the analysis contract: "

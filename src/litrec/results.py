@@ -28,6 +28,14 @@ def figure_dir(results_dir: Path, name: str, profile: str) -> Path:
     return Path(results_dir) / name / profile
 
 
+def stored_profiles(results_dir: Path) -> set[str]:
+    """The profiles that have a stored result: `results/<analysis>/<profile>.json`."""
+    try:
+        return {p.stem for p in Path(results_dir).glob("*/*.json") if not p.name.startswith(".")}
+    except OSError:
+        return set()
+
+
 def read_result(results_dir: Path, name: str, profile: str) -> dict | None:
     """The stored result, or None when there is none; DamagedResult when the file is not one.
 

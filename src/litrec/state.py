@@ -16,10 +16,10 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from litrec.errors import DamagedResult
+from litrec.errors import DamagedResult, ProfileError
 from litrec.fingerprint import Fingerprint, fingerprint, package_versions
 from litrec.registry import Registry
-from litrec.results import missing_figures, read_result
+from litrec.results import missing_figures, read_result, stored_profiles
 
 STATES = ("current", "stale", "missing", "damaged")
 
@@ -80,3 +80,18 @@ def result_states(registry: Registry | None, results_dir: Path, names, profile: 
     """`result_state` of each analysis name, the package versions read once."""
     versions = package_versions()
     return {n: result_state(registry, results_dir, n, profile, versions) for n in names}
+
+
+def check_profile(registry: Registry | None, results_dir: Path, profile: str) -> None:
+    """ProfileError unless some analysis defines `profile` or a result is stored for it.
+
+    The analyses' profiles are read from their sources (`contract.source_profiles`);
+    when one cannot be read so, any profile is let through.
+    """
+    declared = list(registry.profiles.values()) if registry is not None else []
+    if any(p is None for p in declared):
+        return
+    known = set().union(*declared) | stored_profiles(Path(results_dir))
+    if known and profile not in known:
+        raise ProfileError(f"--profile: unknown profile '{profile}'; known profiles: "
+                           f"{', '.join(sorted(known))} (the analyses' PROFILES and the stored results)")

@@ -16,6 +16,7 @@ from litrec.commands.common import (
     results_arg,
 )
 from litrec.errors import UsageError
+from litrec.state import check_profile
 from litrec.export import graph_document
 from litrec.load import load_project
 
@@ -73,6 +74,7 @@ def _json(args) -> int:
     proj = load_valid_project(args)
     if proj is None:
         return 1
+    check_profile(proj.registry, args.results, args.profile)
     doc = graph_document(proj, args.results, args.profile)
     text = json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     verdicts: dict[str, int] = {}

@@ -17,6 +17,7 @@ from litrec.commands.common import (
 )
 from litrec.commands.table import print_table
 from litrec.errors import UsageError
+from litrec.state import check_profile
 from litrec.runner import Events, plan_run, run_plan
 from litrec.verdicts import claim_statuses, result_problems
 
@@ -94,6 +95,7 @@ def run(args) -> int:
     proj = load_valid_project(args)
     if proj is None:
         return 1
+    check_profile(proj.registry, args.results, args.profile)
     plan = plan_run(proj, args.results, args.profile, args.targets, args.force)
     failed: list[str] = []
     if plan.todo:

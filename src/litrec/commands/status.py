@@ -13,6 +13,7 @@ from litrec.commands.common import (
     results_arg,
 )
 from litrec.commands.table import print_table
+from litrec.state import check_profile
 from litrec.verdicts import claim_statuses, result_problems
 
 
@@ -34,6 +35,7 @@ def run(args) -> int:
     proj = load_valid_project(args)
     if proj is None:
         return 1
+    check_profile(proj.registry, args.results, args.profile)
     statuses = claim_statuses(proj, args.results, args.profile)
     if args.format == "json":
         print(json.dumps([s.row() for s in statuses], indent=2, default=str))

@@ -32,6 +32,7 @@ from litrec.site.index_pages import (
     records_index,
 )
 from litrec.site.record_page import record_page
+from litrec.state import check_profile
 
 DOCS_MARKER = ".litrec-docs"  # in a docs folder litrec generated (safe to synchronise)
 SITE_MARKER = ".litrec-site"  # in an output folder litrec built (safe for MkDocs to clean)
@@ -153,6 +154,7 @@ def build_site(records_dir: Path, analysis_dir: Path | None = None,
         raise SiteError(f"--out '{out_dir}' would hold the project itself; choose a new folder")
     t0 = time.perf_counter()
     project = load_project(Path(records_dir), analysis_dir)
+    check_profile(project.registry, Path(results_dir), profile)
     files, data = generate(project, Path(results_dir), profile, root / "site",
                            directory_urls(config_file))
     sync(docs_dir, files)
@@ -216,6 +218,7 @@ def serve_site(records_dir: Path, analysis_dir: Path | None = None,
 
     def regenerate() -> None:
         project = load_project(Path(records_dir), analysis_dir)
+        check_profile(project.registry, Path(results_dir), profile)
         files, _ = generate(project, Path(results_dir), profile, root / "site",
                             directory_urls(config_file))
         sync(docs_dir, files)
