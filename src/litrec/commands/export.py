@@ -8,12 +8,14 @@ from pathlib import Path
 
 from litrec.bibtex.write import bibtex_library, select_literature
 from litrec.commands.common import (
+    check_out,
     emit,
     load_valid_project,
     need_dir,
     profile_arg,
     records_args,
     results_arg,
+    write_out,
 )
 from litrec.errors import UsageError
 from litrec.state import check_profile
@@ -55,6 +57,8 @@ def run(args) -> int:
 
 def _bibtex(args) -> int:
     need_dir(args.records, "records")
+    if args.out:
+        check_out(args.out, args.records)
     proj = load_project(args.records, args.analysis)
     chosen, problems = select_literature(proj, args.ids)
     for msg in problems:
@@ -63,7 +67,7 @@ def _bibtex(args) -> int:
         return 1
     text = bibtex_library(chosen)
     if args.out:
-        args.out.write_text(text, encoding="utf-8")
+        write_out(args.out, text, args.records)
         print(f"wrote {len(chosen)} entries to {args.out}", file=sys.stderr)
     else:
         sys.stdout.write(text)
@@ -71,6 +75,8 @@ def _bibtex(args) -> int:
 
 
 def _json(args) -> int:
+    if args.out:
+        check_out(args.out, args.records)
     proj = load_valid_project(args)
     if proj is None:
         return 1
@@ -83,7 +89,8 @@ def _json(args) -> int:
             verdicts[c["verdict"]] = verdicts.get(c["verdict"], 0) + 1
     summary = ", ".join(f"{n} {v.replace('_', ' ')}" for v, n in sorted(verdicts.items()))
     emit(text, args.out, f"{len(doc['records'])} records, {len(doc['links'])} links, "
-         f"{len(doc['claims'])} claims" + (f" ({summary}; profile {args.profile})" if summary else ""))
+         f"{len(doc['claims'])} claims" + (f" ({summary}; profile {args.profile})" if summary else ""),
+         args.records)
     errors = list(dict.fromkeys(c["reason"] for c in doc["claims"]
                                 if c["verdict"] == "error" and c["reason"]))
     for e in errors:  # a damaged result: in the document as an error verdict, and said here

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from litrec.commands.common import need_dir, profile_arg, records_args, results_arg
+from litrec.commands.common import check_out, need_dir, profile_arg, records_args, results_arg
 from litrec.errors import UsageError
 from litrec.site.build import build_site, serve_site
 
@@ -35,7 +35,12 @@ def run(args) -> int:
     if args.site_command == "serve":
         serve_site(args.records, args.analysis, args.results, args.profile)
         return 0
-    report = build_site(args.records, args.analysis, args.results, args.out, args.profile)
+    check_out(args.out, args.records, folder=True)
+    try:
+        report = build_site(args.records, args.analysis, args.results, args.out, args.profile)
+    except PermissionError as exc:
+        raise UsageError(f"cannot write '{exc.filename}' ({exc.strerror}); check --out "
+                         f"'{args.out}' and the build folder") from None
     print(f"generated {report.pages} pages and {report.figures} figures from {report.records} "
           f"records in {report.generate_s:.1f} s; mkdocs build --strict: {report.mkdocs_s:.1f} s, "
           "no warnings", file=sys.stderr)
