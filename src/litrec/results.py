@@ -111,6 +111,9 @@ def result_problem(data: dict) -> tuple[tuple, str] | None:
         for k, v in value.items():
             if not (isinstance(v, str) or (allow_null and v is None)):
                 return (key, k), f"expected text, found {_kind(v)}"
+    devices = data.get("device", {}).get("devices", [])
+    if not isinstance(devices, list) or not all(isinstance(d, str) for d in devices):
+        return ("device", "devices"), "expected a list of device names"
     wall = data.get("wall_time_s", 0)
     if isinstance(wall, bool) or not isinstance(wall, (int, float)):
         return ("wall_time_s",), f"expected a number of seconds, found {_kind(wall)}"

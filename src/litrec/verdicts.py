@@ -109,7 +109,9 @@ def evaluate(exp: Expectation, metrics: dict) -> Outcome:
         ms = measured if isinstance(measured, list) else [measured] * len(rhs)
         rs = rhs if isinstance(rhs, list) else [rhs] * len(ms)
         if len(ms) != len(rs):
-            raise MissingMetric(f"{exp.metric} and {exp.ref} have different lengths")
+            raise Incomparable(f"a list of {len(ms)} values cannot be compared element by "
+                               f"element with a list of {len(rs)} (the claim expects "
+                               f"{exp.describe()})", exp.metric)
         scaled = [r * exp.factor if _number(r) else r for r in rs]
         holds = all(_compare(exp.op, a, b, exp) for a, b in zip(ms, scaled))
         expected: Any = scaled
@@ -186,13 +188,15 @@ def claim_statuses(proj: Project, results_dir: Path, profile: str,
     return out
 
 
-def _metric_at(results_dir: Path, name: str, profile: str, metric: str) -> str:
-    """`results/a/p.json:LINE: metrics.NAME`: where a stored metric is."""
+def _metric_at(results_dir: Path, name: str, profile: str, metric: str | None) -> str:
+    """`results/a/p.json:LINE: metrics.NAME`: where a stored metric is (None: the metrics)."""
     path = result_path(results_dir, name, profile)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         text = ""
+    if metric is None:
+        return f"{path}:{json_line(text, ('metrics',))}: metrics"
     return f"{path}:{json_line(text, ('metrics', *metric.split('.')))}: metrics.{metric}"
 
 
@@ -214,7 +218,9 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> 
         st.outcomes = [evaluate(e, metrics) for e in claim.check.expect]
     except MissingMetric as exc:
         st.verdict = "error"
-        st.reason = f"the result of '{name}' has no metric {exc.args[0]!r}"
+        st.reason = (f"{_metric_at(results_dir, name, profile, None)}: the result of '{name}' "
+                     f"has no metric {exc.args[0]!r}; rename the claim's metric, or rerun the "
+                     "analysis with --force if it should have it")
         return st
     except Incomparable as exc:
         st.verdict = "error"

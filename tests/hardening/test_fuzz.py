@@ -159,3 +159,85 @@ def test_the_seeds_are_valid():
         (root / "analysis/toy.py").write_text(ANALYSIS)
         (root / "analysis/registry.yaml").write_text("toy:\n  module: toy\n  title: Toy\n")
         assert load_project(root / "records").ok
+
+
+# ------------------------------------------------------------------ results
+
+RESULT_KEYS = ["format", "analysis", "profile", "code_hash", "code_files", "versions", "platform",
+               "device", "config", "sweep", "seed", "started", "wall_time_s", "metrics", "spread",
+               "points", "figures", "notes", "litrec"]
+
+
+@st.composite
+def mutated_result(draw) -> dict:
+    """A stored result with some of its fields replaced by values of any type."""
+    data = {"format": 1, "analysis": "toy", "profile": "quick", "code_hash": "0" * 64,
+            "code_files": {"analysis/toy.py": "0" * 64}, "versions": {"numpy": "2"},
+            "platform": {"system": "Linux"}, "device": {"platform": "cpu", "devices": ["cpu"]},
+            "config": {"n": 5}, "seed": None, "started": "2026-01-01", "wall_time_s": 0.1,
+            "metrics": {"total": 10.0, "n": 5}, "figures": {"a": "quick/a.svg"}, "notes": []}
+    for _ in range(draw(st.integers(1, 3))):
+        key = draw(st.sampled_from(RESULT_KEYS))
+        if key == "metrics" and draw(st.booleans()):
+            data["metrics"] = {"total": draw(VALUES), "n": draw(VALUES)}
+        elif key == "figures" and draw(st.booleans()):
+            data["figures"] = {"a": draw(st.one_of(VALUES, st.sampled_from(
+                ["/etc/passwd", "../x.svg", "quick/../../x", "C:/x", "", "quick/a.svg"])))}
+        else:
+            data[key] = draw(VALUES)
+    return data
+
+
+def check_result(data: dict) -> None:
+    """Status, the site's pages and the export of a project with this result never raise."""
+    import json as _json
+
+    from litrec.errors import DamagedResult
+    from litrec.export import graph_document
+    from litrec.site.data import gather
+    from litrec.site.index_pages import analysis_page
+    from litrec.site.record_page import record_page
+    from litrec.verdicts import claim_statuses
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / "analysis").mkdir()
+        (root / "analysis/__init__.py").write_text("")
+        (root / "analysis/toy.py").write_text(ANALYSIS)
+        (root / "analysis/registry.yaml").write_text("toy:\n  module: toy\n  title: Toy\n")
+        for rel, seed in SEEDS.items():
+            path = root / "records" / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(yaml.safe_dump(seed, sort_keys=False))
+        out = root / "results/toy/quick.json"
+        out.parent.mkdir(parents=True)
+        try:
+            out.write_text(_json.dumps(data, indent=2, default=str))
+        except ValueError:
+            return
+        proj = load_project(root / "records")
+        try:
+            statuses = claim_statuses(proj, root / "results", "quick")
+        except DamagedResult:  # pragma: no cover - the state says damaged, never raises
+            raise
+        for s in statuses:
+            if s.verdict == "error":
+                assert s.reason and "results/toy/quick.json" in s.reason, s.reason
+        site = gather(proj, root / "results", "quick")
+        analysis_page(site, "toy")
+        for rid in proj.records:
+            record_page(site, rid)
+        graph_document(proj, root / "results", "quick")
+
+
+@FAST
+@given(mutated_result())
+def test_mutated_results_fast(data):
+    check_result(data)
+
+
+@pytest.mark.slow
+@SLOW
+@given(mutated_result())
+def test_mutated_results(data):
+    check_result(data)
