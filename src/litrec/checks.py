@@ -26,8 +26,18 @@ def resolve_links(proj: Project, known: set[str]) -> None:
         rec = proj.records[rid]
         shown = proj.display(proj.paths[rid])
         root = proj.roots[rid]
+        first_at: dict[tuple[str, str], tuple] = {}
         for rel_name, ref, loc in rec.refs():
             rel = m.RELATIONS[rel_name]
+            if (rel_name, ref) in first_at:
+                line, col = locate(root, loc)
+                diags.append(Diagnostic(
+                    shown, line, col, format_field(loc),
+                    f"the link '{rel_name} {ref}' is already listed at "
+                    f"{format_field(first_at[rel_name, ref])}; remove one of them",
+                    "duplicate-link", record=rid))
+                continue
+            first_at[rel_name, ref] = loc
             target, _, claim = ref.partition("#")
             claim = claim or None
 

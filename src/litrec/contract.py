@@ -149,3 +149,27 @@ def check_output(out: Any, where: str) -> Output:
         raise ContractError(f"{where}.run returned 'noise' that is not a mapping of metric names "
                             "to standard errors")
     return out  # type: ignore[return-value]
+
+
+def source_profiles(source: str) -> frozenset[str] | None:
+    """The profile names a module's source gives PROFILES, read without importing it.
+
+    None when they cannot be read from the source alone: PROFILES is not a
+    literal mapping (`{"quick": ..., ...}` or `dict(quick=..., ...)`) with
+    text keys, or the source does not parse.
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    node = _bound_names(tree).get("PROFILES")
+    value = getattr(node, "value", None)
+    if isinstance(value, ast.Dict):
+        keys = value.keys
+        if all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in keys):
+            return frozenset(k.value for k in keys)  # type: ignore[union-attr]
+    elif (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+          and value.func.id == "dict" and not value.args
+          and all(k.arg is not None for k in value.keywords)):
+        return frozenset(k.arg for k in value.keywords)  # type: ignore[misc]
+    return None

@@ -2,6 +2,10 @@
 
 Only regular files inside the project are read (`litrec.confine`): a link out
 of the project, a linked folder, a FIFO or a device is reported, never read.
+Nothing under the folder is skipped in silence: a folder that cannot be read
+is an error; a file with another extension is a warning (an error when it is
+`.YAML`/`.YML`, a record that would not be read), except hidden names (`.git`,
+`.gitkeep`) and README files, which may sit beside the records.
 
 Large collections parse on every core (forked workers, only in a process that
 has not loaded JAX); a worker returns plain data, and the node tree that
@@ -14,17 +18,65 @@ import os
 import sys
 from pathlib import Path
 
-from litrec.confine import Refused, TooLarge, read_file, walk
+from litrec.confine import Refused, TooLarge, read_file
+from litrec.formatting import excerpt
 from litrec.yamlsafe import MAX_BYTES, LazyRoot, YamlProblem, load_bytes, locate
 
 
-def find_record_files(records_dir: Path, refused: list[tuple[Path, str]] | None = None) -> list[Path]:
-    """Every record file under the folder (hidden names skipped), sorted; linked folders are
-    not walked but added to `refused` with why."""
-    files, linked = walk(Path(records_dir), (".yaml", ".yml"))
-    if refused is not None:
-        refused.extend(linked)
-    return files
+RECORD_SUFFIXES = (".yaml", ".yml")
+
+
+def scan_records(records_dir: Path) -> tuple[list[Path], list[tuple[Path, str, str, str]]]:
+    """Every record file under the folder, sorted, and (path, message, code, severity) of the rest.
+
+    The rest: folders that cannot be read, linked folders (never walked), and
+    files that are not records (see the module docstring for what is left alone).
+    """
+    found: list[str] = []
+    problems: list[tuple[Path, str, str, str]] = []
+
+    def unreadable(exc: OSError) -> None:
+        where = Path(exc.filename) if exc.filename else Path(records_dir)
+        problems.append((where, f"cannot read this folder ({exc.strerror or exc}); its records "
+                         "are not checked: fix its permissions", "io", "error"))
+
+    for dirpath, dirnames, filenames in os.walk(records_dir, onerror=unreadable, followlinks=False):
+        keep = []
+        for d in sorted(dirnames):
+            if d.startswith("."):
+                continue
+            full = os.path.join(dirpath, d)
+            if os.path.islink(full):
+                where = excerpt(os.readlink(full), 120)
+                problems.append((Path(full), f"is a symbolic link to a folder ({where}); litrec "
+                                 "does not walk linked folders (they can lead out of the project, "
+                                 "loop or hold the same files twice); move or copy the files here",
+                                 "refused", "error"))
+            else:
+                keep.append(d)
+        dirnames[:] = keep
+        for f in filenames:
+            if f.startswith("."):
+                continue
+            if f.endswith(RECORD_SUFFIXES):
+                found.append(os.path.join(dirpath, f))
+            elif not f.upper().startswith("README"):
+                problems.append(_not_a_record(Path(dirpath, f)))
+    return [Path(p) for p in sorted(found)], sorted(problems)
+
+
+def _not_a_record(path: Path) -> tuple[Path, str, str, str]:
+    if path.suffix.lower() in RECORD_SUFFIXES:
+        return (path, f"the extension '{path.suffix}' is not read (record files end in .yaml "
+                f"or .yml, lower case); rename it to '{path.stem}{path.suffix.lower()}'",
+                "file-extension", "error")
+    return (path, "not a record file (records end in .yaml or .yml), so it is not read; "
+            "rename it, or move it out of the records folder", "file-extension", "warning")
+
+
+def find_record_files(records_dir: Path) -> list[Path]:
+    """Every record file under the folder (hidden names and linked folders skipped), sorted."""
+    return scan_records(records_dir)[0]
 
 
 PARALLEL_MIN_FILES = 2000  # below this, starting workers costs more than it saves
@@ -34,13 +86,13 @@ def _parse_one(path: str, root: Path):
     try:
         loaded = load_bytes(read_file(Path(path), root, MAX_BYTES))
     except YamlProblem as p:
-        return None, None, (p.line, p.col, p.message, p.code)
+        return None, None, (p.line, p.col, p.message, p.code, p.field)
     except TooLarge as big:
-        return None, None, (1, 1, f"{big.message} for a record", "yaml-limit")
+        return None, None, (1, 1, f"{big.message} for a record", "yaml-limit", "")
     except Refused as r:
-        return None, None, (1, 1, r.message, "refused")
+        return None, None, (1, 1, r.message, "refused", "")
     except OSError as exc:
-        return None, None, (1, 1, f"cannot read file: {exc.strerror}", "io")
+        return None, None, (1, 1, f"cannot read file: {exc.strerror}", "io", "")
     return loaded.data, loaded.root, None
 
 

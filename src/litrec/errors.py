@@ -25,6 +25,10 @@ class TargetError(UsageError):
     """A run target names no claim, record or analysis."""
 
 
+class ProfileError(UsageError):
+    """A --profile no analysis defines and no stored result has."""
+
+
 class ExecutorError(UsageError):
     """The executor cannot start: `distributed` missing, a scheduler out of reach."""
 

@@ -25,10 +25,12 @@ from litrec.yamlsafe import locate
 def validate_record(data: dict, root, shown: str, diags: list[Diagnostic]):
     """The record model of one parsed file, or None after adding its diagnostics."""
     kind = data.get("kind")
-    if kind not in m.MODELS:
+    if not isinstance(kind, str) or kind not in m.MODELS:
         line, col = locate(root, ("kind",)) if "kind" in data else (1, 1)
         if kind is None:
             msg = f"missing field 'kind'; add one of: {', '.join(KINDS)}"
+        elif not isinstance(kind, str):
+            msg = f"kind must be one word, found {_found(kind)}; write one of: {', '.join(KINDS)}"
         else:
             close = difflib.get_close_matches(str(kind), KINDS, n=1)
             hint = f" Did you mean '{close[0]}'?" if close else ""
@@ -41,7 +43,9 @@ def validate_record(data: dict, root, shown: str, diags: list[Diagnostic]):
         seen: set[tuple] = set()
         for err in exc.errors(include_url=False):
             # a union reports each member's failure under a type tag: report the field once
-            loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and _UNION_TAG.match(p)))
+            loc = _data_loc(data, err["loc"])
+            if err["type"] == "missing":  # the missing field is no union tag, whatever its name
+                loc = _data_loc(data, err["loc"][:-1]) + tuple(err["loc"][-1:])
             if loc in seen:
                 continue
             seen.add(loc)
@@ -54,6 +58,29 @@ def validate_record(data: dict, root, shown: str, diags: list[Diagnostic]):
 
 _UNION_TAG = re.compile(r"^(?:float|bool|int|str|date|none|list\[.*\]|dict\[.*\]|"
                         r"literal\[.*\]|function-[a-z]+\[.*\])$")
+
+
+def _data_loc(data: Any, loc: tuple) -> tuple:
+    """`loc` without the union tags pydantic inserts (`float`, `date`, `function-after[...]`).
+
+    A part is a tag only where the data holds no such key: a field named `date`
+    is kept, so its errors stay at its line.
+    """
+    out = []
+    cur: Any = data
+    walked = True  # still inside the data: a scalar reached this way has no fields
+    for part in loc:
+        if isinstance(cur, dict) and part in cur:
+            cur = cur[part]
+        elif isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur):
+            cur = cur[part]
+        elif isinstance(part, str) and (_UNION_TAG.match(part) or (
+                walked and not isinstance(cur, (dict, list)))):
+            continue
+        else:
+            cur, walked = None, False
+        out.append(part)
+    return tuple(out)
 
 
 def _rid(data: dict) -> str | None:
@@ -97,8 +124,14 @@ def _explain(err: dict, model_cls: type[BaseModel]) -> str:
                 mant, _, exp = inp.strip().lower().partition("e")
                 hint = f" (YAML reads an exponent without a dot as text: write {mant}.0e{exp})"
             return f"expected a number, found the text {_found(inp)}; write it without quotes{hint}"
+    if typ == "date_type" and hasattr(inp, "hour"):
+        return f"expected a date without a time (YYYY-MM-DD), found {inp.isoformat()}"
+    if typ == "date_type" and isinstance(inp, str):
+        return f"expected a date, found the text {_found(inp)}; write it as YYYY-MM-DD without quotes"
     if typ in ("union_tag_invalid", "literal_error", "enum"):
         return f"found {_found(err.get('input'))}: {msg[0].lower() + msg[1:]}"
+    if typ == "value_error" and (inp is None or isinstance(inp, dict)):  # the message says it all
+        return msg[0].lower() + msg[1:]
     return f"{msg[0].lower() + msg[1:]}; found {_found(err.get('input'))}"
 
 

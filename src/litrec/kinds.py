@@ -52,7 +52,7 @@ KIND: dict[str, Kind] = {k.name: k for k in KINDS_TABLE}
 KINDS: tuple[str, ...] = tuple(KIND)
 ANTHOLOGY_KINDS = ("LIT", "THEORY", "NOTE", "WORK")  # the collections an anthology id names
 
-ID_RE = {k.name: re.compile(rf"^(?:{k.pattern})$") for k in KINDS_TABLE}
+ID_RE = {k.name: re.compile(rf"^(?:{k.pattern})\Z") for k in KINDS_TABLE}  # \Z: no trailing newline
 # Numbered and prefixed kinds first: a work's slug pattern would also match 'note-1'.
 _MATCH_ORDER = ("literature", "note", "theory", "decision", "anthology", "work")
 

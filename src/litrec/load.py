@@ -20,7 +20,7 @@ from litrec.checks import (
 )
 from litrec.confine import project_root
 from litrec.diagnostics import Diagnostic
-from litrec.discover import find_record_files, id_position, parse_all
+from litrec.discover import id_position, parse_all, scan_records
 from litrec.explain import check_id, validate_record
 from litrec.project import Project
 from litrec.registry import load_registry
@@ -37,21 +37,22 @@ def load_project(records_dir: Path, analysis_dir: Path | None = None) -> Project
     proj = Project(records_dir, Path(analysis_dir) if analysis_dir else default_analysis_dir(records_dir))
     diags = proj.diagnostics
     raw_ids: dict[str, list[Path]] = defaultdict(list)
-    refused: list[tuple[Path, str]] = []
-    files = find_record_files(records_dir, refused)
+    unreadable: set[str] = set()
+    files, skipped = scan_records(records_dir)
+    for path, message, code, severity in skipped:
+        diags.append(Diagnostic(proj.display(path), 1, 1, "", message, code, severity))
     proj.files = len(files)
-    for path, why in refused:
-        diags.append(Diagnostic(proj.display(path), 1, 1, "", why, "refused"))
     top = project_root(records_dir)
     for path, data, root, problem in parse_all(files, top):
         shown = proj.display(path)
         if problem is not None:
-            line, col, message, code = problem
-            diags.append(Diagnostic(shown, line, col, "", message, code))
+            line, col, message, code, field = problem
+            diags.append(Diagnostic(shown, line, col, field, message, code))
+            unreadable.add(path.stem)  # links to it are not reported again: it is reported here
             continue
         rid = data.get("id")
         if isinstance(rid, str):
-            raw_ids[rid].append(path)
+            raw_ids[rid.strip()].append(path)
         rec = validate_record(data, root, shown, diags)
         if rec is None:
             continue
@@ -72,7 +73,7 @@ def load_project(records_dir: Path, analysis_dir: Path | None = None) -> Project
                     "duplicate-id", record=rid))
 
     proj.registry = load_registry(proj.analysis_dir, diags, proj.display)
-    known = set(raw_ids)
+    known = set(raw_ids) | unreadable
     resolve_links(proj, known)
     check_claims(proj)
     check_acyclic(proj)

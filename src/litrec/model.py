@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_serializer, model_validator
 
 from litrec.formatting import fmt
 from litrec.kinds import KINDS
@@ -101,7 +101,8 @@ INVERSES = {r.inverse: r for r in RELATIONS.values()}
 class Strict(BaseModel):
     """Base of every schema: frozen, strict types, unknown fields refused."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, str_strip_whitespace=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, str_strip_whitespace=True,
+                              allow_inf_nan=False)
 
 
 Ref = Annotated[str, Field(pattern=REF_RE.pattern, description="a record id, or ID#CLAIM for a claim")]
@@ -178,6 +179,22 @@ class Expectation(Strict):
     official: float | str | None = Field(None, description="the official code's number")
     note: str | None = None
 
+    @model_serializer(mode="wrap")
+    def _dump(self, handler):
+        data = handler(self)
+        for name in ("value", "ref"):  # only the right-hand side it has: null is refused in a record
+            if data.get(name) is None:
+                data.pop(name, None)
+        return data
+
+    @field_validator("value", "ref", mode="before")
+    @classmethod
+    def _not_null(cls, v, info):
+        if v is None:  # runs only for a value written out: `value: null`, `ref: ~`
+            what = "a number" if info.field_name == "value" else "a metric name"
+            raise ValueError(f"null is not a right-hand side; give {what} or remove the field")
+        return v
+
     @model_validator(mode="after")
     def _one_side(self) -> "Expectation":
         if self.op == "between":
@@ -192,6 +209,9 @@ class Expectation(Strict):
             return self
         if self.low is not None or self.high is not None or self.position is not None:
             raise ValueError("low, high and position belong to op 'between'")
+        if isinstance(self.value, bool) and self.op not in ("==", "≈"):
+            raise ValueError(f"a boolean value can only be compared with '==', not '{self.op}'; "
+                             "write a number, or use op: '=='")
         if (self.value is None) == (self.ref is None):
             raise ValueError("give exactly one right-hand side: 'value: <number>' or 'ref: <metric>'")
         if self.op == "≈" and self.rel_tol is None and self.abs_tol is None:

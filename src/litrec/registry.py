@@ -19,7 +19,7 @@ from typing import Callable
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from litrec.confine import Refused, check, project_root, read_file, walk
-from litrec.contract import source_problems
+from litrec.contract import source_problems, source_profiles
 from litrec.diagnostics import Diagnostic, format_field
 from litrec.formatting import excerpt
 from litrec.yamlsafe import MAX_BYTES, YamlProblem, load_bytes, locate
@@ -45,6 +45,7 @@ class Registry:
     path: Path
     exists: bool
     entries: dict[str, Entry] = field(default_factory=dict)
+    profiles: dict[str, frozenset[str] | None] = field(default_factory=dict)  # None: not readable
 
     def module_path(self, name: str) -> Path:
         """The source file of an entry's module."""
@@ -65,7 +66,7 @@ def load_registry(analysis_dir: Path, diags: list[Diagnostic],
     try:
         loaded = load_bytes(read_file(path, root, MAX_BYTES))
     except YamlProblem as p:
-        diags.append(Diagnostic(shown, p.line, p.col, "", p.message, p.code))
+        diags.append(Diagnostic(shown, p.line, p.col, p.field, p.message, p.code))
         return reg
     except (Refused, OSError) as exc:
         why = exc.message if isinstance(exc, Refused) else f"cannot read file: {exc.strerror}"
@@ -101,6 +102,7 @@ def load_registry(analysis_dir: Path, diags: list[Diagnostic],
             diags.append(Diagnostic(shown, line, col, name,
                                     f"module {display(path)} cannot be read: {exc}", "registry"))
             continue
+        reg.profiles[name] = source_profiles(source)
         for problem in source_problems(source):
             diags.append(Diagnostic(shown, line, col, name,
                                     f"module {display(path)} breaks the analysis contract: "

@@ -17,6 +17,10 @@ pydantic's schema cannot see:
   schema);
 - the id pattern of the kind (checked by the loader, not by the model);
 - surrounding whitespace in patterned strings (the models strip it first);
+- that numbers are finite (the models refuse infinities and NaN; a schema can
+  bound a number, so infinities are refused, but it cannot see a NaN);
+- that an expectation's `value` and `ref` are never null, and that a boolean
+  `value` is compared with `==` or `≈` only;
 - regular expressions without Python-only syntax (`(?P<name>`), which
   JavaScript-based editors cannot compile.
 
@@ -42,6 +46,7 @@ from litrec.confine import Refused, read_regular
 from litrec.kinds import KIND, KINDS
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
+FLOAT_MAX = 1.7976931348623157e308  # the largest finite float: beyond it, an infinity
 
 
 def _js_pattern(pattern: str) -> str:
@@ -60,6 +65,15 @@ class LitrecJsonSchema(GenerateJsonSchema):
     """pydantic's JSON Schema, with patterns an editor can compile and that allow for stripping."""
 
     strip_whitespace = True
+
+    def float_schema(self, schema):
+        """A float field: finite, as the models ask (`allow_inf_nan=False`)."""
+        out = super().float_schema(schema)
+        if not any(k in out for k in ("minimum", "exclusiveMinimum")):
+            out["minimum"] = -FLOAT_MAX
+        if not any(k in out for k in ("maximum", "exclusiveMaximum")):
+            out["maximum"] = FLOAT_MAX
+        return out
 
     def str_schema(self, schema):
         """A string field, with the pattern pydantic checks."""
@@ -81,12 +95,20 @@ def _add_model_rules(schema: dict) -> None:
         def given(name: str) -> dict:
             return {"required": [name], "properties": {name: {"not": {"type": "null"}}}}
 
+        for name in ("value", "ref"):  # written out, never null
+            prop = exp["properties"][name]
+            kept = [t for t in prop.pop("anyOf", []) if t.get("type") != "null"]
+            prop.update(kept[0] if len(kept) == 1 else {"anyOf": kept})
+            prop.pop("default", None)
         exp["allOf"] = [
             {"oneOf": [given("value"), given("ref")],
              "description": "exactly one right-hand side: value or ref"},
             {"if": {"required": ["op"], "properties": {"op": {"const": "≈"}}},
              "then": {"anyOf": [given("rel_tol"), given("abs_tol")]},
              "description": "op '≈' needs a tolerance: rel_tol or abs_tol"},
+            {"if": {"required": ["value"], "properties": {"value": {"type": "boolean"}}},
+             "then": {"properties": {"op": {"enum": ["==", "≈"]}}},
+             "description": "a boolean value is compared with '==' or '≈' only"},
         ]
 
 

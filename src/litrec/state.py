@@ -14,14 +14,16 @@ export all ask `result_state`; each fingerprint is computed once per command.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
 from litrec.diagnostics import Diagnostic
-from litrec.errors import DamagedResult
+from litrec.errors import DamagedResult, ProfileError
 from litrec.fingerprint import RESULT_FORMAT, Fingerprint, fingerprint, package_versions
 from litrec.registry import Registry
-from litrec.results import figure_dir, read_result, result_path
+from litrec.results import (figure_dir, missing_figures, read_result, result_path,
+                            stored_profiles)
 from litrec.seal import broken_seal
 
 STATES = ("current", "stale", "missing", "modified")
@@ -37,6 +39,7 @@ class ResultState:
     result: dict | None = None
     fingerprint: Fingerprint | None = None
     reason: str | None = None
+    warnings: tuple[str, ...] = ()  # located: a figure the result lists that is not on disk
 
     def __post_init__(self):
         assert self.state in STATES, self.state
@@ -53,7 +56,16 @@ def result_state(registry: Registry | None, results_dir: Path, name: str, profil
     try:
         result = read_result(Path(results_dir), name, profile)
     except DamagedResult as exc:
-        return ResultState(name, profile, "modified", reason=str(exc))
+        return ResultState(name, profile, "modified", reason=f"damaged result: {exc}")
+    state = _state(registry, results_dir, name, profile, result, versions, fp)
+    if result is not None:
+        missing = missing_figures(Path(results_dir), name, profile, result)
+        if missing:
+            state = dataclasses.replace(state, warnings=tuple(missing))
+    return state
+
+
+def _state(registry, results_dir, name, profile, result, versions, fp) -> ResultState:
     registered = registry is not None and name in registry.entries
     if fp is None and registered:
         fp = fingerprint(registry, name, profile, versions)
@@ -102,3 +114,18 @@ def result_states(registry: Registry | None, results_dir: Path, names, profile: 
     """`result_state` of each analysis name, the package versions read once."""
     versions = package_versions()
     return {n: result_state(registry, results_dir, n, profile, versions) for n in names}
+
+
+def check_profile(registry: Registry | None, results_dir: Path, profile: str) -> None:
+    """ProfileError unless some analysis defines `profile` or a result is stored for it.
+
+    The analyses' profiles are read from their sources (`contract.source_profiles`);
+    when one cannot be read so, any profile is let through.
+    """
+    declared = list(registry.profiles.values()) if registry is not None else []
+    if any(p is None for p in declared):
+        return
+    known = set().union(*declared) | stored_profiles(Path(results_dir))
+    if known and profile not in known:
+        raise ProfileError(f"--profile: unknown profile '{profile}'; known profiles: "
+                           f"{', '.join(sorted(known))} (the analyses' PROFILES and the stored results)")

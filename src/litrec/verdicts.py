@@ -29,6 +29,7 @@ from typing import Any
 
 from litrec.judge import MissingMetric, Outcome, evaluate
 from litrec.project import Project
+from litrec.results import json_line, result_path
 from litrec.state import ResultState, result_states
 
 VERDICTS = ("reproduced", "not reproduced", "inconclusive", "unchecked", "stale", "missing",
@@ -64,6 +65,7 @@ class ClaimStatus:
     seeds_needed: int | None = None
     expectation_changed: bool = False
     stored_expectations: list[str] | None = None
+    warnings: list[str] = field(default_factory=list)  # about its result: a figure missing on disk
 
     def row(self) -> dict:
         """The status as `litrec status --format json` and `litrec run --format json` print it."""
@@ -85,6 +87,7 @@ class ClaimStatus:
             "rests_on_it": self.rests_on_it,
             "spread": self.spread,
             "provenance": self.provenance,
+            "warnings": self.warnings,
         }
 
 
@@ -107,7 +110,8 @@ def claim_statuses(proj: Project, results_dir: Path, profile: str,
     names = {claim.check.analysis for _, claim in chosen if claim.check is not None}
     known = dict(states or {})
     known.update(result_states(proj.registry, results_dir, sorted(names - set(known)), profile))
-    out = [_status(rec, claim, known[claim.check.analysis], profile) if claim.check is not None
+    out = [_status(rec, claim, known[claim.check.analysis], profile, Path(results_dir))
+           if claim.check is not None
            else ClaimStatus(f"{rec.id}#{claim.id}", claim.title, None, profile, "unchecked",
                             reason="no analysis yet: the claim names none (check.analysis)")
            for rec, claim in chosen]
@@ -130,10 +134,23 @@ def seed_metrics(result: dict) -> tuple[list[dict], list | None]:
     return [result.get("metrics", {})], None
 
 
-def _status(rec, claim, state: ResultState, profile: str) -> ClaimStatus:
+def _metric_at(results_dir: Path, name: str, profile: str, metric: str | None) -> str:
+    """`results/a/p.json:LINE: metrics.NAME`: where a stored metric is (None: the metrics)."""
+    path = result_path(results_dir, name, profile)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    if metric is None:
+        return f"{path}:{json_line(text, ('metrics',))}: metrics"
+    return f"{path}:{json_line(text, ('metrics', *metric.split('.')))}: metrics.{metric}"
+
+
+def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> ClaimStatus:
     ref, name = f"{rec.id}#{claim.id}", claim.check.analysis
     st = ClaimStatus(ref, claim.title, name, profile, "missing",
-                     expected=[e.describe() for e in claim.check.expect])
+                     expected=[e.describe() for e in claim.check.expect],
+                     warnings=list(state.warnings))
     if state.state == "missing":
         st.reason = f"{state.reason}; run: litrec run {ref} --profile {profile}"
         return st
@@ -148,7 +165,9 @@ def _status(rec, claim, state: ResultState, profile: str) -> ClaimStatus:
         st.outcomes = [evaluate(e, seeds, noise) for e in claim.check.expect]
     except MissingMetric as exc:
         st.verdict = "error"
-        st.reason = f"the result of '{name}' has no metric {exc.args[0]!r}"
+        st.reason = (f"{_metric_at(results_dir, name, profile, None)}: the result of '{name}' "
+                     f"has no metric {exc.args[0]!r}; rename the claim's metric, or rerun the "
+                     "analysis with --force if it should have it")
         return st
     _preregistered(st, claim, result)
     st.measured = {o.metric: o.measured for o in st.outcomes}
@@ -159,7 +178,8 @@ def _status(rec, claim, state: ResultState, profile: str) -> ClaimStatus:
         st.verdict, st.reason = "stale", state.reason
     elif "refused" in decisions:
         st.verdict = "error"
-        st.reason = next(o.reason for o in st.outcomes if o.decision == "refused")
+        o = next(o for o in st.outcomes if o.decision == "refused")
+        st.reason = f"{_metric_at(results_dir, name, profile, o.metric)}: {o.reason}; not judged"
     elif "fails" in decisions:
         st.verdict = "not reproduced"
     elif "inconclusive" in decisions:
@@ -204,3 +224,10 @@ def _flag_dependents(proj: Project, statuses: list[ClaimStatus]) -> None:
         theories = sorted({e.target for e in proj.edges
                            if e.source in users and e.rel == "source_of"})
         st.rests_on_it = users + [t for t in theories if t not in users]
+
+
+def result_problems(statuses: list[ClaimStatus]) -> tuple[list[str], list[str]]:
+    """The distinct errors (a damaged or incomparable result) and warnings behind the verdicts."""
+    errors = [s.reason for s in statuses if s.verdict in ("error", "modified") and s.reason]
+    warnings = [w for s in statuses for w in s.warnings]
+    return list(dict.fromkeys(errors)), list(dict.fromkeys(warnings))

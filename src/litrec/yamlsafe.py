@@ -10,6 +10,7 @@ available) and converted to plain Python data here, so that:
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,7 +64,7 @@ yaml.constructor.SafeConstructor.__init__(_constructor)
 
 
 class YamlProblem(Exception):
-    """A file that is not acceptable YAML for a record."""
+    """A file that is not acceptable YAML for a record; `field` names where, when known."""
 
     def __init__(self, message: str, line: int = 1, col: int = 1, code: str = "yaml"):
         super().__init__(message)
@@ -71,6 +72,15 @@ class YamlProblem(Exception):
         self.line = line
         self.col = col
         self.code = code
+        self.loc: list = []  # filled in on the way out of the converter: ["filed", "date"]
+
+    @property
+    def field(self) -> str:
+        """The field the problem is in, as `claims[0].check` (empty at the top level)."""
+        out = ""
+        for part in self.loc:
+            out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,15 +102,25 @@ class _Converter:
         self.seen: set[int] = set()
         self.count = 0
 
+    def _too_big(self, node: yaml.Node) -> YamlProblem:
+        line, col = _mark(node)
+        return YamlProblem(
+            f"the document is too large or too deep (limit {MAX_NODES} values, "
+            f"depth {MAX_DEPTH}); split it into several records",
+            line, col, "yaml-limit",
+        )
+
     def convert(self, node: yaml.Node, depth: int = 0) -> Any:
         tag = node.tag
         cls = node.__class__
         if cls is yaml.ScalarNode:  # scalars first: most nodes are plain strings
             self.count += 1
+            if self.count > MAX_NODES:  # a flat list of many values counts too
+                raise self._too_big(node)
             if tag == _STR:
                 return node.value
             if tag in _SCALAR_TAGS:
-                return _constructor.construct_object(node, deep=True)
+                return _scalar(node)
             line, col = _mark(node)
             raise YamlProblem(_TAG_MSG.format(tag=excerpt(tag)), line, col, "yaml-tag")
         key = id(node)
@@ -113,37 +133,98 @@ class _Converter:
         self.seen.add(key)
         self.count += 1
         if self.count > MAX_NODES or depth > MAX_DEPTH:
-            line, col = _mark(node)
-            raise YamlProblem(
-                f"the document is too large or too deep (limit {MAX_NODES} values, "
-                f"depth {MAX_DEPTH}); split it into several records",
-                line, col, "yaml-limit",
-            )
+            raise self._too_big(node)
         conv = self.convert
         if cls is yaml.MappingNode and tag == _MAP:
             out: dict[Any, Any] = {}
             for knode, vnode in node.value:
                 if knode.tag == "tag:yaml.org,2002:merge":
                     line, col = _mark(knode)
-                    raise YamlProblem(
+                    problem = YamlProblem(
                         "merge keys (<<) are not allowed in records; write the keys out",
                         line, col, "yaml-alias",
                     )
+                    problem.loc.append("<<")
+                    raise problem
                 k = conv(knode, depth + 1)
-                if isinstance(k, (dict, list)):
-                    line, col = _mark(knode)
-                    raise YamlProblem("a mapping key must be a plain value", line, col)
+                if not isinstance(k, str):
+                    raise _bad_key(knode, k)
                 if k in out:
                     line, col = _mark(knode)
-                    raise YamlProblem(
+                    problem = YamlProblem(
                         f"duplicate key '{excerpt(k)}'; keep one of them", line, col, "yaml-duplicate-key"
                     )
-                out[k] = conv(vnode, depth + 1)
+                    problem.loc.append(k)
+                    raise problem
+                try:
+                    out[k] = conv(vnode, depth + 1)
+                except YamlProblem as problem:
+                    problem.loc.insert(0, k)
+                    raise
             return out
         if cls is yaml.SequenceNode and tag == _SEQ:
-            return [conv(v, depth + 1) for v in node.value]
+            items: list[Any] = []
+            append = items.append
+            try:
+                for v in node.value:
+                    append(conv(v, depth + 1))
+            except YamlProblem as problem:
+                problem.loc.insert(0, len(items))
+                raise
+            return items
         line, col = _mark(node)
         raise YamlProblem(_TAG_MSG.format(tag=excerpt(tag)), line, col, "yaml-tag")
+
+
+def _bad_key(knode: yaml.Node, key: Any) -> YamlProblem:
+    """A mapping key that is not text: field names are always text."""
+    line, col = _mark(knode)
+    if isinstance(key, (dict, list)):
+        return YamlProblem("a mapping key must be a plain value", line, col, "yaml-key")
+    text = knode.value if isinstance(knode, yaml.ScalarNode) else repr(key)
+    what = {type(None): "null", bool: "a boolean", int: "a number", float: "a number"}.get(
+        type(key), "a date" if hasattr(key, "isoformat") else type(key).__name__)
+    if not text:
+        return YamlProblem("a key is empty (it reads as null); write the field name",
+                           line, col, "yaml-key")
+    return YamlProblem(f"key '{text}' reads as {what} in YAML, not as a field name; "
+                       f"field names are text: quote it ('{text}') or fix the key",
+                       line, col, "yaml-key")
+
+
+def _scalar(node: yaml.ScalarNode) -> Any:
+    """A plain scalar's value; a located YamlProblem for one YAML reads but Python cannot hold."""
+    tag = node.tag
+    try:
+        value = _constructor.yaml_constructors[tag](_constructor, node)
+    except (ValueError, OverflowError, ArithmeticError, yaml.YAMLError) as exc:
+        line, col = _mark(node)
+        text = node.value if len(node.value) <= 40 else node.value[:37] + "..."
+        if tag.endswith(":timestamp"):
+            why = str(exc).split(":")[0] if str(exc) else "no such date"
+            msg = (f"'{text}' is not a real date ({why}); write a date that exists, as "
+                   "YYYY-MM-DD, or quote it if it is text")
+        elif tag.endswith(":int"):
+            digits = sum(ch.isdigit() for ch in node.value)
+            msg = (f"the whole number {text} is too long to read ({digits} digits, "
+                   f"limit {_int_limit()}); quote it if it is text")
+        else:
+            msg = f"cannot read {text!r} as a {tag.rsplit(':', 1)[-1]}: {exc}"
+        raise YamlProblem(msg, line, col, "yaml-value") from None
+    if value.__class__ is float and value in (_INF, -_INF) and "inf" not in node.value.lower():
+        line, col = _mark(node)
+        text = node.value if len(node.value) <= 40 else node.value[:37] + "..."
+        raise YamlProblem(f"the number {text} is too large to hold (beyond ±1.8e308); "
+                          "write a smaller number, or quote it if it is text",
+                          line, col, "yaml-value")
+    return value
+
+
+_INF = float("inf")
+
+
+def _int_limit() -> int:
+    return sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 4300
 
 
 _TAG_MSG = ("tag '{tag}' is not allowed in records; only plain YAML values "

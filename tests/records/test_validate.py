@@ -107,11 +107,11 @@ def test_standing_in_the_record_is_data(project):
         (b"id: NOTE-1\nkind: note\ntitle: caf\xe9\n",
          "records/notes/NOTE-1.yaml:3:11: file is not UTF-8 (byte 0xe9); save it as UTF-8"),
         ("id: NOTE-1\nkind: note\ntitle: !!python/object/apply:os.system [echo hi]\n",
-         "records/notes/NOTE-1.yaml:3:8: tag 'tag:yaml.org,2002:python/object/apply:os.system' is not "
+         "records/notes/NOTE-1.yaml:3:8: title: tag 'tag:yaml.org,2002:python/object/apply:os.system' is not "
          "allowed in records; only plain YAML values (strings, numbers, booleans, dates, lists, "
          "mappings) are"),
         ("id: NOTE-1\nkind: note\ntitle: a\ntitle: b\n",
-         "records/notes/NOTE-1.yaml:4:1: duplicate key 'title'; keep one of them"),
+         "records/notes/NOTE-1.yaml:4:1: title: duplicate key 'title'; keep one of them"),
         ("id: NOTE-1\nkind: no\x01te\n",
          "records/notes/NOTE-1.yaml:2:9: character U+0001 is not allowed in YAML; remove it"),
         ("id: NOTE-1\nkind: note\n---\nid: NOTE-2\n",
@@ -139,7 +139,7 @@ def test_alias_bomb_is_refused_fast(project, cli):
     assert time.perf_counter() - t0 < 2.0
     assert code == 1
     assert errors(out) == [
-        "records/notes/NOTE-1.yaml:3:5: YAML anchors and aliases (&name, *name) are not allowed in "
+        "records/notes/NOTE-1.yaml:3:5: a1[0]: YAML anchors and aliases (&name, *name) are not allowed in "
         "records; write the value out"]
 
 
@@ -198,7 +198,7 @@ def test_nested_errors_point_at_the_nested_line(project, cli):
         "records/notes/NOTE-1.yaml:5:11: claims[0].kind: found 'guess': input should be "
         "'proposition', 'finding', 'observation', 'definition' or 'conjecture'",
         "records/notes/NOTE-1.yaml:11:11: claims[0].check.expect[0]: op '≈' needs a tolerance: "
-        "rel_tol or abs_tol; found a mapping",
+        "rel_tol or abs_tol",
     ]
 
 

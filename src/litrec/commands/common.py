@@ -114,10 +114,49 @@ def load_valid_project(args) -> Project | None:
     return proj
 
 
-def emit(text: str, out: Path | None, what: str) -> None:
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(Path(folder).resolve())
+    except (ValueError, OSError):
+        return False
+    return True
+
+
+def check_out(path: Path, records: Path | None, folder: bool = False) -> None:
+    """UsageError unless --out can be written: the right kind of path, a parent, not in records/."""
+    what = "folder" if folder else "file"
+    if records is not None and _inside(path, records):
+        raise UsageError(f"--out '{path}' is inside the records folder '{records}'; "
+                         f"write the {what} elsewhere")
+    if folder:
+        if path.exists() and not path.is_dir():
+            raise UsageError(f"--out '{path}' is a file; give a folder")
+        for parent in path.parents:
+            if parent.exists() and not parent.is_dir():
+                raise UsageError(f"--out '{path}': '{parent}' is a file, not a folder")
+        return
+    if path.is_dir():
+        raise UsageError(f"--out '{path}' is a folder; give a file name, e.g. '{path / 'out'}'")
+    parent = path.parent
+    if not parent.exists():
+        raise UsageError(f"--out '{path}': the folder '{parent}' does not exist; create it first")
+    if not parent.is_dir():
+        raise UsageError(f"--out '{path}': '{parent}' is a file, not a folder")
+
+
+def write_out(path: Path, text: str, records: Path | None) -> None:
+    """Write --out, every failure (a folder, no parent, no permission) a UsageError naming it."""
+    check_out(path, records)
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"--out '{path}': cannot write it ({exc.strerror or exc})") from None
+
+
+def emit(text: str, out: Path | None, what: str, records: Path | None = None) -> None:
     """Write `text` to --out (saying what was written) or to standard output."""
     if out is None:
         sys.stdout.write(text)
     else:
-        out.write_text(text, encoding="utf-8")
+        write_out(out, text, records)
         print(f"wrote {out}: {what}", file=sys.stderr)

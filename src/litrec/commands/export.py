@@ -8,14 +8,17 @@ from pathlib import Path
 
 from litrec.bibtex.write import bibtex_library, select_literature
 from litrec.commands.common import (
+    check_out,
     emit,
     load_valid_project,
     need_dir,
     profile_arg,
     records_args,
     results_arg,
+    write_out,
 )
 from litrec.errors import UsageError
+from litrec.state import check_profile
 from litrec.export import graph_document
 from litrec.load import load_project
 
@@ -54,6 +57,8 @@ def run(args) -> int:
 
 def _bibtex(args) -> int:
     need_dir(args.records, "records")
+    if args.out:
+        check_out(args.out, args.records)
     proj = load_project(args.records, args.analysis)
     chosen, problems = select_literature(proj, args.ids)
     for msg in problems:
@@ -62,7 +67,7 @@ def _bibtex(args) -> int:
         return 1
     text = bibtex_library(chosen)
     if args.out:
-        args.out.write_text(text, encoding="utf-8")
+        write_out(args.out, text, args.records)
         print(f"wrote {len(chosen)} entries to {args.out}", file=sys.stderr)
     else:
         sys.stdout.write(text)
@@ -70,9 +75,12 @@ def _bibtex(args) -> int:
 
 
 def _json(args) -> int:
+    if args.out:
+        check_out(args.out, args.records)
     proj = load_valid_project(args)
     if proj is None:
         return 1
+    check_profile(proj.registry, args.results, args.profile)
     doc = graph_document(proj, args.results, args.profile)
     text = json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     verdicts: dict[str, int] = {}
@@ -81,5 +89,10 @@ def _json(args) -> int:
             verdicts[c["verdict"]] = verdicts.get(c["verdict"], 0) + 1
     summary = ", ".join(f"{n} {v.replace('_', ' ')}" for v, n in sorted(verdicts.items()))
     emit(text, args.out, f"{len(doc['records'])} records, {len(doc['links'])} links, "
-         f"{len(doc['claims'])} claims" + (f" ({summary}; profile {args.profile})" if summary else ""))
-    return 0
+         f"{len(doc['claims'])} claims" + (f" ({summary}; profile {args.profile})" if summary else ""),
+         args.records)
+    errors = list(dict.fromkeys(c["reason"] for c in doc["claims"]
+                                if c["verdict"] == "error" and c["reason"]))
+    for e in errors:  # a damaged result: in the document as an error verdict, and said here
+        print(f"litrec export: error: {e}", file=sys.stderr)
+    return 1 if errors else 0

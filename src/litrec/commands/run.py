@@ -17,9 +17,10 @@ from litrec.commands.common import (
 )
 from litrec.commands.table import print_table
 from litrec.errors import UsageError
+from litrec.state import check_profile
 from litrec.runner import Events, plan_run, run_plan
 from litrec.safetext import safe_text
-from litrec.verdicts import claim_statuses
+from litrec.verdicts import claim_statuses, result_problems
 
 
 def add_parser(sub) -> None:
@@ -102,6 +103,7 @@ def run(args) -> int:
     proj = load_valid_project(args)
     if proj is None:
         return 1
+    check_profile(proj.registry, args.results, args.profile)
     plan = plan_run(proj, args.results, args.profile, args.targets, args.force)
     failed: list[str] = []
     if plan.todo:
@@ -127,6 +129,9 @@ def run(args) -> int:
             print(f"nothing to run: {len(plan.current)} analyses current for profile "
                   f"'{args.profile}'", file=sys.stderr)
         print_table(statuses, args.profile)
+    errors, warnings = result_problems(statuses)
+    for line in [f"warning: {w}" for w in warnings] + [f"error: {e}" for e in errors]:
+        print(f"litrec run: {line}", file=sys.stderr)
     bad = [s for s in statuses if s.verdict in ("error", "modified")
            or (s.verdict == "not reproduced" and not args.allow_not_reproduced)]
     if args.format == "text":

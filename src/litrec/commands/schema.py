@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from litrec.commands.common import EXIT_OK
+from litrec.commands.common import EXIT_OK, check_out
+from litrec.errors import UsageError
 from litrec.schema import write_schemas
 
 
@@ -19,6 +20,12 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     """Write the schemas and print their paths."""
-    for path in write_schemas(args.out):
+    check_out(args.out, Path("records"), folder=True)
+    try:
+        written = write_schemas(args.out)
+    except OSError as exc:
+        raise UsageError(f"--out '{args.out}': cannot write the schemas there "
+                         f"({exc.strerror or exc})") from None
+    for path in written:
         print(path)
     return EXIT_OK

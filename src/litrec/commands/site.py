@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from litrec.commands.common import need_dir, profile_arg, records_args, results_arg
+from litrec.commands.common import check_out, need_dir, profile_arg, records_args, results_arg
 from litrec.errors import UsageError
 from litrec.site.build import build_site, serve_site
 
@@ -35,10 +35,19 @@ def run(args) -> int:
     if args.site_command == "serve":
         serve_site(args.records, args.analysis, args.results, args.profile)
         return 0
-    report = build_site(args.records, args.analysis, args.results, args.out, args.profile)
+    check_out(args.out, args.records, folder=True)
+    try:
+        report = build_site(args.records, args.analysis, args.results, args.out, args.profile)
+    except PermissionError as exc:
+        raise UsageError(f"cannot write '{exc.filename}' ({exc.strerror}); check --out "
+                         f"'{args.out}' and the build folder") from None
     print(f"generated {report.pages} pages and {report.figures} figures from {report.records} "
           f"records in {report.generate_s:.1f} s; mkdocs build --strict: {report.mkdocs_s:.1f} s, "
           "no warnings", file=sys.stderr)
+    for w in report.result_warnings:
+        print(f"litrec site: warning: {w}", file=sys.stderr)
+    for e in report.result_errors:  # shown on the analysis's page as damaged, and said here
+        print(f"litrec site: error: {e}", file=sys.stderr)
     if report.errors:
         n = len(report.errors)
         print(f"litrec site: the records have {n} error{'s' * (n != 1)} (listed on the home page; "
@@ -46,4 +55,4 @@ def run(args) -> int:
     for line in report.refused:
         print(f"litrec site: {line}", file=sys.stderr)
     print(f"site built: {report.out / 'index.html'}")
-    return 1 if report.errors or report.refused else 0
+    return 1 if report.errors or report.refused or report.result_errors else 0

@@ -13,7 +13,8 @@ from litrec.commands.common import (
     results_arg,
 )
 from litrec.commands.table import print_table
-from litrec.verdicts import BEHIND, claim_statuses
+from litrec.state import check_profile
+from litrec.verdicts import BEHIND, claim_statuses, result_problems
 
 
 def add_parser(sub) -> None:
@@ -38,15 +39,21 @@ def run(args) -> int:
     proj = load_valid_project(args)
     if proj is None:
         return 1
+    check_profile(proj.registry, args.results, args.profile)
     statuses = claim_statuses(proj, args.results, args.profile)
     if args.format == "json":
         print(json.dumps([s.row() for s in statuses], indent=2, default=str))
     else:
         print_table(statuses, args.profile, args.verbose)
+    errors, warnings = result_problems(statuses)
+    for w in warnings:
+        print(f"litrec status: warning: {w}", file=sys.stderr)
     if args.check_current:
         behind = [s for s in statuses if s.verdict in BEHIND]
         for s in behind:
             print(f"litrec status: {s.claim} is {s.verdict.replace('_', ' ')}: {s.reason}",
                   file=sys.stderr)
         return 1 if behind else 0
-    return 0
+    for e in errors:  # a result that cannot be judged is bad input: said once, exit 1
+        print(f"litrec status: error: {e}", file=sys.stderr)
+    return 1 if errors else 0

@@ -37,6 +37,7 @@ from litrec.site.index_pages import (
     records_index,
 )
 from litrec.site.record_page import record_page
+from litrec.state import check_profile
 
 DOCS_MARKER = ".litrec-docs"  # in a docs folder litrec generated (safe to synchronise)
 SITE_MARKER = ".litrec-site"  # in an output folder litrec built (safe for MkDocs to clean)
@@ -54,6 +55,8 @@ class BuildReport:
     mkdocs_s: float = 0.0
     out: Path | None = None
     warnings: list[str] = field(default_factory=list)
+    result_errors: list[str] = field(default_factory=list)  # damaged results, located
+    result_warnings: list[str] = field(default_factory=list)  # figures listed but missing
     shard_cpu: list[float] = field(default_factory=list)  # CPU seconds of each MkDocs process
     refused: list[str] = field(default_factory=list)  # files of site/ or results/ not published
 
@@ -197,6 +200,7 @@ def build_site(records_dir: Path, analysis_dir: Path | None = None,
         raise SiteError(f"--out '{out_dir}' would hold the project itself; choose a new folder")
     t0 = time.perf_counter()
     project = load_project(Path(records_dir), analysis_dir)
+    check_profile(project.registry, Path(results_dir), profile)
     files, data = generate(project, Path(results_dir), profile, root / "site",
                            directory_urls(config_file))
     sync(docs_dir, files)
@@ -212,8 +216,13 @@ def build_site(records_dir: Path, analysis_dir: Path | None = None,
         raise SiteError(str(exc)) from None
     t2 = time.perf_counter()
     figures = sum(1 for f in files if f.startswith("figures/"))
+    states = [info.result_state for info in data.analyses.values() if info.result_state]
     return BuildReport(len(project.records), sum(1 for f in files if f.endswith(".md")), figures,
-                       project.errors, t1 - t0, t2 - t1, out_dir, warnings, shard_cpu, data.refused)
+                       project.errors, t1 - t0, t2 - t1, out_dir, warnings, shard_cpu=shard_cpu,
+                       refused=data.refused,
+                       result_errors=[st.reason for st in states
+                                      if st.state == "modified" and st.reason],
+                       result_warnings=[w for st in states for w in st.warnings])
 
 
 def directory_urls(config_file: Path) -> bool:
@@ -256,6 +265,7 @@ def serve_site(records_dir: Path, analysis_dir: Path | None = None,
 
     def regenerate() -> None:
         project = load_project(Path(records_dir), analysis_dir)
+        check_profile(project.registry, Path(results_dir), profile)
         files, data = generate(project, Path(results_dir), profile, root / "site",
                                directory_urls(config_file))
         sync(docs_dir, files)

@@ -256,6 +256,8 @@ def analysis_page(data: SiteData, name: str) -> str:
                       + code(f"litrec run {name} --profile {data.profile}")))
     elif info.why_stale:
         head.append(p(f"stale: {esc(info.why_stale)}", "lr-reason"))
+    for warning in info.result_state.warnings if info.result_state else ():
+        head.append(p(f"warning: {esc(warning)}", "lr-reason"))
     out.append(block(*head))
     if info.description:
         out.append(prose(info.description, data.resolver(page), 3))
