@@ -208,8 +208,9 @@ def _trained(config: Config, progress=None):
         A, B = slice(0, None, 2), slice(1, None, 2)
         distance = np.linalg.norm(read[A] - read[B], axis=-1)                          # (C/2,)
         cross = np.minimum(np.linalg.norm(read[A] - gd[B], axis=-1), np.linalg.norm(read[B] - gd[A], axis=-1))
+        max_err = float(np.max(np.asarray(err)))
     out = {"params_unchanged": parameter_hash(p32) == hash_before,
-           "max_abs_pred_error": float(jnp.max(err)),
+           "max_abs_pred_error": max_err,
            "rel_dW_gap": float(np.mean(rel)), "max_rel_dW_gap": float(np.max(rel)),
            "max_own_distance": float(np.max(own)),
            "implied_model_distance": float(np.min(distance)), "min_cross_distance": float(np.min(cross)),
