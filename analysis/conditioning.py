@@ -16,6 +16,25 @@ are never changed (their bytes are hashed before and after). Each context
 
 The implied model exists only in the activations: it is a function of the
 context, not a parameter. Computed in float64.
+
+The same reading for a *trained* layer (metrics under `trained`): one LSA layer
+is meta-trained as in `analysis.single_layer` (a small budget in `paper`:
+1,000 steps at batch 1,024, lr 2e-3; the official 5,000 steps at batch 2,048 in
+`paper_full`), its bytes hashed, then cast to float64 and conditioned on
+`trained_contexts` contexts (half of them paired), with W0 = 0 (query (x_q, 0)):
+
+4. the read-out for any query equals dW_read x_q, dW_read read from the probe
+   queries (the layer is linear in x_q)                     -> trained.max_abs_pred_error;
+5. dW_read is close to one GD step with eta tuned on separate tasks:
+   ||dW_read - dW_GD|| / ||dW_GD||, mean over contexts       -> trained.rel_dW_gap
+   (its standard error over contexts in `noise`), the largest distance
+   ||dW_read - dW_GD|| over contexts                          -> trained.max_own_distance;
+6. paired contexts imply different models, each nearer its own GD step than
+   the other context's                                        -> trained.implied_model_distance,
+                                                                 trained.min_cross_distance.
+
+Seeds 0-2 (`SEEDS`) each train their own layer (init, stream, tuning and
+contexts from the seed); `seed_figures` draws every seed's training curve.
 """
 import hashlib
 from dataclasses import dataclass
@@ -26,7 +45,7 @@ import numpy as np
 
 from matplotlib.figure import Figure
 
-from analysis import lsa, tasks as task_lib
+from analysis import lsa, seeds as seed_lib, single_layer, tasks as task_lib, train as train_lib
 from analysis.keys import named_keys, random_streams
 
 
@@ -41,13 +60,25 @@ class Config:
     eta: float = 1.0         # any fixed step size: the identity holds for all eta
     n_pairs: int = 4         # pairs of contexts (A, B) pushed through the same parameters
     n_queries: int = 256     # random queries per context for the prediction check
+    train_steps: int = 1_000      # the trained layer: single_layer's quick budget (official 5,000)
+    train_batch: int = 1_024      # official 2,048
+    train_lr: float = 2e-3        # official 1e-3 (twice, for the shorter run)
+    train_eval_every: int = 100   # steps between points of the training curve
+    trained_contexts: int = 256   # contexts (128 pairs) conditioned through the trained layer
+    tune_tasks: int = 16_384      # separate tasks for the GD step size eta of the comparison
 
 
 # The runner's named settings (`litrec run --profile NAME`): quick for a smoke run, paper for the site.
 PROFILES = {
-    "quick": Config(n_pairs=2, n_queries=64),
+    "quick": Config(n_pairs=2, n_queries=64, train_steps=600, train_batch=512, trained_contexts=64,
+                    tune_tasks=4_096),
     "paper": Config(),
+    # the trained layer at the official one-layer scale (5,000 steps at batch 2,048, lr 1e-3)
+    "paper_full": Config(train_steps=5_000, train_batch=2_048, train_lr=1e-3),
 }
+
+# Seeds per profile: each trains its own layer (the construction part is exact for every seed).
+SEEDS = {"quick": (0, 1), "paper": (0, 1, 2), "paper_full": (0, 1, 2)}
 
 
 def parameter_hash(p: lsa.LSA) -> str:
@@ -131,6 +162,7 @@ def _run(config: Config, progress=None) -> dict:
                 progress(pair + 1, config.n_pairs, "conditioning on context pairs")
         params_unchanged = parameter_hash(p) == hash_before
 
+    trained, trained_noise, curve = _trained(config, progress)
     metrics_out = {
         "params_unchanged": params_unchanged,
         "max_abs_pred_error": max(pred_errors),
@@ -138,9 +170,79 @@ def _run(config: Config, progress=None) -> dict:
         "implied_model_distance": min(distances),   # the closest pair: still clearly > 0
         "implied_model_distances": distances,
         "min_cross_distance": min(cross),           # an implied model vs the other context's step
+        "trained": trained,
     }
-    return {"metrics": metrics_out, "figures": {"implied_models": _figure(reads, explicit)},
-            "notes": [f"parameters sha256 {hash_before[:16]}... before and after"]}
+    return {"metrics": metrics_out, "noise": trained_noise,
+            "figures": {"implied_models": _figure(reads, explicit), "trained": curve},
+            "notes": [f"parameters sha256 {hash_before[:16]}... before and after",
+                      f"trained layer: {config.train_steps} steps at batch {config.train_batch}, "
+                      f"{config.trained_contexts} contexts, eta tuned on {config.tune_tasks} tasks"]}
+
+
+def _trained(config: Config, progress=None):
+    """Train one LSA layer, then read its implied models from the query outputs (float64)."""
+    cfg = single_layer.Config(seed=config.seed, d=config.d_in, N=config.N, steps=config.train_steps,
+                              batch_size=config.train_batch, lr=config.train_lr,
+                              eval_every=config.train_eval_every)
+    keys = named_keys(jax.random.fold_in(jax.random.key(config.seed), 1),
+                      "init", "train", "tune", "monitor", "contexts", "queries")
+    monitor = task_lib.sample_tasks(keys["monitor"], 2_048, config.N, config.d_in)
+    evaluate = jax.jit(lambda p: {"loss": train_lib.regression_loss(p, monitor)})
+    p32 = single_layer.train_single_layer(cfg, keys["init"], keys["train"], evaluate, progress)
+    history = p32.history
+    p32 = p32.params
+    tune = task_lib.sample_tasks(keys["tune"], config.tune_tasks, config.N, config.d_in)
+    eta = float(lsa.tune_eta_one_step(tune.X, tune.Y, tune.x_q, tune.y_q))
+    loss_gd_monitor = float(jnp.mean(0.5 * (monitor.y_q - lsa.gd_predict(monitor.X, monitor.Y, monitor.x_q, eta)) ** 2))
+    hash_before = parameter_hash(p32)
+    with jax.enable_x64(True):
+        p = jax.tree.map(lambda w: jnp.asarray(w, jnp.float64), p32)
+        t = task_lib.sample_tasks(keys["contexts"], config.trained_contexts, config.N, config.d_in,
+                                  config.d_out, dtype=jnp.float64)
+        queries = jax.random.uniform(keys["queries"], (config.n_queries, config.d_in), jnp.float64, -0.5, 0.5)
+        err, dW_read = _trained_contexts(p, t.X, t.Y, queries)       # (C,), (C, d_out, d_in)
+        dW_gd = lsa.gd_delta(t.X, t.Y, jnp.asarray(eta, jnp.float64))  # (C, d_out, d_in)
+        own = np.asarray(jnp.linalg.norm((dW_read - dW_gd).reshape(dW_gd.shape[0], -1), axis=-1))  # (C,)
+        rel = own / np.asarray(jnp.linalg.norm(dW_gd.reshape(dW_gd.shape[0], -1), axis=-1))
+        read, gd = np.asarray(dW_read).reshape(len(own), -1), np.asarray(dW_gd).reshape(len(own), -1)
+        A, B = slice(0, None, 2), slice(1, None, 2)
+        distance = np.linalg.norm(read[A] - read[B], axis=-1)                          # (C/2,)
+        cross = np.minimum(np.linalg.norm(read[A] - gd[B], axis=-1), np.linalg.norm(read[B] - gd[A], axis=-1))
+        max_err = float(np.max(np.asarray(err)))
+    out = {"params_unchanged": parameter_hash(p32) == hash_before,
+           "max_abs_pred_error": max_err,
+           "rel_dW_gap": float(np.mean(rel)), "max_rel_dW_gap": float(np.max(rel)),
+           "max_own_distance": float(np.max(own)),
+           "implied_model_distance": float(np.min(distance)), "min_cross_distance": float(np.min(cross)),
+           "eta_gd": eta, "loss_gd_monitor": loss_gd_monitor,
+           "training": {"step": history["step"], "loss": history["loss"]}}
+    noise = {"trained.rel_dW_gap": seed_lib.mean_se(rel)[1]}
+    return out, noise, _curve_figure(out)
+
+
+@jax.jit
+def _trained_contexts(p, X, Y, queries):
+    """Per context: max |read-out - dW_read x_q| over the queries, and dW_read. X (C, N, d), Y (C, N, 1)."""
+    def one(X1, Y1):
+        dW = read_implied_update(p, X1, Y1)                                    # (d_out, d_in)
+        y0 = jnp.zeros((queries.shape[0], Y1.shape[-1]), X1.dtype)
+        f = lsa.predict(p, with_context(X1, Y1, queries, y0), Y1.shape[-1])    # (Q, d_out)
+        return jnp.max(jnp.abs(f - queries @ dW.T)), dW
+    return jax.vmap(one)(X, Y)
+
+
+def _curve_figure(trained):
+    return seed_lib.seed_curves([{"seed": "this run", "metrics": trained}], [
+        ("trained layer: loss on monitor tasks (dotted: 1 GD step)",
+         lambda m: (m["training"]["step"], m["training"]["loss"], m["loss_gd_monitor"]))])
+
+
+def seed_figures(points: list[dict]) -> dict:
+    """Every seed's training curve of the trained layer."""
+    return {"seeds_training": seed_lib.seed_curves(points, [
+        ("trained layer: loss on monitor tasks (dotted: 1 GD step)",
+         lambda m: (m["trained"]["training"]["step"], m["trained"]["training"]["loss"],
+                    m["trained"]["loss_gd_monitor"]))])}
 
 
 def _figure(reads, explicit):

@@ -23,17 +23,28 @@ equivalent LSA constructions. Alignment as in the code: cosine (`cos_vs_*`) and 
 (`model_diff_vs_*`) of the input sensitivities d yhat / d x_q, and mean
 |yhat_TF - yhat_GD| (`pred_diff_vs_*`).
 
-Training settings (official notebooks, Appendix A.3): batch 2,048, Adam b1 0.9,
-b2 0.98, global-norm gradient clipping. K = 2: the recurrent two-layer
-notebook setting (5,000 steps, lr 1e-3, clip 0.001, init scale 0.001). K = 5:
-the paper's five-layer setting (lr 5e-4, clip 10, init scale 0.0004, tokens
-clipped at +-10), which the code uses for five *separate* layers; here the five
-layers share one set of weights (a recurrent model, the counterpart of the
-code's recurrent GD++ with shared eta and gamma). It trains for
-5,000 steps, the official notebook's count for recurrent models (50,000 is its
-count for separate layers; on two shared CPU cores a five-layer step costs
-~50 ms, so 50,000 steps would take ~40 minutes, and the loss is flat from
-~2,500 steps).
+Training settings (official notebooks, Appendix A.3): Adam b1 0.9, b2 0.98,
+global-norm gradient clipping. K = 2: the recurrent two-layer notebook setting
+(5,000 steps at batch 2,048, lr 1e-3, clip 0.001, init scale 0.001) in every
+profile. K = 5: in `paper_full` as the paper trains it, five *separate* layers
+for 50,000 steps at batch 2,048 (lr 5e-4, clip 10, init scale 0.0004, tokens
+clipped at +-10), compared with GD++ whose eta_k, gamma_k are tuned per step; on
+two CPU cores ~65 ms/step, about an hour per seed, so an accelerator's run. In
+`paper`, reduced to fit two CPU cores: one weight-tied layer applied five times,
+3,000 steps at batch 512 and lr 1e-3 (~15-22 ms/step), compared with GD++ whose
+eta, gamma are shared across steps. `comparator` names the GD++ matched to the
+model's tying and `loss_gdpp_matched` / `cos_vs_gdpp_matched` hold it.
+
+Seeds and noise: `paper` and `paper_full` train seeds 0-4 (`SEEDS`), each with
+its own init, training stream, tuning and evaluation tasks. The evaluation runs
+on `eval_tasks` = 100,000 tasks in chunks of 10,000 (the code: 10,000 tasks, on
+which the standard error of the trained-vs-GD++ relative gap alone is ~0.7%);
+`noise` holds the standard error over tasks of every loss, of the relative gap
+to GD++ and of `position_gdpp_shared_to_gd_shared` = (L_TF - L_GD++shared) /
+(L_GD shared - L_GD++shared), where the trained loss sits between GD++ (0) and
+GD (1). `paper` costs ~2.5 minutes per seed on two quiet CPU cores (K = 2
+~45 s, K = 5 ~60 s of training, tuning and evaluation the rest), ~12 minutes
+for the five seeds.
 `max_abs_token` (largest token entry before clipping, evaluation tasks) and
 `clip_binds_fraction` (share of evaluation tasks where it exceeds 10) say
 whether the token clip binds; where it does, the construction baselines run with
@@ -54,9 +65,8 @@ from functools import partial
 import jax
 import jax.numpy as jnp
 import numpy as np
-from matplotlib.figure import Figure
-
-from analysis import gdpp, lsa, metrics, tasks as task_lib, train as train_lib
+from analysis import deeper_gdpp_figures as figures, gdpp, lsa, metrics, seeds as seed_lib, tasks as task_lib
+from analysis import train as train_lib
 from analysis.keys import named_keys
 
 
@@ -71,14 +81,20 @@ class Depth:
     init_scale: float             # variance scale of the init: std = sqrt(init_scale / 11)
     token_clip: float | None      # clip every token entry to +-token_clip after each layer
     eval_every: int               # steps between points of the training curves
+    separate: bool = False        # K separate layers (the code's non-recurrent model) instead of one tied layer
+    batch_size: int | None = None  # tasks per step; None: the Config's batch_size
 
 
 # Recurrent two layers: official notebook (5,000 steps, lr 1e-3, clip 0.001, init 0.002 / 2).
 K2 = Depth(K=2, steps=5_000, lr=1e-3, clip=1e-3, init_scale=1e-3, token_clip=None, eval_every=100)
-# Five layers: the paper's five-layer setting (lr 5e-4, clip 10, init 0.002 / 5, token clip 10),
-# trained as one recurrent layer for 5,000 steps: the notebook's step count for recurrent models
-# (its 50,000 are for five separate layers); the loss is flat from ~3,000 steps.
-K5 = Depth(K=5, steps=5_000, lr=5e-4, clip=10.0, init_scale=4e-4, token_clip=10.0, eval_every=250)
+# Five layers as the paper trains them (`paper_full`): five separate layers, 50,000 steps at batch
+# 2,048, lr 5e-4, clip 10, init 0.002 / 5, tokens clipped at +-10 (official non-recurrent notebook).
+K5_SEPARATE = Depth(K=5, steps=50_000, lr=5e-4, clip=10.0, init_scale=4e-4, token_clip=10.0,
+                    eval_every=1_000, separate=True)
+# Five layers reduced for two CPU cores (`paper`): one weight-tied layer, 3,000 steps at batch 512
+# and lr 1e-3 (~15-22 ms/step); same clips and init. Its comparator is GD++ with shared eta, gamma.
+K5_RECURRENT = Depth(K=5, steps=3_000, lr=1e-3, clip=10.0, init_scale=4e-4, token_clip=10.0,
+                     eval_every=250, batch_size=512)
 
 
 @dataclass(frozen=True)
@@ -92,10 +108,11 @@ class Config:
     batch_size: int = 2_048       # official notebooks
     b1: float = 0.9               # official code
     b2: float = 0.98              # official code
-    depths: tuple = (K2, K5)      # the two recurrent models, K = 2 and K = 5
+    depths: tuple = (K2, K5_RECURRENT)  # the models: recurrent K = 2, and K = 5 (recurrent or separate)
     chunk_size: int = 50          # steps per jitted scan; the host draws the next chunk meanwhile
-    eval_tasks: int = 10_000      # fixed evaluation set, as in the code
-    curve_tasks: int = 4_096      # first tasks of the evaluation set used for the training curves
+    eval_tasks: int = 100_000     # evaluation tasks (the code: 10,000), run in chunks of eval_chunk
+    eval_chunk: int = 10_000      # tasks per evaluation chunk (bounds memory; one compilation)
+    curve_tasks: int = 4_096      # first tasks of the first evaluation chunk, for the training curves
     tune_tasks: int = 16_384      # separate tasks for eta and gamma, half to fit, half to choose
     #                               (the code tuned GD on its evaluation set)
     tune_iters: int = 30          # Levenberg-Marquardt iterations per start (K = 2 converges in ~15)
@@ -107,14 +124,22 @@ class Config:
 PROFILES = {
     # quick: 1,000 steps at batch 1,024 and lr 3e-3 (K = 2), enough for the recurrent
     # two-layer model to beat 2 GD steps by ~15% and sit closer to GD++ than to GD;
-    # K = 5 runs 300 steps, only to exercise the clipped five-layer path
-    "quick": Config(batch_size=1_024, eval_tasks=2_000, curve_tasks=1_000, tune_tasks=4_096, tune_iters=20,
+    # K = 5 runs 200 steps, only to exercise the clipped five-layer path
+    "quick": Config(batch_size=1_024, eval_tasks=4_000, eval_chunk=2_000, curve_tasks=1_000, tune_tasks=4_096,
+                    tune_iters=20,
                     depths=(Depth(K=2, steps=1_000, lr=3e-3, clip=1e-3, init_scale=1e-3,
                                   token_clip=None, eval_every=250),
                             Depth(K=5, steps=200, lr=2e-3, clip=10.0, init_scale=4e-4,
                                   token_clip=10.0, eval_every=100))),
+    # paper: two CPU cores, five seeds in ~12 minutes; K = 5 is the reduced recurrent model
     "paper": Config(),
+    # paper_full: the paper's five separate layers at its scale (an accelerator's run; on two CPU
+    # cores ~65 ms/step, about an hour per seed)
+    "paper_full": Config(depths=(K2, K5_SEPARATE)),
 }
+
+# Training seeds per profile: the runner runs `run` once per seed and judges on the spread.
+SEEDS = {"quick": (0, 1), "paper": (0, 1, 2, 3, 4), "paper_full": (0, 1, 2, 3, 4)}
 
 
 # ------------------------------------------------------------------ tasks and models
@@ -128,10 +153,16 @@ def _tokens_from_raw(raw, input_range: float):
 
 
 def _query(p: lsa.LSA, H: jax.Array, depth: Depth) -> jax.Array:
-    """The query token after K weight-tied layers, (B, N+1, D) -> (B, D), by the cheapest exact route."""
+    """The query token after K layers (tied or separate), (B, N+1, D) -> (B, D), by the cheapest exact route."""
+    n_steps = None if depth.separate else depth.K
     if depth.token_clip is None and depth.K <= 4:
-        return lsa.query_forward(p, H, depth.K)          # products with the context only
-    return gdpp.query_forward_tokens(p, H, depth.K, depth.token_clip)
+        return lsa.query_forward(p, H, n_steps)          # products with the context only
+    return gdpp.query_forward_tokens(p, H, n_steps, depth.token_clip)
+
+
+def comparator(depth: Depth) -> str:
+    """The GD++ matched to the model's tying: per-step scalars for separate layers, shared for a tied one."""
+    return "gdpp" if depth.separate else "gdpp_shared"
 
 
 def _predictor(p, depth):
@@ -191,50 +222,50 @@ def _reference(stack: lsa.LSA, H: jax.Array, d: int, clip: float | None):
     return predict(H), metrics.input_sensitivity(predict, H, d)
 
 
-def _alignment(f, g, refs, y_q):
-    out = {"loss_trained": metrics.loss(y_q, f)}
-    for name, (f_ref, g_ref) in refs.items():
-        out[f"cos_vs_{name}"] = metrics.cosine(g, g_ref)
-        out[f"model_diff_vs_{name}"] = metrics.model_diff(g, g_ref)
-        out[f"pred_diff_vs_{name}"] = metrics.prediction_diff(f, f_ref)
-    return out
+def _cosines(g, g_ref):
+    return jnp.sum(g * g_ref, -1) / (jnp.linalg.norm(g, axis=-1) * jnp.linalg.norm(g_ref, axis=-1) + 1e-8)
 
 
 def _evaluator(depth: Depth, d: int):
+    """Per-task (B,) losses of the model and every construction, and the alignment with each."""
     @jax.jit
-    def evaluate(p, H, y_q, refs):
+    def evaluate(p, stacks, H, y_q):
         predict = _predictor(p, depth)
         f = predict(H)                                                    # (B, 1)
         g = metrics.input_sensitivity(predict, H, d)                      # (B, d)
-        out = _alignment(f, g, refs, y_q)
-        _, max_abs = gdpp.query_forward_tokens(p, H, depth.K, depth.token_clip, return_max_abs=True)
-        out["max_abs_token"] = jnp.max(max_abs)
-        if depth.token_clip is not None:
-            out["clip_binds_fraction"] = jnp.mean((max_abs > depth.token_clip).astype(jnp.float32))
+        out = {"loss_trained": 0.5 * (y_q - f)[:, 0] ** 2}
+        for name, stack in stacks.items():
+            f_ref, g_ref = _reference(stack, H, d, depth.token_clip)
+            out[f"loss_{name}"] = 0.5 * (y_q - f_ref)[:, 0] ** 2
+            if name != "gd_shared":
+                out[f"cos_vs_{name}"] = _cosines(g, g_ref)
+                out[f"model_diff_vs_{name}"] = jnp.linalg.norm(g - g_ref, axis=-1)
+                out[f"pred_diff_vs_{name}"] = jnp.abs(f - f_ref)[:, 0]
+        _, out["max_abs_token"] = gdpp.query_forward_tokens(p, H, None if depth.separate else depth.K,
+                                                            depth.token_clip, return_max_abs=True)
         return out
     return evaluate
 
 
-def _run_depth(config: Config, depth: Depth, keys, evaluation: task_lib.Tasks,
-               tune: task_lib.Tasks, progress):
-    d, N, K = config.d, config.N, depth.K
-    H_eval = task_lib.tokens(evaluation)                                  # (B_eval, N+1, D)
-    y_eval = evaluation.y_q                                               # (B_eval, 1)
+def _eval_chunk(config: Config, key, i: int) -> tuple[jax.Array, jax.Array]:
+    t = task_lib.regression_task_set(jax.random.fold_in(key, i), config.eval_chunk, config.N, config.d,
+                                     config.input_range)
+    return task_lib.tokens(t), t.y_q                                      # (B, N+1, D), (B, 1)
 
+
+def _run_depth(config: Config, depth: Depth, keys, eval_key, tune: task_lib.Tasks, progress):
+    d, N, K = config.d, config.N, depth.K
     scalars = _baselines(config, tune, depth)
     stacks = {name: gdpp.constructions(etas, gammas, K, N, d) for name, (etas, gammas) in scalars.items()}
-    refs = {name: _reference(stacks[name], H_eval, d, depth.token_clip) for name in stacks}
-    losses = {name: float(metrics.loss(y_eval, f)) for name, (f, _) in refs.items()}
-    del refs["gd_shared"]
-
     evaluate = _evaluator(depth, d)
-    n_curve = config.curve_tasks
-    curve_refs = {name: (f[:n_curve], g[:n_curve]) for name, (f, g) in refs.items()}
+
+    H_curve, y_curve = (a[:config.curve_tasks] for a in _eval_chunk(config, eval_key, 0))
+    curve_keys = ("loss_trained", "cos_vs_gd", "cos_vs_gdpp", "cos_vs_gdpp_shared",
+                  "model_diff_vs_gd", "model_diff_vs_gdpp", "model_diff_vs_gdpp_shared")
 
     def curve(p):
-        row = evaluate(p, H_eval[:n_curve], y_eval[:n_curve], curve_refs)
-        return {k: row[k] for k in ("loss_trained", "cos_vs_gd", "cos_vs_gdpp", "cos_vs_gdpp_shared",
-                                    "model_diff_vs_gd", "model_diff_vs_gdpp", "model_diff_vs_gdpp_shared")}
+        row = evaluate(p, stacks, H_curve, y_curve)
+        return {k: jnp.mean(row[k]) for k in curve_keys}
 
     def loss_fn(p, raw):
         H, y_q = _tokens_from_raw(raw, config.input_range)
@@ -242,98 +273,88 @@ def _run_depth(config: Config, depth: Depth, keys, evaluation: task_lib.Tasks,
 
     start = time.perf_counter()
     result = train_lib.train(
-        train_lib.init_lsa(keys["init"], d + 1, depth.init_scale), loss_fn,
-        task_lib.regression_draws(task_lib.host_rng(keys["stream"]), config.batch_size, N, d),
+        train_lib.init_lsa(keys["init"], d + 1, depth.init_scale, n_layers=K if depth.separate else None),
+        loss_fn, task_lib.regression_draws(task_lib.host_rng(keys["stream"]), depth.batch_size or config.batch_size,
+                                           N, d),
         steps=depth.steps, chunk_size=config.chunk_size, eval_every=depth.eval_every,
         optimizer=train_lib.adam(depth.lr, depth.clip, config.b1, config.b2),
         evaluate=curve, progress=progress, description=f"training K={K}")
     seconds = time.perf_counter() - start
-    final = {k: float(v) for k, v in evaluate(result.params, H_eval, y_eval, refs).items()}
+
+    n_chunks = -(-config.eval_tasks // config.eval_chunk)
+    rows = [jax.tree.map(np.asarray, evaluate(result.params, stacks, *_eval_chunk(config, eval_key, i)))
+            for i in range(n_chunks)]
+    rows = {k: np.concatenate([r[k] for r in rows]) for k in rows[0]}
+    mean = {k: float(np.mean(v)) for k, v in rows.items()}
+    matched = comparator(depth)
 
     chunk_s = result.history["chunk_seconds"][1:] or result.history["chunk_seconds"]
     etas = {name: [float(e) for e in gdpp.step_scalars(*scalars[name], K)[0]] for name in scalars}
+    position, position_se = seed_lib.position(rows["loss_trained"], rows["loss_gdpp_shared"],
+                                              rows["loss_gd_shared"])
     out = {
-        "loss_trained": final["loss_trained"],
-        "loss_gd": losses["gd"],
-        "loss_gdpp": losses["gdpp"],
-        "loss_gd_shared_eta": losses["gd_shared"],
-        "loss_gdpp_shared": losses["gdpp_shared"],
+        "loss_trained": mean["loss_trained"],
+        "loss_gd": mean["loss_gd"],
+        "loss_gdpp": mean["loss_gdpp"],
+        "loss_gd_shared_eta": mean["loss_gd_shared"],
+        "loss_gdpp_shared": mean["loss_gdpp_shared"],
+        "comparator": matched,
+        "loss_gdpp_matched": mean[f"loss_{matched}"],
+        "cos_vs_gdpp_matched": mean[f"cos_vs_{matched}"],
+        "rel_gap_gdpp_shared": mean["loss_trained"] / mean["loss_gdpp_shared"] - 1.0,
+        "position_gdpp_shared_to_gd_shared": position,
         "gamma": [float(x) for x in scalars["gdpp"][1]],
         "gamma_shared": float(scalars["gdpp_shared"][1][0]),
         "eta_gd": etas["gd"],
         "eta_gd_shared": etas["gd_shared"][0],
         "eta_gdpp": etas["gdpp"],
         "eta_gdpp_shared": etas["gdpp_shared"][0],
-        **{k: v for k, v in final.items() if k != "loss_trained"},
+        **{k: v for k, v in mean.items() if k.startswith(("cos_vs_", "model_diff_vs_", "pred_diff_vs_"))},
+        "max_abs_token": float(np.max(rows["max_abs_token"])),
         "train_seconds": seconds,
         "ms_per_step": 1e3 * float(np.median(chunk_s)) / config.chunk_size,
         "training": {k: v for k, v in result.history.items() if k != "chunk_seconds"},
     }
-    return out
+    if depth.token_clip is not None:
+        out["clip_binds_fraction"] = float(np.mean(rows["max_abs_token"] > depth.token_clip))
+    noise = {name: seed_lib.mean_se(rows[f"loss_{key}"])[1] for name, key in (
+        ("loss_trained", "trained"), ("loss_gd", "gd"), ("loss_gdpp", "gdpp"),
+        ("loss_gd_shared_eta", "gd_shared"), ("loss_gdpp_shared", "gdpp_shared"), ("loss_gdpp_matched", matched))}
+    noise["rel_gap_gdpp_shared"] = seed_lib.relative_gap_se(rows["loss_trained"], rows["loss_gdpp_shared"])
+    noise["position_gdpp_shared_to_gd_shared"] = position_se
+    for ref in ("gd", "gd_shared", "gdpp"):                              # paired: trained - reference
+        noise[f"loss_trained_minus_{ref}"] = seed_lib.paired_se(rows["loss_trained"], rows[f"loss_{ref}"])
+    for k in ("cos_vs_gd", "cos_vs_gdpp_shared", "model_diff_vs_gd", "model_diff_vs_gdpp_shared"):
+        noise[k] = seed_lib.mean_se(rows[k])[1]
+    noise["cos_vs_gdpp_matched"] = seed_lib.mean_se(rows[f"cos_vs_{matched}"])[1]
+    return out, noise
 
 
 def run(config: Config, progress=None) -> dict:
-    """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
+    """Run the analysis; returns {"metrics", "noise", "figures", "notes"} (site/writing-analyses.md)."""
     keys = named_keys(config.seed, "eval", "tune", "models")
-    evaluation = task_lib.regression_task_set(keys["eval"], config.eval_tasks, config.N, config.d, config.input_range)
     tune = task_lib.regression_task_set(keys["tune"], config.tune_tasks, config.N, config.d, config.input_range)
     per_depth = named_keys(keys["models"], *(f"k{depth.K}" for depth in config.depths))
 
-    out = {}
+    out, noise = {}, {}
     for depth in config.depths:
         name = f"k{depth.K}"
-        out[name] = _run_depth(config, depth, named_keys(per_depth[name], "init", "stream"),
-                               evaluation, tune, progress)
+        out[name], depth_noise = _run_depth(config, depth, named_keys(per_depth[name], "init", "stream"),
+                                            keys["eval"], tune, progress)
+        noise.update({f"{name}.{k}": v for k, v in depth_noise.items()})
 
-    notes = [f"recurrent LSA, K = {', '.join(str(dp.K) for dp in config.depths)}; eta and gamma tuned "
-             f"on {config.tune_tasks} separate tasks; evaluation on {config.eval_tasks} fixed tasks",
+    kinds = ", ".join(f"{dp.K} ({'separate' if dp.separate else 'recurrent'})" for dp in config.depths)
+    notes = [f"K = {kinds}; "
+             f"eta and gamma tuned on {config.tune_tasks} separate tasks; evaluation on {config.eval_tasks} "
+             f"tasks in chunks of {config.eval_chunk}; seed {config.seed}",
              *(f"K={dp.K}: {dp.steps} steps, {out[f'k{dp.K}']['ms_per_step']:.2f} ms/step, "
                f"{out[f'k{dp.K}']['train_seconds']:.0f} s of training" for dp in config.depths)]
-    return {"metrics": out, "figures": {"training_loss": _loss_figure(out, config),
-                                        "alignment": _alignment_figure(out, config)},
+    return {"metrics": out, "noise": noise,
+            "figures": {"training_loss": figures.loss_figure(out, config),
+                        "alignment": figures.alignment_figure(out, config)},
             "notes": notes}
 
 
-# ------------------------------------------------------------------ figures
-
-def _loss_figure(out, config):
-    fig = Figure(figsize=(5 * len(config.depths), 3.8))
-    axes = fig.subplots(1, len(config.depths), squeeze=False)
-    for ax, depth in zip(axes[0], config.depths):
-        m = out[f"k{depth.K}"]
-        h = m["training"]
-        ax.plot(h["step"], h["loss_trained"], label="trained recurrent LSA")
-        ax.plot(h["chunk_step"], h["train_loss"], alpha=0.35, label="training batches")
-        ax.axhline(m["loss_gd"], color="k", linestyle="--", label=f"{depth.K} steps of GD")
-        ax.axhline(m["loss_gd_shared_eta"], color="grey", linestyle=":", label="GD, one shared eta")
-        ax.axhline(m["loss_gdpp"], color="C3", linestyle="--", label="GD++, per-step eta, gamma")
-        ax.axhline(m["loss_gdpp_shared"], color="C2", linestyle="-.", label="GD++, shared eta, gamma")
-        ax.set_yscale("log")
-        ax.set_xlabel("training step")
-        ax.set_ylabel("loss")
-        ax.set_title(f"K = {depth.K}")
-        ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
-
-
-def _alignment_figure(out, config):
-    fig = Figure(figsize=(5 * len(config.depths), 6))
-    axes = fig.subplots(2, len(config.depths), squeeze=False)
-    for col, depth in enumerate(config.depths):
-        h = out[f"k{depth.K}"]["training"]
-        ax_cos, ax_md = axes[0, col], axes[1, col]
-        for name, label, color in (("gd", "GD", "k"), ("gdpp", "GD++ per step", "C3"),
-                                   ("gdpp_shared", "GD++ shared", "C2")):
-            ax_cos.plot(h["step"], h[f"cos_vs_{name}"], color=color, label=f"vs {label}")
-            ax_md.plot(h["step"], h[f"model_diff_vs_{name}"], color=color, label=f"vs {label}")
-        ax_cos.set_ylim(0.5, 1.02)
-        ax_cos.set_ylabel("cosine of sensitivities")
-        ax_cos.set_title(f"trained recurrent LSA, K = {depth.K}")
-        ax_md.set_ylabel("model diff")
-        ax_md.set_ylim(bottom=0)
-        for ax in (ax_cos, ax_md):
-            ax.set_xlabel("training step")
-            ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+def seed_figures(points: list[dict]) -> dict:
+    """Every seed's training curve per depth (`analysis.deeper_gdpp_figures`)."""
+    return figures.seed_figures(points)

@@ -11,11 +11,18 @@ concatenated, so D = 21:
     e_{2j} = (x_j, 0, pe(2j)),   e_{2j+1} = (0_d, y_j, pe(2j+1)),   j = 0..N-1,
     e_{2N} = (x_q, 0, pe(2N))                                       (the query; 2N+1 = 21 tokens).
 
-The official code uses a 10-entry data part, (0, .., 0, y_j) putting y_j in the
-slot of the last input coordinate, hence 20-dim tokens, and reads its prediction
-from the last positional entry of the query. Here the target slot is its own
-(index d) and the prediction is read, as everywhere in `analysis`, as minus the
-target slot of the query: the layer-2 construction below then needs no mask.
+Two token formats (`TOKEN_FORMATS`):
+
+* "slot" (above): the target has its own slot (index d), 21-dim tokens, and the
+  prediction is read, as everywhere in `analysis`, as minus the target slot of
+  the query: the layer-2 construction below then needs no mask;
+* "official" (the official notebook's): a 10-entry data part, x-tokens (x_j),
+  target tokens (0, .., 0, y_j) putting y_j in the slot of the last input
+  coordinate, the query (x_q), plus the same 10-dim encoding: 20-dim tokens;
+  the prediction is minus the last entry of the query token (a positional
+  entry), as the code reads it. The construction below is for the slot format
+  only: in the official format a target token's y_j sits where an x-token has
+  x_{j,d-1}, so layer 2's keys see it.
 
 Model (the official notebook's): layer 1 is softmax self-attention,
 e_s <- e_s + P_1 sum_t softmax_t(q_s.k_t / sqrt(D_k)) v_t, layer 2 is linear
@@ -84,6 +91,34 @@ def separate_tokens(X: jax.Array, Y: jax.Array, x_q: jax.Array, pe: jax.Array) -
     return jnp.concatenate([data, pe_b], axis=-1)                        # (B, 2N+1, D)
 
 
+def official_tokens(X: jax.Array, Y: jax.Array, x_q: jax.Array, pe: jax.Array) -> jax.Array:
+    """The official code's sequences (B, 2N+1, d+P): x-tokens (x_j), targets (0, .., 0, y_j), query (x_q).
+
+    X: (B, N, d), Y: (B, N, 1), x_q: (B, d), pe: (2N+1, P).
+    """
+    B, N, d = X.shape
+    y_tok = jnp.concatenate([jnp.zeros_like(X[..., :-1]), Y], axis=-1)   # (B, N, d): y_j in the last slot
+    pairs = jnp.stack([X, y_tok], axis=2).reshape(B, 2 * N, d)           # (B, 2N, d), x then y
+    data = jnp.concatenate([pairs, x_q[:, None, :]], axis=1)             # (B, 2N+1, d)
+    pe_b = jnp.broadcast_to(pe, (B,) + pe.shape)                         # (B, 2N+1, P)
+    return jnp.concatenate([data, pe_b], axis=-1)                        # (B, 2N+1, D)
+
+
+# token format -> (builder of the sequences, token size D, index of the query entry read (negated))
+TOKEN_FORMATS = {
+    "slot": (separate_tokens, lambda d, P: d + 1 + P, lambda d, P: d),
+    "official": (official_tokens, lambda d, P: d + P, lambda d, P: d + P - 1),
+}
+
+
+def token_format(name: str, d: int, pe_size: int):
+    """(tokens(X, Y, x_q, pe), D, read index) of a token format, "slot" or "official"."""
+    if name not in TOKEN_FORMATS:
+        raise ValueError(f"token_format {name!r}: one of {sorted(TOKEN_FORMATS)}")
+    build, size, read = TOKEN_FORMATS[name]
+    return build, size(d, pe_size), read(d, pe_size)
+
+
 # ------------------------------------------------------------------ the two layers
 
 def _softmax_logits(p: lsa.LSA, H: jax.Array) -> jax.Array:
@@ -108,11 +143,11 @@ def softmax_layer(p: lsa.LSA, H: jax.Array) -> jax.Array:
     return H + jnp.einsum("ij,bsj->bsi", W_PV, mixed)                     # (B, 2N+1, D)
 
 
-def predict(params: tuple[lsa.LSA, lsa.LSA], H: jax.Array, d: int) -> jax.Array:
-    """Two-layer prediction: minus the target slot (index d) of the query. (B, 2N+1, D) -> (B, 1)."""
+def predict(params: tuple[lsa.LSA, lsa.LSA], H: jax.Array, read: int) -> jax.Array:
+    """Two-layer prediction: minus entry `read` of the query (slot format: d; official: D - 1). -> (B, 1)."""
     p1, p2 = params
     e_q = lsa.query_forward(p2, softmax_layer(p1, H))                     # (B, D), layer 2 on the query only
-    return -e_q[:, d:d + 1]
+    return -e_q[:, read:read + 1]
 
 
 # ------------------------------------------------------------------ the construction

@@ -1,6 +1,9 @@
 """deeper-gdpp: GD / GD++ in spectral form equal their LSA constructions, the fast
 forward passes equal the plain layers, and on the quick profile the recurrent
 two-layer LSA beats two GD steps and sits closer to GD++ than to GD (paper §3, Fig. 3)."""
+import dataclasses
+import math
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -10,8 +13,13 @@ from analysis import deeper_gdpp, gdpp, lsa, metrics, tasks as task_lib, train a
 
 
 @pytest.fixture(scope="module")
-def quick():
-    return deeper_gdpp.run(deeper_gdpp.PROFILES["quick"])["metrics"]
+def quick_out():
+    return deeper_gdpp.run(deeper_gdpp.PROFILES["quick"])
+
+
+@pytest.fixture(scope="module")
+def quick(quick_out):
+    return quick_out["metrics"]
 
 
 def _tasks(n=256, seed=0):
@@ -64,3 +72,45 @@ def test_five_layers_run_and_report(quick):
     assert k5["loss_gdpp_shared"] < k5["loss_gd_shared_eta"]
     assert np.isfinite(k5["loss_trained"]) and k5["max_abs_token"] > 0
     assert len(k5["gamma"]) == 4 and len(k5["eta_gd"]) == 5
+
+
+def test_position_and_noise(quick_out):
+    k2, noise = quick_out["metrics"]["k2"], quick_out["noise"]
+    pos = (k2["loss_trained"] - k2["loss_gdpp_shared"]) / (k2["loss_gd_shared_eta"] - k2["loss_gdpp_shared"])
+    assert abs(k2["position_gdpp_shared_to_gd_shared"] - pos) < 1e-6
+    assert k2["position_gdpp_shared_to_gd_shared"] < 0.5                      # nearer GD++ than GD
+    assert k2["comparator"] == "gdpp_shared" and k2["loss_gdpp_matched"] == k2["loss_gdpp_shared"]
+    for name in ("loss_trained", "loss_gdpp_shared", "loss_gd_shared_eta", "position_gdpp_shared_to_gd_shared"):
+        assert 0 < noise[f"k2.{name}"] < 0.1, name
+    # paired: the difference of two losses on the same tasks is known better than either loss
+    assert noise["k2.loss_trained_minus_gd_shared"] < noise["k2.loss_trained"]
+    assert set(deeper_gdpp.seed_figures([{"seed": 0, "metrics": quick_out["metrics"]}])) == {"seeds_training"}
+
+
+def test_position_se_matches_resampling():
+    from analysis import seeds
+    rng = np.random.default_rng(0)
+    lo = rng.exponential(1.0, 4_000)
+    a, hi = lo + rng.exponential(0.1, 4_000), lo + rng.exponential(1.0, 4_000)
+    pos, se = seeds.position(a, lo, hi)
+    boot = []
+    for _ in range(200):
+        i = rng.integers(0, 4_000, 4_000)
+        boot.append(seeds.position(a[i], lo[i], hi[i])[0])
+    assert abs(np.std(boot) - se) < 0.25 * se and 0.05 < pos < 0.2
+
+
+def test_seeds_declared():
+    assert len(deeper_gdpp.SEEDS["quick"]) == 2 and len(deeper_gdpp.SEEDS["paper"]) >= 5
+    full = {d.K: d for d in deeper_gdpp.PROFILES["paper_full"].depths}
+    assert full[5].separate and full[5].steps == 50_000 and deeper_gdpp.comparator(full[5]) == "gdpp"
+
+
+@pytest.mark.slow
+def test_paper_full_code_path_on_a_tiny_budget():
+    full = deeper_gdpp.PROFILES["paper_full"]
+    cfg = dataclasses.replace(full, depths=tuple(dataclasses.replace(d, steps=20, eval_every=10) for d in full.depths),
+                              chunk_size=10, eval_tasks=2_000, eval_chunk=1_000, curve_tasks=500, tune_tasks=2_048,
+                              tune_iters=5, seed=3)
+    k5 = deeper_gdpp.run(cfg)["metrics"]["k5"]
+    assert k5["comparator"] == "gdpp" and math.isfinite(k5["loss_trained"])

@@ -73,6 +73,47 @@ def test_quick_profile_copies_then_steps_once(quick):
     assert set(quick["figures"]) == {"training_loss", "copy", "attention"}
 
 
+def test_official_format_leaves_the_plateau():
+    with random_streams():
+        r = m.run(dataclasses.replace(m.PROFILES["quick"], token_format="official"))["metrics"]
+    assert r["token_format"] == "official"
+    assert r["loss_trained"] < 0.7 * r["loss_zero"] and r["loss_trained"] < 1.2 * r["loss_gd1"]
+    assert r["loss_trained"] > r["loss_gd2"] and r["cos_vs_gd1"] > r["cos_vs_gd2"]
+    assert r["copy_attention"] > 0.4 and r["copy_attention"] > 4 * r["reverse_copy_attention"]
+
+
+def test_official_token_format():
+    d, N, P = 10, 10, 10
+    t = task_lib.sample_tasks(jax.random.key(4), 8, N, d)
+    pe = jnp.asarray(c.positional_encoding(2 * N + 1, P, 1e4))
+    tokens, D, read = c.token_format("official", d, P)
+    H = tokens(t.X, t.Y, t.x_q, pe)
+    assert H.shape == (8, 2 * N + 1, 20) and D == 20 and read == 19
+    np.testing.assert_array_equal(H[:, 0:2 * N:2, :d], t.X)                # x-tokens: the inputs
+    np.testing.assert_array_equal(H[:, 1:2 * N:2, d - 1], t.Y[..., 0])     # targets share the last input slot
+    np.testing.assert_array_equal(H[:, 1:2 * N:2, :d - 1], 0.0)
+    np.testing.assert_array_equal(H[:, -1, :d], t.x_q)
+    np.testing.assert_array_equal(H[..., d:], jnp.broadcast_to(pe, (8,) + pe.shape))
+    with pytest.raises(ValueError):
+        c.token_format("other", d, P)
+
+
+def test_seeds_and_profiles():
+    assert len(m.SEEDS["quick"]) == 2 and len(m.SEEDS["paper"]) >= 3
+    assert m.PROFILES["paper"].token_format == "official" and m.PROFILES["paper_slot"].token_format == "slot"
+    assert m.PROFILES["paper_full"].steps == 40_000
+
+
+@pytest.mark.slow
+def test_paper_full_code_path_on_a_tiny_budget():
+    cfg = dataclasses.replace(m.PROFILES["paper_full"], steps=20, chunk_size=10, eval_every=10, eval_tasks=1_024,
+                              tune_tasks=1_024, monitor_tasks=512, copy_tasks=32, seed=1)
+    with random_streams():
+        out = m.run(cfg)
+    assert out["metrics"]["token_format"] == "official" and np.isfinite(out["metrics"]["loss_trained"])
+    assert out["metrics"]["copy_error"] < 1e-4                           # the construction, slot format
+
+
 def test_contract_and_lazy_import():
     assert dataclasses.is_dataclass(m.Config) and m.Config.__dataclass_params__.frozen
     assert {"quick", "paper"} <= set(m.PROFILES)

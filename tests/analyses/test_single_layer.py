@@ -1,5 +1,8 @@
 """§3: a trained single LSA layer matches one tuned GD step (quick profile: loosely)."""
+import dataclasses
 import math
+
+import pytest
 
 from analysis import single_layer as m
 
@@ -21,3 +24,25 @@ def test_quick_profile_trained_layer_matches_one_gd_step():
     assert t["step"][0] == 0 and t["step"][-1] == m.PROFILES["quick"].steps
     assert t["loss"][-1] < t["loss"][0] and all(math.isfinite(x) for x in t["train_loss"])
     assert set(out["figures"]) == {"training", "ood"}
+    # the cosine is flat in alpha by construction; the deviation share is not
+    assert max(ood["cos_sensitivity"]) - min(ood["cos_sensitivity"]) < 1e-5
+    share = ood["diff_share"]
+    assert share[0] < 0.2 * share[1] and ood["max_diff_share"] == max(share) < 0.03
+    # evaluation noise: every judged loss has a standard error, the paired gap's is smaller
+    noise = out["noise"]
+    assert {"loss_trained", "loss_gd", "loss_interpolated", "rel_gap", "ood.max_rel_gap"} <= set(noise)
+    assert 0 < noise["rel_gap"] < noise["loss_trained"] / r["loss_gd"]
+    figs = m.seed_figures([{"seed": 0, "metrics": r}, {"seed": 1, "metrics": r}])
+    assert set(figs) == {"seeds_training", "seeds_ood"}
+
+
+def test_seeds_declared():
+    assert len(m.SEEDS["quick"]) == 2 and len(m.SEEDS["paper"]) >= 3 and "paper_full" in m.PROFILES
+
+
+@pytest.mark.slow
+def test_paper_full_code_path_on_a_tiny_budget():
+    cfg = dataclasses.replace(m.PROFILES["paper_full"], steps=20, eval_every=10, eval_tasks=2_000, eval_chunk=1_000,
+                              tune_tasks=1_000, monitor_tasks=1_000, ood_tasks=1_000, seed=1)
+    out = m.run(cfg)
+    assert math.isfinite(out["metrics"]["loss_trained"]) and len(out["metrics"]["ood"]["alpha"]) == 16
