@@ -36,11 +36,11 @@ Metrics as the code computes them: `loss_trained`, `loss_mlp_gd`, `pred_diff` = 
 input the mean sign agreement), `model_diff`.
 
 Cost on two shared CPU cores (measured with seed 0 at batch 2,048 under heavy load from
-other jobs): about 29 ms of CPU per training step of either model (72 and 103 ms of wall
+other jobs): 30-37 ms of CPU per training step of either model (68-159 ms of wall
 time per step under that load), about 170 s of CPU per seed at 2,500 steps with the checks
 and the evaluation. `paper` trains both models 2,500 steps at the notebook's batch of
 2,048: about 14 minutes for its 5 seeds (`paper_tied_phase`, 3 seeds: about 8).
-`paper_full` is the notebook's 20,000 steps: about 20 minutes per seed, 100 minutes for
+`paper_full` is the notebook's 20,000 steps: 20-25 minutes of CPU per seed, about 2 hours for
 its 5 seeds on this CPU (an accelerator run).
 """
 import dataclasses
