@@ -2,70 +2,77 @@
 the output layer of the MLP's features, i.e. kernel regression with
 k(x, x') = m(x)^T m(x') (von Oswald et al., "Transformers learn in-context by gradient
 descent", ICML 2023, §4 "Transformers can learn deep data representations", Figure 5
-and Appendix A.4, sine-wave regression).
+and Appendix A.4, sine-wave regression; official notebook non_linear_regression.ipynb).
 
-Exact part (float64). With features m(x) in R^F from an MLP applied to the inputs,
-tokens e_i = (m(x_i), y_i) and the query (m(x_q), -W0 m(x_q)), the Proposition 1
-layer (W_K = W_Q = [[I_F, 0], [0, 0]], W_V = [[0, 0], [W0, -1]], P = eta / N) reads out
+Exact part (float64, `analysis.prop2_models`): `max_abs_error_identity` is the largest
+gap between the LSA layer on tokens (m(x_i), y_i), the kernel formula and the explicit
+GD step on the read-out, for random MLPs m of the input; `max_abs_error_baseline_layer`
+the gap between the fast baseline predictor below and the frozen layer run on its tokens.
 
-    yhat = W0 m(x_q) + (eta / N) sum_i (y_i - W0 m(x_i)) k(x_i, x_q),
+Sine waves: x ~ U(-5, 5), y = A sin(x + phi), A ~ U(0.1, 0.5) (the appendix says
+U(0.1, 5); the code and figures use 0.5), phi ~ U(0, pi), N = 10. The code draws A
+and phi from one key (phi = pi (A - 0.1) / 0.4, a one-parameter family); here they
+are drawn independently, and `paper_tied_phase` restores the code's family.
 
-one GD step on the linear read-out W from W0, i.e. kernel regression with the
-kernel m^T m. `max_abs_error_identity` is the largest gap between the LSA layer
-run on tokens, this kernel formula, the explicit GD step and the fast predictor
-used in training, for random MLPs.
+Both models as the official code defines them (see `analysis.prop2_models`): a linear
+embedding of the token (x, y) to 40 dimensions and a residual MLP 40 -> 160 (GELU) -> 40,
+then either one trained LSA layer (Adam lr 1e-3, b2 0.98, clip 100, variance-scaling
+init 0.002) or the Proposition 1 layer frozen with eta = 0.1 and W0 = 0 on the same
+40-dim tokens (39 features + target slot), only the embedding and MLP meta-trained
+(Adam lr 3e-4, b2 0.999, clip 100, the code's own normal init). Batch 2,048 for both.
 
-Sine-wave regression (official notebook): x ~ U(-5, 5), y = A sin(x + phi),
-A ~ U(0.1, 0.5) (the paper's appendix says U(0.1, 5); its figures and the code
-use 0.5), phi ~ U(0, pi), N = 10 points; tokens (x, y), the query (x_q, 0).
-The code draws A and phi from one key, so phi = pi (A - 0.1) / 0.4 and the
-family has one parameter; here they are drawn independently
-(`tie_phase_to_amplitude` restores the code's family).
+Seeds: every random quantity (initial weights of both models, both training streams,
+evaluation tasks) comes from its own key split from `seed`; `SEEDS` lists each
+profile's seeds. Both models are retrained for every seed (the code trains its
+baseline once, from a fixed key).
 
-* Trained model (the code's): a linear embedding of the token (x, y) to 40
-  dimensions without bias, a residual MLP 40 -> 160 (GELU) -> 40 with biases,
-  then one LSA layer (key size 40); the read-out is minus the last entry of the
-  query token. 20,000 steps, Adam lr 1e-3 (b1 0.9, b2 0.98), clip 100, init
-  scale 0.002; batch 512 here (the code's 2,048 would take ~20 minutes for the
-  two models on two CPU cores: the MLP on every token is the irreducible cost).
-* "MLP + one GD step" (Proposition 2 itself): features m(x) in R^39 from a linear
-  embedding of x and a residual MLP 39 -> 160 (GELU) -> 39, a meta-learned
-  initial read-out W0, and the attention frozen at the Proposition 1
-  construction with eta = 0.1; embedding, MLP and W0 meta-trained (lr 3e-4,
-  b2 0.999, as the code's GD pre-training). The code instead embeds the whole
-  token (x, y), so its baseline's features may depend on the targets; here the
-  features see x only, which makes the baseline exactly kernel regression.
+Evaluation: after the last step, on `eval_tasks` = 10,000 tasks of the seed's own
+evaluation key, never trained on (the code: 2,048 tasks every 1,000 steps, last at
+step 19,000). `noise` gives the standard error of each judged loss over those tasks
+(std of the per-task loss / sqrt(10,000)) and of their ratio (paired, delta method).
+Curves: both losses every `eval_every` steps on the first `curve_tasks` tasks.
+Metrics as the code computes them: `loss_trained`, `loss_mlp_gd`, `pred_diff` = mean
+|yhat_TF - yhat_GD|, `cos_sensitivity`, the mean cosine of d yhat / d x_q (for a scalar
+input the mean sign agreement), `model_diff`.
 
-The `paper_tied_phase` profile reruns everything on the code's one-parameter
-family: whether the trained model beats "MLP + one GD step" depends on it.
-
-Metrics on fixed evaluation tasks, as the code computes them: `loss_trained`,
-`loss_mlp_gd`, `pred_diff` = mean |yhat_TF - yhat_GD|, and `cos_sensitivity`,
-the mean cosine of d yhat / d x_q, which for a scalar input is the mean sign
-agreement (1 - 2 x the fraction of tasks where the slopes disagree).
-
-Speed: the MLP dominates. Both predictors use the attention only at the query and
-reassociate it (logits h_i . W_KQ h_q = x_i (a . z) + y_i (b . z) + g_i . (W2^T z) + ...,
-with g_i the hidden activations), so the 160 -> 40 layer runs for the query
-alone; the same numbers as running the full layers (checked in the tests).
+Cost on two shared CPU cores (measured with seed 0 at batch 2,048 under heavy load from
+other jobs): 30-37 ms of CPU per training step of either model (68-159 ms of wall
+time per step under that load), about 170 s of CPU per seed at 2,500 steps with the checks
+and the evaluation. `paper` trains both models 2,500 steps at the notebook's batch of
+2,048: about 14 minutes for its 5 seeds (`paper_tied_phase`, 3 seeds: about 8).
+`paper_full` is the notebook's 20,000 steps: 20-25 minutes of CPU per seed, about 2 hours for
+its 5 seeds on this CPU (an accelerator run).
 """
-import math
+import dataclasses
 import time
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from matplotlib.figure import Figure
 
-from analysis import lsa, metrics, tasks as task_lib, train as train_lib
+from analysis import metrics
+from analysis import tasks as task_lib
+from analysis import train as train_lib
 from analysis.keys import named_keys
+from analysis.prop2_models import (
+    baseline_layer_check,
+    host_draws,
+    identity_check,
+    init_baseline_mlp,
+    init_trained,
+    predict_baseline,
+    predict_trained,
+    raw_tokens,
+    sample_tasks,
+    sine,
+)
 
 
 @dataclass(frozen=True)
 class Config:
-    """Settings of the sine-wave run: tasks, both models' sizes and training, and the identity check."""
+    """Settings of the sine-wave run: tasks, both models' sizes and training, evaluation, checks."""
 
     seed: int = 0                 # every random quantity gets its own key split from it
     N: int = 10                   # context points (official notebook: dataset_size = 10)
@@ -73,12 +80,12 @@ class Config:
     amp_low: float = 0.1          # A ~ U(0.1, 0.5): code and figures (appendix text: 5)
     amp_high: float = 0.5
     tie_phase_to_amplitude: bool = False  # the code's one-parameter family; drawn independently here
-    width: int = 40               # token embedding (code emb_size = 40; 39 features + target)
+    width: int = 40               # token embedding (code emb_size = 40: 39 features + target slot)
     hidden: int = 160             # MLP hidden width (code widening factor 4)
-    init_scale: float = 0.002     # variance scale of every weight (code init_scale = 0.002)
+    init_scale: float = 0.002     # trained model: variance scale of every weight (code init_scale)
+    gd_init_scale: float = 0.002  # baseline: the code's create_weights draws (see init_baseline_mlp)
     steps: int = 20_000           # official notebook, both models
-    batch_size: int = 512         # official: 2,048; a quarter keeps both runs of 20,000 steps within
-    #                               ~6 minutes on two CPU cores (at 2,048 a step costs ~30 ms: 20 min)
+    batch_size: int = 2_048       # official: bs = bs_gd_train = 2,048
     lr: float = 1e-3              # trained model (code lr)
     clip: float = 100.0           # global-norm clip, both models (code grad_clip_value(_gd) = 100)
     b1: float = 0.9               # official code
@@ -88,213 +95,78 @@ class Config:
     gd_b2: float = 0.999          # baseline Adam b2 (code pre_train_gd_hps)
     chunk_size: int = 50          # steps per jitted scan
     eval_every: int = 500         # steps between points of the loss curves
-    eval_tasks: int = 10_000      # fixed evaluation tasks (code: 10,000)
-    curve_tasks: int = 2_048      # first evaluation tasks used for the curves
-    identity_tasks: int = 256     # tasks of the float64 identity check
+    eval_tasks: int = 10_000      # fixed evaluation tasks after the last step
+    curve_tasks: int = 2_048      # first evaluation tasks used for the curves (the code's 2,048)
+    identity_tasks: int = 256     # tasks of the float64 checks
     identity_init_scale: float = 1.0  # random MLPs with O(1) weights, so the features are far from linear
     plot_tasks: int = 4           # tasks shown in the predictions figure
 
 
+_PAPER_FULL = Config()
+# paper: the notebook's models and batch on a CPU budget (5 seeds in ~14 minutes): 2,500 steps
+# instead of 20,000, where both models are still improving (seed 0: both have just left the
+# early plateau; literature record D24)
+_PAPER = dataclasses.replace(_PAPER_FULL, steps=2_500)
+
 # The runner's named settings (`litrec run --profile NAME`): quick for a smoke run, paper for the site.
 PROFILES = {
-    # quick: 400 steps at batch 256, larger learning rates and init (0.1: the paper's 0.002
-    # needs thousands of steps to leave the zero predictor); both models learn the sine
-    # family well beyond the zero predictor and their slopes mostly agree
-    "quick": Config(steps=400, batch_size=256, lr=3e-3, gd_lr=3e-3, init_scale=0.1, eval_every=100,
-                    eval_tasks=2_000, curve_tasks=1_000, identity_tasks=64),
-    "paper": Config(),
+    # quick: 400 steps at batch 256, larger learning rates and inits (0.1: the paper's 0.002
+    # needs thousands of steps to leave the zero predictor); a smoke run: both models get
+    # below 0.7 x the zero predictor's loss (seed 0) and their slopes mostly agree
+    "quick": Config(steps=400, batch_size=256, lr=3e-3, gd_lr=3e-3, init_scale=0.1, gd_init_scale=0.1,
+                    eval_every=100, eval_tasks=2_000, curve_tasks=1_000, identity_tasks=64),
+    "paper": _PAPER,
     # the code's one-parameter family (phase tied to amplitude), everything else as "paper"
-    "paper_tied_phase": Config(tie_phase_to_amplitude=True),
+    "paper_tied_phase": dataclasses.replace(_PAPER, tie_phase_to_amplitude=True),
+    # the notebook's scale: 20,000 steps of both models at batch 2,048 (an accelerator run)
+    "paper_full": _PAPER_FULL,
 }
 
-
-# ------------------------------------------------------------------ tasks
-
-def _sine(config: Config, u_x, u_amp, u_phase):
-    """Inputs (..., N+1) and targets y = A sin(x + phi) from uniforms; the last point is the query."""
-    x = config.x_range * (u_x - 0.5)                                      # (..., N+1)
-    amp = config.amp_low + (config.amp_high - config.amp_low) * u_amp     # (...,)
-    phase = math.pi * (u_amp if config.tie_phase_to_amplitude else u_phase)
-    return x, amp[..., None] * jnp.sin(x + phase[..., None])              # (..., N+1) each
-
-
-def _draw(config: Config, rng: np.random.Generator):
-    B, T = config.batch_size, config.N + 1
-    def draw(n):
-        return {"x": rng.random((n, B, T), dtype=np.float32),
-                "amp": rng.random((n, B), dtype=np.float32),
-                "phase": rng.random((n, B), dtype=np.float32)}
-    return draw
-
-
-def sample_tasks(config: Config, key, n: int):
-    """n fixed sine tasks drawn on the host from `key`: inputs and targets (n, N+1), the query last."""
-    rng = task_lib.host_rng(key)
-    u_x = rng.random((n, config.N + 1))
-    u_amp, u_phase = rng.random(n), rng.random(n)
-    dtype = jnp.float64 if jax.config.jax_enable_x64 else jnp.float32
-    return _sine(config, *(jnp.asarray(u, dtype) for u in (u_x, u_amp, u_phase)))
-
-
-def raw_tokens(x, y):
-    """Tokens (x_i, y_i) and the query (x_q, 0): (B, N+1, 2)."""
-    return jnp.stack([x, y.at[:, -1].set(0.0)], axis=-1)
-
-
-# ------------------------------------------------------------------ models
-
-class MLP(NamedTuple):
-    """Embedding and residual MLP: h0 = E t, h = h0 + W2 gelu(W1 h0 + b1) + b2."""
-
-    E: jax.Array    # (F, n_in)   n_in = 2 for the token (x, y), 1 for x alone
-    W1: jax.Array   # (H, F)
-    b1: jax.Array   # (H,)
-    W2: jax.Array   # (F, H)
-    b2: jax.Array   # (F,)
-
-
-class Trained(NamedTuple):
-    """The trained model of the official notebook: embedding + residual MLP, then one LSA layer."""
-
-    mlp: MLP        # on the whole token (x, y), F = width
-    attn: lsa.LSA   # one free LSA layer on the width-dimensional tokens
-
-
-class MLPGD(NamedTuple):
-    """The baseline: MLP features of x, then one frozen Proposition 1 GD step from a learned W0."""
-
-    mlp: MLP        # on x alone, F = width - 1 features
-    W0: jax.Array   # (F,) meta-learned initial read-out
-
-
-def init_mlp(key, n_in: int, F: int, H: int, scale: float) -> MLP:
-    """Random embedding and MLP weights (fan-in variance scaling, `scale`), zero biases."""
-    keys = named_keys(key, "E", "W1", "W2")
-    return MLP(E=train_lib.variance_scaling(keys["E"], (F, n_in), scale),
-               W1=train_lib.variance_scaling(keys["W1"], (H, F), scale), b1=jnp.zeros((H,)),
-               W2=train_lib.variance_scaling(keys["W2"], (F, H), scale), b2=jnp.zeros((F,)))
-
-
-def _hidden(m: MLP, t: jax.Array) -> jax.Array:
-    """GELU activations for inputs t (..., n_in): the first layer acts on E t, n_in columns."""
-    W1E = m.W1 @ m.E                                                      # (H, n_in)
-    pre = jnp.einsum("...i,hi->...h", t, W1E)                             # (..., H)
-    return jax.nn.gelu(pre + jnp.broadcast_to(m.b1, pre.shape))
-
-
-def features(m: MLP, t: jax.Array) -> jax.Array:
-    """h = E t + W2 g + b2 for inputs t (..., n_in) -> (..., F); the straightforward route."""
-    h = jnp.einsum("...i,fi->...f", t, m.E) + jnp.einsum("...h,fh->...f", _hidden(m, t), m.W2)
-    return h + jnp.broadcast_to(m.b2, h.shape)
-
-
-def _context_dots(m: MLP, t_ctx, g_ctx, v):
-    """h_i . v for the context tokens without forming h_i: (B, N). v: (B, F)."""
-    return (jnp.einsum("bni,bi->bn", t_ctx, v @ m.E)                      # E t_i . v
-            + jnp.einsum("bnh,bh->bn", g_ctx, v @ m.W2)                   # g_i . W2^T v
-            + (v @ m.b2)[:, None])                                        # b2 . v
-
-
-def predict_trained(p: Trained, H_raw: jax.Array) -> jax.Array:
-    """yhat (B, 1) of embedding + residual MLP + one LSA layer, from raw tokens (B, N+1, 2).
-
-    The layer moves the query by W_PV sum_i h_i (h_i . W_KQ h_q); only its last entry is read.
-    """
-    W_KQ, W_PV = lsa.products(p.attn)                                     # (F, F) each
-    t_ctx, t_q = H_raw[:, :-1, :], H_raw[:, -1, :]                        # (B, N, 2), (B, 2)
-    g_ctx = _hidden(p.mlp, t_ctx)                                         # (B, N, H)
-    h_q = features(p.mlp, t_q)                                            # (B, F)
-    z = h_q @ W_KQ.T                                                      # (B, F)  W_KQ h_q
-    logits = _context_dots(p.mlp, t_ctx, g_ctx, z)                        # (B, N)
-    w_pv = jnp.broadcast_to(W_PV[-1], h_q.shape)                          # (B, F)  last row of W_PV
-    values = _context_dots(p.mlp, t_ctx, g_ctx, w_pv)                     # (B, N)  last entry of W_PV h_i
-    out = h_q[:, -1] + jnp.sum(logits * values, axis=-1)                  # (B,)
-    return -out[:, None]
-
-
-def predict_mlp_gd(p: MLPGD, H_raw: jax.Array, eta: float) -> jax.Array:
-    """yhat (B, 1) = W0 m_q + (eta / N) sum_i (y_i - W0 m_i) m_i . m_q, with m = features(x)."""
-    N = H_raw.shape[1] - 1
-    x_ctx, y_ctx, x_q = H_raw[:, :-1, :1], H_raw[:, :-1, 1], H_raw[:, -1, :1]
-    g_ctx = _hidden(p.mlp, x_ctx)                                         # (B, N, H)
-    m_q = features(p.mlp, x_q)                                            # (B, F)
-    kernel = _context_dots(p.mlp, x_ctx, g_ctx, m_q)                      # (B, N)  k(x_i, x_q)
-    W0 = jnp.broadcast_to(p.W0, m_q.shape)                                # (B, F)
-    residual = y_ctx - _context_dots(p.mlp, x_ctx, g_ctx, W0)             # (B, N)  y_i - W0 m_i
-    return (m_q @ p.W0 + (eta / N) * jnp.sum(residual * kernel, axis=-1))[:, None]
-
-
-def mlp_gd_as_lsa(p: MLPGD, H_raw: jax.Array, eta: float) -> jax.Array:
-    """The same prediction by running the Proposition 1 layer on tokens (m(x_i), y_i)."""
-    N, F = H_raw.shape[1] - 1, p.W0.shape[0]
-    m_all = features(p.mlp, H_raw[..., :1])                               # (B, N+1, F)
-    y_slot = H_raw[..., 1].at[:, -1].set(-(m_all[:, -1] @ p.W0))         # query starts at -W0 m_q
-    tokens = jnp.concatenate([m_all, y_slot[..., None]], axis=-1)         # (B, N+1, F+1)
-    layer = lsa.gd_construction(eta, N, F, 1, p.W0[None, :], H_raw.dtype)
-    return lsa.predict(layer, tokens)
-
-
-# ------------------------------------------------------------------ the exact identity
-
-def identity_check(config: Config, key) -> float:
-    """Largest gap, in float64, between four routes to the MLP + one-GD-step prediction."""
-    with jax.enable_x64(True):
-        keys = named_keys(key, "mlp", "W0", "tasks")
-        F, H = config.width - 1, config.hidden
-        mlp = jax.tree.map(lambda a: a.astype(jnp.float64),
-                           init_mlp(keys["mlp"], 1, F, H, config.identity_init_scale))
-        mlp = mlp._replace(b1=jnp.linspace(-1.0, 1.0, H), b2=jnp.linspace(-0.5, 0.5, F))
-        p = MLPGD(mlp=mlp, W0=jax.random.normal(keys["W0"], (F,), jnp.float64) / F ** 0.5)
-        x, y = sample_tasks(config, keys["tasks"], config.identity_tasks)
-        H_raw = raw_tokens(x.astype(jnp.float64), y.astype(jnp.float64))  # (B, N+1, 2)
-        eta, N = config.gd_eta, config.N
-
-        m_all = features(p.mlp, H_raw[..., :1])                           # (B, N+1, F)
-        m_ctx, m_q = m_all[:, :-1], m_all[:, -1]
-        y_ctx = H_raw[:, :-1, 1]
-        kernel = jnp.einsum("bnf,bf->bn", m_ctx, m_q)                     # k(x_i, x_q) = m(x_i)^T m(x_q)
-        by_kernel = m_q @ p.W0 + (eta / N) * jnp.sum((y_ctx - m_ctx @ p.W0) * kernel, axis=-1)
-        step = (eta / N) * jnp.einsum("bn,bnf->bf", y_ctx - m_ctx @ p.W0, m_ctx)       # (B, F)
-        W1 = jnp.broadcast_to(p.W0, step.shape) + step                   # one GD step from W0
-        by_gd = jnp.sum(W1 * m_q, axis=-1)
-        by_lsa = mlp_gd_as_lsa(p, H_raw, eta)[:, 0]
-        by_fast = predict_mlp_gd(p, H_raw, eta)[:, 0]
-        routes = jnp.stack([by_kernel, by_gd, by_lsa, by_fast])          # (4, B)
-        return float(jnp.max(jnp.abs(routes[:, None] - routes[None, :])))
+# Seeds per profile: the runner runs each and judges on an interval over them.
+SEEDS = {"quick": (0, 1), "paper": (0, 1, 2, 3, 4), "paper_tied_phase": (0, 1, 2),
+         "paper_full": (0, 1, 2, 3, 4)}
 
 
 # ------------------------------------------------------------------ training and evaluation
 
 def _train(config, params, predict, lr, b2, key, evaluate, progress, description):
     def loss_fn(p, raw):
-        x, y = _sine(config, raw["x"], raw["amp"], raw["phase"])
+        x, y = sine(config, raw["x"], raw["amp"], raw["phase"])
         return metrics.loss(y[:, -1:], predict(p, raw_tokens(x, y)))
     start = time.perf_counter()
-    result = train_lib.train(params, loss_fn, _draw(config, task_lib.host_rng(key)), steps=config.steps,
-                          optimizer=train_lib.adam(lr, config.clip, config.b1, b2),
-                          chunk_size=config.chunk_size, eval_every=config.eval_every,
-                          evaluate=evaluate, progress=progress, description=description)
+    result = train_lib.train(params, loss_fn, host_draws(config, task_lib.host_rng(key)), steps=config.steps,
+                             optimizer=train_lib.adam(lr, config.clip, config.b1, b2),
+                             chunk_size=config.chunk_size, eval_every=config.eval_every,
+                             evaluate=evaluate, progress=progress, description=description)
     chunks = result.history["chunk_seconds"][1:] or result.history["chunk_seconds"]
     return result, time.perf_counter() - start, 1e3 * float(np.median(chunks)) / config.chunk_size
 
 
+def _losses_and_noise(y_q, f_tf, f_gd):
+    """Mean losses, their evaluation noise (std / sqrt(M)) and the paired noise of their ratio."""
+    l_tf, l_gd = 0.5 * (y_q - f_tf)[:, 0] ** 2, 0.5 * (y_q - f_gd)[:, 0] ** 2   # (M,) each
+    M = l_tf.shape[0]
+    m_tf, m_gd = jnp.mean(l_tf), jnp.mean(l_gd)
+    ratio = m_tf / m_gd
+    se = lambda v: jnp.std(v, ddof=1) / M ** 0.5
+    return ({"loss_trained": m_tf, "loss_mlp_gd": m_gd, "loss_ratio": ratio},
+            {"loss_trained": se(l_tf), "loss_mlp_gd": se(l_gd), "loss_ratio": se(l_tf - ratio * l_gd) / m_gd})
+
+
 def run(config: Config, progress=None) -> dict:
-    """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
-    # seven keys, the last unused: the split's size fixes every stream, so it stays 7
-    keys = named_keys(config.seed, "identity", "eval", "init_tf", "init_gd", "train_tf", "train_gd", "unused")
-    F, H = config.width, config.hidden
+    """Run the analysis; returns {"metrics", "noise", "figures", "notes"} (site/writing-analyses.md)."""
+    keys = named_keys(config.seed, "identity", "eval", "init_tf", "init_gd", "train_tf", "train_gd")
+    F, H, eta, n_curve = config.width, config.hidden, config.gd_eta, config.curve_tasks
 
     identity_error = identity_check(config, keys["identity"])
+    baseline_error = baseline_layer_check(config, jax.random.fold_in(keys["identity"], 1))
 
     x_eval, y_eval = sample_tasks(config, keys["eval"], config.eval_tasks)
-    H_eval, y_q = raw_tokens(x_eval, y_eval), y_eval[:, -1:]              # (B, N+1, 2), (B, 1)
-    n_curve = config.curve_tasks
-    eta = config.gd_eta
+    H_eval, y_q = raw_tokens(x_eval, y_eval), y_eval[:, -1:]              # (M, N+1, 2), (M, 1)
 
-    trained0 = Trained(mlp=init_mlp(keys["init_tf"], 2, F, H, config.init_scale),
-                       attn=train_lib.init_lsa(jax.random.fold_in(keys["init_tf"], 1), F, config.init_scale))
-    baseline0 = MLPGD(mlp=init_mlp(keys["init_gd"], 1, F - 1, H, config.init_scale), W0=jnp.zeros((F - 1,)))
-    predict_gd = lambda p, H: predict_mlp_gd(p, H, eta)                  # noqa: E731
+    trained0 = init_trained(keys["init_tf"], F, H, config.init_scale)
+    baseline0 = init_baseline_mlp(keys["init_gd"], F, H, config.gd_init_scale)
+    predict_gd = lambda m, H: predict_baseline(m, H, eta)
     curve_loss = {name: jax.jit(lambda p, f=f: metrics.loss(y_q[:n_curve], f(p, H_eval[:n_curve])))
                   for name, f in (("trained", predict_trained), ("mlp_gd", predict_gd))}
 
@@ -304,27 +176,54 @@ def run(config: Config, progress=None) -> dict:
                                    lambda p: {"loss": curve_loss["trained"](p)}, progress, "training MLP + LSA")
     p_tf, p_gd = res_tf.params, res_gd.params
 
-    compared = jax.jit(lambda a, b: metrics.compare(lambda H: predict_trained(a, H),
-                                                    lambda H: predict_gd(b, H), H_eval, y_q, 1))(p_tf, p_gd)
+    @jax.jit
+    def evaluate(p_tf, p_gd):
+        f_tf, f_gd = predict_trained(p_tf, H_eval), predict_gd(p_gd, H_eval)
+        g_tf = metrics.input_sensitivity(lambda H: predict_trained(p_tf, H), H_eval, 1)
+        g_gd = metrics.input_sensitivity(lambda H: predict_gd(p_gd, H), H_eval, 1)
+        losses, noise = _losses_and_noise(y_q, f_tf, f_gd)
+        return losses, noise, {"pred_diff": metrics.prediction_diff(f_tf, f_gd),
+                               "cos_sensitivity": metrics.cosine(g_tf, g_gd), "model_diff": metrics.model_diff(g_tf, g_gd)}
+    losses, noise, alignment = evaluate(p_tf, p_gd)
     out = {
         "max_abs_error_identity": identity_error,
-        "loss_trained": float(compared["loss_a"]),
-        "loss_mlp_gd": float(compared["loss_b"]),
+        "max_abs_error_baseline_layer": baseline_error,
+        **{k: float(v) for k, v in losses.items()},
         "loss_zero_predictor": float(metrics.loss(y_q, jnp.zeros_like(y_q))),
-        "cos_sensitivity": float(compared["cos_sensitivity"]),
-        "model_diff": float(compared["model_diff"]),
-        "pred_diff": float(compared["pred_diff"]),
+        **{k: float(v) for k, v in alignment.items()},
         "train_seconds": {"trained": sec_tf, "mlp_gd": sec_gd},
         "ms_per_step": {"trained": ms_tf, "mlp_gd": ms_gd},
-        "training": {"step": res_tf.history["step"], "loss_trained": res_tf.history["loss"],
-                     "loss_mlp_gd": res_gd.history["loss"]},
+        "curve": {"step": res_tf.history["step"], "loss_trained": res_tf.history["loss"],
+                  "loss_mlp_gd": res_gd.history["loss"]},
     }
     figures = {"predictions": _predictions_figure(config, p_tf, p_gd, x_eval, y_eval),
-               "training_loss": _loss_figure(out["training"])}
-    notes = [f"A ~ U({config.amp_low}, {config.amp_high}), phi ~ U(0, pi) "
+               "training_loss": seed_figures([{"seed": config.seed, "metrics": out}])["training_curves"]}
+    notes = [f"seed {config.seed}; A ~ U({config.amp_low}, {config.amp_high}), phi ~ U(0, pi) "
              + ("tied to A as in the code" if config.tie_phase_to_amplitude else "drawn independently of A"),
-             f"{config.steps} steps each: trained {ms_tf:.1f} ms/step, MLP + GD {ms_gd:.1f} ms/step"]
-    return {"metrics": out, "figures": figures, "notes": notes}
+             f"{config.steps} steps each at batch {config.batch_size}: trained {ms_tf:.1f} ms/step, "
+             f"MLP + GD {ms_gd:.1f} ms/step; evaluation on {config.eval_tasks} tasks after the last step"]
+    return {"metrics": out, "noise": {k: float(v) for k, v in noise.items()}, "figures": figures, "notes": notes}
+
+
+def seed_figures(points: list[dict]) -> dict:
+    """Every seed's training curves of both models on one log axis: {"training_curves": Figure}."""
+    fig = Figure(figsize=(5.5, 3.8))
+    ax = fig.subplots()
+    for i, point in enumerate(points):
+        curve, seed = point["metrics"]["curve"], point["seed"]
+        ax.plot(curve["step"], curve["loss_trained"], color="C0", alpha=0.8, lw=1,
+                label="trained MLP + LSA" if i == 0 else None)
+        ax.plot(curve["step"], curve["loss_mlp_gd"], "--", color="C3", alpha=0.8, lw=1,
+                label="MLP + 1 GD step" if i == 0 else None)
+        ax.annotate(f"s{seed}", (curve["step"][-1], curve["loss_trained"][-1]), fontsize=6, color="C0")
+        ax.annotate(f"s{seed}", (curve["step"][-1], curve["loss_mlp_gd"][-1]), fontsize=6, color="C3")
+    ax.set_yscale("log")
+    ax.set_xlabel("training step")
+    ax.set_ylabel("loss (first evaluation tasks)")
+    ax.set_title(f"{len(points)} seed(s)", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return {"training_curves": fig}
 
 
 # ------------------------------------------------------------------ figures
@@ -344,7 +243,7 @@ def _predictions_figure(config, p_tf, p_gd, x_eval, y_eval):
         amp, phase = _fit_sine(x_ctx, y_ctx)
         ax.plot(grid, amp * jnp.sin(grid + phase), color="k", lw=1, label="true sine")
         ax.plot(grid, predict_trained(p_tf, H_grid)[:, 0], color="C0", label="trained MLP + LSA")
-        ax.plot(grid, predict_mlp_gd(p_gd, H_grid, config.gd_eta)[:, 0], "--", color="C3",
+        ax.plot(grid, predict_baseline(p_gd, H_grid, config.gd_eta)[:, 0], "--", color="C3",
                 label="MLP + 1 GD step")
         ax.scatter(x_ctx, y_ctx, color="k", s=14, zorder=3, label="context")
         ax.set_xlabel("x")
@@ -359,16 +258,3 @@ def _fit_sine(x, y):
     basis = jnp.stack([jnp.sin(x), jnp.cos(x)], axis=-1)                  # (N, 2)
     a, b = jnp.linalg.lstsq(basis, y)[0]
     return jnp.hypot(a, b), jnp.arctan2(b, a)
-
-
-def _loss_figure(h):
-    fig = Figure(figsize=(5, 3.6))
-    ax = fig.subplots()
-    ax.plot(h["step"], h["loss_trained"], label="trained MLP + LSA")
-    ax.plot(h["step"], h["loss_mlp_gd"], "--", label="MLP + 1 GD step (meta-trained MLP)")
-    ax.set_yscale("log")
-    ax.set_xlabel("training step")
-    ax.set_ylabel("loss (evaluation tasks)")
-    ax.legend()
-    fig.tight_layout()
-    return fig
