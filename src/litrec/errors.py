@@ -55,3 +55,15 @@ class ContractError(RunError):
 
 class Unconvertible(InputError):
     """A BibTeX entry that cannot become a literature record; the message says why."""
+
+
+class AnalysisExited(RunError):
+    """An analysis called sys.exit or raised KeyboardInterrupt itself: a failure, not a pass."""
+
+
+class ResultsUnwritable(RunError):
+    """The results folder cannot be written; found before computing, or what was computed is kept."""
+
+
+class ResultsLocked(RunError):
+    """Another litrec run holds an analysis's results (its lock file) at the moment."""

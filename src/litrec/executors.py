@@ -11,7 +11,9 @@
 
 Both give futures with `.result()`, and `as_completed` and `cancel` over them. Nothing
 is started until the runner has something to send, and `distributed` is
-imported only for `dask`.
+imported only for `dask`. `close(wait=False)` (a run stopped by Ctrl-C or
+SIGTERM) stops the workers at once, so none is left running; the local workers
+ignore SIGINT, so a Ctrl-C in the terminal stops litrec, which stops them.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import concurrent.futures
 import multiprocessing
 import os
+import signal
 from typing import Any, Callable, Iterable, Iterator
 
 from litrec.errors import ExecutorError
@@ -39,7 +42,8 @@ class LocalExecutor:
     def __init__(self, jobs: int):
         self.jobs = jobs
         self.pool = concurrent.futures.ProcessPoolExecutor(
-            max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+            max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+            initializer=_ignore_sigint)
 
     def describe(self) -> str:
         """Where the points go, for the run's log."""
@@ -59,8 +63,16 @@ class LocalExecutor:
             fut.cancel()  # a point already running runs to its end; its output is dropped
 
     def close(self, wait: bool = True) -> None:
-        """Shut the workers down."""
-        self.pool.shutdown(wait=wait, cancel_futures=True)
+        """Shut the workers down: after their points (wait), or now, killing them."""
+        if wait:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            return
+        workers = list((getattr(self.pool, "_processes", None) or {}).values())
+        for proc in workers:
+            proc.terminate()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for proc in workers:
+            proc.join(5)
 
 
 class DaskExecutor:
@@ -110,6 +122,11 @@ class DaskExecutor:
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def _ignore_sigint() -> None:
+    """In a local worker: Ctrl-C is litrec's to handle (it stops the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _n(count: int, one: str, many: str | None = None) -> str:

@@ -38,8 +38,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from litrec import interrupt
 from litrec.contract import check_module, check_output
-from litrec.errors import SweepError
+from litrec.errors import AnalysisExited, SweepError
 from litrec.fingerprint import code_files, package_versions
 from litrec.registry import Entry, Registry
 
@@ -212,7 +213,21 @@ def _check_worker(point: Point, files: dict[str, str], versions: dict) -> None:
 
 
 def run_point(point: Point, progress=None) -> dict:
-    """Run one point of an analysis; return its metrics, figures (SVG bytes) and provenance."""
+    """Run one point of an analysis; return its metrics, figures (SVG bytes) and provenance.
+
+    An analysis that calls sys.exit or raises KeyboardInterrupt itself fails with
+    AnalysisExited (here or in a worker); a real Ctrl-C or SIGTERM goes through.
+    """
+    try:
+        return _run_point(point, progress)
+    except BaseException as exc:
+        why = interrupt.stray(exc)
+        if why is None:
+            raise
+        raise AnalysisExited(why) from None
+
+
+def _run_point(point: Point, progress=None) -> dict:
     mod, files = load_analysis(point.root, point.package, point.module)
     check_module(mod, point.module)
     _check_worker(point, files, package_versions())

@@ -76,9 +76,12 @@ class _Printed(Events):
         self.bar.update(self.task, completed=1.0)
         self.out.print(f"  {name}: {payload['wall_time_s']:.1f} s")
 
-    def failed(self, name: str, message: str, log: Path) -> None:
-        self.out.print(f"[red]analysis {name} failed: {message} "
-                       f"(traceback in {log}); its previous result is kept")
+    def failed(self, name: str, message: str, log: Path | None) -> None:
+        from rich.markup import escape
+
+        where = f" (traceback in {log})" if log else ""
+        self.out.print(f"[red]analysis {name} failed: {escape(message + where)}; its previous "
+                       "result is kept")
 
     def interrupted(self, name: str) -> None:
         self.out.print(f"[red]interrupted: {name}; its previous result is kept")
