@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import sys
 import threading
 import time
@@ -21,7 +22,7 @@ from pathlib import Path
 from litrec.errors import SiteError
 from litrec.load import load_project
 from litrec.project import Project
-from litrec.site import engine
+from litrec.site import engine, outdir
 from litrec.site.data import SiteData, gather
 from litrec.site.index_pages import (
     analyses_index,
@@ -33,8 +34,8 @@ from litrec.site.index_pages import (
 )
 from litrec.site.record_page import record_page
 
-DOCS_MARKER = ".litrec-docs"  # in a docs folder litrec generated (safe to synchronise)
-SITE_MARKER = ".litrec-site"  # in an output folder litrec built (safe for MkDocs to clean)
+DOCS_MARKER = ".litrec-docs"  # in a docs folder litrec generated: the files it wrote there
+SITE_MARKER = ".litrec-site"  # in an output folder litrec built: the files of the build
 
 
 @dataclass
@@ -93,9 +94,16 @@ def generate(project: Project, results_dir: Path, profile: str, pages_dir: Path 
 
 
 def sync(docs_dir: Path, files: dict[str, str | Path]) -> int:
-    """Make docs_dir hold exactly `files`, writing only what changed; return files written."""
+    """Make docs_dir hold exactly `files`, writing only what changed; return files written.
+
+    Only a folder that is new, empty or holds nothing but what litrec wrote there
+    (its manifest) is synchronised; the manifest lists every file first, so a crash
+    half way leaves nothing unlisted behind.
+    """
     docs_dir = Path(docs_dir)
-    _claim_dir(docs_dir, DOCS_MARKER, "docs")
+    before = outdir.claim(docs_dir, DOCS_MARKER, "docs", "")
+    docs_dir.mkdir(parents=True, exist_ok=True)
+    outdir.write_manifest(docs_dir, DOCS_MARKER, before | set(files))
     written = 0
     for rel, src in files.items():
         dest = docs_dir / rel
@@ -107,26 +115,10 @@ def sync(docs_dir: Path, files: dict[str, str | Path]) -> int:
             dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(data)
         written += 1
-    keep = set(files) | {DOCS_MARKER}
-    for path in sorted(docs_dir.rglob("*"), reverse=True):
-        rel = path.relative_to(docs_dir).as_posix()
-        if path.is_file() and rel not in keep:
-            path.unlink()
-        elif path.is_dir() and not any(path.iterdir()):
-            path.rmdir()
+    for rel in sorted(before - set(files)):  # written by an earlier build, not by this one
+        outdir.remove_listed(docs_dir, rel)
+    outdir.write_manifest(docs_dir, DOCS_MARKER, files)
     return written
-
-
-def _claim_dir(path: Path, marker: str, what: str) -> None:
-    """Create `path` for litrec, or check litrec made it: never clean a folder of someone else's."""
-    if path.exists() and not path.is_dir():
-        raise SiteError(f"{what} folder '{path}' is a file; choose another path")
-    mkdocs_site = (path / "sitemap.xml").is_file() and (path / "assets").is_dir()  # `mkdocs build`'s
-    if path.is_dir() and any(path.iterdir()) and not (path / marker).exists() and not mkdocs_site:
-        raise SiteError(f"{what} folder '{path}' is not empty and was not made by litrec "
-                        f"(no {marker} in it); choose an empty or new folder")
-    path.mkdir(parents=True, exist_ok=True)
-    (path / marker).touch()
 
 
 # ------------------------------------------------------------------ build
@@ -145,24 +137,31 @@ def build_site(records_dir: Path, analysis_dir: Path | None = None,
         raise SiteError(f"no MkDocs configuration at '{config_file}'; run from the project root "
                         "(the folder with mkdocs.yml)")
     root = config_file.parent
-    docs_dir = Path(docs_dir) if docs_dir is not None else root / "build" / "docs"
+    docs_dir = (Path(docs_dir) if docs_dir is not None else root / "build" / "docs").resolve()
     out_dir = Path(out_dir).resolve()
-    if out_dir == root or out_dir in root.parents:
-        raise SiteError(f"--out '{out_dir}' would hold the project itself; choose a new folder")
+    analysis = Path(analysis_dir) if analysis_dir else Path(records_dir).resolve().parent / "analysis"
+    outdir.check_out(out_dir, root, {"records": Path(records_dir), "analysis": analysis,
+                                     "results": Path(results_dir), "pages": root / "site",
+                                     "docs": docs_dir})
+    outdir.claim(out_dir, SITE_MARKER, "output", " with --out")  # before the work, and again after
     t0 = time.perf_counter()
     project = load_project(Path(records_dir), analysis_dir)
     files, _ = generate(project, Path(results_dir), profile, root / "site", directory_urls(config_file))
     sync(docs_dir, files)
     t1 = time.perf_counter()
-    _claim_dir(out_dir, SITE_MARKER, "output")
     pages = {rel: len(src) if isinstance(src, str) else src.stat().st_size
              for rel, src in files.items() if rel.endswith(".md")}
     handwritten = {rel: engine.page_title(src.read_text(encoding="utf-8"), rel)
                    for rel, src in files.items() if isinstance(src, Path) and rel.endswith(".md")}
+    built = outdir.new_beside(out_dir)
     try:
-        warnings, shard_cpu = engine.build(config_file, docs_dir, out_dir, pages, handwritten, jobs)
+        warnings, shard_cpu = engine.build(config_file, docs_dir, built, pages, handwritten, jobs)
+        outdir.replace(out_dir, built, SITE_MARKER, "output", " with --out")
     except engine.MkDocsFailed as exc:
         raise SiteError(str(exc)) from None
+    finally:
+        if built.exists():
+            shutil.rmtree(built, ignore_errors=True)
     t2 = time.perf_counter()
     figures = sum(1 for f in files if f.startswith("figures/"))
     return BuildReport(len(project.records), sum(1 for f in files if f.endswith(".md")), figures,
