@@ -7,8 +7,8 @@ raises a plain `SystemExit` or `KeyboardInterrupt` with no signal noted:
 `stray` names it, and the runner records it as that analysis's failure
 instead of stopping the run (or, worse, reporting success).
 
-Inside `deferred()` (writing a result, shutting workers down) a signal is only
-noted; `Interrupted` is raised when the block ends, so no write stops half way.
+Inside `deferred()` (writing a result) a signal is only noted, so no write
+stops half way; `check()` raises it afterwards.
 """
 
 from __future__ import annotations
@@ -64,13 +64,17 @@ def handling() -> Iterator[None]:
 
 @contextmanager
 def deferred() -> Iterator[None]:
-    """Hold a signal back until the block is done, then raise `Interrupted`."""
+    """Only note a signal that comes during the block; `check()` raises it once it is done."""
     _state["deferring"] += 1
     try:
         yield
     finally:
         _state["deferring"] -= 1
-    if not _state["deferring"] and _state["noted"] is not None and _state["active"]:
+
+
+def check() -> None:
+    """Raise `Interrupted` if a signal was noted (while deferred, or swallowed by an analysis)."""
+    if _state["noted"] is not None and _state["active"] and not _state["deferring"]:
         raise Interrupted(_state["noted"])
 
 

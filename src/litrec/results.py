@@ -10,7 +10,7 @@ complete folder of figures, and a folder is removed only once no JSON points
 into it (`write_result`). So a run killed at any moment leaves the old result
 or the new one, each with its own figures, never new numbers with old figures.
 A run holds `results/<analysis>/.litrec-lock` (`locked`) while it computes and
-writes, so two runs of one analysis never interleave.
+writes, so two runs of one analysis never interleave; the file goes when the run ends.
 """
 
 from __future__ import annotations
@@ -223,25 +223,46 @@ def locked(results_dir: Path, name: str) -> Iterator[Path]:
     """
     folder = Path(results_dir) / name
     lock = folder / LOCK
+    created = not os.path.lexists(folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         probe = fresh_name(folder, ".litrec-probe-")
         write_new(probe, b"")
         probe.unlink()
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+        fd = _lock(lock, name)
     except OSError as exc:
         raise ResultsUnwritable(f"cannot write results to '{folder}': {_why(exc, folder)}; make "
                                 "it a writable folder (or choose another with --results) and "
                                 "run again; nothing was computed") from None
     try:
-        if fcntl is not None:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise ResultsLocked(f"another litrec run is running '{name}' (it holds {lock}); "
-                                    "wait for it to finish, then run again") from None
         yield folder
     finally:
+        try:
+            os.unlink(lock)  # still held: a run waiting on this file sees it went, and retries
+            if created:
+                folder.rmdir()  # only when nothing was written in it
+        except OSError:
+            pass
+        os.close(fd)
+
+
+def _lock(lock: Path, name: str) -> int:
+    """Open and lock the lock file (the file that is there now, not one just removed)."""
+    while True:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+        if fcntl is None:
+            return fd
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise ResultsLocked(f"another litrec run is running '{name}' (it holds {lock}); "
+                                "wait for it to finish, then run again") from None
+        try:
+            if os.stat(lock).st_ino == os.fstat(fd).st_ino:
+                return fd
+        except FileNotFoundError:
+            pass
         os.close(fd)
 
 

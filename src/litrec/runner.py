@@ -361,6 +361,7 @@ def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
             for job in sent:
                 submit(job, executor)
         for name, why in plan_.todo:
+            interrupt.check()
             if name not in prepared:
                 continue
             job = prepared[name]
@@ -380,6 +381,7 @@ def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
             plan_.states[name] = result_state(proj.registry, results_dir, name, profile,
                                               fp=job.fp)
             events.finished(name, payload)
+            interrupt.check()  # a Ctrl-C held back while the result was written
     except BaseException:
         if executor is not None:
             executor.close(wait=False)  # stop the workers now: none is left running
