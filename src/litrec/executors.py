@@ -50,8 +50,15 @@ class LocalExecutor:
         return f"the local executor ({_n(self.jobs, 'worker process', 'worker processes')})"
 
     def submit(self, fn: Callable, arg: Any):
-        """Send one call to a worker; a future."""
-        return self.pool.submit(fn, arg)
+        """Send one call to a worker; a future. A worker started here starts with SIGINT
+        blocked, so a Ctrl-C before it is ready cannot hit it half way through its start."""
+        mask = getattr(signal, "pthread_sigmask", None)
+        old = mask(signal.SIG_BLOCK, {signal.SIGINT}) if mask else None
+        try:
+            return self.pool.submit(fn, arg)
+        finally:
+            if mask:
+                mask(signal.SIG_SETMASK, old)
 
     def as_completed(self, futures: Iterable) -> Iterator:
         """The futures, in the order they finish."""
@@ -127,6 +134,8 @@ class DaskExecutor:
 def _ignore_sigint() -> None:
     """In a local worker: Ctrl-C is litrec's to handle (it stops the workers)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _n(count: int, one: str, many: str | None = None) -> str:

@@ -107,13 +107,23 @@ def replace(folder: Path, built: Path, marker: str, what: str, option: str) -> N
     """Put the freshly built folder `built` (beside `folder`) in `folder`'s place; the old one,
     checked again to hold only litrec's files, is removed."""
     write_manifest(built, marker, [f for f in files_in(built) if f != marker])
-    claim(folder, marker, what, option)
+    mine = claim(folder, marker, what, option)
     if not os.path.lexists(folder):
         os.rename(built, folder)
         return
     old = fresh_name(folder.parent, f".{folder.name}-old-")
-    os.rename(folder, old)
-    os.rename(built, folder)
+    try:
+        os.rename(folder, old)
+    except OSError:  # a folder that cannot move (a mount point): refill it in place
+        for rel in sorted(mine):
+            remove_listed(folder, rel)
+        shutil.copytree(built, folder, dirs_exist_ok=True)
+        return
+    try:
+        os.rename(built, folder)
+    except BaseException:
+        os.rename(old, folder)  # the old build back in its place
+        raise
     shutil.rmtree(old, ignore_errors=True)
 
 
