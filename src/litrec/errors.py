@@ -63,3 +63,15 @@ class Unconvertible(InputError):
 
 class EncodingProblem(InputError):
     """A file in a text encoding litrec cannot tell for certain; the message says which it expects."""
+
+
+class AnalysisExited(RunError):
+    """An analysis called sys.exit or raised KeyboardInterrupt itself: a failure, not a pass."""
+
+
+class ResultsUnwritable(RunError):
+    """The results folder cannot be written; found before computing, or what was computed is kept."""
+
+
+class ResultsLocked(RunError):
+    """Another litrec run holds an analysis's results (its lock file) at the moment."""

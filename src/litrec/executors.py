@@ -11,7 +11,9 @@
 
 Both give futures with `.result()`, and `as_completed` and `cancel` over them. Nothing
 is started until the runner has something to send, and `distributed` is
-imported only for `dask`.
+imported only for `dask`. `close(wait=False)` (a run stopped by Ctrl-C or
+SIGTERM) stops the workers at once, so none is left running; the local workers
+ignore SIGINT, so a Ctrl-C in the terminal stops litrec, which stops them.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import concurrent.futures
 import multiprocessing
 import os
+import signal
 from typing import Any, Callable, Iterable, Iterator
 
 from litrec.errors import ExecutorError
@@ -39,15 +42,23 @@ class LocalExecutor:
     def __init__(self, jobs: int):
         self.jobs = jobs
         self.pool = concurrent.futures.ProcessPoolExecutor(
-            max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+            max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+            initializer=_ignore_sigint)
 
     def describe(self) -> str:
         """Where the points go, for the run's log."""
         return f"the local executor ({_n(self.jobs, 'worker process', 'worker processes')})"
 
     def submit(self, fn: Callable, arg: Any):
-        """Send one call to a worker; a future."""
-        return self.pool.submit(fn, arg)
+        """Send one call to a worker; a future. A worker started here starts with SIGINT
+        blocked, so a Ctrl-C before it is ready cannot hit it half way through its start."""
+        mask = getattr(signal, "pthread_sigmask", None)
+        old = mask(signal.SIG_BLOCK, {signal.SIGINT}) if mask else None
+        try:
+            return self.pool.submit(fn, arg)
+        finally:
+            if mask:
+                mask(signal.SIG_SETMASK, old)
 
     def as_completed(self, futures: Iterable) -> Iterator:
         """The futures, in the order they finish."""
@@ -59,8 +70,16 @@ class LocalExecutor:
             fut.cancel()  # a point already running runs to its end; its output is dropped
 
     def close(self, wait: bool = True) -> None:
-        """Shut the workers down."""
-        self.pool.shutdown(wait=wait, cancel_futures=True)
+        """Shut the workers down: after their points (wait), or now, killing them."""
+        if wait:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            return
+        workers = list((getattr(self.pool, "_processes", None) or {}).values())
+        for proc in workers:
+            proc.terminate()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for proc in workers:
+            proc.join(5)
 
 
 class DaskExecutor:
@@ -110,6 +129,13 @@ class DaskExecutor:
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def _ignore_sigint() -> None:
+    """In a local worker: Ctrl-C is litrec's to handle (it stops the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _n(count: int, one: str, many: str | None = None) -> str:

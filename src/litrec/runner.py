@@ -15,6 +15,7 @@ analyses to the cluster too.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
 import difflib
@@ -25,13 +26,21 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, Callable
 
-from litrec import __version__
+from litrec import __version__, interrupt
 from litrec.contract import check_module
-from litrec.errors import ContractError, RunError, SweepError, TargetError
+from litrec.errors import (
+    AnalysisExited,
+    ContractError,
+    ResultsLocked,
+    ResultsUnwritable,
+    RunError,
+    SweepError,
+    TargetError,
+)
 from litrec.executors import default_jobs, open_executor
 from litrec.fingerprint import RESULT_FORMAT, Fingerprint
 from litrec.project import Project
-from litrec.results import result_path, write_result
+from litrec.results import keep_elsewhere, locked, result_path, write_error_log, write_result
 from litrec.seal import seal
 from litrec.state import ResultState, result_state, result_states
 from litrec.sweep import (
@@ -130,6 +139,11 @@ def prepare(proj: Project, name: str, profile: str, fp: Fingerprint) -> Job:
         raise
     except SweepError as exc:
         raise RunError(f"analysis '{name}': {exc}") from None
+    except BaseException as exc:  # sys.exit or KeyboardInterrupt at import: a failure
+        why = interrupt.stray(exc)
+        if why is None:
+            raise
+        raise AnalysisExited(f"analysis '{name}': {why}") from None
     points = [Point(root, package, entry.module, profile, overrides, fp.files, fp.versions,
                     figures=i == 0) for i, overrides in enumerate(grid)]
     expectations = {f"{rec.id}#{claim.id}": expectation_record(claim.check.expect)
@@ -244,7 +258,17 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         "expectations": job.expectations,
     }
     payload = seal(payload, figures, default=to_json)
-    write_result(results_dir, job.name, job.profile, payload, figures)
+    try:
+        with interrupt.deferred():  # a Ctrl-C waits until the result is written whole
+            write_result(results_dir, job.name, job.profile, payload, figures)
+    except OSError as exc:
+        folder = result_path(results_dir, job.name, job.profile).parent
+        try:
+            kept = f"what was computed is kept in {keep_elsewhere(job.name, job.profile, payload, figures)}"
+        except OSError as again:
+            kept = f"nor could it be kept in a temporary folder ({again.strerror or again})"
+        raise ResultsUnwritable(f"cannot write the result to '{folder}' ({exc.strerror or exc}); "
+                                f"{kept}") from None
     return payload
 
 
@@ -301,8 +325,9 @@ class Events:
     def finished(self, name: str, payload: dict) -> None:
         """An analysis finished and its result was written."""
 
-    def failed(self, name: str, message: str, log: Path) -> None:
-        """An analysis failed; its previous result is kept and its traceback is in `log`."""
+    def failed(self, name: str, message: str, log: Path | None) -> None:
+        """An analysis failed; its previous result is kept and its traceback is in `log`
+        (None: there is no traceback to keep)."""
 
     def interrupted(self, name: str) -> None:
         """The run was interrupted while this analysis ran."""
@@ -313,24 +338,41 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
              scheduler: str | None = None) -> list[str]:
     """Run every analysis of the plan and write its result; return the names that failed.
 
-    Afterwards `plan_.states` holds the new state of each analysis that ran.
+    Each analysis's results folder is checked and locked before anything is
+    computed (ResultsUnwritable when one cannot be written). SIGINT and SIGTERM
+    stop the run (`interrupt.Interrupted`), stopping the workers and leaving every
+    result whole. Afterwards `plan_.states` holds the new state of each analysis that ran.
     """
     failed: list[str] = []
 
-    def fail(name: str, exc: BaseException) -> None:
+    def fail(name: str, exc: BaseException, log: bool = True) -> None:
         failed.append(name)
-        log = result_path(results_dir, name, profile).with_suffix(".error.log")
-        log.parent.mkdir(parents=True, exist_ok=True)
-        log.write_text(traceback.format_exc(), encoding="utf-8")
+        path = write_error_log(results_dir, name, profile, traceback.format_exc()) if log else None
         what = str(exc) if isinstance(exc, PointFailed) else f"{type(exc).__name__}: {exc}"
-        events.failed(name, what, log)
+        events.failed(name, what, path)
 
-    prepared: dict[str, Job] = {}
-    for name, _ in plan_.todo:
-        try:
-            prepared[name] = prepare(proj, name, profile, plan_.states[name].fingerprint)
-        except Exception as exc:  # a bad profile or SWEEP: say so, go on
-            fail(name, exc)
+    with interrupt.handling(), contextlib.ExitStack() as locks:
+        prepared: dict[str, Job] = {}
+        for name, _ in plan_.todo:  # every folder checked before any work
+            try:
+                locks.enter_context(locked(results_dir, name))
+            except ResultsLocked as exc:
+                fail(name, exc, log=False)
+        for name, _ in plan_.todo:
+            if name in failed:
+                continue
+            try:
+                prepared[name] = prepare(proj, name, profile, plan_.states[name].fingerprint)
+            except Exception as exc:  # a bad profile or SWEEP: say so, go on
+                fail(name, exc)
+        _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
+                      executor_kind, jobs, scheduler)
+    return failed
+
+
+def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
+                  executor_kind, jobs, scheduler) -> None:
+    """Send the prepared jobs to an executor (or run them here) and write their results."""
     n_jobs = jobs or default_jobs()
     # dask: every point goes to the cluster; local: sweeps go to worker processes
     # when there is more than one job, and a single point runs here as it always did.
@@ -345,27 +387,33 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
             for job in sent:
                 submit(job, executor)
         for name, why in plan_.todo:
+            interrupt.check()
             if name not in prepared:
                 continue
             job = prepared[name]
             progress = events.started(name, why, len(job.points))
             try:
                 payload = finish(job, results_dir, executor, progress)
-            except KeyboardInterrupt:
-                events.interrupted(name)
-                raise
             except Exception as exc:  # an analysis bug: say so, keep the old result, go on
                 fail(name, exc)
+                continue
+            except BaseException as exc:  # sys.exit in an analysis is a failure, Ctrl-C a stop
+                why_stopped = interrupt.stray(exc)
+                if why_stopped is None:
+                    events.interrupted(name)
+                    raise
+                fail(name, AnalysisExited(why_stopped))
                 continue
             plan_.states[name] = result_state(proj.registry, results_dir, name, profile,
                                               fp=job.fp)
             events.finished(name, payload)
-    except KeyboardInterrupt:
+            interrupt.check()  # a Ctrl-C held back while the result was written
+    except BaseException:
         if executor is not None:
-            executor.close(wait=False)
+            executor.close(wait=False)  # stop the workers now: none is left running
             executor = None
         raise
     finally:
         if executor is not None:
             executor.close()
-    return failed
+

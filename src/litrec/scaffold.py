@@ -12,12 +12,12 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-import tempfile
 from pathlib import Path
 
 import yaml
 
 from litrec import model as m
+from litrec.atomic import replace_file
 from litrec.discover import find_record_files
 from litrec.kinds import ANTHOLOGY_KINDS, ID_RE, KIND, kind_of_id
 from litrec.yamlsafe import load_bytes
@@ -50,11 +50,9 @@ def write_new(path: Path, text: str) -> None:
 
 
 def write_replace(path: Path, text: str) -> None:
-    """Replace `path` with `text` atomically: a crash leaves the old file whole."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
+    """Replace `path` with `text` atomically: a crash leaves the old file whole (the new one
+    gets the usual mode, 0644 under the usual umask, not a temporary file's 0600)."""
+    replace_file(path, text.encode("utf-8"))
 
 
 def display(path: Path) -> str:

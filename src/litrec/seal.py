@@ -15,8 +15,13 @@ from pathlib import Path
 from typing import Any
 
 
-def _canonical(data: dict) -> bytes:
+def _canonical(data: dict, by_name: bool = True) -> bytes:
+    """The result's canonical JSON; `by_name`: figures by file name, not by the folder holding
+    them (a write in progress points to a new folder). Results sealed before this was so
+    hashed the full paths: `broken_seal` accepts either."""
     body = {k: v for k, v in data.items() if k != "content_hash"}
+    if by_name and isinstance(body.get("figures"), dict):
+        body["figures"] = {k: str(v).rsplit("/", 1)[-1] for k, v in body["figures"].items()}
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                       allow_nan=True).encode("utf-8")
 
@@ -30,18 +35,26 @@ def seal(payload: dict, figures: dict[str, bytes], default: Any = str) -> dict:
     return data
 
 
-def broken_seal(result: dict, figure_dir: Path) -> str | None:
-    """Why `result` no longer matches its seal (None when it does)."""
+def broken_seal(result: dict, folder: Path) -> str | None:
+    """Why `result` no longer matches its seal (None when it does); `folder`: results/<analysis>.
+
+    Figures are found where the result points (its folder, or the new folder a
+    write in progress points to), by the file names the hashes were taken of.
+    """
     stored = result.get("content_hash")
     if not isinstance(stored, str):
         return "it carries no content hash"
-    if hashlib.sha256(_canonical(result)).hexdigest() != stored:
+    if stored not in (hashlib.sha256(_canonical(result)).hexdigest(),
+                      hashlib.sha256(_canonical(result, by_name=False)).hexdigest()):
         return "its content does not match its content hash (edited or damaged since it was written)"
     hashes = result.get("figure_hashes")
     if not isinstance(hashes, dict):
         return "its figure hashes are missing"
+    where = {str(rel).rsplit("/", 1)[-1]: str(rel) for rel in (result.get("figures") or {}).values()}
     for name, digest in sorted(hashes.items()):
-        path = Path(figure_dir) / str(name)
+        if str(name) not in where:
+            return f"its figure {name} is not listed in it"
+        path = Path(folder) / where[str(name)]
         try:
             blob = path.read_bytes() if path.is_file() and not path.is_symlink() else None
         except OSError:

@@ -22,7 +22,7 @@ from litrec.diagnostics import Diagnostic
 from litrec.errors import DamagedResult, ProfileError
 from litrec.fingerprint import RESULT_FORMAT, Fingerprint, fingerprint, package_versions
 from litrec.registry import Registry
-from litrec.results import (figure_dir, missing_figures, read_result, result_path,
+from litrec.results import (missing_figures, read_result, result_path,
                             stored_profiles)
 from litrec.seal import broken_seal
 
@@ -76,7 +76,7 @@ def _state(registry, results_dir, name, profile, result, versions, fp) -> Result
         return ResultState(name, profile, "stale", result, None,
                            f"analysis '{name}' is not in the registry")
     if result.get("format") == RESULT_FORMAT:
-        broken = broken_seal(result, figure_dir(Path(results_dir), name, profile))
+        broken = broken_seal(result, Path(results_dir) / name)
         if broken:
             path = result_path(Path(results_dir), name, profile)
             return ResultState(name, profile, "modified", result, fp,
@@ -101,7 +101,7 @@ def modified_results(results_dir: Path, display=str) -> list[Diagnostic]:
             continue
         if result is None or result.get("format") != RESULT_FORMAT:
             continue  # older results are stale, not modified: `litrec status` says so
-        broken = broken_seal(result, figure_dir(root, name, profile))
+        broken = broken_seal(result, root / name)
         if broken:
             out.append(Diagnostic(display(path), 1, 1, "content_hash",
                                   f"modified since litrec wrote it: {broken}; rerun: litrec run "

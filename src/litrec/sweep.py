@@ -39,8 +39,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from litrec import interrupt
 from litrec.contract import check_module, check_output
-from litrec.errors import SweepError
+from litrec.errors import AnalysisExited, SweepError
 from litrec.fingerprint import code_files, package_versions
 from litrec.registry import Entry, Registry
 
@@ -222,9 +223,17 @@ def run_point(point: Point, progress=None) -> dict:
     """Run one point of an analysis; return its metrics, figures (SVG bytes) and provenance.
 
     What the analysis prints goes to standard error: standard output is litrec's (JSON).
+    An analysis that calls sys.exit or raises KeyboardInterrupt itself fails with
+    AnalysisExited (here or in a worker); a real Ctrl-C or SIGTERM goes through.
     """
-    with contextlib.redirect_stdout(sys.stderr):
-        return _run_point(point, progress)
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            return _run_point(point, progress)
+    except BaseException as exc:
+        why = interrupt.stray(exc)
+        if why is None:
+            raise
+        raise AnalysisExited(why) from None
 
 
 def _run_point(point: Point, progress=None) -> dict:

@@ -280,17 +280,24 @@ def test_docs_folder_is_synchronised_not_rewritten(built, tmp_path):
     files, _ = generate(proj, built.root / "results", "paper", built.root / "site")
     assert sync(docs, files) == 0
     assert {p: p.stat().st_mtime_ns for p in docs.rglob("*.md")} == before
-    stray = docs / "records" / "GONE.md"
+    gone = dict(files, **{"records/GONE.md": "litrec wrote this once"})
+    sync(docs, gone)
+    assert (docs / "records" / "GONE.md").is_file()
+    sync(docs, files)  # a page litrec wrote and no longer generates goes
+    assert not (docs / "records" / "GONE.md").exists()
+    stray = docs / "records" / "MINE.md"  # a file litrec did not write stops the sync, kept
     stray.write_text("x")
-    sync(docs, files)
-    assert not stray.exists()
+    with pytest.raises(SiteError, match="records/MINE.md"):
+        sync(docs, files)
+    assert stray.read_text() == "x"
+    stray.unlink()
 
 
 def test_refuses_to_clean_a_folder_it_did_not_make(built, tmp_path):
     precious = tmp_path / "precious"
     precious.mkdir()
     (precious / "thesis.tex").write_text("years of work")
-    with pytest.raises(SiteError, match="not empty and was not made by litrec"):
+    with pytest.raises(SiteError, match="not empty and litrec will not replace it"):
         build_site(built.root / "records", built.root / "analysis", built.root / "results",
                    out_dir=precious, config_file=built.root / "mkdocs.yml", docs_dir=tmp_path / "docs")
     assert (precious / "thesis.tex").read_text() == "years of work"

@@ -73,9 +73,10 @@ def _main(argv: list[str] | None) -> int:
     except LitrecError as exc:
         print(f"litrec {args.command}: error: {exc}", file=sys.stderr)
         return exc.exit_code
-    except KeyboardInterrupt:
-        print("litrec: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:  # Ctrl-C (130) or, during a run, SIGTERM (143)
+        code = getattr(exc, "exit_code", 130)
+        print(f"litrec: {'terminated' if code == 143 else 'interrupted'}", file=sys.stderr)
+        return code
     except BrokenPipeError:  # the reader went away (`litrec export json | head`): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

@@ -85,9 +85,10 @@ class _Printed(Events):
         self.bar.update(self.task, completed=1.0)
         self.out.print(f"  {_plain(name)}: {payload['wall_time_s']:.1f} s")
 
-    def failed(self, name: str, message: str, log: Path) -> None:
-        self.out.print("[red]" + _plain(f"analysis {name} failed: {message} "
-                                        f"(traceback in {log}); its previous result is kept"))
+    def failed(self, name: str, message: str, log: Path | None) -> None:
+        where = f" (traceback in {log})" if log else ""
+        self.out.print("[red]" + _plain(f"analysis {name} failed: {message}{where}; its previous "
+                                        "result is kept"))
 
     def interrupted(self, name: str) -> None:
         self.out.print("[red]" + _plain(f"interrupted: {name}; its previous result is kept"))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import stat
 import sys
 import threading
@@ -26,7 +27,7 @@ from litrec.confine import Refused, check, project_root, read_regular, walk
 from litrec.errors import SiteError
 from litrec.load import load_project
 from litrec.project import Project
-from litrec.site import engine
+from litrec.site import engine, outdir
 from litrec.site.data import SiteData, gather
 from litrec.site.index_pages import (
     analyses_index,
@@ -39,8 +40,8 @@ from litrec.site.index_pages import (
 from litrec.site.record_page import record_page
 from litrec.state import check_profile
 
-DOCS_MARKER = ".litrec-docs"  # in a docs folder litrec generated (safe to synchronise)
-SITE_MARKER = ".litrec-site"  # in an output folder litrec built (safe for MkDocs to clean)
+DOCS_MARKER = ".litrec-docs"  # in a docs folder litrec generated: the files it wrote there
+SITE_MARKER = ".litrec-site"  # in an output folder litrec built: the files of the build
 
 
 @dataclass
@@ -122,10 +123,17 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def sync(docs_dir: Path, files: dict[str, str | bytes | Path]) -> int:
-    """Make docs_dir hold exactly `files`, writing only what changed; return files written."""
+def sync(docs_dir: Path, files: dict[str, str | Path]) -> int:
+    """Make docs_dir hold exactly `files`, writing only what changed; return files written.
+
+    Only a folder that is new, empty or holds nothing but what litrec wrote there
+    (its manifest) is synchronised; the manifest lists every file first, so a crash
+    half way leaves nothing unlisted behind.
+    """
     docs_dir = Path(docs_dir)
-    _claim_dir(docs_dir, DOCS_MARKER, "docs")
+    before = outdir.claim(docs_dir, DOCS_MARKER, "docs", "")
+    docs_dir.mkdir(parents=True, exist_ok=True)
+    outdir.write_manifest(docs_dir, DOCS_MARKER, before | set(files))
     _unlink_special(docs_dir)
     written = 0
     for rel, src in files.items():
@@ -141,13 +149,9 @@ def sync(docs_dir: Path, files: dict[str, str | bytes | Path]) -> int:
             dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(data)
         written += 1
-    keep = set(files) | {DOCS_MARKER}
-    for path in sorted(docs_dir.rglob("*"), reverse=True):
-        rel = path.relative_to(docs_dir).as_posix()
-        if path.is_file() and rel not in keep:
-            path.unlink()
-        elif path.is_dir() and not any(path.iterdir()):
-            path.rmdir()
+    for rel in sorted(before - set(files)):  # written by an earlier build, not by this one
+        outdir.remove_listed(docs_dir, rel)
+    outdir.write_manifest(docs_dir, DOCS_MARKER, files)
     return written
 
 
@@ -160,18 +164,6 @@ def _unlink_special(docs_dir: Path) -> None:
             mode = os.lstat(path).st_mode
             if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
                 os.unlink(path)
-
-
-def _claim_dir(path: Path, marker: str, what: str) -> None:
-    """Create `path` for litrec, or check litrec made it: never clean a folder of someone else's."""
-    if path.exists() and not path.is_dir():
-        raise SiteError(f"{what} folder '{path}' is a file; choose another path")
-    mkdocs_site = (path / "sitemap.xml").is_file() and (path / "assets").is_dir()  # `mkdocs build`'s
-    if path.is_dir() and any(path.iterdir()) and not (path / marker).exists() and not mkdocs_site:
-        raise SiteError(f"{what} folder '{path}' is not empty and was not made by litrec "
-                        f"(no {marker} in it); choose an empty or new folder")
-    path.mkdir(parents=True, exist_ok=True)
-    (path / marker).touch()
 
 
 # ------------------------------------------------------------------ build
@@ -194,10 +186,13 @@ def build_site(records_dir: Path, analysis_dir: Path | None = None,
         check(config_file, root)
     except Refused as r:
         raise SiteError(f"{config_file}: {r.message}") from None
-    docs_dir = Path(docs_dir) if docs_dir is not None else root / "build" / "docs"
+    docs_dir = (Path(docs_dir) if docs_dir is not None else root / "build" / "docs").resolve()
     out_dir = Path(out_dir).resolve()
-    if out_dir == root.resolve() or out_dir in root.resolve().parents:
-        raise SiteError(f"--out '{out_dir}' would hold the project itself; choose a new folder")
+    analysis = Path(analysis_dir) if analysis_dir else Path(records_dir).resolve().parent / "analysis"
+    outdir.check_out(out_dir, root, {"records": Path(records_dir), "analysis": analysis,
+                                     "results": Path(results_dir), "pages": root / "site",
+                                     "docs": docs_dir})
+    outdir.claim(out_dir, SITE_MARKER, "output", " with --out")  # before the work, and again after
     t0 = time.perf_counter()
     project = load_project(Path(records_dir), analysis_dir)
     check_profile(project.registry, Path(results_dir), profile)
@@ -205,15 +200,19 @@ def build_site(records_dir: Path, analysis_dir: Path | None = None,
                            directory_urls(config_file))
     sync(docs_dir, files)
     t1 = time.perf_counter()
-    _claim_dir(out_dir, SITE_MARKER, "output")
     pages = {rel: len(src) if isinstance(src, str) else src.stat().st_size
              for rel, src in files.items() if rel.endswith(".md")}
     handwritten = {rel: engine.page_title(read_regular(src).decode("utf-8"), rel)
                    for rel, src in files.items() if isinstance(src, Path) and rel.endswith(".md")}
+    built = outdir.new_beside(out_dir)
     try:
-        warnings, shard_cpu = engine.build(config_file, docs_dir, out_dir, pages, handwritten, jobs)
+        warnings, shard_cpu = engine.build(config_file, docs_dir, built, pages, handwritten, jobs)
+        outdir.replace(out_dir, built, SITE_MARKER, "output", " with --out")
     except engine.MkDocsFailed as exc:
         raise SiteError(str(exc)) from None
+    finally:
+        if built.exists():
+            shutil.rmtree(built, ignore_errors=True)
     t2 = time.perf_counter()
     figures = sum(1 for f in files if f.startswith("figures/"))
     states = [info.result_state for info in data.analyses.values() if info.result_state]

@@ -1,0 +1,71 @@
+"""Writing files and folders whole: fresh names beside the target, then one rename.
+
+Everything is made with the modes any other program would give it (0666 for
+a file, 0777 for a folder, less the umask), not the private 0600/0700 of
+`tempfile`. A crash leaves the old file whole and at most a hidden temporary
+beside it, which the next writer of the same target may remove.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+
+def fresh_name(parent: Path, prefix: str, suffix: str = "") -> Path:
+    """A path in `parent` that does not exist yet (not reserved: create it with O_EXCL)."""
+    while True:
+        path = Path(parent) / f"{prefix}{secrets.token_hex(4)}{suffix}"
+        if not os.path.lexists(path):
+            return path
+
+
+def fresh_dir(parent: Path, prefix: str) -> Path:
+    """Create and return a new empty folder in `parent` (mode 0777 less the umask)."""
+    while True:
+        path = fresh_name(parent, prefix)
+        try:
+            os.mkdir(path, 0o777)
+            return path
+        except FileExistsError:
+            continue
+
+
+def write_new(path: Path, data: bytes) -> None:
+    """Create `path` (which must not exist) holding `data`, flushed to disk."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def replace_file(path: Path, data: bytes, prefix: str | None = None) -> None:
+    """Replace `path` with `data` in one rename: a reader sees the old bytes or the new ones."""
+    path = Path(path)
+    tmp = fresh_name(path.parent, prefix or f".{path.name}-", ".tmp")
+    try:
+        write_new(tmp, data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    sync_dir(path.parent)
+
+
+def sync_dir(path: Path) -> None:
+    """Flush a folder's entries (the renames in it) to disk, where the system allows it."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
