@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime as dt
-import difflib
 import math
 import time
 import traceback
@@ -35,11 +34,11 @@ from litrec.errors import (
     ResultsUnwritable,
     RunError,
     SweepError,
-    TargetError,
 )
 from litrec.executors import default_jobs, open_executor
 from litrec.fingerprint import RESULT_FORMAT, Fingerprint
 from litrec.project import Project
+from litrec.targets import resolve_targets
 from litrec.results import keep_elsewhere, locked, result_path, write_error_log, write_result
 from litrec.seal import seal
 from litrec.state import ResultState, result_state, result_states
@@ -54,54 +53,6 @@ from litrec.sweep import (
     to_json,
 )
 from litrec.verdicts import expectation_record
-
-# ---------------------------------------------------------------- targets
-
-
-def resolve_targets(proj: Project, targets: list[str]) -> tuple[list[str], set[str] | None]:
-    """Analysis names to consider and the claim refs to judge (None: all); TargetError if unknown."""
-    reg = proj.registry
-    names = sorted(reg.entries) if reg else []
-    if not targets:
-        used = {c.check.analysis for _, c in proj.claims() if c.check}
-        used |= {d.analysis for r in proj.records.values()
-                 for d in getattr(r, "discrepancies", []) or [] if d.analysis}
-        return [n for n in names if n in used], None
-    chosen: list[str] = []
-    claims: set[str] = set()
-    for t in targets:
-        if "#" in t:
-            found = proj.claim(t)
-            if found is None or found[1].check is None:
-                all_refs = [f"{r.id}#{c.id}" for r, c in proj.claims()]
-                close = difflib.get_close_matches(t, all_refs, n=1)
-                hint = f"; did you mean '{close[0]}'?" if close else ""
-                raise TargetError(f"no checked claim '{t}'{hint}")
-            chosen.append(found[1].check.analysis)
-            claims.add(t)
-        elif t in proj.records:
-            rec = proj.records[t]
-            for c in getattr(rec, "claims", []) or []:
-                if c.check:
-                    chosen.append(c.check.analysis)
-                    claims.add(f"{t}#{c.id}")
-            for d in getattr(rec, "discrepancies", []) or []:
-                if d.analysis:
-                    chosen.append(d.analysis)
-        elif t in names:
-            chosen.append(t)
-            claims |= {f"{r.id}#{c.id}" for r, c in proj.claims()
-                       if c.check and c.check.analysis == t}
-        else:
-            close = difflib.get_close_matches(t, names + sorted(proj.records), n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
-            raise TargetError(f"'{t}' is not a claim ref, record id or analysis name{hint}")
-    seen: list[str] = []
-    for n in chosen:
-        if n not in seen:
-            seen.append(n)
-    return seen, claims
-
 
 # ---------------------------------------------------------------- running
 

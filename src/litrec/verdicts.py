@@ -29,7 +29,8 @@ from typing import Any
 
 from litrec.judge import MissingMetric, Outcome, evaluate
 from litrec.project import Project
-from litrec.results import json_line, result_path
+from litrec.result_checks import json_line
+from litrec.results import result_path
 from litrec.state import ResultState, result_states
 
 VERDICTS = ("reproduced", "not reproduced", "inconclusive", "unchecked", "stale", "missing",
