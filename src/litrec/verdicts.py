@@ -165,6 +165,9 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> 
     try:
         st.outcomes = [evaluate(e, seeds, noise) for e in claim.check.expect]
     except MissingMetric as exc:
+        if not state.current:  # an older result need not hold a metric the claim names now
+            st.verdict, st.reason = "stale", state.reason
+            return st
         st.verdict = "error"
         st.reason = (f"{_metric_at(results_dir, name, profile, None)}: the result of '{name}' "
                      f"has no metric {exc.args[0]!r}; rename the claim's metric, or rerun the "
