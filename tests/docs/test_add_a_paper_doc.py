@@ -13,6 +13,7 @@ except that the page's new ids and analysis name must be free in it.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -124,3 +125,5 @@ def test_every_command_of_the_page_runs_as_shown(tmp_path):
     assert (root / "public" / "records" / "DOI-10.1002_rsa.10073.html").is_file()
     page = (root / "public" / "records" / "DOI-10.1002_rsa.10073.html").read_text(encoding="utf-8")
     assert "no analysis yet" in page and "Theorem 2.1, §2" in page
+    result = json.loads((root / "results" / "jl-projection" / "paper.json").read_text(encoding="utf-8"))
+    assert list(result["versions"]) == ["matplotlib", "numpy"]  # what the page says: not JAX
