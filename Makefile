@@ -2,14 +2,20 @@
 #   make site   validate the records, rerun stale analyses (paper profile), build the site
 #   make test   run the everyday test suite (under two minutes; tests marked slow are left out)
 #   make test-all   run every test, the slow ones too (what CI runs)
-# Each creates .venv with pip when it is missing or older than pyproject.toml/constraints.txt.
+# The everyday commands, with litrec's arguments in ARGS (make run ARGS="NAME --profile quick"):
+#   make run      rerun stale analyses and judge the claims (litrec run)
+#   make status   one row per claim, from the stored results (litrec status)
+#   make serve    preview the site live (litrec site serve)
+# Each creates .venv with pip when it is missing or older than pyproject.toml/constraints.txt;
+# litrec itself is then .venv/bin/litrec (or `. .venv/bin/activate`, then `litrec`).
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.litrec-installed
+ARGS   ?=
 
-.PHONY: site test test-all venv serve clean bench
+.PHONY: site test test-all venv run status serve clean bench
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,8 +29,14 @@ site: $(STAMP)
 	$(BIN)/litrec run --profile paper --allow-not-reproduced
 	$(BIN)/litrec site build
 
+run: $(STAMP)
+	$(BIN)/litrec run $(ARGS)
+
+status: $(STAMP)
+	$(BIN)/litrec status $(ARGS)
+
 serve: $(STAMP)
-	$(BIN)/litrec site serve
+	$(BIN)/litrec site serve $(ARGS)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -2,14 +2,20 @@
 
 A result's fingerprint is the SHA-256 of the analysis module's source and of
 every module of `analysis/` it imports (found by reading import statements,
-transitively), the profile name, and the installed versions of jax, jaxlib,
-numpy and optax. Nothing here imports JAX, so checking staleness is cheap.
+transitively), the profile name, and the installed versions of the
+third-party packages those modules import. An analysis that imports JAX (or
+optax, or jaxlib) records jax, jaxlib, numpy and optax, as results always
+have; one that imports no JAX records the distributions of what it does
+import (numpy, matplotlib, ...), so a new JAX release leaves it current.
+Nothing here imports JAX, so checking staleness is cheap.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
+import sys
 from dataclasses import dataclass
 from importlib import metadata
 
@@ -17,18 +23,55 @@ from litrec.confine import Refused, project_root, read_file
 from litrec.registry import Registry
 
 RESULT_FORMAT = 2  # 2: sealed (content hash), pre-registered expectations, seeds
-VERSIONED = ("jax", "jaxlib", "numpy", "optax")
+VERSIONED = ("jax", "jaxlib", "numpy", "optax")  # what an analysis that imports JAX records
+JAX_IMPORTS = frozenset({"jax", "jaxlib", "optax"})
 
 
-def package_versions() -> dict[str, str | None]:
-    """Installed versions of the packages a result depends on (None: not installed)."""
+def package_versions(names=VERSIONED) -> dict[str, str | None]:
+    """Installed versions of the named distributions, in order (None: not installed)."""
     out: dict[str, str | None] = {}
-    for name in VERSIONED:
+    for name in names:
         try:
             out[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             out[name] = None
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def _distributions_of() -> dict[str, tuple[str, ...]]:
+    """Top-level import name -> the installed distributions that provide it."""
+    return {k: tuple(v) for k, v in metadata.packages_distributions().items()}
+
+
+def versioned_packages(imports) -> tuple[str, ...]:
+    """The distributions whose versions a result records, from the top-level names imported.
+
+    With JAX among them: exactly `VERSIONED`. Otherwise the distribution of
+    each third-party name (the standard library and names no installed
+    distribution provides are left out), sorted.
+    """
+    tops = set(imports)
+    if tops & JAX_IMPORTS:
+        return VERSIONED
+    dists = {d for top in tops - set(sys.stdlib_module_names) - {"__future__"}
+             for d in _distributions_of().get(top, ())}
+    return tuple(sorted(dists, key=str.lower))
+
+
+def _top_level_imports(source: str, package: str) -> set[str]:
+    """Top-level names of the modules outside `package` that a source imports (absolute imports)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names.add(node.module.split(".")[0])
+    return names - {package}
 
 
 def _imported_modules(source: str, package: str, current: str) -> set[str]:
@@ -60,10 +103,16 @@ def _imported_modules(source: str, package: str, current: str) -> set[str]:
 
 def code_files(registry: Registry, name: str) -> dict[str, str]:
     """Relative path -> SHA-256 of the analysis module and the helpers it imports."""
+    return analysis_imports(registry, name)[0]
+
+
+def analysis_imports(registry: Registry, name: str) -> tuple[dict[str, str], set[str]]:
+    """The analysis's code files (relative path -> SHA-256) and the top-level names of the
+    other modules they import (`numpy`, `jax`, `dataclasses`, ...)."""
     root = registry.path.parent  # analysis/
     package = root.name
     start = f"{package}.{registry.entries[name].module}"
-    todo, seen, hashes = [start], set(), {}
+    todo, seen, hashes, tops = [start], set(), {}, set()
     while todo:
         mod = todo.pop()
         if mod in seen:
@@ -81,8 +130,10 @@ def code_files(registry: Registry, name: str) -> dict[str, str]:
         except (Refused, OSError):
             continue  # not a module litrec reads (a link out, a FIFO): the registry reports it
         hashes[path.relative_to(root.parent).as_posix()] = hashlib.sha256(raw).hexdigest()
-        todo.extend(_imported_modules(raw.decode("utf-8", "replace"), package, mod))
-    return dict(sorted(hashes.items()))
+        source = raw.decode("utf-8", "replace")
+        todo.extend(_imported_modules(source, package, mod))
+        tops |= _top_level_imports(source, package)
+    return dict(sorted(hashes.items())), tops
 
 
 @dataclass(frozen=True)
@@ -100,7 +151,7 @@ class Fingerprint:
             result.get("format") == RESULT_FORMAT
             and result.get("code_hash") == self.code_hash
             and result.get("profile") == self.profile
-            and {k: result.get("versions", {}).get(k) for k in VERSIONED} == self.versions
+            and {k: (result.get("versions") or {}).get(k) for k in self.versions} == self.versions
         )
 
     def why_stale(self, result: dict) -> str:
@@ -110,7 +161,7 @@ class Fingerprint:
             changed = [f for f, h in self.files.items() if old.get(f) != h]
             changed += [f for f in old if f not in self.files]
             return "code changed: " + ", ".join(changed or ["(unknown)"])
-        got = result.get("versions", {})
+        got = result.get("versions") or {}
         diff = [f"{k} {got.get(k)} -> {v}" for k, v in self.versions.items() if got.get(k) != v]
         if diff:
             return "versions changed: " + ", ".join(diff)
@@ -119,9 +170,19 @@ class Fingerprint:
 
 def fingerprint(registry: Registry, name: str, profile: str,
                 versions: dict[str, str | None] | None = None) -> Fingerprint:
-    """The fingerprint of an analysis for a profile, as the code and packages are now."""
-    files = code_files(registry, name)
+    """The fingerprint of an analysis for a profile, as the code and packages are now.
+
+    `versions` holds versions already read (distribution -> version); the ones
+    this analysis needs and it lacks are read and added, so that callers can
+    share one dict between analyses.
+    """
+    files, imports = analysis_imports(registry, name)
     h = hashlib.sha256()
     for path, digest in files.items():
         h.update(f"{path}\0{digest}\n".encode())
-    return Fingerprint(h.hexdigest(), files, profile, versions or package_versions())
+    known = versions if versions is not None else {}
+    packages = versioned_packages(imports)
+    missing = [p for p in packages if p not in known]
+    if missing:
+        known.update(package_versions(missing))
+    return Fingerprint(h.hexdigest(), files, profile, {p: known[p] for p in packages})

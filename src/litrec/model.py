@@ -24,6 +24,7 @@ from pydantic import Field, field_validator
 
 from litrec.expectation import Expectation
 from litrec.kinds import KINDS
+from litrec.locators import Where
 from litrec.strict import Strict
 
 # --------------------------------------------------------------------------- ids
@@ -156,26 +157,6 @@ class Check(Strict):
 
     analysis: str = Field(description="a name registered in analysis/registry.yaml")
     expect: list[Expectation] = Field(min_length=1)
-
-
-class Where(Strict):
-    """Where the claim stands in the paper."""
-
-    proposition: str | None = None
-    section: str | None = None
-    figure: str | None = None
-    table: str | None = None
-    equation: str | None = None
-    appendix: str | None = None
-    page: str | None = None
-
-    def describe(self) -> str:
-        """Where in the paper, in words: `Proposition 1, §2`."""
-        return ", ".join(
-            f"{name.capitalize()} {getattr(self, name)}"
-            for name in ("proposition", "section", "figure", "table", "equation", "appendix", "page")
-            if getattr(self, name)
-        )
 
 
 class Claim(Strict):

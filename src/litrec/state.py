@@ -20,7 +20,7 @@ from pathlib import Path
 
 from litrec.diagnostics import Diagnostic
 from litrec.errors import DamagedResult, ProfileError
-from litrec.fingerprint import RESULT_FORMAT, Fingerprint, fingerprint, package_versions
+from litrec.fingerprint import RESULT_FORMAT, Fingerprint, fingerprint
 from litrec.registry import Registry
 from litrec.results import (missing_figures, read_result, result_path,
                             stored_profiles)
@@ -111,8 +111,8 @@ def modified_results(results_dir: Path, display=str) -> list[Diagnostic]:
 
 def result_states(registry: Registry | None, results_dir: Path, names, profile: str
                   ) -> dict[str, ResultState]:
-    """`result_state` of each analysis name, the package versions read once."""
-    versions = package_versions()
+    """`result_state` of each analysis name, each package's version read once."""
+    versions: dict[str, str | None] = {}
     return {n: result_state(registry, results_dir, n, profile, versions) for n in names}
 
 

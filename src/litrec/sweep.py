@@ -239,9 +239,8 @@ def run_point(point: Point, progress=None) -> dict:
 def _run_point(point: Point, progress=None) -> dict:
     mod, files = load_analysis(point.root, point.package, point.module)
     check_module(mod, point.module)
-    _check_worker(point, files, package_versions())
+    _check_worker(point, files, package_versions(tuple(point.versions or ())))
     config = make_config(mod, point.profile, point.overrides)
-    import jax  # the analyses are JAX code; imported here so that a no-op run never pays for it
 
     t0 = time.perf_counter()
     out = check_output(mod.run(config, progress=progress), mod.__name__)
@@ -264,9 +263,21 @@ def _run_point(point: Point, progress=None) -> dict:
         "config": to_json(dataclasses.asdict(config) if dataclasses.is_dataclass(config)
                           else dict(vars(config))),
         "platform": platform_info(),
-        "device": {"platform": jax.default_backend(),
-                   "devices": [str(d.device_kind) for d in jax.devices()]},
+        "device": device_info(),
     }
+
+
+def device_info() -> dict:
+    """The JAX backend and devices when the analysis imported JAX; the CPU otherwise.
+
+    JAX is imported only when it is already loaded, so an analysis that imports
+    NumPy alone never pays for it.
+    """
+    if "jax" not in sys.modules:
+        return {"platform": "cpu", "devices": []}
+    import jax
+
+    return {"platform": jax.default_backend(), "devices": [str(d.device_kind) for d in jax.devices()]}
 
 
 # ---------------------------------------------------------------- aggregation

@@ -27,11 +27,15 @@ def resolve_targets(proj: Project, targets: list[str]) -> tuple[list[str], set[s
     for t in targets:
         if "#" in t:
             found = proj.claim(t)
-            if found is None or found[1].check is None:
+            if found is not None and found[1].check is None:
+                raise TargetError(f"{t} has no analysis yet (its check names none); add "
+                                  "check.analysis (a name in analysis/registry.yaml) and "
+                                  "check.expect to the claim, see site/add-a-paper.md")
+            if found is None:
                 all_refs = [f"{r.id}#{c.id}" for r, c in proj.claims()]
                 close = difflib.get_close_matches(t, all_refs, n=1)
                 hint = f"; did you mean '{close[0]}'?" if close else ""
-                raise TargetError(f"no checked claim '{t}'{hint}")
+                raise TargetError(f"no claim '{t}'{hint}")
             chosen.append(found[1].check.analysis)
             claims.add(t)
         elif t in proj.records:

@@ -134,7 +134,7 @@ def test_json_output(project):
 def test_unknown_kind_and_missing_folder_are_usage_errors(tmp_path):
     assert run_cli("litrec new notes", tmp_path)[::2] == (2, (
         "litrec: error: unknown kind 'notes'; did you mean 'note'? kinds: literature, note, theory, "
-        "decision, work, anthology\n"))
+        "decision, work, anthology, analysis\n"))
     code, _, err = run_cli("litrec new note --records nowhere", tmp_path)
     assert code == 2 and err == "litrec: error: records folder 'nowhere' does not exist\n"
 

@@ -34,6 +34,7 @@ from hypothesis import strategies as st
 from pydantic import Field, ValidationError
 
 from litrec.kinds import ID_RE, KINDS
+from litrec.locators import Locator, Where
 from litrec import model as m
 from litrec.discover import find_record_files
 from litrec.schema import LitrecJsonSchema, schema_filename, schema_for, schema_text
@@ -96,6 +97,7 @@ def _fields_typed(tp) -> frozenset[str]:
 
 DATE_FIELDS = _fields_typed(dt.date)  # date
 INT_FIELDS = _fields_typed(int)       # year
+LOCATOR_FIELDS = frozenset(Where.model_fields)  # a claim's where: text or a whole number
 
 
 def _iso_date(value) -> bool:
@@ -120,6 +122,8 @@ def twin(value: Any, tp: type) -> Any:
         return int(value)
     if tp is str and isinstance(value, dt.date):
         return value.isoformat()
+    if tp == "locator":  # text or a whole number: both twins
+        return twin(twin(value, int), str)
     return value
 
 
@@ -133,6 +137,8 @@ def editor_blind(node: Any, key: Any = None) -> Any:
         return twin(node, dt.date)
     if key in INT_FIELDS:
         return twin(node, int)
+    if key in LOCATOR_FIELDS:
+        return twin(node, "locator")
     return node
 
 
@@ -196,7 +202,8 @@ FULL = [
      "known_from": "k", "tags": ["a"], "date": dt.date(2026, 1, 2),
      "links": [{"rel": "uses", "target": "ARXIV-2212.07677#P1", "note": "n"}],
      "claims": [{"id": "C1", "kind": "conjecture", "title": "t", "statement": "s",
-                 "where": {"section": "2", "page": "3"},
+                 "where": {"section": "2", "page": 3, "theorem": "1", "lemma": 2,
+                           "corollary": "3a", "equation": 4, "table": "1", "figure": "2, 3"},
                  "check": {"analysis": "a", "expect": [
                      {"metric": "x", "op": "≈", "ref": "y", "rel_tol": 0.1, "abs_tol": 0.0,
                       "factor": 2.0, "paper": 0.5, "official": "0.2", "note": "n"}]}}]},
@@ -360,6 +367,7 @@ SCALARS = {
     "str": (str, str),
     "number or text": (float | str, str),
     "value": (float | bool | None, None),
+    "locator": (Locator, "locator"),
 }
 NUMBERS = st.one_of(
     st.integers(-5, 5000), st.floats(-1e4, 1e4, allow_nan=False),  # NaN: see KNOWN_DIFFERENCES
@@ -401,6 +409,7 @@ KNOWN_DIFFERENCES = [
                                             # a string to an editor; quote it
     ("year", 2022.0, False),                # a float is not an int to the validator; to JSON
                                             # Schema, 2022.0 is the integer 2022
+    ("locator", 12.0, False),               # the same for a claim's `where: {page: 12.0}`
     # Inputs no one writes on purpose:
     ("tolerance", math.nan, False),         # NaN fails `>= 0` in pydantic; JSON Schema's
                                             # `minimum` cannot see it (every comparison is false)

@@ -151,9 +151,22 @@ def test_targets_and_force(toy, cli):
     assert json.loads(out)["ran"] == ["toy"]
     code, _, err = cli("run", "ARXIV-0000.00001#F3", "--profile", "quick")
     assert code == 2
-    assert "no checked claim 'ARXIV-0000.00001#F3'; did you mean 'ARXIV-0000.00001#F2'?" in err
+    assert "no claim 'ARXIV-0000.00001#F3'; did you mean 'ARXIV-0000.00001#F2'?" in err
     code, _, err = cli("run", "toyy")
     assert code == 2 and "did you mean 'toy'?" in err
+
+
+def test_a_claim_without_an_analysis_is_named_as_such(toy, cli):
+    with open(toy / "records" / "literature" / "ARXIV-0000.00001.yaml", "a", encoding="utf-8") as fh:
+        fh.write("  - id: P1\n    kind: proposition\n    title: Not checked\n    statement: s\n")
+    code, out, err = cli("run", "ARXIV-0000.00001#P1", "--profile", "quick")
+    assert (code, out) == (2, "")
+    assert ("ARXIV-0000.00001#P1 has no analysis yet (its check names none); add check.analysis "
+            "(a name in analysis/registry.yaml) and check.expect to the claim") in err
+    assert "did you mean" not in err
+    code, out, _ = cli("status", "--profile", "quick", "--format", "json")
+    row = next(r for r in json.loads(out) if r["claim"] == "ARXIV-0000.00001#P1")
+    assert row["verdict"] == "unchecked" and row["analysis"] is None
 
 
 def test_status_not_run_and_json_shape(toy, cli):

@@ -192,6 +192,10 @@ def test_dashboard_shows_every_claim_with_its_verdict(pages):
         row = row_of(ref)
         assert row is not None, ref
         assert f'class="lr-badge lr-v-{verdict}"' in row, (ref, row)
+    for ref in ("DOI-10.1000_a(b)c#P1", "NOTE-9001#C1"):  # a claim without an analysis says so
+        assert "no analysis yet" in text(row_of(ref)), ref
+    note = (pages["records/NOTE-9001.html"].path).read_text(encoding="utf-8")
+    assert "no analysis yet" in text(note)
     p1 = text(row_of("ARXIV-2212.07677#P1"))
     assert "✓ max_abs_error_f64 < 1e-10 3e-16 1e-10" in p1  # expectation, measured (results/), expected
     f1 = rows[rows.index(row_of("ARXIV-2212.07677#F1"))]

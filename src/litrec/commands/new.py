@@ -1,4 +1,5 @@
-"""`litrec new KIND [ID]`: write a new record's skeleton into its kind's folder."""
+"""`litrec new KIND [ID]`: write a new record's skeleton into its kind's folder;
+`litrec new analysis NAME`: a new analysis, registered, with its test."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import sys
 from pathlib import Path
 
 from litrec.commands.common import format_arg, need_dir
+from litrec import scaffold_analysis
 from litrec.errors import UsageError
 from litrec.kinds import KIND, KINDS
 from litrec.scaffold import (
@@ -23,28 +25,36 @@ from litrec.scaffold import (
 
 def add_parser(sub) -> None:
     """Declare the command and its options."""
-    p = sub.add_parser("new", help="write a new record's skeleton into its kind's folder",
+    p = sub.add_parser("new", help="write a new record's skeleton, or a new analysis",
                        description="Write a skeleton record that passes `litrec validate`. Without an "
                        "ID, numbered kinds take the next free number and a work takes its id from "
-                       "--title. Exit 1 when the id exists.")
+                       "--title. `litrec new analysis NAME` writes analysis/<module>.py from the "
+                       "analysis contract, registers it in analysis/registry.yaml and writes its "
+                       "test, tests/analyses/test_<module>.py. Exit 1 when the id or name exists, "
+                       "2 for a malformed one.")
     p.add_argument("kind", metavar="KIND",
-                   help="literature, note, theory, decision, work or anthology")
-    p.add_argument("id", nargs="?", metavar="ID", help="the record id (default: the next free one)")
-    p.add_argument("--title", default=None, metavar="T", help="the record's title")
+                   help="literature, note, theory, decision, work, anthology, or analysis")
+    p.add_argument("id", nargs="?", metavar="ID",
+                   help="the record id (default: the next free one), or the analysis's name")
+    p.add_argument("--title", default=None, metavar="T", help="the record's or analysis's title")
     p.add_argument("--records", type=Path, default=Path("records"), metavar="DIR",
                    help="the records folder (default: records)")
+    p.add_argument("--analysis", type=Path, default=Path("analysis"), metavar="DIR",
+                   help="the analysis folder, for `new analysis` (default: analysis)")
     format_arg(p)
 
 
 def run(args) -> int:
     """Write the skeleton; exit 1 when the id exists."""
+    title = " ".join(args.title.split()) if args.title else None
+    if args.kind == "analysis":
+        return new_analysis(args, title)
     if args.kind not in KINDS:
-        close = difflib.get_close_matches(args.kind, KINDS, n=1)
+        close = difflib.get_close_matches(args.kind, [*KINDS, "analysis"], n=1)
         hint = f"did you mean '{close[0]}'? " if close else ""
-        raise UsageError(f"unknown kind '{args.kind}'; {hint}kinds: {', '.join(KINDS)}")
+        raise UsageError(f"unknown kind '{args.kind}'; {hint}kinds: {', '.join(KINDS)}, analysis")
     records = args.records
     need_dir(records, "records")
-    title = " ".join(args.title.split()) if args.title else None
     ids = existing_ids(records)
     try:
         rid = choose_id(args.kind, args.id, title, ids)
@@ -67,4 +77,32 @@ def run(args) -> int:
         print(json.dumps({"id": rid, "kind": args.kind, "path": display(path)}, indent=2))
     else:
         print(f"created {display(path)}")
+    return 0
+
+
+def new_analysis(args, title: str | None) -> int:
+    """Write a new analysis, its registry entry and its test; exit 1 when the name is taken."""
+    if not args.id:
+        raise UsageError(f"give the analysis's name: {scaffold_analysis.NAME_RULE}")
+    need_dir(args.analysis, "analysis")
+    try:
+        new = scaffold_analysis.plan(args.id, args.analysis, title)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    taken = scaffold_analysis.existing(new)
+    if taken:
+        print(f"litrec new: {taken}; choose another name", file=sys.stderr)
+        return 1
+    try:
+        written = scaffold_analysis.write(new)
+    except FileExistsError as exc:  # created since we looked
+        print(f"litrec new: {display(Path(exc.filename))} exists; choose another name", file=sys.stderr)
+        return 1
+    if args.format == "json":
+        print(json.dumps({"analysis": new.name, "module": new.module,
+                          "files": [display(p) for p in written]}, indent=2))
+    else:
+        for path in written[:-1]:
+            print(f"created {display(path)}")
+        print(f"registered {new.name} in {display(new.registry_path)}")
     return 0

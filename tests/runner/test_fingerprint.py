@@ -1,0 +1,166 @@
+"""What a result records of the packages: those its analysis imports, so a NumPy-only one
+neither pays the JAX import nor goes stale when JAX changes.
+
+An analysis that imports JAX (itself or through a helper of analysis/) records jax, jaxlib,
+numpy and optax, as every result always has; one that imports NumPy alone records NumPy
+and what else it imports (matplotlib), and a run of it never imports JAX.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from litrec.fingerprint import VERSIONED, fingerprint, versioned_packages
+from litrec.registry import load_registry
+from litrec.state import result_state
+
+NUMPY_ONLY = '''\
+"""A mean of uniform draws, with NumPy only."""
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from analysis.helper import half
+
+
+@dataclass(frozen=True)
+class Config:
+    seed: int = 0
+    n: int = 1000
+
+
+PROFILES = {"quick": Config(), "paper": Config(n=4000)}
+
+
+def run(config, progress=None):
+    from matplotlib.figure import Figure
+
+    xs = np.random.default_rng(config.seed).uniform(size=config.n)
+    fig = Figure()
+    fig.subplots().hist(xs)
+    return {"metrics": {"mean": float(xs.mean()), "half": half()}, "figures": {"hist": fig}}
+'''
+
+HELPER = "import math\n\n\ndef half():\n    return math.fsum([0.25, 0.25])\n"
+JAX_HELPER = "import jax.numpy as jnp\n\n\ndef one():\n    return float(jnp.ones(()))\n"
+WITH_JAX = '''\
+"""Through a helper that imports JAX."""
+from dataclasses import dataclass
+
+from analysis.jax_helper import one
+
+
+@dataclass(frozen=True)
+class Config:
+    seed: int = 0
+
+
+PROFILES = {"quick": Config(), "paper": Config()}
+
+
+def run(config, progress=None):
+    return {"metrics": {"one": one()}}
+'''
+
+LIT = """\
+id: ARXIV-0000.00002
+kind: literature
+title: Averages
+claims:
+  - id: F1
+    kind: finding
+    title: About a half
+    statement: The mean of uniform draws is about a half.
+    check:
+      analysis: numpy-only
+      expect:
+        - {metric: mean, op: "≈", value: 0.5, abs_tol: 0.05}
+"""
+
+
+@pytest.fixture
+def root(tmp_path, monkeypatch) -> Path:
+    """A project with a NumPy-only analysis and one that imports JAX through a helper."""
+    files = {"analysis/__init__.py": "", "analysis/helper.py": HELPER,
+             "analysis/numpy_only.py": NUMPY_ONLY, "analysis/jax_helper.py": JAX_HELPER,
+             "analysis/with_jax.py": WITH_JAX,
+             "analysis/registry.yaml": "numpy-only:\n  module: numpy_only\n  title: NumPy only\n"
+                                       "with-jax:\n  module: with_jax\n  title: With JAX\n",
+             "records/literature/ARXIV-0000.00002.yaml": LIT}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _registry(root: Path):
+    diags: list = []
+    reg = load_registry(root / "analysis", diags)
+    assert diags == []
+    return reg
+
+
+def test_an_analysis_records_the_packages_it_imports(root):
+    reg = _registry(root)
+    numpy_only = fingerprint(reg, "numpy-only", "quick")
+    assert list(numpy_only.versions) == ["matplotlib", "numpy"]  # math, dataclasses: the standard library
+    assert numpy_only.versions["numpy"] == metadata.version("numpy")
+    with_jax = fingerprint(reg, "with-jax", "quick")  # through its helper: what results always recorded
+    assert tuple(with_jax.versions) == VERSIONED == ("jax", "jaxlib", "numpy", "optax")
+    assert with_jax.versions["jax"] == metadata.version("jax")
+
+
+def test_versioned_packages_rules():
+    assert versioned_packages({"jax", "numpy"}) == VERSIONED
+    assert versioned_packages({"optax"}) == VERSIONED
+    assert versioned_packages({"numpy", "yaml", "os", "__future__"}) == ("numpy", "PyYAML")
+    assert versioned_packages({"no_such_module_here"}) == ()
+
+
+def _litrec(root: Path, *args: str) -> subprocess.CompletedProcess:
+    """`litrec ARGS` in a fresh interpreter; its last line says whether JAX was imported."""
+    code = ("import sys\nfrom litrec.commands import main\ncode = main(sys.argv[1:])\n"
+            "print('jax imported:', 'jax' in sys.modules, file=sys.stderr)\nsys.exit(code)\n")
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=root, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_a_numpy_only_run_never_imports_jax_and_stays_current_when_jax_changes(root, monkeypatch):
+    done = _litrec(root, "run", "numpy-only", "--profile", "quick")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stderr.rstrip().endswith("jax imported: False"), done.stderr
+    result = json.loads((root / "results" / "numpy-only" / "quick.json").read_text(encoding="utf-8"))
+    assert list(result["versions"]) == ["matplotlib", "numpy"]
+    assert result["device"] == {"platform": "cpu", "devices": []}
+
+    reg = _registry(root)
+    assert result_state(reg, root / "results", "numpy-only", "quick").state == "current"
+    real = metadata.version
+
+    def bumped(*names):
+        return lambda name: "999.0" if name in names else real(name)
+
+    monkeypatch.setattr(metadata, "version", bumped("jax", "jaxlib", "optax"))
+    assert result_state(reg, root / "results", "numpy-only", "quick").state == "current"
+    assert fingerprint(reg, "with-jax", "quick").versions["jax"] == "999.0"  # the patch is seen
+    monkeypatch.setattr(metadata, "version", bumped("numpy"))
+    state = result_state(reg, root / "results", "numpy-only", "quick")
+    assert state.state == "stale" and f"numpy {real('numpy')} -> 999.0" in state.reason
+
+
+def test_a_jax_analysis_still_imports_jax_for_its_device(root):
+    done = _litrec(root, "run", "with-jax", "--profile", "quick")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stderr.rstrip().endswith("jax imported: True"), done.stderr
+    result = json.loads((root / "results" / "with-jax" / "quick.json").read_text(encoding="utf-8"))
+    assert tuple(result["versions"]) == VERSIONED
+    assert result["device"]["platform"] == "cpu" and result["device"]["devices"]
