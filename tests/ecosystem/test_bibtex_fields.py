@@ -208,3 +208,13 @@ def test_export_then_import_keeps_every_citation_field(project):
     (done,) = json.loads(out)["records"]
     assert done["action"] == "unchanged" and done["dropped"] == [], done
     assert path.read_text() == before
+
+
+def test_a_key_id_is_a_literature_id_everywhere():
+    from litrec.kinds import kind_of_id
+    from litrec.site.text import ID_CANDIDATE
+
+    assert kind_of_id("REF-bishop2006pattern") == "literature"
+    assert kind_of_id("REF-Bishop") is None and kind_of_id("REF-") is None
+    found = ID_CANDIDATE.search("as REF-smith-2020-deep#P1 shows")
+    assert found and found.group(1) == "REF-smith-2020-deep#P1"

@@ -129,8 +129,8 @@ def import_bibtex(text: str, records_dir: Path, force: bool = False, dry_run: bo
         path = ids.get(rid) or record_path(records_dir, "literature", rid)
         try:
             if rid in ids and not force:
-                other = (f"; if it is another paper, give this one its own id: --id {shlex.quote(conv.key)}=REF-..."
-                         if rid.startswith("REF-") else "")
+                other = ("; if it is another paper, give this one its own id: "
+                         f"--id {shlex.quote(conv.key)}=REF-..." if rid.startswith("REF-") else "")
                 raise Unconvertible(f"{rid} already exists ({display(path)}); pass --force to update "
                                     f"its citation fields (the rest of the record is kept){other}")
             if rid in ids:
