@@ -80,7 +80,8 @@ def resolve_links(proj: Project, known: set[str]) -> None:
 
 
 def check_claims(proj: Project) -> None:
-    """Claim ids unique within a record; every analysis a claim or discrepancy names is registered."""
+    """Claim ids unique within a record; every analysis a claim or discrepancy names is registered
+    (a note, not an error, where there is no analysis folder: a repository of records only)."""
     diags = proj.diagnostics
     names = set(proj.registry.entries) if proj.registry else set()
     for rid in sorted(proj.records):
@@ -110,7 +111,13 @@ def _check_analysis_name(proj, names, rid, shown, root, loc, name) -> None:
     if name in names:
         return
     line, col = locate(root, loc)
-    if proj.registry is None or not proj.registry.exists:
+    severity = "error"
+    if not proj.analysis_dir.exists():  # a repository of records only: nothing to resolve against
+        severity = "info"
+        msg = (f"analysis '{name}' is not checked: there is no {proj.display(proj.analysis_dir)}/ "
+               "folder (a repository of records only); validate where the analyses are, or pass "
+               "--analysis DIR")
+    elif proj.registry is None or not proj.registry.exists:
         msg = (f"analysis '{name}' cannot be resolved: no registry at "
                f"{proj.display(proj.analysis_dir / 'registry.yaml')}; create it or pass --analysis DIR")
     else:
@@ -118,8 +125,9 @@ def _check_analysis_name(proj, names, rid, shown, root, loc, name) -> None:
         hint = f" Did you mean '{close[0]}'?" if close else ""
         msg = (f"no registered analysis '{name}'.{hint} Register it in "
                f"{proj.display(proj.registry.path)} (known: {', '.join(sorted(names)) or 'none'})")
-    proj.diagnostics.append(Diagnostic(shown, line, col, format_field(loc), msg,
-                                       "unknown-analysis", record=rid))
+    code = "unknown-analysis" if severity == "error" else "unchecked-analysis"
+    proj.diagnostics.append(Diagnostic(shown, line, col, format_field(loc), msg, code, severity,
+                                       record=rid))
 
 
 def check_acyclic(proj: Project) -> None:

@@ -29,8 +29,10 @@ class Kind:
 
 
 KINDS_TABLE: tuple[Kind, ...] = (
-    Kind("literature", r"ARXIV-\d{4}\.\d{4,5}|DOI-10\.\d{4,9}_[-._;()A-Za-z0-9]+",
-         "ARXIV-2212.07677 (arXiv number) or DOI-10.1000_xyz123 (DOI with '/' as '_')",
+    Kind("literature", r"ARXIV-\d{4}\.\d{4,5}|DOI-10\.\d{4,9}_[-._;()A-Za-z0-9]+"
+         r"|REF-[a-z0-9]+(?:-[a-z0-9]+)*",
+         "ARXIV-2212.07677 (arXiv number), DOI-10.1000_xyz123 (DOI with '/' as '_') or "
+         "REF-bishop2006pattern (lower-case words joined by '-', for a paper with neither)",
          "literature", "records", "Literature", ("paper", "papers"),
          "fill:#e3f2fd,stroke:#1565c0,color:#0d47a1"),
     Kind("note", r"NOTE-\d{1,6}", "NOTE-621", "notes", "records", "Notes", ("note", "notes"),

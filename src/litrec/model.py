@@ -16,6 +16,7 @@ Backlinks are computed from links, never written.
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import re
 from dataclasses import dataclass
 from typing import Annotated, Literal
@@ -121,8 +122,6 @@ class Link(Strict):
                     f"'{v}' is the inverse of '{r.name}' and is computed on the target; "
                     f"write the link on the other record as rel: {r.name}"
                 )
-            import difflib
-
             close = difflib.get_close_matches(v, RELATIONS, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             raise ValueError(f"unknown relation '{v}'{hint} (known: {', '.join(RELATIONS)})")
@@ -199,14 +198,19 @@ class Literature(Base):
 
     kind: Literal["literature"]
     authors: list[str] = Field(default_factory=list)
-    year: int | None = Field(None, ge=1000, le=2999)
+    year: int | None = Field(None, ge=1000, le=2999, description="the year of the version `venue` "
+                             "names (the venue's year); without a venue, of the arXiv version")
+    month: int | None = Field(None, ge=1, le=12, description="the month of that version, 1 to 12")
     venue: str | None = None
     volume: str | None = None
+    number: str | None = Field(None, description="the issue number")
     pages: str | None = None
     publisher: str | None = None
     arxiv: str | None = Field(None, pattern=r"^\d{4}\.\d{4,5}(v\d+)?$")
     doi: str | None = Field(None, pattern=r"^10\.\d{4,9}/\S+$")
     url: str | None = None
+    abstract: str | None = Field(None, description="the paper's own abstract, as plain text")
+    keywords: list[str] = Field(default_factory=list, description="the paper's own keywords")
     code: str | None = Field(None, description="where the paper's official code lives")
     question: Markdown | None = Field(None, description="the question this record asks of the paper")
     filed: Filing | None = None
@@ -283,11 +287,5 @@ class Anthology(Base):
     read_for: str | None = Field(None, description="what the anthology reads the entry for")
 
 
-MODELS: dict[str, type[Base]] = {
-    "literature": Literature,
-    "note": Note,
-    "theory": Theory,
-    "decision": Decision,
-    "work": Work,
-    "anthology": Anthology,
-}
+MODELS: dict[str, type[Base]] = {"literature": Literature, "note": Note, "theory": Theory,
+                                 "decision": Decision, "work": Work, "anthology": Anthology}

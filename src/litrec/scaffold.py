@@ -124,7 +124,7 @@ def choose_id(kind: str, rid: str | None, title: str | None, ids) -> str:
 _HINTS = {
     "literature": """\
 authors: []
-{arxiv}# year: 2024
+{arxiv}# year: 2024                   # the venue's year (a preprint's is in its arXiv number)
 # venue: ICML 2024
 # doi: 10.1000/xyz123
 filed:

@@ -35,16 +35,16 @@ def lit(**kw) -> m.Literature:
 
 
 def test_entry_of_the_seed_record():
-    assert bibtex_entry(SEED) == r"""@inproceedings{vonoswald2022transformers,
+    assert bibtex_entry(SEED) == r"""@inproceedings{vonoswald2023transformers,
   title         = {Transformers learn in-context by gradient descent},
   author        = {Johannes von Oswald and Eyvind Niklasson and Ettore Randazzo and Jo{\~a}o Sacramento and Alexander Mordvintsev and Andrey Zhmoginov and Max Vladymyrov},
-  year          = {2022},
+  year          = {2023},
   booktitle     = {ICML 2023},
   publisher     = {PMLR},
   volume        = {202},
   pages         = {35151--35174},
   eprint        = {2212.07677},
-  archiveprefix = {arXiv}
+  archivePrefix = {arXiv}
 }"""
 
 
@@ -52,7 +52,7 @@ def test_entry_parses_back_with_bibtexparser():
     lib = bibtexparser.parse_string(bibtex_entry(SEED))
     assert not lib.failed_blocks
     (entry,) = lib.entries
-    assert entry.entry_type == "inproceedings" and entry.key == "vonoswald2022transformers"
+    assert entry.entry_type == "inproceedings" and entry.key == "vonoswald2023transformers"
     assert entry.fields_dict["eprint"].value == "2212.07677"
 
 
@@ -81,7 +81,7 @@ def test_author_with_and_in_the_name_is_braced():
 
 
 def test_cite_keys():
-    assert cite_key(SEED) == "vonoswald2022transformers"
+    assert cite_key(SEED) == "vonoswald2023transformers"
     assert cite_key(lit(title="Attention is all you need", year=2017)) == "attention2017"
     assert cite_key(lit(title="A B", year=2017)) == "arxiv240100001"
 
@@ -106,11 +106,16 @@ NAME = st.lists(st.text(st.sampled_from(list("abcdefghijklmnopqrstuvwxyzéüøñ
        venue=st.one_of(st.none(), st.lists(WORD, min_size=1, max_size=4).map(" ".join)),
        pages=st.one_of(st.none(), st.from_regex(r"\A[1-9][0-9]{0,4}–[1-9][0-9]{0,4}\Z")),
        arxiv=st.from_regex(r"\A[0-9]{4}\.[0-9]{5}(v[1-9])?\Z"),
-       doi=st.one_of(st.none(), st.from_regex(r"\A10\.[0-9]{4,6}/[a-z0-9._;()-]{1,12}\Z")))
-def test_round_trip(title, authors, year, venue, pages, arxiv, doi):
+       doi=st.one_of(st.none(), st.from_regex(r"\A10\.[0-9]{4,6}/[a-z0-9._;()-]{1,12}\Z")),
+       month=st.one_of(st.none(), st.integers(1, 12)),
+       number=st.one_of(st.none(), st.from_regex(r"\A[1-9][0-9]{0,2}\Z")),
+       keywords=st.lists(WORD.filter(lambda w: not set(w) & set(",;")), max_size=3, unique=True),
+       abstract=st.one_of(st.none(), st.lists(WORD, min_size=1, max_size=8).map(" ".join)))
+def test_round_trip(title, authors, year, venue, pages, arxiv, doi, month, number, keywords, abstract):
     """A record exported and imported again has the same citation fields."""
     rec = lit(id=f"ARXIV-{arxiv[:10]}", title=title, authors=authors, year=year, venue=venue,
-              pages=pages, arxiv=arxiv, doi=doi)
+              pages=pages, arxiv=arxiv, doi=doi, month=month, number=number, keywords=keywords,
+              abstract=abstract)
     read = read_bibtex(bibtex_entry(rec), TODAY)
     assert not read.failed, read.failed
     got = m.Literature.model_validate(read.converted[0].data)
@@ -124,13 +129,15 @@ def test_round_trip(title, authors, year, venue, pages, arxiv, doi):
 def test_read_the_fixture():
     read = read_bibtex(REFS.read_text(), TODAY)
     ids = {c.line: c.data["id"] for c in read.converted}
-    assert ids == {3: "ARXIV-2212.07677", 18: "ARXIV-2208.01066", 29: "ARXIV-2211.15661",
-                   37: "DOI-10.1145_3442188.3445922"}
-    assert [(f.line, f.key) for f in read.failed] == [
-        (46, "bishop2006pattern"), (53, "broken2020"), (59, "again2212")]
-    assert "no arXiv number or DOI" in read.failed[0].message
-    assert "cannot parse the entry" in read.failed[1].message
-    assert "gives ARXIV-2212.07677 again, like the entry at line 3" in read.failed[2].message
+    assert ids == {3: "ARXIV-2212.07677", 18: "ARXIV-2208.01066", 32: "ARXIV-2211.15661",
+                   40: "DOI-10.1145_3442188.3445922", 53: "REF-bishop2006pattern"}
+    assert [(f.line, f.key) for f in read.failed] == [(60, "broken2020"), (66, "again2212")]
+    assert "cannot parse the entry" in read.failed[0].message
+    assert "gives ARXIV-2212.07677 again, like the entry at line 3" in read.failed[1].message
+    assert {c.key: c.dropped for c in read.converted} == {
+        "vonoswald2023transformers": ["series"],
+        "DBLP:journals/corr/abs-2208-01066": ["timestamp", "biburl", "bibsource"],
+        "akyurek2023learning": [], "bender2021dangers": ["address", "series"], "bishop2006pattern": []}
     seed = read.converted[0].data
     assert seed["authors"][0] == "Johannes von Oswald" and seed["authors"][3] == "João Sacramento"
     assert seed["pages"] == "35151–35174" and seed["year"] == 2023 and seed["arxiv"] == "2212.07677"
@@ -138,7 +145,9 @@ def test_read_the_fixture():
     garg = read.converted[1].data
     assert garg["title"] == "What Can Transformers Learn In-Context? A Case Study of Simple Function Classes"
     assert read.converted[2].data["authors"][0] == "Ekin Akyürek"
-    assert read.converted[3].data["doi"] == "10.1145/3442188.3445922"
+    bender = read.converted[3].data
+    assert bender["doi"] == "10.1145/3442188.3445922" and bender["month"] == 3
+    assert bender["keywords"] == ["language models", "ethics"]
 
 
 def _one(fields: str):
@@ -157,6 +166,8 @@ def _one(fields: str):
     ("doi = {doi:10.1000/a/b(c)}", "DOI-10.1000_a_b(c)"),
     ("url = {https://doi.org/10.1145/3442188.3445922}", "DOI-10.1145_3442188.3445922"),
     ("doi = {10.1038/nature14539}, eprint = {1706.03762}", "ARXIV-1706.03762"),
+    ("note = {No id}", "REF-k"),                    # neither: the citation key
+    ("eprint = {hep-th/9901001}", "REF-k"),         # an arXiv number of the old form is no id
 ])
 def test_ids(fields, rid):
     read = _one(fields)
@@ -165,10 +176,9 @@ def test_ids(fields, rid):
 
 
 @pytest.mark.parametrize("fields,message", [
-    ("note = {No id}", "no arXiv number or DOI to make an id from"),
-    ("eprint = {hep-th/9901001}", "no arXiv number or DOI"),
     ("doi = {10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O}",
-     "has characters a record id cannot hold (: < >)"),
+     "has characters a record id cannot hold (: < >); give the entry an id: --id k=REF-..."),
+    ("doi = {10.1000/x}, month = {Summer}", "month 'Summer' is not a month (jan to dec, or 1 to 12)"),
     ("doi = {11.1000/x}", "is not of the form 10.NNNN/suffix"),
     ("doi = {10.1000/x}, year = {in press}", "year 'in press' is not a four-digit year"),
 ])
@@ -196,16 +206,20 @@ def test_import_writes_valid_records_and_reports_every_failure(project):
     assert code == 1
     assert out.splitlines() == [
         "created records/literature/ARXIV-2208.01066.yaml from refs.bib:18 (DBLP:journals/corr/abs-2208-01066)",
-        "created records/literature/ARXIV-2211.15661.yaml from refs.bib:29 (akyurek2023learning)",
-        "created records/literature/DOI-10.1145_3442188.3445922.yaml from refs.bib:37 (bender2021dangers)",
+        "  dropped (no record field holds them): timestamp, biburl, bibsource",
+        "created records/literature/ARXIV-2211.15661.yaml from refs.bib:32 (akyurek2023learning)",
+        "created records/literature/DOI-10.1145_3442188.3445922.yaml from refs.bib:40 (bender2021dangers)",
+        "  dropped (no record field holds them): address, series",
+        "created records/literature/REF-bishop2006pattern.yaml from refs.bib:53 (bishop2006pattern)",
     ]
     lines = err.splitlines()
     assert [ln.split(":", 2)[:2] for ln in lines[:-1]] == [
-        ["refs.bib", "3"], ["refs.bib", "46"], ["refs.bib", "53"], ["refs.bib", "59"]]
+        ["refs.bib", "3"], ["refs.bib", "60"], ["refs.bib", "66"]]
     assert "ARXIV-2212.07677 already exists (records/literature/ARXIV-2212.07677.yaml); " \
            "pass --force" in lines[0]
-    assert lines[-1] == "7 entries: 3 created; 4 not imported"
-    for rid in ("ARXIV-2208.01066", "ARXIV-2211.15661", "DOI-10.1145_3442188.3445922"):
+    assert lines[-1] == "7 entries: 4 created; 3 not imported"
+    for rid in ("ARXIV-2208.01066", "ARXIV-2211.15661", "DOI-10.1145_3442188.3445922",
+                "REF-bishop2006pattern"):
         first = (project / "records" / "literature" / f"{rid}.yaml").read_text().splitlines()[0]
         assert first == "# yaml-language-server: $schema=../../schema/literature.schema.json"
     code, out, err = run_cli("litrec validate --quiet", project)
@@ -252,12 +266,14 @@ def test_dry_run_writes_nothing(project):
 def test_json_output_and_stdin(project, monkeypatch):
     import io
 
-    monkeypatch.setattr("sys.stdin", io.StringIO("@misc{x, title={X}, eprint={2401.00001}}\n@misc{y, title={z}}\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("@misc{x, title={X}, eprint={2401.00001}, isbn={1}}\n"
+                                                 "@misc{y, title={z}, year={soon}}\n"))
     code, out, err = run_cli("litrec import bibtex - --format json", project)
     assert code == 1 and err == ""
     doc = json.loads(out)
     assert doc["records"] == [{"action": "created", "id": "ARXIV-2401.00001",
-                               "path": "records/literature/ARXIV-2401.00001.yaml", "line": 1, "key": "x"}]
+                               "path": "records/literature/ARXIV-2401.00001.yaml", "line": 1, "key": "x",
+                               "dropped": ["isbn"]}]
     assert doc["failed"][0]["line"] == 2 and doc["failed"][0]["key"] == "y"
 
 

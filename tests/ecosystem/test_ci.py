@@ -50,23 +50,82 @@ def test_pre_commit_hooks():
     assert not files.search("src/litrec/commands/run.py")
 
 
+def _revs(text: str) -> list[str]:
+    return re.findall(r"^\s*#?\s*rev:\s*(\S+)", text, re.M)
+
+
+def test_the_pre_commit_snippets_name_a_rev_that_can_exist():
+    """Every `rev:` the docs show is the commit placeholder, or a tag this repository has."""
+    tags = subprocess.run(["git", "tag", "--list"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    shown = {str(p.relative_to(ROOT)): _revs(p.read_text())
+             for p in (HOOKS, ROOT / "README.md", ROOT / "site" / "usage.md")}
+    assert all(shown.values()), shown
+    for where, revs in shown.items():
+        for rev in revs:
+            assert rev == "COMMIT" or rev in tags, f"{where}: rev {rev} is not a tag of litrec"
+
+
+def _steps(job: str) -> list[dict]:
+    return yaml.safe_load(WORKFLOW.read_text())["jobs"][job]["steps"]
+
+
 def test_example_workflow_runs_the_ci_steps():
     wf = yaml.safe_load(WORKFLOW.read_text())
     assert not str(WORKFLOW.relative_to(ROOT)).startswith(".github")
-    steps = wf["jobs"]["records"]["steps"]
+    steps = _steps("records")
     runs = "\n".join(s.get("run", "") for s in steps)
     commands = _litrec_commands(runs)
     for argv in commands:
         _parses(argv)
     assert ["validate"] in commands
     assert ["run", "--profile", "quick", "--allow-not-reproduced"] in commands
+    assert ["status", "--profile", "paper", "--check-current"] in commands
     site = [c for c in commands if c[:2] == ["site", "build"]]
     assert site, "the workflow builds the site"
     out = build_parser().parse_args(site[0]).out
-    upload = [s for s in steps if s.get("uses", "").startswith("actions/upload-artifact")]
+    upload = [s for s in steps if s.get("uses", "").startswith("actions/upload-pages-artifact")]
     assert upload and upload[0]["with"]["path"].rstrip("/") == str(out)
     order = [c[0] for c in commands]
     assert order.index("validate") < order.index("run") < order.index("site")
+    assert wf["permissions"] == {"contents": "read"}  # only the deploy job may write
+
+
+def test_example_workflow_needs_nothing_from_this_repository():
+    """A record repository has no Makefile, .venv or analyses: litrec comes from a pinned commit
+    of its repository, installed under its constraints; analysis steps run only where there are
+    analyses; the site configuration falls back to litrec's example."""
+    wf = yaml.safe_load(WORKFLOW.read_text())
+    steps = _steps("records")
+    runs = "\n".join(s.get("run", "") for s in steps)
+    assert not re.search(r"\bmake\b|\.venv/", runs)
+    (litrec,) = [s for s in steps if s.get("with", {}).get("repository")]
+    assert litrec["uses"].startswith("actions/checkout@")
+    assert litrec["with"] == {"repository": "${{ env.LITREC_REPO }}", "ref": "${{ env.LITREC_REV }}",
+                              "path": ".litrec"}
+    assert wf["env"]["LITREC_REV"] == "COMMIT"
+    (install,) = [s for s in steps if "pip install" in s.get("run", "")]
+    assert "-c .litrec/constraints.txt ./.litrec" in install["run"]
+    for s in steps:
+        if re.search(r"litrec (run|status)\b", s.get("run", "")) or s.get("uses", "").startswith(
+                "actions/cache"):
+            assert s["if"] == "hashFiles('analysis/registry.yaml') != ''", s["name"]
+    example = ROOT / "docs-examples" / "mkdocs.yml"
+    assert example.is_file() and "cp .litrec/docs-examples/mkdocs.yml mkdocs.yml" in runs
+
+
+def test_example_workflow_deploys_to_pages_from_main():
+    job = yaml.safe_load(WORKFLOW.read_text())["jobs"]["deploy"]
+    assert job["needs"] == "records"
+    assert job["if"] == "github.event_name == 'push' && github.ref == 'refs/heads/main'"
+    assert job["permissions"] == {"pages": "write", "id-token": "write"}
+    assert job["environment"] == {"name": "github-pages",
+                                  "url": "${{ steps.deployment.outputs.page_url }}"}
+    uses = [s.get("uses", "").split("@")[0] for s in job["steps"]]
+    assert uses == ["actions/configure-pages", "actions/deploy-pages"]
+    assert job["steps"][-1]["id"] == "deployment"
+    assert all("run" not in s for s in job["steps"])  # deploys the artifact the records job built
+    on = yaml.safe_load(WORKFLOW.read_text())[True]  # YAML 1.1 reads the key `on` as True
+    assert on["push"]["branches"] == ["main"] and "pull_request" in on
 
 
 # ------------------------------------------------------------------ terminal

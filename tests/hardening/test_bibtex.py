@@ -125,7 +125,7 @@ def test_import_strips_terminal_sequences_and_never_prints_them(mini, litrec):
 
 
 def test_import_json_keeps_exact_strings_and_stays_valid(mini, litrec):
-    (mini / "k.bib").write_text("@misc{a\u202eb\x85c, title={T}}\n", encoding="utf-8")
+    (mini / "k.bib").write_text("@misc{a\u202eb\x85c, title={T}, year={soon}}\n", encoding="utf-8")
     res = litrec("import", "bibtex", "k.bib", "--format", "json", cwd=mini)
     assert res.code == 1
     assert json.loads(res.out)["failed"][0]["key"] == "a\u202eb\x85c"
@@ -246,7 +246,7 @@ SIBLINGS = r"""@preamble{"\newcommand{\noop}[1]{}"}
 @misc{twice, title = {Twice two}, eprint = {2401.00004}}
 @misc{lettered, title = {Lettered}, year = {2023a}, eprint = {2401.00005}}
 @misc{undefined, title = nosuchmacro, eprint = {2401.00006}}
-@misc{unused, title = {Unused}, note = {fine}, keywords = nosuchmacro, eprint = {2401.00007}}
+@misc{unused, title = {Unused}, note = {fine}, series = nosuchmacro, eprint = {2401.00007}}
 """
 
 
@@ -263,6 +263,7 @@ def test_bibtex_siblings_import_or_fail_located(mini, litrec):
         "Twice one", "Twice two", "Unused"]
     assert "s.bib:9: lettered: year '2023a' is not a four-digit year" in res.err
     assert "s.bib:10: undefined: title: 'nosuchmacro' is not a @string macro of this file" in res.err
+    assert "dropped (no record field holds them): note, series" in res.out  # the line of `unused`
     assert not (mini / "records/literature/ARXIV-2401.09999.yaml").exists()
 
 

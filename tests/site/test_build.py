@@ -214,7 +214,7 @@ def test_home_lists_partial_records_and_validation_notes(pages):
 def test_literature_page_has_citation_claims_discrepancies_and_provenance(built):
     html = (built.out / "records" / "ARXIV-2212.07677.html").read_text(encoding="utf-8")
     code = htmllib.unescape(re.sub(r"<[^>]+>", "", html))
-    assert "@inproceedings{vonoswald2022transformers,\n  title         = {Transformers learn" in code
+    assert "@inproceedings{vonoswald2023transformers,\n  title         = {Transformers learn" in code
     assert "https://arxiv.org/abs/2212.07677" in html
     assert "../figures/prop1-identity/paper/error_by_task.svg" in html
     assert "Provenance" in html and "run started 2026-10-10T12:00:00+00:00" in text(html)

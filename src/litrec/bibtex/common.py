@@ -6,8 +6,8 @@ import logging
 import re
 
 # Fields a literature record shares with BibTeX; `import bibtex --force` updates exactly these.
-CITATION_FIELDS = ("title", "authors", "year", "venue", "volume", "pages", "publisher",
-                   "arxiv", "doi", "url")
+CITATION_FIELDS = ("title", "authors", "year", "month", "venue", "volume", "number", "pages",
+                   "publisher", "arxiv", "doi", "url", "abstract", "keywords")
 
 
 class quiet:

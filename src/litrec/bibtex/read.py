@@ -1,8 +1,11 @@
 """BibTeX in: the data of a literature record for each entry of a `.bib` file.
 
-Each entry's id comes from its arXiv number (`ARXIV-2212.07677`) or else its
-DOI (`DOI-10.1145_3442188.3445922`); LaTeX in text fields is decoded. An entry
-that cannot become a valid record is a `Failure` with its line and the reason.
+Each entry's id comes from its arXiv number (`ARXIV-2212.07677`), or else its
+DOI (`DOI-10.1145_3442188.3445922`), or else its citation key
+(`REF-bishop2006pattern`); an id given for the entry's key wins over all three.
+LaTeX in text fields is decoded. The fields no record field holds are named
+(`Converted.dropped`). An entry that cannot become a valid record is a
+`Failure` with its line and the reason.
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
+import shlex
+import unicodedata
 from dataclasses import dataclass, field
 
 import bibtexparser
@@ -26,7 +31,7 @@ from pydantic import ValidationError
 
 from litrec import model as m
 from litrec.bibtex.common import brace_specials, quiet
-from litrec.bibtex.values import resolve, string_macros
+from litrec.bibtex.values import MONTHS, resolve, string_macros
 from litrec.diagnostics import format_field
 from litrec.errors import Unconvertible
 from litrec.formatting import excerpt
@@ -37,11 +42,15 @@ from litrec.scaffold import today
 ARXIV_NUMBER = re.compile(r"(?<![\d.])(\d{4}\.\d{4,5})(v\d+)?(?!\d)", re.ASCII)
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
 _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(\d{4}\.\d{4,5})(v\d+)?$", re.I)
-_TEXT = ("title", "author", "journal", "booktitle", "school", "institution", "publisher",
-         "howpublished", "volume", "pages")
+_VENUES = ("journal", "booktitle", "school", "institution", "howpublished")  # the first is `venue`
+_TEXT = ("title", "author", *_VENUES, "publisher", "volume", "number", "pages", "abstract", "keywords")
 # Every field an entry is read from; a value litrec cannot read fails the entry only in these.
-_USED = (*_TEXT, "year", "url", "doi", "eprint", "archiveprefix", "eprinttype", "arxiv", "arxivid",
-         "note")
+_USED = (*_TEXT, "year", "month", "url", "doi", "eprint", "archiveprefix", "eprinttype", "arxiv",
+         "arxivid", "note")
+# BibTeX fields kept under a record field of the same meaning (the venue and the ids aside)
+_KEPT = {"title": "title", "author": "authors", "year": "year", "month": "month", "volume": "volume",
+         "number": "number", "pages": "pages", "publisher": "publisher", "abstract": "abstract",
+         "keywords": "keywords", "doi": "doi", "url": "url"}
 
 
 @dataclass
@@ -51,6 +60,7 @@ class Converted:
     line: int
     key: str
     data: dict
+    dropped: list[str] = field(default_factory=list)  # fields of the entry no record field holds
 
 
 @dataclass
@@ -68,10 +78,16 @@ class ReadResult:
 
     converted: list[Converted] = field(default_factory=list)
     failed: list[Failure] = field(default_factory=list)
+    keys: set[str] = field(default_factory=set)  # every citation key of the file
 
 
-def read_bibtex(text: str, filed: dt.date | None = None) -> ReadResult:
-    """Convert every entry of a .bib text; collect every entry that cannot be converted."""
+def read_bibtex(text: str, filed: dt.date | None = None, ids: dict[str, str] | None = None
+                ) -> ReadResult:
+    """Convert every entry of a .bib text; collect every entry that cannot be converted.
+
+    `ids` maps citation keys to the record ids their entries get (`--id KEY=ID`).
+    """
+    ids = ids or {}
     result = ReadResult()
     with quiet() as log:
         library = bibtexparser.parse_string(text, parse_stack=[])  # values as written: see values.py
@@ -84,10 +100,12 @@ def read_bibtex(text: str, filed: dt.date | None = None) -> ReadResult:
         if isinstance(block, bmodel.DuplicateBlockKeyBlock):
             block = block.ignore_error_block  # the same key twice: ids tell records apart
         elif not isinstance(block, Entry):
+            result.keys.add(_key_of(block) or "")
             result.failed.append(Failure(line, _key_of(block), _parse_failure(block, line, reasons)))
             continue
+        result.keys.add(block.key)
         try:
-            data = convert_entry(block, filed, macros)
+            data, dropped = convert_entry(block, filed, macros, ids.get(block.key))
         except Unconvertible as exc:
             result.failed.append(Failure(line, block.key, str(exc)))
             continue
@@ -97,7 +115,7 @@ def read_bibtex(text: str, filed: dt.date | None = None) -> ReadResult:
                                          f"line {first_line[rid]}; keep one of them"))
             continue
         first_line[rid] = line
-        result.converted.append(Converted(line, block.key, data))
+        result.converted.append(Converted(line, block.key, data, dropped))
     return result
 
 
@@ -130,16 +148,19 @@ def _parse_failure(block, line: int, reasons: dict[int, str]) -> str:
             + " (an unclosed brace or quote, or a missing comma?)")
 
 
-def convert_entry(entry: Entry, filed: dt.date | None = None, macros: dict | None = None) -> dict:
-    """The data of a literature record for one BibTeX entry; raise Unconvertible if it cannot be.
+def convert_entry(entry: Entry, filed: dt.date | None = None, macros: dict | None = None,
+                  rid: str | None = None) -> tuple[dict, list[str]]:
+    """(the data of a literature record, the fields it drops) for one BibTeX entry; raise
+    Unconvertible if it cannot be.
 
     With `macros` (the file's @string definitions) the entry's values are as written
     (`{...}`, `"..."`, macros joined by `#`); without, they are already plain text.
+    `rid` is the record id to give it; without, the id comes from the entry.
     """
     raw = _values(entry, macros)
     text = _decode({k: v for k, v in raw.items() if k in _TEXT})
-    rid, arxiv, doi = _identify(raw)
-    data: dict = {"id": rid, "kind": "literature"}
+    found_id, arxiv, doi = _identify(raw, entry.key, given=rid is not None)
+    data: dict = {"id": rid or found_id, "kind": "literature"}
     if not text.get("title"):
         written = raw.get("title", "").strip()
         raise Unconvertible(f"title '{written}' has no text once its LaTeX is read; write the title"
@@ -152,16 +173,48 @@ def convert_entry(entry: Entry, filed: dt.date | None = None, macros: dict | Non
         if not re.fullmatch(r"\d{4}", year):
             raise Unconvertible(f"year '{excerpt(year)}' is not a four-digit year; fix it or remove it")
         data["year"] = int(year)
-    venue = next((text[k] for k in ("journal", "booktitle", "school", "institution", "howpublished")
-                  if text.get(k)), None)
-    for name, value in (("venue", venue), ("volume", text.get("volume")),
-                        ("pages", text.get("pages")), ("publisher", text.get("publisher")),
-                        ("arxiv", arxiv), ("doi", doi), ("url", raw.get("url", "").strip() or None)):
+    if raw.get("month", "").strip():
+        data["month"] = _month(raw["month"])
+    venue_from = next((k for k in _VENUES if text.get(k)), None)
+    keywords = list(dict.fromkeys(w.strip() for w in re.split(r"[,;]", text.get("keywords", ""))))
+    for name, value in (("venue", venue_from and text[venue_from]), ("volume", text.get("volume")),
+                        ("number", text.get("number")), ("pages", text.get("pages")),
+                        ("publisher", text.get("publisher")), ("arxiv", arxiv), ("doi", doi),
+                        ("url", raw.get("url", "").strip() or None),
+                        ("abstract", text.get("abstract")), ("keywords", [w for w in keywords if w])):
         if value:
             data[name] = value
     data["filed"] = {"date": filed or today()}
     check_record(data)
-    return data
+    return data, _dropped(entry, raw, data, venue_from)
+
+
+def _month(text: str) -> int:
+    """1 to 12 from `6`, `06`, `jun`, `June` or `Sept.`; raise Unconvertible for anything else."""
+    word = text.strip().rstrip(".").lower()
+    if word.isdigit() and 1 <= int(word) <= 12:
+        return int(word)
+    for number, name in enumerate(MONTHS.values(), 1):
+        if len(word) >= 3 and name.startswith(word):
+            return number
+    raise Unconvertible(f"month '{excerpt(text.strip())}' is not a month (jan to dec, or 1 to 12); "
+                        "fix it or remove it")
+
+
+def _dropped(entry: Entry, raw: dict[str, str], data: dict, venue_from: str | None) -> list[str]:
+    """The entry's fields (with a value) that no field of the record holds."""
+    number = data.get("arxiv", "").split("v")[0]
+    out = []
+    for name in dict.fromkeys(f.key.lower() for f in entry.fields):
+        value = raw.get(name)
+        if value is not None and not value.strip():
+            continue  # empty: nothing is lost
+        if name == venue_from or _KEPT.get(name) in data:
+            continue
+        if number and value and (name in ("archiveprefix", "eprinttype") or number in value):
+            continue  # the arXiv number came from it
+        out.append(name)
+    return out
 
 
 def _values(entry: Entry, macros: dict | None) -> dict[str, str]:
@@ -222,8 +275,10 @@ def _decoder():
     return bm.LatexDecodingMiddleware(keep_math_mode=False)
 
 
-def _identify(raw: dict[str, str]) -> tuple[str, str | None, str | None]:
-    """(record id, arXiv number, DOI): the arXiv number wins, then the DOI."""
+def _identify(raw: dict[str, str], key: str, given: bool = False
+              ) -> tuple[str, str | None, str | None]:
+    """(record id, arXiv number, DOI): the arXiv number wins, then the DOI, then the citation key.
+    With an id `given` for the entry, a DOI that no id can hold is no reason to refuse it."""
     doi = _doi(raw)
     arxiv = _arxiv_number(raw, doi)
     if doi and (_ARXIV_DOI.match(doi) or arxiv and not re.fullmatch(r"10\.\d{4,9}/\S+", doi)):
@@ -231,16 +286,36 @@ def _identify(raw: dict[str, str]) -> tuple[str, str | None, str | None]:
     if arxiv:
         return f"ARXIV-{ARXIV_NUMBER.fullmatch(arxiv).group(1)}", arxiv, doi
     if doi is None:
-        raise Unconvertible("no arXiv number or DOI to make an id from; add eprint = {YYMM.NNNNN} "
-                            "or doi = {10.NNNN/...}")
+        return _key_id(key, given), None, None
     if not re.fullmatch(r"10\.\d{4,9}/\S+", doi):
         raise Unconvertible(f"DOI '{excerpt(doi)}' is not of the form 10.NNNN/suffix")
     rid = "DOI-" + doi.replace("/", "_")
-    if not ID_RE["literature"].match(rid):
+    if not ID_RE["literature"].match(rid) and not given:
         bad = sorted(set(re.sub(r"[-._;()A-Za-z0-9/]", "", doi)))
         raise Unconvertible(f"DOI '{excerpt(doi)}' has characters a record id cannot hold "
-                            f"({' '.join(bad)}); write the record by hand (litrec new literature ID)")
+                            f"({' '.join(bad)}); give the entry an id: --id {_shown_key(key)}=REF-...")
     return rid, None, doi
+
+
+def key_id(key: str) -> str | None:
+    """`REF-bishop2006pattern`: the id a citation key gives (lower-case ASCII letters and digits,
+    other runs as '-'), or None when it has no letter or digit."""
+    slug = re.sub(r"[^a-z0-9]+", "-", unicodedata.normalize("NFKD", key).encode("ascii", "ignore")
+                  .decode().lower()).strip("-")
+    return f"REF-{slug}" if slug else None
+
+
+def _key_id(key: str, given: bool) -> str:
+    rid = key_id(key or "")
+    if rid is None and not given:
+        raise Unconvertible(f"no arXiv number or DOI, and the key '{excerpt(key or '')}' has no "
+                            f"letter or digit to make an id from; pass --id {_shown_key(key)}=REF-name, "
+                            "or add eprint = {YYMM.NNNNN} or doi = {10.NNNN/...}")
+    return rid or ""
+
+
+def _shown_key(key: str | None) -> str:
+    return shlex.quote(key or "KEY")
 
 
 def _doi(raw: dict[str, str]) -> str | None:

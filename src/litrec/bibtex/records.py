@@ -7,7 +7,8 @@ fields in place and keeps the rest of the file (claims, links, prose, comments).
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+import shlex
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
@@ -15,7 +16,7 @@ import yaml
 from litrec.bibtex.common import CITATION_FIELDS
 from litrec.bibtex.read import Failure, check_record, read_bibtex
 from litrec.confine import Refused, project_root, read_file
-from litrec.errors import Unconvertible
+from litrec.errors import Unconvertible, UsageError
 from litrec.formatting import excerpt
 from litrec.scaffold import (
     display,
@@ -103,12 +104,23 @@ class Outcome:
     path: Path
     line: int
     key: str
+    dropped: list[str] = field(default_factory=list)  # the entry's fields no record field holds
 
 
 def import_bibtex(text: str, records_dir: Path, force: bool = False, dry_run: bool = False,
-                  filed: dt.date | None = None) -> tuple[list[Outcome], list[Failure]]:
-    """Write a literature record per convertible entry; return what was done and what failed."""
-    read = read_bibtex(text, filed)
+                  filed: dt.date | None = None, ids: dict[str, str] | None = None
+                  ) -> tuple[list[Outcome], list[Failure]]:
+    """Write a literature record per convertible entry; return what was done and what failed.
+
+    `ids` gives the record id of an entry by its citation key; a key the text lacks is a
+    UsageError, raised before anything is written.
+    """
+    read = read_bibtex(text, filed, ids)
+    unknown = [k for k in (ids or {}) if k not in read.keys]
+    if unknown:
+        known = ", ".join(sorted(k for k in read.keys if k)[:10]) or "none"
+        raise UsageError(f"--id {unknown[0]}=...: no entry has the key '{unknown[0]}' "
+                         f"(keys: {known})")
     failed = list(read.failed)
     done: list[Outcome] = []
     ids = existing_ids(records_dir)
@@ -117,8 +129,10 @@ def import_bibtex(text: str, records_dir: Path, force: bool = False, dry_run: bo
         path = ids.get(rid) or record_path(records_dir, "literature", rid)
         try:
             if rid in ids and not force:
+                other = ("; if it is another paper, give this one its own id: "
+                         f"--id {shlex.quote(conv.key)}=REF-..." if rid.startswith("REF-") else "")
                 raise Unconvertible(f"{rid} already exists ({display(path)}); pass --force to update "
-                                    "its citation fields (the rest of the record is kept)")
+                                    f"its citation fields (the rest of the record is kept){other}")
             if rid in ids:
                 try:
                     old = read_file(path, project_root(records_dir)).decode("utf-8")
@@ -146,6 +160,6 @@ def import_bibtex(text: str, records_dir: Path, force: bool = False, dry_run: bo
             continue
         if dry_run and action != "unchanged":
             action = f"would {action[:-1]}"
-        done.append(Outcome(action, rid, path, conv.line, conv.key))
+        done.append(Outcome(action, rid, path, conv.line, conv.key, conv.dropped))
     failed.sort(key=lambda f: f.line)
     return done, failed

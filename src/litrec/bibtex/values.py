@@ -17,10 +17,13 @@ _MACRO = re.compile(r"[A-Za-z_][^\s\"#%'(),={}]*")
 
 
 def _pieces(value: str) -> list[str]:
-    """The parts of a value joined by `#` outside braces and quotes."""
-    parts, start, depth, quoted = [], 0, 0, False
+    """The parts of a value joined by `#` outside braces and quotes (`\\{`, `\\}` and `\\"` are
+    characters, as bibtexparser reads them and `litrec export bibtex` writes them)."""
+    parts, start, depth, quoted, escaped = [], 0, 0, False, False
     for i, ch in enumerate(value):
-        if ch == "{":
+        if escaped or ch == "\\":
+            escaped = not escaped and ch == "\\"
+        elif ch == "{":
             depth += 1
         elif ch == "}":
             depth -= 1

@@ -4,7 +4,11 @@
 uses it); `litrec export bibtex` writes one per literature record. Text fields
 are LaTeX-encoded (`João` -> `Jo\\~ao`, `&` -> `\\&`), capitals beyond a title's
 first letter are braced so bibliography styles keep them, URLs and DOIs are
-written as they are. Keys read `vonoswald2022transformers`.
+written as they are. Keys read `vonoswald2023transformers`.
+
+`year` is the record's year: the year of the version its venue names (ICML
+2023), with the arXiv number beside it as `eprint` and `archivePrefix = {arXiv}`;
+a record without a year gets its arXiv number's (`2212.07677`: 2022).
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ def cite_key(record) -> str:
         last = "".join(tail)
     title_word = next((w for w in re.findall(r"[A-Za-z0-9]+", _ascii(record.title or ""))
                        if len(w) > 3), "")
-    year = str(record.year or "")
+    year = str(entry_year(record) or "")
     parts = [last, year, title_word] if last else [title_word, year]
     key = re.sub(r"[^a-z0-9]", "", _ascii("".join(parts)).lower())
     return key if key[:1].isalpha() else re.sub(r"[^A-Za-z0-9]", "", record.id).lower()
@@ -55,6 +59,16 @@ def cite_key(record) -> str:
 
 def _ascii(s: str) -> str:
     return unicodedata.normalize("NFKD", s).encode("ascii", "ignore").decode()
+
+
+def entry_year(record) -> int | None:
+    """The year of the entry: the record's, or else the year of its arXiv number (yymm)."""
+    if record.year:
+        return record.year
+    return 2000 + int(record.arxiv[:2]) if record.arxiv else None
+
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
 def entry_type(record) -> str:
@@ -69,24 +83,28 @@ def _entry(record, key: str | None = None) -> Entry:
     kind = entry_type(record)
     fields: list[Field] = []
 
-    def add(name: str, value: str | None) -> None:
+    def add(name: str, value: str | None, enclosing: str | None = None) -> None:
         value = value and strip_unsafe(value)  # no terminal sequence or control character in a .bib
         if value:
-            fields.append(Field(name, value))
+            fields.append(Field(name, value, enclosing=enclosing))
 
     add("title", record.title and _latex(record.title, protect=True))
     add("author", " and ".join(_name(a) for a in record.authors))
-    add("year", record.year and str(record.year))
+    year = entry_year(record)
+    add("year", year and str(year))
+    add("month", record.month and _MONTHS[record.month - 1], "no-enclosing")  # month = jun
     venue_field = {"inproceedings": "booktitle", "article": "journal"}.get(kind, "howpublished")
     add(venue_field, record.venue and _latex(record.venue))
-    for name in ("publisher", "volume", "pages"):
+    for name in ("publisher", "volume", "number", "pages"):
         add(name, getattr(record, name) and _latex(getattr(record, name)))
     for name in ("doi", "url"):  # verbatim; braces would unbalance the entry
         add(name, getattr(record, name) and
             getattr(record, name).replace("{", "%7B").replace("}", "%7D"))
     if record.arxiv:
         add("eprint", record.arxiv)
-        add("archiveprefix", "arXiv")
+        add("archivePrefix", "arXiv")
+    add("keywords", ", ".join(_latex(k) for k in record.keywords))
+    add("abstract", record.abstract and _latex(record.abstract))
     return Entry(kind, key or cite_key(record), fields)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import sys
@@ -12,6 +13,7 @@ from litrec.bibtex.source import Source, read_source
 from litrec.commands.common import format_arg, need_dir
 from litrec.confine import Refused, read_regular
 from litrec.errors import InputError, UsageError
+from litrec.kinds import ID_RE, KIND
 from litrec.scaffold import display
 
 
@@ -22,15 +24,40 @@ def add_parser(sub) -> None:
     what = p.add_subparsers(dest="import_format", metavar="FORMAT")
     q = what.add_parser("bibtex", help="a literature record per entry of a .bib file",
                         description="Create a literature record per entry, its id from the entry's "
-                        "arXiv number or else its DOI. Every entry that cannot be converted is "
-                        "reported with its line; exit 1 if any.")
+                        "arXiv number, else its DOI, else its citation key (REF-KEY); --id sets it "
+                        "for one entry. The fields no record field holds are named. Every entry "
+                        "that cannot be converted is reported with its line; exit 1 if any.")
     q.add_argument("file", metavar="FILE", help="the .bib file ('-' for standard input)")
+    q.add_argument("--id", action="append", type=_id_option, default=[], metavar="KEY=ID",
+                   dest="ids", help="the record id of the entry with citation key KEY "
+                   "(e.g. bishop2006pattern=REF-bishop-prml); may be given once per entry")
     q.add_argument("--force", action="store_true",
                    help="update the citation fields of records that exist (the rest is kept)")
     q.add_argument("--dry-run", action="store_true", help="report what would be written; write nothing")
     q.add_argument("--records", type=Path, default=Path("records"), metavar="DIR",
                    help="the records folder (default: records)")
     format_arg(q)
+
+
+def _id_option(text: str) -> tuple[str, str]:
+    """An argparse type: KEY=ID, ID a literature id."""
+    key, sep, rid = text.rpartition("=")
+    if not sep or not key.strip() or not rid.strip():
+        raise argparse.ArgumentTypeError(f"--id {text!r}: write KEY=ID, e.g. "
+                                         "bishop2006pattern=REF-bishop-prml")
+    if not ID_RE["literature"].match(rid.strip()):
+        raise argparse.ArgumentTypeError(f"--id {text!r}: '{rid}' is not a literature id; give "
+                                         f"{KIND['literature'].example}")
+    return key.strip(), rid.strip()
+
+
+def _ids(pairs: list[tuple[str, str]]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, rid in pairs:
+        if out.get(key, rid) != rid:
+            raise UsageError(f"--id gives the key '{key}' two ids ({out[key]}, {rid}); give one")
+        out[key] = rid
+    return out
 
 
 def _read_source(name: str) -> tuple[Source, str]:
@@ -60,19 +87,22 @@ def run(args) -> int:
     source, shown = _read_source(str(args.file))
     if source.note:
         print(f"litrec import: {shown} {source.note}", file=sys.stderr)
-    done, failed = import_bibtex(source.text, args.records, args.force, args.dry_run)
+    done, failed = import_bibtex(source.text, args.records, args.force, args.dry_run,
+                                 ids=_ids(args.ids))
     if args.format == "json":
         print(json.dumps({
             "file": shown,
             "encoding": source.encoding,
             "records": [{"action": o.action, "id": o.id, "path": display(o.path), "line": o.line,
-                         "key": o.key} for o in done],
+                         "key": o.key, "dropped": o.dropped} for o in done],
             "failed": [{"line": f.line, "key": f.key, "message": f.message} for f in failed],
         }, indent=2, ensure_ascii=False))
     else:
         for o in done:
             key = f" ({o.key})" if o.key else ""
             print(f"{o.action} {display(o.path)} from {shown}:{o.line}{key}")
+            if o.dropped:
+                print(f"  dropped (no record field holds them): {', '.join(o.dropped)}")
         for f in failed:
             key = f"{f.key}: " if f.key else ""
             print(f"{shown}:{f.line}: {key}{f.message}", file=sys.stderr)

@@ -33,6 +33,8 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     """Validate and print every problem; exit 1 when any record is invalid."""
     need_dir(args.records, "records")
+    if args.analysis is not None:  # named: it must be there (without, a records-only repository may lack it)
+        need_dir(args.analysis, "analysis")
     proj = load_project(args.records, args.analysis)
     results = args.results or args.records.resolve().parent / "results"
     proj.diagnostics.extend(modified_results(results, proj.display))

@@ -108,6 +108,7 @@ def _citation(data: SiteData, rec, page: str) -> str:
     if rec.title:
         parts.append(f"<em>{esc(rec.title)}</em>.")
     venue = ", ".join(esc(v) for v in (rec.venue, rec.volume and f"vol. {rec.volume}",
+                                       rec.number and f"no. {rec.number}",
                                        rec.pages and f"pp. {rec.pages}", rec.publisher) if v)
     if venue:
         parts.append(venue + ".")

@@ -34,7 +34,8 @@ _PROSE_RE = re.compile("[&<>{}]")
 # a candidate record id, optionally with a claim: checked against the project before linking
 ID_CANDIDATE = re.compile(
     r"(?<![\w/.#-])("
-    r"(?:ARXIV-\d{4}\.\d{4,5}|DOI-10\.\d{4,9}_[-._;()A-Za-z0-9]+|NOTE-\d+|THEORY-\d+|ADR-\d+"
+    r"(?:ARXIV-\d{4}\.\d{4,5}|DOI-10\.\d{4,9}_[-._;()A-Za-z0-9]+|REF-[a-z0-9]+(?:-[a-z0-9]+)*"
+    r"|NOTE-\d+|THEORY-\d+|ADR-\d+"
     r"|ANTH-(?:LIT|THEORY|NOTE|WORK)-\d+|[a-z0-9]+(?:-[a-z0-9]+)+)"
     r"(?:#[A-Z][A-Za-z]*\d+[a-z]?)?)"
 )
