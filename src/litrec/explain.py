@@ -175,7 +175,7 @@ def check_id(rec, path: Path, root, shown: str, diags: list[Diagnostic]) -> None
         line, col = locate(root, ("id",))
         diags.append(Diagnostic(
             shown, line, col, "id",
-            f"'{excerpt(rec.id)}' is not a {rec.kind} id; expected the form {KIND[rec.kind].example}",
+            f"{excerpt(rec.id)!r} is not a {rec.kind} id; expected the form {KIND[rec.kind].example}",
             "id-pattern", record=rec.id))
     elif path.stem != rec.id:
         line, col = locate(root, ("id",))
