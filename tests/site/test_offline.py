@@ -231,3 +231,11 @@ def test_search_for_a_record_id_finds_its_page_first(served, browser, query, pag
                                              "'.md-search-result__item > a')].map(a => a.href)"))
     assert found, "the search gave no results"
     assert found[0].split("?")[0] == f"{served}/{page}", found[:3]
+
+
+@pytest.mark.parametrize("page", ["index.html", "records/ARXIV-2212.07677.html"])
+def test_badges_are_readable(served, browser, page):
+    _open(browser, f"{served}/{page}")
+    sizes = _evaluate(browser, "[...document.querySelectorAll('.lr-badge, .lr-tag, .lr-reason')]"
+                               ".map(e => parseFloat(getComputedStyle(e).fontSize))")
+    assert sizes and min(sizes) >= 12, sorted(set(sizes))
