@@ -234,6 +234,11 @@ def test_anthology_section_shows_stances_and_who_points_at_each_entry(built):
     held = html[html.index('id="held"'):html.index('id="rejected"')] if html.index('id="held"') < \
         html.index('id="rejected"') else html[html.index('id="held"'):]
     assert "entry for" in held and "NOTE-621" in held  # the owner's reading of the same paper
+    # each owner's record says what it does to the paper, in the direction it points
+    words = text(held)
+    assert "NOTE-621 (uses ARXIV-2212.07677#P1)" in words
+    assert "NOTE-621 (reading of ARXIV-2212.07677)" in words
+    assert "used by" not in words and "read in" not in words
 
 
 def test_analysis_pages_show_metrics_figures_provenance_and_claims(built):
