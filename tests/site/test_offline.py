@@ -17,6 +17,7 @@ import functools
 import json
 import os
 import queue
+import shutil
 import subprocess
 import threading
 import time
@@ -30,7 +31,8 @@ from tests.site.test_browser import CHROMIUM, FLAGS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-OFFLINE = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1", "--proxy-server=127.0.0.1:9"]
+OFFLINE = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
+           "--proxy-server=127.0.0.1:9"]
 FORMULA = r"$\Delta W = -\frac{\eta}{N} \sum_i (W_0 x_i - y_i) x_i^\top$"
 DISPLAY = "\n  $$\n  L(W) = \\frac{1}{2N} \\sum_{i=1}^{N} \\|W x_i - y_i\\|^2\n  $$\n"
 
@@ -125,8 +127,8 @@ def _evaluate(browser: Browser, expression: str):
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    """The fixture project's site, a formula in claim P1, served on localhost."""
+def site_dir(tmp_path_factory):
+    """The fixture project's site, with maths in claim P1 and in the body, built."""
     root = copy_project(tmp_path_factory.mktemp("offline") / "project")
     record = root / "records" / "literature" / "ARXIV-2212.07677.yaml"
     text = record.read_text(encoding="utf-8")
@@ -135,8 +137,6 @@ def served(tmp_path_factory):
     record.write_text(text.replace(end, end.rstrip("\n") + f" In symbols, {FORMULA}.\n", 1)
                       .replace("body: |\n", "body: |\n" + DISPLAY + "\n", 1), encoding="utf-8")
     (root / "mkdocs.yml").write_bytes((REPO / "mkdocs.yml").read_bytes())
-    import shutil
-
     shutil.copytree(REPO / "site", root / "site")
     cwd = os.getcwd()
     os.chdir(root)
@@ -144,7 +144,13 @@ def served(tmp_path_factory):
         assert main(["site", "build", "--out", "public"]) == 0
     finally:
         os.chdir(cwd)
-    handler = functools.partial(_Quiet, directory=str(root / "public"))
+    return root / "public"
+
+
+@pytest.fixture(scope="module")
+def served(site_dir):
+    """That site served on localhost."""
+    handler = functools.partial(_Quiet, directory=str(site_dir))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
@@ -193,8 +199,11 @@ def test_network_is_blocked(served, browser):
     assert _evaluate(browser, "fetch('/sitemap.xml').then(r => r.status)") == 200
 
 
-def test_record_page_draws_its_graph_and_its_maths_offline(served, browser):
-    _open(browser, served + "/records/ARXIV-2212.07677.html")
+@pytest.mark.parametrize("how", ["served", "file"])
+def test_record_page_draws_its_graph_and_its_maths_offline(site_dir, served, browser, how):
+    """Served on localhost, or opened from its files (file://)."""
+    base = served if how == "served" else site_dir.as_uri()
+    _open(browser, base + "/records/ARXIV-2212.07677.html")
     graphs = _wait(lambda: [g for g in _mermaid_graphs(browser)
                             if any(n.get("nodeName") == "svg" for n in _walk(g))])
     assert graphs, "no Mermaid graph was drawn (the bundled mermaid.min.js did not run)"
@@ -209,7 +218,7 @@ def test_record_page_draws_its_graph_and_its_maths_offline(served, browser):
     # KaTeX's fonts came from the site, not from elsewhere
     assert _wait(lambda: _evaluate(browser, "document.fonts.check('16px KaTeX_Main')"))
     # nothing at all is asked of another host
-    outside = {u for u in _requested(browser) if not u.startswith((served, "data:"))}
+    outside = {u for u in _requested(browser) if not u.startswith((base, "data:"))}
     assert not outside, outside
 
 
