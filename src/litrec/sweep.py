@@ -95,9 +95,25 @@ def platform_info() -> dict:
         "system": platform.system(),
         "release": platform.release(),
         "machine": platform.machine(),
+        "processor": cpu_model(),
         "python": platform.python_version(),
         "cpu_count": os.cpu_count(),
     }
+
+
+def cpu_model(cpuinfo: str | None = None) -> str:
+    """The CPU's model name: Linux's /proc/cpuinfo `model name`, else `platform.processor()`."""
+    if cpuinfo is None:
+        try:
+            with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as fh:
+                cpuinfo = fh.read(65536)
+        except OSError:
+            cpuinfo = ""
+    for line in cpuinfo.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() in ("model name", "Model", "cpu model") and value.strip():
+            return " ".join(value.split())
+    return platform.processor()
 
 
 # ---------------------------------------------------------------- loading

@@ -38,7 +38,7 @@ def test_home_page_renders_the_claims_dashboard(built, tmp_path):
     assert re.match(r'class="lr-dashboard">\s*<div class="md-typeset__scrollwrap">'
                     r'\s*<div class="md-typeset__table">\s*<table>', dash), dash[:300]
     table = dash[:dash.index("</table>")]
-    for verdict in ("reproduced", "not-reproduced", "stale", "not-run", "unchecked"):
+    for verdict in ("reproduced", "not-reproduced", "stale", "missing", "unchecked"):
         assert f"lr-v-{verdict}" in table, verdict
     assert table.count('href="records/') >= 7  # a link per claim, to its record page's anchor
     assert "<script>alert" not in dom

@@ -238,6 +238,11 @@ def test_anthology_section_shows_stances_and_who_points_at_each_entry(built):
     held = html[html.index('id="held"'):html.index('id="rejected"')] if html.index('id="held"') < \
         html.index('id="rejected"') else html[html.index('id="held"'):]
     assert "entry for" in held and "NOTE-621" in held  # the owner's reading of the same paper
+    # each owner's record says what it does to the paper, in the direction it points
+    words = text(held)
+    assert "NOTE-621 (uses ARXIV-2212.07677#P1)" in words
+    assert "NOTE-621 (reading of ARXIV-2212.07677)" in words
+    assert "used by" not in words and "read in" not in words
 
 
 def test_analysis_pages_show_metrics_figures_provenance_and_claims(built):
@@ -340,3 +345,35 @@ def test_sharded_build_gives_the_same_site(built, pages, tmp_path):
 
     assert docs(out) == docs(built.out)
     assert not list(tmp_path.glob(".sharded-shard*"))  # the shards' folders are gone
+
+
+def test_search_finds_a_record_by_its_id_and_keeps_table_cells_apart(built):
+    import json
+
+    docs = json.loads((built.out / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    by_location = {d["location"]: d for d in docs}
+    # the page's heading (the title the search weighs most) names the id, on that page only
+    assert by_location["records/NOTE-621.html"]["title"].startswith("NOTE-621 · Conditioning")
+    assert by_location["anthology/ANTH-LIT-533.html"]["title"].startswith("ANTH-LIT-533 · ")
+    assert [d["location"] for d in docs if "NOTE-621" in d["title"]] == ["records/NOTE-621.html"]
+    p1 = by_location["records/ARXIV-2212.07677.html#p1"]["text"]
+    assert "Expectation Measured Expected Paper Official code Note" in p1
+    assert "3e-16 1e-10" in p1
+
+
+def test_pages_load_graphs_and_maths_from_the_site_itself(built):
+    html = (built.out / "records" / "ARXIV-2212.07677.html").read_text(encoding="utf-8")
+    scripts = re.findall(r'<script src="([^"]+)"', html)
+    styles = re.findall(r'<link rel="stylesheet" href="([^"]+)"', html)
+    for ref in ("../assets/vendor/mermaid/mermaid.min.js", "../assets/vendor/katex/katex.min.js",
+                "../assets/maths.js"):
+        assert ref in scripts, scripts
+    assert "../assets/vendor/katex/katex.min.css" in styles
+    for ref in scripts + styles:
+        assert "://" not in ref, ref  # nothing from a CDN
+        assert (built.out / "records" / ref.split("?")[0]).resolve().is_file(), ref
+    vendor = built.out / "assets" / "vendor"
+    assert (vendor / "mermaid" / "LICENSE").is_file() and (vendor / "katex" / "LICENSE").is_file()
+    css = (vendor / "katex" / "katex.min.css").read_text(encoding="utf-8")
+    for font in set(re.findall(r"url\((fonts/[^)]+\.woff2)\)", css)):
+        assert (vendor / "katex" / font).is_file(), font

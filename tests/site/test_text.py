@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -97,6 +98,33 @@ def test_markdown_still_works():
         assert piece in out
 
 
+def _maths(md_text: str) -> list[str]:
+    """The TeX each arithmatex element hands to KaTeX (its text, as the browser reads it)."""
+    out = markdown.Markdown(extensions=EXTENSIONS + ["litrec.site.mdext"],
+                            extension_configs=SITE_CONFIGS).convert(md_text)
+    return [html.unescape(m) for m in re.findall(r'class="arithmatex">(.*?)</(?:span|div)>', out, re.S)]
+
+
+def test_maths_reaches_katex_as_written():
+    text = ("Loss $L(W) = \\frac{1}{2N} \\sum_i \\|W x_i - y_i\\|^2$ when $a < b$ & *em*; "
+            "a price of $5 and $10 stays text, \\$x\\$ too.\n\n"
+            "$$\n\\Delta W = -\\frac{\\eta}{N} \\sum_{i} (W_0 x_i - y_i) x_i^\\top \\quad a<b & c\n$$\n\n"
+            "After <script>alert(1)</script>.")
+    assert _maths(prose(text)) == [
+        "\\(L(W) = \\frac{1}{2N} \\sum_i \\|W x_i - y_i\\|^2\\)", "\\(a < b\\)",
+        "\\[\n\\Delta W = -\\frac{\\eta}{N} \\sum_{i} (W_0 x_i - y_i) x_i^\\top \\quad a<b & c\n\\]"]
+    tags = render(prose(text))
+    assert "script" not in {t for t, _ in tags}
+    out = markdown.markdown(prose(text), extensions=EXTENSIONS, extension_configs=SITE_CONFIGS)
+    assert "&lt;script&gt;" in out and "$5 and $10" in out and "$x$" in out
+
+
+def test_maths_cannot_add_attributes_or_html():
+    text = "$x${ onclick=alert(1) } $$\n</div><script>alert(1)</script>{: onclick=y }\n$$"
+    for tag, attrs in render(prose("a\n\n" + text)) + render(prose(text)):
+        assert tag != "script" and not any(k.startswith("on") for k in attrs)
+
+
 def test_ids_and_claim_refs_become_links():
     text = prose("See ARXIV-2212.07677#P1, ARXIV-2212.07677. And DOI-10.1000_a(b)c) and "
                  "what-survives-translation, not NOTE-404 nor in-context. `ARXIV-2212.07677#P1`", resolve)
@@ -164,7 +192,8 @@ PIECES = ["<", ">", "&", "{", "}", "`", "```", "~~~", "\n", "\n\n", " ", "    ",
           "</div>", "{: #x onclick=y }", "{ onmouseover=z }", "<!--", "-->", "<![CDATA[", "&#60;",
           "&lt;", "\x02", "\x03", "ARXIV-2212.07677#P1", "<a href='javascript:x'>", "> ",
           "!!! note", "<details>", "markdown=\"1\"", "<svg/onload=alert(1)>", "|", "---",
-          "<!-- litrec:html -->", "<!-- /litrec:html -->", "\n<!-- litrec:html -->\n"]
+          "<!-- litrec:html -->", "<!-- /litrec:html -->", "\n<!-- litrec:html -->\n", "$", "$$",
+          "\n$$\n", "\\frac{a}{b}", "\\(", "\\["]
 
 
 @pytest.mark.slow  # fuzzing: 300 examples

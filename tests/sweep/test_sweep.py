@@ -14,7 +14,8 @@ import pytest
 
 from litrec.stats import summarize
 
-from litrec.sweep import Point, SweepError, aggregate, load_analysis, plan, run_point
+from litrec.sweep import (Point, SweepError, aggregate, cpu_model, load_analysis, plan,
+                          platform_info, run_point)
 
 from .conftest import write_toy
 
@@ -92,6 +93,7 @@ def test_a_local_sweep_stores_points_spread_and_judges_the_mean(sweep_project, c
     assert result["sweep"] == {"seed": [0, 1, 2]} and result["seed"] == [0, 1, 2]
     assert result["config"]["seed"] == 0 and result["notes"] == ["toy sweep"]
     assert result["figures"] == {"draws": "quick/draws.svg"}
+    assert result["platform"]["processor"] == platform_info()["processor"]
     assert (sweep_project / "results" / "toy-sweep" / "quick" / "draws.svg").is_file()
     claim = json.loads(out)["claims"][0]
     assert claim["verdict"] == "reproduced"
@@ -192,3 +194,10 @@ def test_an_edited_helper_is_reimported_for_another_analysis(sweep_project):
     (analysis / "helper.py").write_text("K = 22\n")  # another size: no stale .pyc within a second
     b, files = load_analysis(root, "analysis", "uses_b")
     assert b.helper.K == 22 and "analysis/helper.py" in files
+
+
+def test_the_cpu_model_comes_from_cpuinfo_else_the_platform(monkeypatch):
+    x86 = "processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Intel(R) Xeon(R)  CPU @ 2.20GHz\n"
+    assert cpu_model(x86) == "Intel(R) Xeon(R) CPU @ 2.20GHz"
+    monkeypatch.setattr("platform.processor", lambda: "arm")
+    assert cpu_model("processor\t: 0\nBogoMIPS\t: 50.00\n") == "arm"  # no model name: aarch64

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -25,6 +26,18 @@ def add_parser(sub) -> None:
         if action == "build":
             q.add_argument("--out", type=Path, default=Path("public"), metavar="DIR",
                            help="where the HTML site goes (default: public)")
+        else:
+            q.add_argument("--host", default="127.0.0.1", metavar="HOST",
+                           help="the address to serve on (default: 127.0.0.1, this machine only)")
+            q.add_argument("--port", type=port_number, default=8000, metavar="PORT",
+                           help="the port to serve on (default: 8000)")
+
+
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port, 1 to 65535."""
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number from 1 to 65535, found '{text}'")
+    return int(text)
 
 
 def run(args) -> int:
@@ -33,7 +46,8 @@ def run(args) -> int:
         raise UsageError("site needs an action: 'litrec site build' or 'litrec site serve'")
     need_dir(args.records, "records")
     if args.site_command == "serve":
-        serve_site(args.records, args.analysis, args.results, args.profile)
+        serve_site(args.records, args.analysis, args.results, args.profile, host=args.host,
+                   port=args.port)
         return 0
     check_out(args.out, args.records, folder=True)
     try:

@@ -27,7 +27,7 @@ from litrec.confine import Refused, check, project_root, read_regular, walk
 from litrec.errors import SiteError
 from litrec.load import load_project
 from litrec.project import Project
-from litrec.site import engine, outdir
+from litrec.site import engine, navhook, outdir
 from litrec.site.data import SiteData, gather
 from litrec.site.index_pages import (
     analyses_index,
@@ -249,8 +249,12 @@ def _snapshot(paths: list[Path]) -> dict[str, float]:
 
 def serve_site(records_dir: Path, analysis_dir: Path | None = None,
                results_dir: Path = Path("results"), profile: str = "paper",
-               config_file: Path = Path("mkdocs.yml"), dev_addr: str | None = None) -> None:
-    """Regenerate the docs folder whenever a record, result or page changes; MkDocs reloads."""
+               config_file: Path = Path("mkdocs.yml"), host: str = "127.0.0.1",
+               port: int = 8000) -> None:
+    """Regenerate the docs folder whenever a record, result or page changes; MkDocs reloads.
+
+    Serves on `host`:`port`; raises SiteError when that address cannot be had.
+    """
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     from mkdocs.commands.serve import serve
 
@@ -293,9 +297,21 @@ def serve_site(records_dir: Path, analysis_dir: Path | None = None,
     logging.getLogger("mkdocs").setLevel(logging.INFO)
     print(f"litrec site serve: regenerating from {records_dir}, {results_dir} and site/ as they change",
           file=sys.stderr)
-    kwargs = {"dev_addr": dev_addr} if dev_addr else {}
+    address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     try:
         serve(config_file=str(config_file), docs_dir=str(docs_dir), livereload=True, strict=False,
-              **kwargs)
+              dev_addr=address, hooks=_hooks(config_file) + [navhook.__file__])
+    except OSError as exc:
+        raise SiteError(f"cannot serve on {address}: {exc.strerror or exc}; choose another "
+                        "--port (or --host)") from None
     finally:
         stop.set()
+
+
+def _hooks(config_file: Path) -> list[str]:
+    """The hooks mkdocs.yml names (serve adds litrec's nav hook to them)."""
+    from mkdocs.utils import yaml_load
+
+    with open(config_file, "rb") as fh:
+        hooks = (yaml_load(fh) or {}).get("hooks") or []
+    return [str(config_file.parent / h) for h in hooks]

@@ -61,7 +61,7 @@ def _nav_paths(nav) -> set[str]:
     return found
 
 
-def _add_to_nav(nav: list | None, pages: dict[str, str]) -> None:
+def add_to_nav(nav: list | None, pages: dict[str, str]) -> None:
     """Name every hand-written page in the nav with its title, appending those it misses to
     the Guide section (or to its end). Titled here, not by MkDocs from the page, because a
     shard that does not render a page would not know its title."""
@@ -73,7 +73,7 @@ def _add_to_nav(nav: list | None, pages: dict[str, str]) -> None:
         elif isinstance(item, dict):
             for key, value in item.items():
                 if isinstance(value, list):
-                    _add_to_nav(value, {p: t for p, t in pages.items() if p in _nav_paths(value)})
+                    add_to_nav(value, {p: t for p, t in pages.items() if p in _nav_paths(value)})
     missing = [p for p in sorted(pages) if p not in _nav_paths(nav) and p != "index.md"]
     guide = next((item["Guide"] for item in nav
                   if isinstance(item, dict) and isinstance(item.get("Guide"), list)), nav)
@@ -119,7 +119,7 @@ def build_once(config_file: Path, docs_dir: Path, site_dir: Path, handwritten: d
     try:
         cfg = load_config(config_file=str(config_file), docs_dir=str(docs_dir),
                           site_dir=str(site_dir), strict=True)
-        _add_to_nav(cfg["nav"], handwritten)
+        add_to_nav(cfg["nav"], handwritten)
         if render is not None or not static:
             cfg.plugins["litrec-shard"] = _shard_plugin(render, static)
         cfg.plugins.on_startup(command="build", dirty=False)

@@ -199,15 +199,16 @@ def _anthology_row(data: SiteData, page: str, rid: str) -> list[str]:
     incoming = proj.incoming(rid)
     by = [f"{esc(rel_text(inv))} {ref_link(data, page, e.source)}"
           for inv in ("kept_by", "rejected_by") for e in incoming.get(inv, [])]
-    owners = [f"{ref_link(data, page, e.source)} ({esc(rel_text(inv))})"
-              for inv, es in incoming.items() for e in es
+    # each owner's record with what it does: "NOTE-621 (uses ARXIV-2212.07677#P1)"
+    owners = [f"{ref_link(data, page, e.source)} ({esc(rel_text(e.rel))})"
+              for es in incoming.values() for e in es
               if proj.records[e.source].kind != "anthology"]
     for e in data.out_edges.get(rid, []):
         if e.rel == "entry_for":
             owners.append(f"entry for {ref_link(data, page, e.target)}")
-            owners += [f"{ref_link(data, page, b.source)} ({esc(rel_text(inv))} "
+            owners += [f"{ref_link(data, page, b.source)} ({esc(rel_text(b.rel))} "
                        f"{ref_link(data, page, b.ref)})"
-                       for inv, es in proj.incoming(e.target).items() for b in es
+                       for es in proj.incoming(e.target).values() for b in es
                        if proj.records[b.source].kind != "anthology"]
     return [entry, esc(r.read_for or ""), lines(stances), lines(by), lines(owners)]
 

@@ -60,10 +60,13 @@ def ul(items: Iterable[str]) -> str:
 
 
 def table(head: list[str], rows: Iterable[list[str]], cls: str | None = None) -> str:
-    """A table; Material styles and wraps tables without a class, so a class goes on a div."""
-    out = ["<table>\n<thead><tr>", *(f"<th>{h}</th>" for h in head), "</tr></thead>\n<tbody>\n"]
+    """A table; Material styles and wraps tables without a class, so a class goes on a div.
+
+    Cells are apart by a space, so the search index (a table's text without its tags)
+    does not run them together."""
+    out = ["<table>\n<thead><tr>", " ".join(f"<th>{h}</th>" for h in head), "</tr></thead>\n<tbody>\n"]
     for row in rows:
-        out.append("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>\n")
+        out.append("<tr>" + " ".join(f"<td>{c}</td>" for c in row) + "</tr>\n")
     out.append("</tbody>\n</table>\n")
     text = "".join(out)
     return f'<div class="{cls}">\n{text}</div>\n' if cls else text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from litrec.formatting import fmt
@@ -151,14 +152,26 @@ def provenance(prov: dict) -> str:
     if prov.get("wall_time_s") is not None:
         rows.append(("wall time", esc(f"{fmt(prov['wall_time_s'])} s")))
     dev = prov.get("device") or {}
-    if dev:
-        rows.append(("device", esc(f"{dev.get('platform', '')} {', '.join(dev.get('devices') or [])}")))
     plat = prov.get("platform") or {}
+    if dev:
+        rows.append(("device", esc(device_text(dev, plat))))
     if plat:
         rows.append(("platform", esc(" ".join(str(plat.get(k, "")) for k in ("system", "machine", "python")))))
     if prov.get("litrec"):
         rows.append(("litrec", esc(prov["litrec"])))
     return table(["", ""], ([k, v] for k, v in rows)) if rows else ""
+
+
+def device_text(dev: dict, plat: dict) -> str:
+    """The device a result ran on, named once: `cpu (AMD EPYC 7B13)`, `gpu: 2 × NVIDIA H100`."""
+    backend = str(dev.get("platform") or "")
+    kinds = Counter(str(d) for d in dev.get("devices") or [])
+    if any(name.lower() != backend.lower() for name in kinds):  # an accelerator's own name
+        named = ", ".join(f"{n} × {name}" if n > 1 else name for name, n in kinds.items())
+        return f"{backend}: {named}" if backend else named
+    model = str(plat.get("processor") or "").strip()
+    backend = backend or "cpu"
+    return f"{backend} ({model})" if model and backend == "cpu" else backend
 
 
 def links_list(data: SiteData, page: str, groups: dict[str, list], incoming: bool,

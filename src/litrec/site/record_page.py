@@ -51,9 +51,11 @@ def record_page(data: SiteData, rid: str) -> str:
     # The browser title comes from front matter, HTML-escaped: MkDocs would take it from the
     # heading and Material unescapes it into <title>, where "</title><script>" would break out.
     text = clean(rec.title) if rec.title else rid
+    # The heading names the id too: the search ranks a page first by its heading's words.
+    heading = f"{inline(rid)} · {inline(text)}" if rec.title else inline(rid)
     out: list[str] = [f"---\ntitle: {json.dumps(html.escape(' '.join(text.split())))}\n"
-                      "hide:\n  - navigation\n---\n", f"# {inline(text)}\n"]
-    meta = [span("lr-kind", esc(rec.kind)), code(rid)]
+                      "hide:\n  - navigation\n---\n", f"# {heading}\n"]
+    meta = [span("lr-kind", esc(rec.kind))]
     field = KIND[rec.kind].status_field
     if field and getattr(rec, field):
         meta.append(badge(getattr(rec, field), "s"))

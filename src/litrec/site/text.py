@@ -11,7 +11,11 @@ of `litrec.site.markup`, through `markup.esc` (HTML escaping):
   escaped too, so `attr_list` cannot add attributes (`onclick`) from a record.
   Code spans and fenced blocks are rendered here as `<code>`/`<pre>` with
   their content escaped, so they still show `<` as `<`. Record ids and claim
-  refs (`ARXIV-2212.07677#P1`) become links.
+  refs (`ARXIV-2212.07677#P1`) become links. Maths is kept for the site's
+  KaTeX: `$...$` in a line is left to `pymdownx.arithmatex` (escaped
+  characters reach KaTeX as the characters), and a `$$` block (from a line
+  starting `$$` to one ending `$$`) is written here as arithmatex would,
+  `<div class="arithmatex">\\[...\\]</div>`, its content escaped.
 - `mermaid_label(s)`: a Mermaid node label, every unusual character an
   entity code.
 
@@ -42,6 +46,7 @@ ID_CANDIDATE = re.compile(
 _MD_LINK = re.compile(r"!?\[[^\]\n]*\]\([^)\n]*\)|\[[^\]\n]*\]\[[^\]\n]*\]|^ {0,3}\[[^\]\n]+\]:.*$", re.M)
 _CODE_SPAN = re.compile(r"(?<!\\)(`+)((?:(?!\n[ \t]*\n).)+?)(?<!`)\1(?!`)", re.S)
 _FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+_MATH_OPEN = re.compile(r"^ {0,3}\$\$")
 _QUOTE_MARKS = re.compile(r"^(?:[ \t]{0,3}>)+", re.M)
 _HEADING = re.compile(r"^(#{1,6})(?=[ \t]|$)")
 
@@ -89,6 +94,18 @@ def prose(s: Any, resolve: Resolve | None = None, min_heading: int = 2) -> str:
             out.append("\n<pre class=\"lr-code\"><code>" + _html(body) + "</code></pre>\n")
             i = j + 1
             continue
+        if _MATH_OPEN.match(lines[i]) and (not para or not para[-1].strip()):
+            j = i
+            while j < len(lines) and not (lines[j].rstrip().endswith("$$")
+                                          and (j > i or len(lines[j].strip()) > 3)):
+                j += 1
+            if j < len(lines):
+                out.append(_text(para, resolve, shift))
+                para = []
+                body = "\n".join(lines[i:j + 1]).strip()[2:-2]
+                out.append("\n<div class=\"arithmatex\">\\[" + _html(body) + "\\]</div>\n")
+                i = j + 1
+                continue
         para.append(lines[i])
         i += 1
     out.append(_text(para, resolve, shift))
