@@ -34,7 +34,7 @@ SLOW_TESTS = (
     "tests/analyses/test_deeper_gdpp.py::test_recurrent_two_layers_beat_gd_and_align_with_gdpp",
     "tests/analyses/test_deeper_gdpp.py::test_five_layers_run_and_report",
     "tests/analyses/test_prop2_mlp_attention.py::test_both_models_learn_the_sine_family",
-    "tests/analyses/test_prop2_mlp_attention.py::test_identity_to_float64_precision",
+    "tests/analyses/test_prop2_mlp_attention.py::test_identity_and_baseline_layer_to_float64_precision",
     "tests/analyses/test_prop2_mlp_attention.py::test_fast_trained_predictor_equals_full_layers",
     "tests/analyses/test_prop3_token_building.py::test_quick_profile_copies_then_steps_once",
     "tests/analyses/test_single_layer.py::test_quick_profile_trained_layer_matches_one_gd_step",

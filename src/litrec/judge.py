@@ -76,13 +76,22 @@ class Outcome:
     stored_expectation: str | None = None
 
 
+def _what(v: Any) -> str:
+    """A value as a reader names it: `the text 'ten'`, `the boolean true`, `a mapping`."""
+    if isinstance(v, bool):
+        return f"the boolean {str(v).lower()}"
+    if isinstance(v, str):
+        return f"the text {v[:40]!r}"
+    return "a list" if isinstance(v, list) else "a mapping" if isinstance(v, dict) else repr(v)
+
+
 def _number(v: Any, what: str) -> float | None:
     """`v` as a float; None for a NaN or null; Refused for a boolean or a text."""
     if v is None:
         return None
     if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise Refused(f"{what} is {type(v).__name__} {v!r}, not a number; litrec does not "
-                      "compare it with one")
+        raise Refused(f"{what} is {_what(v)}, not a number; litrec does not compare it with one "
+                      "(the claim and the analysis disagree on the metric's type)")
     x = float(v)
     return None if math.isnan(x) else x
 
@@ -166,8 +175,8 @@ def _equality(exp: Expectation, seeds: list[dict]) -> tuple[str, list]:
         a = get_metric(metrics, exp.metric)
         b = get_metric(metrics, exp.ref) if exp.ref is not None else exp.value
         if isinstance(a, bool) != isinstance(b, bool):
-            raise Refused(f"metric '{exp.metric}' is {type(a).__name__} {a!r} and the expected "
-                          f"value is {type(b).__name__} {b!r}; litrec does not compare them")
+            raise Refused(f"metric '{exp.metric}' is {_what(a)} and the expected value is "
+                          f"{_what(b)}; litrec does not compare them")
         if not isinstance(b, bool) and exp.factor != 1:
             b = _number(b, "the expected value") * exp.factor
         got.append(a)

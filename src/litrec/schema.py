@@ -42,6 +42,7 @@ from pathlib import Path
 from pydantic.json_schema import GenerateJsonSchema
 
 from litrec import model as m
+from litrec.expectation import POSITION_RE
 from litrec.confine import Refused, read_regular
 from litrec.kinds import KIND, KINDS
 
@@ -100,9 +101,17 @@ def _add_model_rules(schema: dict) -> None:
             kept = [t for t in prop.pop("anyOf", []) if t.get("type") != "null"]
             prop.update(kept[0] if len(kept) == 1 else {"anyOf": kept})
             prop.pop("default", None)
+        between = {"required": ["op"], "properties": {"op": {"const": "between"}}}
         exp["allOf"] = [
-            {"oneOf": [given("value"), given("ref")],
-             "description": "exactly one right-hand side: value or ref"},
+            {"if": between,
+             "then": {"required": ["low", "high", "position"],
+                      "not": {"anyOf": [{"required": ["value"]}, {"required": ["ref"]}]},
+                      "properties": {"position": {"pattern": POSITION_RE.pattern}}},
+             "else": {"oneOf": [given("value"), given("ref")],
+                      "not": {"anyOf": [{"required": ["low"]}, {"required": ["high"]},
+                                        {"required": ["position"]}]}},
+             "description": "op 'between' takes low, high and position; every other op "
+                            "exactly one right-hand side: value or ref"},
             {"if": {"required": ["op"], "properties": {"op": {"const": "≈"}}},
              "then": {"anyOf": [given("rel_tol"), given("abs_tol")]},
              "description": "op '≈' needs a tolerance: rel_tol or abs_tol"},

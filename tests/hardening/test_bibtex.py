@@ -170,7 +170,7 @@ claims:
         res = litrec(*args, cwd=mini)
         assert_clean(res)
         assert res.code in (0, 1), (args, res.text)
-    assert "\\u001b" in litrec("status", cwd=mini).out  # the expectation is shown, escaped
+    assert "\\u001b" in litrec("status", "--verbose", cwd=mini).out  # the expectation is shown, escaped
     out = litrec("export", "bibtex", "ARXIV-0000.00002", cwd=mini).out
     assert "{Barnes and Noble}" in out and "Evil red over right" in out
     assert not bibtexparser.parse_string(out).failed_blocks
@@ -193,7 +193,7 @@ claims:
       expect:
         - {metric: "[/red] [bold]x", op: ">=", value: 10}
 """)
-    res = litrec("status", cwd=mini)
+    res = litrec("status", "--verbose", cwd=mini)
     assert res.code == 0 and "[/red] [bold]x" in res.out, res.text
     assert_clean(res)
 

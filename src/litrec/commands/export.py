@@ -92,7 +92,7 @@ def _json(args) -> int:
          f"{len(doc['claims'])} claims" + (f" ({summary}; profile {args.profile})" if summary else ""),
          args.records)
     errors = list(dict.fromkeys(c["reason"] for c in doc["claims"]
-                                if c["verdict"] == "error" and c["reason"]))
+                                if c["verdict"] in ("error", "modified") and c["reason"]))
     for e in errors:  # a damaged result: in the document as an error verdict, and said here
         print(f"litrec export: error: {e}", file=sys.stderr)
     return 1 if errors else 0

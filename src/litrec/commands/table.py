@@ -41,7 +41,7 @@ def _deciding(s: ClaimStatus) -> Outcome | None:
 def _numbers(s: ClaimStatus) -> str:
     """The numbers that decided the verdict, or why there are none."""
     o = _deciding(s)
-    if o is None or s.verdict in ("missing", "modified", "unchecked"):
+    if o is None or s.verdict in ("missing", "modified", "unchecked", "error"):
         return s.reason or ""
     text = f"{o.metric} {_value(o)}; expected {o.expectation}"
     if o.judged and s.verdict in ("not reproduced", "inconclusive"):
@@ -84,6 +84,9 @@ def _outcomes(out, s: ClaimStatus, width: int) -> None:
     pad = " " * (width + 2)
     if s.seeds:
         out.print(f"{pad}seeds: {', '.join(map(str, s.seeds))}", highlight=False)
+    if not s.outcomes:
+        for text in s.expected:  # no result to judge them on yet
+            out.print(f"{pad}  {text}", markup=False, highlight=False, soft_wrap=True)
     for o in s.outcomes:
         line = f"{pad}{_MARK.get(o.decision, ' ')} {o.expectation}: {_value(o)}"
         if o.interval and o.n > 1:
