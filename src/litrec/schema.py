@@ -108,8 +108,7 @@ def _add_model_rules(schema: dict) -> None:
                       "not": {"anyOf": [{"required": ["value"]}, {"required": ["ref"]}]},
                       "properties": {"position": {"pattern": POSITION_RE.pattern}}},
              "else": {"oneOf": [given("value"), given("ref")],
-                      "not": {"anyOf": [{"required": ["low"]}, {"required": ["high"]},
-                                        {"required": ["position"]}]}},
+                      "properties": {k: {"type": "null"} for k in ("low", "high", "position")}},
              "description": "op 'between' takes low, high and position; every other op "
                             "exactly one right-hand side: value or ref"},
             {"if": {"required": ["op"], "properties": {"op": {"const": "≈"}}},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -24,7 +25,9 @@ def test_everyday_targets_depend_on_the_venv_and_pass_args(target, command):
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="no make on this machine")
 def test_make_prints_the_venv_command():
-    done = subprocess.run(["make", "-n", "run", "ARGS=prop1-identity --profile quick"], cwd=ROOT,
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+    done = subprocess.run(["make", "--no-print-directory", "-n", "run",
+                           "ARGS=prop1-identity --profile quick"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == ".venv/bin/litrec run prop1-identity --profile quick"

@@ -253,7 +253,7 @@ def test_site_out_may_not_be_the_project_or_one_of_its_folders(mini, litrec, out
     write(root, "build/docs/.keep", "")
     before = snapshot(root)
     done = litrec("site", "build", "--out", out, cwd=root)
-    assert done.code == 1, done.text
+    assert done.code == 2, done.text  # a bad --out is bad usage
     assert "--out" in done.err and "Traceback" not in done.text
     assert snapshot(root) == before
 

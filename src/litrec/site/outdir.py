@@ -19,7 +19,7 @@ import shutil
 from pathlib import Path, PurePosixPath
 
 from litrec.atomic import fresh_dir, fresh_name, replace_file
-from litrec.errors import SiteError
+from litrec.errors import SiteError, UsageError
 
 SHOWN = 3  # foreign files named in a refusal
 
@@ -140,12 +140,12 @@ def new_beside(folder: Path) -> Path:
 def check_out(out: Path, root: Path, owned: dict[str, Path]) -> None:
     """SiteError when --out is the project, holds it, or lies in (or holds) one of its folders."""
     if out == root or out in root.parents:
-        raise SiteError(f"--out '{out}' would hold the project itself; choose a new folder, "
+        raise UsageError(f"--out '{out}' would hold the project itself; choose a new folder, "
                         "e.g. public")
     for what, path in owned.items():
         path = path.resolve()
         how = ("is" if out == path else "is inside" if path in out.parents
                else "holds" if out in path.parents else None)
         if how:
-            raise SiteError(f"--out '{out}' {how} the {what} folder '{path}'; choose a folder "
+            raise UsageError(f"--out '{out}' {how} the {what} folder '{path}'; choose a folder "
                             "of its own, e.g. public")
