@@ -39,7 +39,7 @@ serve: $(STAMP)
 	$(BIN)/litrec site serve $(ARGS)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2
 
 test-all: $(STAMP)
 	$(BIN)/python -m pytest -m ''

@@ -26,11 +26,23 @@ REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
 PROJECT = Path(os.environ.get("LITREC_TEST_PROJECT") or REPO).resolve()
 
-# Tests of tests/analyses that take many seconds each on a two-core machine (they train
-# to the end of a quick profile). The everyday suite (`make test`) leaves them, like every
+# Tests that take many seconds each on a two-core machine (training to the end of a quick
+# profile, or many subprocess runs of one class of bad input). The everyday suite (`make test`) leaves them, like every
 # test marked `slow`, to `make test-all`. They are named here rather than marked in their
 # files; tests/test_layout.py checks that each name is still a test of its file.
 SLOW_TESTS = (
+    "tests/hardening/test_bad_input.py::test_bad_provenance_types",
+    "tests/hardening/test_bad_input.py::test_metric_of_another_type_is_not_judged",
+    "tests/hardening/test_data_loss.py::test_ctrl_c_and_sigterm_stop_the_run_and_its_workers",
+    "tests/hardening/test_data_loss.py::test_two_runs_at_once_do_not_interleave",
+    "tests/hardening/test_data_loss.py::test_site_build_replaces_its_own_build_and_nothing_else",
+    "tests/hardening/test_bibtex.py::test_status_run_graph_and_export_never_print_record_text_raw",
+    "tests/ecosystem/test_records_repo.py::test_the_example_workflow_builds_a_records_only_site",
+    "tests/ecosystem/test_new_analysis.py::test_the_scaffold_validates_passes_its_test_and_runs",
+    "tests/analyses/test_deeper_gdpp.py::test_position_and_noise",
+    "tests/analyses/test_prop2_mlp_attention.py::test_every_random_quantity_follows_the_seed",
+    "tests/analyses/test_prop3_token_building.py::test_official_format_leaves_the_plateau",
+    "tests/analyses/test_conditioning.py::test_quick_profile_conditioning_vs_parameters",
     "tests/analyses/test_deeper_gdpp.py::test_recurrent_two_layers_beat_gd_and_align_with_gdpp",
     "tests/analyses/test_deeper_gdpp.py::test_five_layers_run_and_report",
     "tests/analyses/test_prop2_mlp_attention.py::test_both_models_learn_the_sine_family",

@@ -13,6 +13,8 @@ the new ids are the next free ones.
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import os
 import shutil
@@ -160,6 +162,7 @@ def add_a_paper(root: Path) -> dict[str, str]:
     return {"paper": paper, "note": note, "entry": entry}
 
 
+@pytest.mark.slow
 def test_a_new_paper_with_its_analysis_passes_every_project_check(tmp_path, monkeypatch, cli):
     root = _copy(tmp_path / "project")
     new = add_a_paper(root)

@@ -279,17 +279,19 @@ def _run_point(point: Point, progress=None) -> dict:
         "config": to_json(dataclasses.asdict(config) if dataclasses.is_dataclass(config)
                           else dict(vars(config))),
         "platform": platform_info(),
-        "device": device_info(),
+        "device": device_info("jax" in point.versions if point.versions is not None
+                              else "jax" in sys.modules),
     }
 
 
-def device_info() -> dict:
-    """The JAX backend and devices when the analysis imported JAX; the CPU otherwise.
+def device_info(uses_jax: bool) -> dict:
+    """The JAX backend and devices when the analysis imports JAX; the CPU otherwise.
 
-    JAX is imported only when it is already loaded, so an analysis that imports
-    NumPy alone never pays for it.
+    Whether it does is read from its fingerprint (the packages it imports), not
+    from what happens to be loaded, so the same analysis records the same device
+    here and in a worker; one that imports NumPy alone never pays for JAX.
     """
-    if "jax" not in sys.modules:
+    if not uses_jax:
         return {"platform": "cpu", "devices": []}
     import jax
 
