@@ -118,6 +118,8 @@ def _name(author: str) -> str:
 def _latex(text: str, protect: bool = False) -> str:
     """Plain text as LaTeX: ASCII specials escaped, other characters as LaTeX where they have one."""
     words = []
+    # literal '' `` -- would read back as a quote or a dash: break each pair with {}
+    text = re.sub(r"(?<=-)(?=-)|(?<=')(?=')|(?<=`)(?=`)", "\0", text)
     text = text.replace("–", "--").replace("—", "---")  # LaTeX's en and em dashes
     for i, word in enumerate(text.split()):
         out = "".join(_SPECIALS.get(c, c) for c in word)
@@ -125,7 +127,7 @@ def _latex(text: str, protect: bool = False) -> str:
             out = _unicode_encoder().unicode_to_latex(out)
         if protect and any(c.isupper() for c in (word[1:] if i == 0 else word)):
             out = f"{{{out}}}"  # bibliography styles keep it as written: {BERT}, {Gaussian}
-        words.append(out)
+        words.append(out.replace("\0", "{}"))
     return " ".join(words)
 
 
