@@ -114,6 +114,25 @@ def read_file(path: Path, root: Path, limit: int | None = None) -> bytes:
     return read_regular(check(path, root), limit)
 
 
+def prune_linked(dirpath: str, dirnames: list[str]) -> list[tuple[Path, str]]:
+    """Keep in `dirnames` (of an `os.walk` step) the folders to walk: not hidden, not linked;
+    return the linked ones with why they are not walked."""
+    keep, refused = [], []
+    for d in sorted(dirnames):
+        if d.startswith("."):
+            continue
+        full = os.path.join(dirpath, d)
+        if os.path.islink(full):
+            where = excerpt(os.readlink(full), 120)
+            refused.append((Path(full), f"is a symbolic link to a folder ({where}); litrec does "
+                            "not walk linked folders (they can lead out of the project, loop or "
+                            "hold the same files twice); move or copy the files here"))
+        else:
+            keep.append(d)
+    dirnames[:] = keep
+    return refused
+
+
 def walk(folder: Path, suffixes: tuple[str, ...] | None = None
          ) -> tuple[list[Path], list[tuple[Path, str]]]:
     """Files under `folder` (hidden names skipped; `suffixes` to keep only those), sorted,
@@ -125,19 +144,7 @@ def walk(folder: Path, suffixes: tuple[str, ...] | None = None
     files: list[str] = []
     refused: list[tuple[Path, str]] = []
     for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
-        keep = []
-        for d in sorted(dirnames):
-            if d.startswith("."):
-                continue
-            full = os.path.join(dirpath, d)
-            if os.path.islink(full):
-                where = excerpt(os.readlink(full), 120)
-                refused.append((Path(full), f"is a symbolic link to a folder ({where}); litrec does "
-                                "not walk linked folders (they can lead out of the project, loop or "
-                                "hold the same files twice); move or copy the files here"))
-            else:
-                keep.append(d)
-        dirnames[:] = keep
+        refused += prune_linked(dirpath, dirnames)
         files.extend(os.path.join(dirpath, f) for f in filenames
                      if not f.startswith(".") and (suffixes is None or f.endswith(suffixes)))
     return [Path(p) for p in sorted(files)], sorted(refused)

@@ -18,8 +18,7 @@ import os
 import sys
 from pathlib import Path
 
-from litrec.confine import Refused, TooLarge, read_file
-from litrec.formatting import excerpt
+from litrec.confine import Refused, TooLarge, prune_linked, read_file
 from litrec.yamlsafe import MAX_BYTES, LazyRoot, YamlProblem, load_bytes, locate
 
 
@@ -41,20 +40,7 @@ def scan_records(records_dir: Path) -> tuple[list[Path], list[tuple[Path, str, s
                          "are not checked: fix its permissions", "io", "error"))
 
     for dirpath, dirnames, filenames in os.walk(records_dir, onerror=unreadable, followlinks=False):
-        keep = []
-        for d in sorted(dirnames):
-            if d.startswith("."):
-                continue
-            full = os.path.join(dirpath, d)
-            if os.path.islink(full):
-                where = excerpt(os.readlink(full), 120)
-                problems.append((Path(full), f"is a symbolic link to a folder ({where}); litrec "
-                                 "does not walk linked folders (they can lead out of the project, "
-                                 "loop or hold the same files twice); move or copy the files here",
-                                 "refused", "error"))
-            else:
-                keep.append(d)
-        dirnames[:] = keep
+        problems += [(path, why, "refused", "error") for path, why in prune_linked(dirpath, dirnames)]
         for f in filenames:
             if f.startswith("."):
                 continue
