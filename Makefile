@@ -45,10 +45,7 @@ test-all: $(STAMP)
 	$(BIN)/python -m pytest -m ''
 
 bench: $(STAMP)
-	$(BIN)/python bench/validate_scale.py
-	$(BIN)/python bench/site_scale.py
-	$(BIN)/python bench/train_throughput.py
-	$(BIN)/python bench/noop_run.py
+	$(BIN)/python bench/all.py
 
 clean:
 	rm -rf build public

@@ -1,0 +1,79 @@
+"""One row per benchmark figure, shared by the scripts in bench/.
+
+Every script prints its own detail and, at the end, its figures as rows: what
+was measured, its median, the named baseline measured in the same run, the
+ratio between them, and the goal with whether it was met. With `--json PATH`
+(see `add_json_argument`) the rows are also appended to PATH as JSON lines,
+which `bench/all.py` (`make bench`) gathers into one table.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+
+@dataclass
+class Row:
+    """One figure: `value` against `baseline_value`, both in `unit`, and the goal it answers."""
+
+    bench: str                    # script and case, e.g. "validate cold 10k"
+    value: float                  # median of the measured runs
+    unit: str                     # "s", "MiB", "ms/step", "x" ...
+    baseline: str = ""            # what the value is compared with, measured in the same run
+    baseline_value: float | None = None
+    goal: str = ""                # the goal in words, e.g. "< 0.5 s" or "<= 1.5x baseline"
+    met: bool | None = None       # None when the row has no goal of its own
+
+    @property
+    def ratio(self) -> float | None:
+        """value / baseline_value, when there is a baseline."""
+        if not self.baseline_value:
+            return None
+        return self.value / self.baseline_value
+
+
+def add_json_argument(parser) -> None:
+    """Adds `--json PATH` to a script's argument parser."""
+    parser.add_argument("--json", metavar="PATH", default=None,
+                        help="also append the figures as JSON lines to PATH (bench/all.py)")
+
+
+def _num(x: float | None) -> str:
+    if x is None:
+        return "-"
+    return f"{x:.3g}" if abs(x) < 1000 else f"{x:,.0f}"
+
+
+def format_rows(rows: list[Row]) -> str:
+    """The rows as a plain-text table."""
+    head = ("figure", "median", "unit", "baseline", "base", "ratio", "goal", "met")
+    body = [(r.bench, _num(r.value), r.unit, r.baseline or "-", _num(r.baseline_value),
+             "-" if r.ratio is None else f"{r.ratio:.2f}x", r.goal or "-",
+             {True: "yes", False: "NO", None: "-"}[r.met]) for r in rows]
+    widths = [max(len(str(c)) for c in col) for col in zip(head, *body)]
+    lines = ["  ".join(str(c).ljust(w) for c, w in zip(line, widths)).rstrip()
+             for line in [head, *body]]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def emit(rows: list[Row], json_path: str | None = None) -> None:
+    """Prints the rows as a table and appends them to `json_path` (JSON lines) when given."""
+    print(format_rows(rows))
+    if json_path:
+        with Path(json_path).open("a", encoding="utf-8") as fh:
+            for r in rows:
+                fh.write(json.dumps({**asdict(r), "ratio": r.ratio}) + "\n")
+
+
+def load(json_path: str) -> list[Row]:
+    """The rows appended to `json_path`."""
+    rows = []
+    for line in Path(json_path).read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            data = json.loads(line)
+            data.pop("ratio", None)
+            rows.append(Row(**data))
+    return rows
