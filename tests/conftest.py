@@ -50,6 +50,8 @@ SLOW_TESTS = (
     "tests/analyses/test_prop2_mlp_attention.py::test_fast_trained_predictor_equals_full_layers",
     "tests/analyses/test_prop3_token_building.py::test_quick_profile_copies_then_steps_once",
     "tests/analyses/test_single_layer.py::test_quick_profile_trained_layer_matches_one_gd_step",
+    "tests/analyses/test_rerun_identical.py::test_proposition_1_float32_errors_are_identical_in_a_rerun",
+    "tests/analyses/test_rerun_identical.py::test_a_short_training_is_identical_in_a_rerun",
 )
 
 

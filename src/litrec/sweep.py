@@ -31,8 +31,6 @@ import importlib.machinery
 import io
 import itertools
 import math
-import os
-import platform
 import socket
 import sys
 import time
@@ -43,6 +41,7 @@ from litrec import interrupt
 from litrec.contract import check_module, check_output
 from litrec.errors import AnalysisExited, SweepError
 from litrec.fingerprint import code_files, package_versions
+from litrec.machine import device_info, platform_info
 from litrec.registry import Entry, Registry
 
 
@@ -87,33 +86,6 @@ def svg_bytes(fig) -> bytes:
         fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
     plt.close(fig)
     return buf.getvalue()
-
-
-def platform_info() -> dict:
-    """The machine a point ran on, for provenance."""
-    return {
-        "system": platform.system(),
-        "release": platform.release(),
-        "machine": platform.machine(),
-        "processor": cpu_model(),
-        "python": platform.python_version(),
-        "cpu_count": os.cpu_count(),
-    }
-
-
-def cpu_model(cpuinfo: str | None = None) -> str:
-    """The CPU's model name: Linux's /proc/cpuinfo `model name`, else `platform.processor()`."""
-    if cpuinfo is None:
-        try:
-            with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as fh:
-                cpuinfo = fh.read(65536)
-        except OSError:
-            cpuinfo = ""
-    for line in cpuinfo.splitlines():
-        key, _, value = line.partition(":")
-        if key.strip() in ("model name", "Model", "cpu model") and value.strip():
-            return " ".join(value.split())
-    return platform.processor()
 
 
 # ---------------------------------------------------------------- loading
@@ -282,20 +254,6 @@ def _run_point(point: Point, progress=None) -> dict:
         "device": device_info("jax" in point.versions if point.versions is not None
                               else "jax" in sys.modules),
     }
-
-
-def device_info(uses_jax: bool) -> dict:
-    """The JAX backend and devices when the analysis imports JAX; the CPU otherwise.
-
-    Whether it does is read from its fingerprint (the packages it imports), not
-    from what happens to be loaded, so the same analysis records the same device
-    here and in a worker; one that imports NumPy alone never pays for JAX.
-    """
-    if not uses_jax:
-        return {"platform": "cpu", "devices": []}
-    import jax
-
-    return {"platform": jax.default_backend(), "devices": [str(d.device_kind) for d in jax.devices()]}
 
 
 # ---------------------------------------------------------------- aggregation

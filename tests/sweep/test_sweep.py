@@ -12,10 +12,9 @@ from dataclasses import dataclass
 
 import pytest
 
+from litrec.machine import cpu_isa, cpu_model, platform_info
 from litrec.stats import summarize
-
-from litrec.sweep import (Point, SweepError, aggregate, cpu_model, load_analysis, plan,
-                          platform_info, run_point)
+from litrec.sweep import Point, SweepError, aggregate, load_analysis, plan, run_point
 
 from .conftest import write_toy
 
@@ -201,3 +200,19 @@ def test_the_cpu_model_comes_from_cpuinfo_else_the_platform(monkeypatch):
     assert cpu_model(x86) == "Intel(R) Xeon(R) CPU @ 2.20GHz"
     monkeypatch.setattr("platform.processor", lambda: "arm")
     assert cpu_model("processor\t: 0\nBogoMIPS\t: 50.00\n") == "arm"  # no model name: aarch64
+
+
+def test_the_instruction_set_comes_from_the_cpu_flags():
+    """What XLA compiles for is part of a result's provenance: float32 rounding follows it."""
+    x86 = "processor\t: 0\nflags\t\t: fpu sse4_2 avx avx2 fma avx512f xsave\n"
+    assert cpu_isa(x86) == ["sse4_2", "avx", "avx2", "fma", "avx512f"]
+    arm = "processor\t: 0\nFeatures\t: fp asimd evtstrm sve\n"
+    assert cpu_isa(arm) == ["asimd", "sve"]
+    assert cpu_isa("processor\t: 0\n") == []
+
+
+def test_xla_flags_are_recorded_when_set(monkeypatch):
+    monkeypatch.setenv("XLA_FLAGS", "--xla_cpu_max_isa=AVX")
+    assert platform_info()["xla_flags"] == "--xla_cpu_max_isa=AVX"
+    monkeypatch.delenv("XLA_FLAGS")
+    assert "xla_flags" not in platform_info()

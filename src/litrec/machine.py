@@ -1,0 +1,81 @@
+"""The machine a result was computed on, for its provenance.
+
+Float32 results of a JAX analysis are bit-identical from run to run on one
+machine (measured: any number of cores, any load), but XLA compiles for the
+host CPU's instruction set, so on a CPU with other vector features the same
+code rounds differently in the last digits. A result therefore records the
+CPU's model and the instruction-set features that change what XLA emits, and
+any `XLA_FLAGS` it ran under.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+
+
+def platform_info() -> dict:
+    """The machine a point ran on, for provenance."""
+    return {
+        "system": platform.system(),
+        "release": platform.release(),
+        "machine": platform.machine(),
+        "processor": cpu_model(),
+        "isa": cpu_isa(),
+        "python": platform.python_version(),
+        "cpu_count": os.cpu_count(),
+        **({"xla_flags": os.environ["XLA_FLAGS"]} if os.environ.get("XLA_FLAGS") else {}),
+    }
+
+
+# The CPU features that change what XLA compiles on a CPU, hence float32 round-off:
+# vector width and fused multiply-add. Measured on prop1-identity and single-layer-lsa:
+# the same run gives bit-identical metrics on any number of cores and under load, but
+# compiled for AVX or SSE4.2 instead of AVX2 its float32 figures move in the 7th digit.
+ISA_FLAGS = ("sse4_2", "avx", "avx2", "fma", "avx512f", "avx512bw", "avx512vl", "avx512_bf16",
+             "avx512_fp16", "amx_tile", "asimd", "sve", "sve2")
+
+
+def cpu_isa(cpuinfo: str | None = None) -> list[str]:
+    """The CPU's instruction-set features among `ISA_FLAGS`, from /proc/cpuinfo's flags."""
+    if cpuinfo is None:
+        cpuinfo = _cpuinfo()
+    for line in cpuinfo.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() in ("flags", "Features"):
+            have = set(value.split())
+            return [f for f in ISA_FLAGS if f in have]
+    return []
+
+
+def _cpuinfo() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as fh:
+            return fh.read(65536)
+    except OSError:
+        return ""
+
+
+def cpu_model(cpuinfo: str | None = None) -> str:
+    """The CPU's model name: Linux's /proc/cpuinfo `model name`, else `platform.processor()`."""
+    if cpuinfo is None:
+        cpuinfo = _cpuinfo()
+    for line in cpuinfo.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() in ("model name", "Model", "cpu model") and value.strip():
+            return " ".join(value.split())
+    return platform.processor()
+
+
+def device_info(uses_jax: bool) -> dict:
+    """The JAX backend and devices when the analysis imports JAX; the CPU otherwise.
+
+    Whether it does is read from its fingerprint (the packages it imports), not
+    from what happens to be loaded, so the same analysis records the same device
+    here and in a worker; one that imports NumPy alone never pays for JAX.
+    """
+    if not uses_jax:
+        return {"platform": "cpu", "devices": []}
+    import jax
+
+    return {"platform": jax.default_backend(), "devices": [str(d.device_kind) for d in jax.devices()]}

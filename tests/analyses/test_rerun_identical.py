@@ -1,0 +1,60 @@
+"""A rerun on the same machine and versions reproduces an analysis's metrics bit for bit.
+
+Each run is a fresh process, one of them confined to a single core, so neither
+the thread pool's size nor what ran before in the process can change a digit.
+(What does change float32 digits is the CPU's instruction set, which XLA compiles
+for: a result records it under `platform.isa`; see site/writing-analyses.md.)
+"""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CHILD = """
+import json, sys
+sys.path.insert(0, {root!r})
+import dataclasses, importlib
+mod = importlib.import_module({module!r})
+config = dataclasses.replace(mod.PROFILES["quick"], **{overrides!r})
+metrics = mod.run(config)["metrics"]
+print(json.dumps(metrics, sort_keys=True, default=repr))
+"""
+
+
+def _metrics_in_a_fresh_process(module: str, overrides: dict, cores: set[int] | None) -> str:
+    code = CHILD.format(root=str(ROOT), module=module, overrides=overrides)
+    env = {k: v for k, v in os.environ.items() if k != "XLA_FLAGS"}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                          cwd=ROOT, timeout=600,
+                          preexec_fn=(lambda: os.sched_setaffinity(0, cores)) if cores else None)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout.strip().splitlines()[-1]
+
+
+def _twice(module: str, overrides: dict) -> tuple[dict, dict]:
+    if not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("needs two cores and sched_setaffinity")
+    one_core = {min(os.sched_getaffinity(0))}
+    a = _metrics_in_a_fresh_process(module, overrides, one_core)
+    b = _metrics_in_a_fresh_process(module, overrides, None)
+    return json.loads(a), json.loads(b)
+
+
+def test_proposition_1_float32_errors_are_identical_in_a_rerun():
+    a, b = _twice("analysis.prop1_identity", {})
+    assert a["case_errors_f32"] and all(e > 0 for e in a["case_errors_f32"])  # float32 round-off present
+    assert a == b
+
+
+def test_a_short_training_is_identical_in_a_rerun():
+    small = {"steps": 60, "batch_size": 256, "eval_tasks": 512, "eval_chunk": 256,
+             "tune_tasks": 512, "monitor_tasks": 256, "eval_every": 20,
+             "ood_alphas": (1.0,), "ood_tasks": 256}
+    a, b = _twice("analysis.single_layer", small)
+    assert a["loss_trained"] != a["loss_gd"]  # a trained model, not a copy of the baseline
+    assert a == b
