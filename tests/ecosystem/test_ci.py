@@ -8,6 +8,7 @@ import re
 import shlex
 import subprocess
 import sys
+import tomllib
 
 import pytest
 import yaml
@@ -54,15 +55,25 @@ def _revs(text: str) -> list[str]:
     return re.findall(r"^\s*#?\s*rev:\s*(\S+)", text, re.M)
 
 
-def test_the_pre_commit_snippets_name_a_rev_that_can_exist():
-    """Every `rev:` the docs show is the commit placeholder, or a tag this repository has."""
-    tags = subprocess.run(["git", "tag", "--list"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+def _release_tag() -> str:
+    """`v` + the version in pyproject.toml: the tag of the release the docs name."""
+    return "v" + tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+
+
+def test_the_snippets_name_the_release_tag():
+    """Every `rev:` the docs show, and the example workflow's LITREC_REV, is this version's tag,
+    the CHANGELOG has that release's section, and where this clone has tags, the tag exists."""
+    tag = _release_tag()
     shown = {str(p.relative_to(ROOT)): _revs(p.read_text())
              for p in (HOOKS, ROOT / "README.md", ROOT / "site" / "usage.md")}
     assert all(shown.values()), shown
     for where, revs in shown.items():
-        for rev in revs:
-            assert rev == "COMMIT" or rev in tags, f"{where}: rev {rev} is not a tag of litrec"
+        assert set(revs) == {tag}, f"{where}: rev {revs} is not the release tag {tag}"
+    assert yaml.safe_load(WORKFLOW.read_text())["env"]["LITREC_REV"] == tag
+    assert re.search(rf"^## {re.escape(tag[1:])}\b", (ROOT / "CHANGELOG.md").read_text(), re.M)
+    tags = subprocess.run(["git", "tag", "--list"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    if tags:  # a clone made without tags cannot say; one with tags must have this one
+        assert tag in tags, f"no tag {tag} in this repository"
 
 
 def _steps(job: str) -> list[dict]:
@@ -102,7 +113,7 @@ def test_example_workflow_needs_nothing_from_this_repository():
     assert litrec["uses"].startswith("actions/checkout@")
     assert litrec["with"] == {"repository": "${{ env.LITREC_REPO }}", "ref": "${{ env.LITREC_REV }}",
                               "path": ".litrec"}
-    assert wf["env"]["LITREC_REV"] == "COMMIT"
+    assert wf["env"]["LITREC_REV"] == _release_tag()
     (install,) = [s for s in steps if "pip install" in s.get("run", "")]
     assert "-c .litrec/constraints.txt ./.litrec" in install["run"]
     for s in steps:

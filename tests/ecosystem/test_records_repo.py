@@ -38,7 +38,7 @@ def repo(tmp_path) -> Path:
     root = tmp_path / "papers"
     shutil.copytree(FIXTURES / "project" / "records", root / "records")
     (root / ".pre-commit-config.yaml").write_text(
-        "repos:\n  - repo: https://github.com/OWNER/litrec\n    rev: COMMIT\n"
+        "repos:\n  - repo: https://github.com/OWNER/litrec\n    rev: v0.1.0\n"
         "    hooks:\n      - id: litrec-validate\n      - id: litrec-schema\n")
     _git(root, "init", "-q")
     assert run_cli("litrec schema --out schema", root)[0] == 0
