@@ -108,7 +108,7 @@ def source_problems(source: str) -> list[str]:
     if isinstance(run_seeds, (ast.FunctionDef, ast.AsyncFunctionDef)):
         args = run_seeds.args
         positional = [a.arg for a in args.posonlyargs + args.args]
-        if len(positional) < 2 and args.vararg is None:
+        if len([a for a in positional if a != "progress"]) < 2 and args.vararg is None:
             problems.append("run_seeds() must take the config and the seeds; define "
                             "run_seeds(config, seeds, progress=None)")
         elif "progress" not in positional + [a.arg for a in args.kwonlyargs] and args.kwarg is None:
