@@ -50,6 +50,7 @@ SLOW_TESTS = (
     "tests/analyses/test_prop2_mlp_attention.py::test_fast_trained_predictor_equals_full_layers",
     "tests/analyses/test_prop3_token_building.py::test_quick_profile_copies_then_steps_once",
     "tests/analyses/test_single_layer.py::test_quick_profile_trained_layer_matches_one_gd_step",
+    "tests/analyses/test_single_layer.py::test_a_batched_seed_equals_the_same_seed_run_alone",
 )
 
 

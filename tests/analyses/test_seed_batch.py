@@ -1,6 +1,7 @@
 """Seeds batched in one compiled step (analysis.seed_batch): the same streams as one seed alone."""
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from analysis import seed_batch
 from analysis.keys import random_streams
@@ -28,3 +29,29 @@ def test_stack_and_unstack_are_inverse():
     assert stacked["w"].shape == (3, 2, 3) and stacked["b"].shape == (3, 2)
     back = seed_batch.unstack(stacked, 3)
     assert all(jnp.array_equal(x["w"], y["w"]) and jnp.array_equal(x["b"], y["b"]) for x, y in zip(back, trees))
+
+
+def test_a_batched_seed_trains_as_it_does_alone():
+    """single-layer training: seed 1 batched with seed 2 ends where seed 1 alone ends (rtol 2e-5, see
+    tests/analyses/test_single_layer.py for the tolerance), and seed 2 does not."""
+    import dataclasses
+
+    from analysis import single_layer as m, train as train_lib
+    from analysis.keys import named_keys
+
+    cfg = dataclasses.replace(m.PROFILES["quick"], steps=40, batch_size=128, eval_every=20)
+    with random_streams():
+        keys = {s: named_keys(s, "init", "train", "tune", "eval", "monitor", "ood") for s in (2, 1)}
+        loss_fn = seed_batch.keyed_batch_loss(train_lib.regression_loss,
+                                              lambda key, n: m._sample(cfg, key, n), cfg.batch_size)
+        batched = seed_batch.train_seeds(
+            [train_lib.init_lsa(k["init"], cfg.d + 1, cfg.init_scale) for k in keys.values()], loss_fn,
+            [k["train"] for k in keys.values()], steps=cfg.steps,
+            optimizer=train_lib.adam(cfg.lr, cfg.clip, cfg.b1, cfg.b2), chunk_size=cfg.eval_every)
+        alone = m.train_single_layer(cfg, keys[1]["init"], keys[1]["train"])
+    assert batched[1].history["chunk_step"] == alone.history["chunk_step"] == [20, 40]
+    assert np.allclose(batched[1].history["train_loss"], alone.history["train_loss"], rtol=2e-5, atol=0)
+    for got, want, other in zip(jax.tree.leaves(batched[1].params), jax.tree.leaves(alone.params),
+                                jax.tree.leaves(batched[0].params)):
+        assert np.allclose(got, want, rtol=2e-5, atol=1e-8)
+        assert not np.allclose(other, want, rtol=1e-2)
