@@ -27,15 +27,17 @@ compared, on fixed evaluation tasks, with one GD step of size eta from W0 = 0
   its maximum `ood.max_diff_share`; and the loss gap `ood.max_rel_gap`.
 
 Seeds and noise: the runner trains seeds 0-2 (`SEEDS`), each with its own
-init, training stream, tuning and evaluation tasks. The final evaluation runs on
+init, training stream, tuning and evaluation tasks; `run_seeds` trains them
+side by side in one compiled step (`analysis.seed_batch`), each seed on the
+same keys as when it runs alone. The final evaluation runs on
 `eval_tasks` = 100,000 tasks in chunks of `eval_chunk` (the 1% band of the loss
 comparison is then ~8x the standard error of one loss and ~40x that of the
 paired gap), the OOD sets on 10,000 tasks per alpha; `noise` holds the standard
 error over tasks of every judged loss and gap. `paper_full` is `paper`: the
-paper's own scale for one layer (5,000 steps at batch 2,048) runs in about 45 s
-per seed on two CPU cores.
+paper's own scale for one layer (5,000 steps at batch 2,048) runs its three
+seeds in about a minute on two CPU cores, half of it the monitor evaluations.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import jax
@@ -44,7 +46,7 @@ import numpy as np
 
 from matplotlib.figure import Figure
 
-from analysis import lsa, metrics, seeds as seed_lib, tasks as task_lib, train as train_lib
+from analysis import lsa, metrics, seed_batch, seeds as seed_lib, tasks as task_lib, train as train_lib
 from analysis.keys import named_keys, random_streams
 
 
@@ -136,10 +138,28 @@ def _means(rows: dict) -> dict:
 def run(config: Config, progress=None) -> dict:
     """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
     with random_streams():
-        return _run(config, progress)
+        keys, eta, p_gd, evaluate = _setup(config)
+        result = train_single_layer(config, keys["init"], keys["train"], evaluate, progress)
+        return _conclude(config, keys, eta, p_gd, result)
 
 
-def _run(config: Config, progress=None) -> dict:
+def run_seeds(config: Config, seeds, progress=None) -> list[dict]:
+    """`run` for each of `seeds`, the seeds trained side by side in one compiled step."""
+    with random_streams():
+        configs = [replace(config, seed=s) for s in seeds]
+        setups = [_setup(c) for c in configs]
+        loss_fn = seed_batch.keyed_batch_loss(train_lib.regression_loss,
+                                              lambda key, n: _sample(config, key, n), config.batch_size)
+        results = seed_batch.train_seeds(
+            [train_lib.init_lsa(keys["init"], config.d + 1, config.init_scale) for keys, *_ in setups],
+            loss_fn, [keys["train"] for keys, *_ in setups], steps=config.steps,
+            optimizer=train_lib.adam(config.lr, config.clip, config.b1, config.b2),
+            chunk_size=config.eval_every, evaluate=[evaluate for *_, evaluate in setups], progress=progress)
+        return [_conclude(c, keys, eta, p_gd, r) for c, (keys, eta, p_gd, _), r in zip(configs, setups, results)]
+
+
+def _setup(config: Config):
+    """A seed's keys, its tuned GD step (eta, the construction) and its monitor evaluation."""
     keys = named_keys(config.seed, "init", "train", "tune", "eval", "monitor", "ood")
     d, N = config.d, config.N
 
@@ -155,7 +175,12 @@ def _run(config: Config, progress=None) -> dict:
         return {"loss_a": row["loss_trained"], "loss_b": row["loss_gd"],
                 **{k: row[k] for k in ("cos_sensitivity", "model_diff", "pred_diff")}}
 
-    result = train_single_layer(config, keys["init"], keys["train"], evaluate, progress)
+    return keys, eta, p_gd, evaluate
+
+
+def _conclude(config: Config, keys, eta, p_gd, result: train_lib.Result) -> dict:
+    """The output of one seed from its trained layer: final evaluation, OOD sets, figures."""
+    d = config.d
     p = result.params
 
     n_chunks = -(-config.eval_tasks // config.eval_chunk)

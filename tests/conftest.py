@@ -52,6 +52,7 @@ SLOW_TESTS = (
     "tests/analyses/test_single_layer.py::test_quick_profile_trained_layer_matches_one_gd_step",
     "tests/analyses/test_rerun_identical.py::test_proposition_1_float32_errors_are_identical_in_a_rerun",
     "tests/analyses/test_rerun_identical.py::test_a_short_training_is_identical_in_a_rerun",
+    "tests/analyses/test_single_layer.py::test_a_batched_seed_equals_the_same_seed_run_alone",
 )
 
 

@@ -14,7 +14,13 @@ A registered module provides
   values (`{"paper": {"N": [10, 20]}}`); each point runs `run` once;
 - optionally `seed_figures(points) -> {name: figure}`: figures drawn over all
   seeds once they ran (each point `{"seed": s, "metrics": {...}}`), e.g. every
-  seed's training curve.
+  seed's training curve;
+- optionally `run_seeds(config, seeds, progress=None) -> [output, ...]`: all
+  of a profile's SEEDS in one call (e.g. trained side by side in one compiled
+  step), one output per seed in the order given, each what
+  `run(replace(config, seed=s))` returns; the runner then calls it once per
+  point of the other SWEEP fields instead of `run` once per seed, and stores
+  the same result.
 
 `run` may also return `noise`: per dotted metric name, the standard error of
 that metric due to the finite evaluation set, shown beside it.
@@ -47,7 +53,7 @@ class Output(TypedDict, total=False):
 
 
 class AnalysisModule(Protocol):
-    """The names a registered analysis module defines (`SWEEP` is optional)."""
+    """The names a registered analysis module defines (`SEEDS`, `SWEEP`, `run_seeds` are optional)."""
 
     PROFILES: Mapping[str, Any]
 
@@ -98,6 +104,18 @@ def source_problems(source: str) -> list[str]:
             problems.append("run() takes no config argument; define run(config, progress=None)")
         elif not takes_progress:
             problems.append("run() takes no 'progress' argument; define run(config, progress=None)")
+    run_seeds = names.get("run_seeds")
+    if isinstance(run_seeds, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        args = run_seeds.args
+        positional = [a.arg for a in args.posonlyargs + args.args]
+        if len([a for a in positional if a != "progress"]) < 2 and args.vararg is None:
+            problems.append("run_seeds() must take the config and the seeds; define "
+                            "run_seeds(config, seeds, progress=None)")
+        elif "progress" not in positional + [a.arg for a in args.kwonlyargs] and args.kwarg is None:
+            problems.append("run_seeds() takes no 'progress' argument; define "
+                            "run_seeds(config, seeds, progress=None)")
+        if "SEEDS" not in names:
+            problems.append("defines run_seeds() but no SEEDS (the seeds it runs, per profile)")
     return problems
 
 
@@ -129,26 +147,39 @@ def check_module(mod: Any, name: str) -> None:
             if isinstance(sweep, Mapping) and "seed" in (sweep.get(profile) or {}):
                 raise ContractError(f"{where}: profile '{profile}' names seeds in both SEEDS and "
                                     "SWEEP; keep them in SEEDS")
+    if getattr(mod, "run_seeds", None) is not None and not callable(mod.run_seeds):
+        raise ContractError(f"{where}: run_seeds must be a function run_seeds(config, seeds, "
+                            "progress=None)")
     if getattr(mod, "seed_figures", None) is not None and not callable(mod.seed_figures):
         raise ContractError(f"{where}: seed_figures must be a function of the points")
 
 
-def check_output(out: Any, where: str) -> Output:
+def check_output(out: Any, where: str, fn: str = "run") -> Output:
     """`out` if it is what `run` must return; ContractError naming the wrong piece otherwise."""
     if not isinstance(out, Mapping) or not isinstance(out.get("metrics"), Mapping):
         found = type(out).__name__ if not isinstance(out, Mapping) else \
             f"metrics of type {type(out.get('metrics')).__name__}"
-        raise ContractError(f"{where}.run returned {found}; expected a dict with a 'metrics' mapping")
+        raise ContractError(f"{where}.{fn} returned {found}; expected a dict with a 'metrics' mapping")
     if not isinstance(out.get("figures", {}), Mapping):
-        raise ContractError(f"{where}.run returned 'figures' that is not a mapping of names to figures")
+        raise ContractError(f"{where}.{fn} returned 'figures' that is not a mapping of names to figures")
     notes = out.get("notes", [])
     if isinstance(notes, (str, bytes)) or not isinstance(notes, (list, tuple)):
-        raise ContractError(f"{where}.run returned 'notes' that is not a list of strings")
+        raise ContractError(f"{where}.{fn} returned 'notes' that is not a list of strings")
     noise = out.get("noise", {})
     if not isinstance(noise, Mapping) or not all(isinstance(k, str) for k in noise):
-        raise ContractError(f"{where}.run returned 'noise' that is not a mapping of metric names "
+        raise ContractError(f"{where}.{fn} returned 'noise' that is not a mapping of metric names "
                             "to standard errors")
     return out  # type: ignore[return-value]
+
+
+def check_seed_outputs(outs: Any, seeds: list[int], where: str) -> list[Output]:
+    """The outputs of `run_seeds`, one per seed, each checked as `check_output` checks `run`'s."""
+    if isinstance(outs, Mapping) or not isinstance(outs, (list, tuple)) or len(outs) != len(seeds):
+        found = (f"{len(outs)} outputs" if isinstance(outs, (list, tuple))
+                 else type(outs).__name__)
+        raise ContractError(f"{where}.run_seeds returned {found} for the {len(seeds)} seeds "
+                            f"{list(seeds)}; expected a list of one output per seed, in order")
+    return [check_output(out, where, f"run_seeds (seed {seed})") for out, seed in zip(outs, seeds)]
 
 
 def source_profiles(source: str) -> frozenset[str] | None:

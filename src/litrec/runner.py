@@ -10,7 +10,9 @@ An analysis that declares a SWEEP runs once per point (`litrec.sweep`); the
 points go to worker processes or a dask cluster (`litrec.executors`, chosen by
 `--executor`), and its result, written only once every point is back, holds
 their mean, spread and each point. `--executor dask` sends single-point
-analyses to the cluster too.
+analyses to the cluster too. An analysis with `run_seeds` takes all of a
+profile's SEEDS in one call per point of its other fields; its outputs are
+stored as one point per seed, as if each seed had run alone.
 """
 
 from __future__ import annotations
@@ -69,6 +71,7 @@ class Job:
     config: Any
     sweep: dict[str, list] | None
     points: list[Point]
+    grid: list[dict]                # the stored points' overrides, in order
     expectations: dict[str, dict] = dataclasses.field(default_factory=dict)
     seed_figures: Callable | None = None
     futures: list | None = None
@@ -95,13 +98,19 @@ def prepare(proj: Project, name: str, profile: str, fp: Fingerprint) -> Job:
         if why is None:
             raise
         raise AnalysisExited(f"analysis '{name}': {why}") from None
-    points = [Point(root, package, entry.module, profile, overrides, fp.files, fp.versions,
-                    figures=i == 0) for i, overrides in enumerate(grid)]
+    seeds = (getattr(module, "SEEDS", None) or {}).get(profile)
+    if seeds and callable(getattr(module, "run_seeds", None)):  # grid is seed-major: seeds first
+        rest = [{k: v for k, v in o.items() if k != "seed"} for o in grid[:len(grid) // len(seeds)]]
+        points = [Point(root, package, entry.module, profile, o, fp.files, fp.versions,
+                        figures=i == 0, seeds=tuple(seeds)) for i, o in enumerate(rest)]
+    else:
+        points = [Point(root, package, entry.module, profile, overrides, fp.files, fp.versions,
+                        figures=i == 0) for i, overrides in enumerate(grid)]
     expectations = {f"{rec.id}#{claim.id}": expectation_record(claim.check.expect)
                     for rec, claim in proj.claims()
                     if claim.check is not None and claim.check.analysis == name}
     return Job(name, entry.title, profile, module.__name__, fp,
-               make_config(module, profile, {}), sweep, points, expectations,
+               make_config(module, profile, {}), sweep, points, grid, expectations,
                getattr(module, "seed_figures", None) if sweep and "seed" in sweep else None)
 
 
@@ -155,12 +164,21 @@ def _outputs(job: Job, executor, progress) -> list[dict]:
 
 
 def _point(point: Point) -> str:
-    return " ".join(f"{k}={v!r}" for k, v in point.overrides.items())
+    seeds = {} if point.seeds is None else {"seeds": list(point.seeds)}
+    return " ".join(f"{k}={v!r}" for k, v in {**point.overrides, **seeds}.items())
+
+
+def _per_seed(job: Job, outs: list) -> list[dict]:
+    """One output per stored point, in grid order: batched points' lists spread out (seed-major)."""
+    if job.points[0].seeds is None:
+        return outs
+    m = len(job.points)
+    return [outs[i % m][i // m] for i in range(len(job.grid))]
 
 
 def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
     """Wait for (or run) every point, then write the result; a failed point writes nothing."""
-    outs = _outputs(job, executor, progress)
+    outs = _per_seed(job, _outputs(job, executor, progress))
     first = outs[0]
     # one point: the analysis's own run time, as always; a sweep: first point sent to last back
     wall = first["wall_time_s"] if job.sweep is None else time.perf_counter() - job.t0
@@ -177,8 +195,8 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         if "seed" in job.sweep:
             seed = to_json(job.sweep["seed"])
     if job.seed_figures is not None:
-        drawn = job.seed_figures([{"seed": p.overrides.get("seed"), "metrics": o["metrics"]}
-                                  for p, o in zip(job.points, outs)])
+        drawn = job.seed_figures([{"seed": p.get("seed"), "metrics": o["metrics"]}
+                                  for p, o in zip(job.grid, outs)])
         figures.update({f"{name}.svg": svg_bytes(fig) for name, fig in (drawn or {}).items()})
     payload = {
         "format": RESULT_FORMAT,
@@ -201,9 +219,9 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         "metrics": metrics,
         **({"noise": noise} if noise else {}),
         **({"spread": spread,
-            "points": [{"overrides": to_json(p.overrides), "metrics": o["metrics"],
+            "points": [{"overrides": to_json(p), "metrics": o["metrics"],
                         **({"noise": o["noise"]} if o.get("noise") else {})}
-                       for p, o in zip(job.points, outs)]} if job.sweep is not None else {}),
+                       for p, o in zip(job.grid, outs)]} if job.sweep is not None else {}),
         "figures": {name[:-4]: f"{job.profile}/{name}" for name in figures},
         "notes": notes,
         "expectations": job.expectations,

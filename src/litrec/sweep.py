@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from litrec import interrupt
-from litrec.contract import check_module, check_output
+from litrec.contract import check_module, check_output, check_seed_outputs
 from litrec.errors import AnalysisExited, SweepError
 from litrec.fingerprint import code_files, package_versions
 from litrec.machine import device_info, platform_info
@@ -57,6 +57,7 @@ class Point:
     code_files: dict[str, str] | None = None   # what the driver fingerprinted; None: no check
     versions: dict[str, str | None] | None = None
     figures: bool = True            # render figures (only the first point's are kept)
+    seeds: tuple[int, ...] | None = None  # all these seeds in one run_seeds call: one output each
 
 
 # ---------------------------------------------------------------- conversion
@@ -207,8 +208,11 @@ def _check_worker(point: Point, files: dict[str, str], versions: dict) -> None:
                          "file on the workers")
 
 
-def run_point(point: Point, progress=None) -> dict:
+def run_point(point: Point, progress=None) -> dict | list[dict]:
     """Run one point of an analysis; return its metrics, figures (SVG bytes) and provenance.
+
+    A point that batches seeds (`Point.seeds`) returns a list: one such dict per
+    seed, in order, all with the wall time of the one call.
 
     What the analysis prints goes to standard error: standard output is litrec's (JSON).
     An analysis that calls sys.exit or raises KeyboardInterrupt itself fails with
@@ -224,36 +228,47 @@ def run_point(point: Point, progress=None) -> dict:
         raise AnalysisExited(why) from None
 
 
-def _run_point(point: Point, progress=None) -> dict:
+def _run_point(point: Point, progress=None) -> dict | list[dict]:
+    """One output (`run`), or one per seed in order when the point batches seeds (`run_seeds`)."""
     mod, files = load_analysis(point.root, point.package, point.module)
     check_module(mod, point.module)
     _check_worker(point, files, package_versions(tuple(point.versions or ())))
     config = make_config(mod, point.profile, point.overrides)
 
     t0 = time.perf_counter()
-    out = check_output(mod.run(config, progress=progress), mod.__name__)
-    metrics = to_json(out["metrics"])  # waits for JAX's asynchronous work to finish
+    if point.seeds is None:
+        outs = [check_output(mod.run(config, progress=progress), mod.__name__)]
+        configs = [config]
+    else:
+        seeds = list(point.seeds)
+        outs = check_seed_outputs(mod.run_seeds(config, seeds, progress=progress), seeds, mod.__name__)
+        configs = [dataclasses.replace(config, seed=s) for s in seeds]
+    metrics = [to_json(out["metrics"]) for out in outs]  # waits for JAX's asynchronous work
     wall = time.perf_counter() - t0
-    figures: dict[str, bytes] = {}
-    for name, fig in (out.get("figures") or {}).items():
-        if point.figures:
-            figures[str(name)] = svg_bytes(fig)
-        else:
-            import matplotlib.pyplot as plt
+    where = {"platform": platform_info(),
+             "device": device_info("jax" in point.versions if point.versions is not None
+                                   else "jax" in sys.modules)}
+    done = []
+    for i, (out, m, cfg) in enumerate(zip(outs, metrics, configs)):
+        figures: dict[str, bytes] = {}
+        for name, fig in (out.get("figures") or {}).items():
+            if point.figures and i == 0:
+                figures[str(name)] = svg_bytes(fig)
+            else:
+                import matplotlib.pyplot as plt
 
-            plt.close(fig)
-    return {
-        "metrics": metrics,
-        "figures": figures,
-        "notes": [str(n) for n in out.get("notes", [])],
-        "noise": to_json(dict(out.get("noise") or {})),
-        "wall_time_s": wall,
-        "config": to_json(dataclasses.asdict(config) if dataclasses.is_dataclass(config)
-                          else dict(vars(config))),
-        "platform": platform_info(),
-        "device": device_info("jax" in point.versions if point.versions is not None
-                              else "jax" in sys.modules),
-    }
+                plt.close(fig)
+        done.append({
+            "metrics": m,
+            "figures": figures,
+            "notes": [str(n) for n in out.get("notes", [])],
+            "noise": to_json(dict(out.get("noise") or {})),
+            "wall_time_s": wall,
+            "config": to_json(dataclasses.asdict(cfg) if dataclasses.is_dataclass(cfg)
+                              else dict(vars(cfg))),
+            **where,
+        })
+    return done[0] if point.seeds is None else done
 
 
 # ---------------------------------------------------------------- aggregation

@@ -1,0 +1,152 @@
+"""Several training seeds in one compiled step: `jax.vmap` over the seeds' parameters,
+optimiser states and data keys, for the LSA meta-training of von Oswald et al.,
+"Transformers learn in-context by gradient descent" (ICML 2023), §3.
+
+A step of one small LSA layer at batch 2,048 leaves a CPU mostly waiting on the
+many small operations of one step (drawing the tasks, the query's matrix-vector
+products, clipped Adam), so S seeds stacked on a leading axis cost much less
+than S steps one after another (`bench/seeds_batched.py`). Every piece is
+`analysis.train`'s, used unchanged: `make_step` builds the step of one seed,
+this module maps it over the seeds. Each seed keeps its own streams: its
+batches are drawn from fold_in(its training key, t) exactly as `batch_at_step`
+draws them when the seed runs alone, and its initial weights are made by the
+caller with its own key.
+
+Drawing the tasks is most of a step's work: JAX lowers its threefry hash on
+CPU as a loop of five kernels over the whole array (to compile faster), on GPU
+unrolled into one. The batched chunk is compiled with the unrolled lowering
+(`unrolled_threefry`): the same integer operations, so the same bits, about
+twice as fast to draw here.
+"""
+import contextlib
+import time
+from typing import Any, Callable, Sequence
+
+import jax
+import jax.numpy as jnp
+import optax
+
+from analysis import train as train_lib
+
+
+def stack(trees: Sequence[Any]) -> Any:
+    """One pytree whose leaves stack the seeds' leaves on a new leading axis (S, ...)."""
+    return jax.tree.map(lambda *leaves: jnp.stack(leaves), *trees)
+
+
+def unstack(tree: Any, n: int) -> list[Any]:
+    """The n seeds' pytrees of a stacked pytree (the inverse of `stack`)."""
+    return [jax.tree.map(lambda leaf: leaf[i], tree) for i in range(n)]
+
+
+@contextlib.contextmanager
+def unrolled_threefry():
+    """While open, JAX compiles its threefry hash for CPU unrolled, as it does for GPU.
+
+    Integer operations only, so the bits are the same as with the CPU's default
+    (rolled) lowering; a JAX without these internals compiles as usual.
+    """
+    try:
+        from jax._src.random import threefry2x32 as threefry
+        from jax.interpreters import mlir
+
+        unrolled, rolled = threefry._threefry2x32_lowering_rule, threefry._threefry2x32_cpu_lowering_rule
+    except (ImportError, AttributeError):
+        yield
+        return
+    mlir.register_lowering(threefry.threefry2x32_p, unrolled, platform="cpu")
+    try:
+        yield
+    finally:
+        mlir.register_lowering(threefry.threefry2x32_p, rolled, platform="cpu")
+
+
+def keyed_batch_loss(loss_fn: Callable[[Any, Any], jax.Array],
+                     sample_batch: Callable[[jax.Array, int], Any],
+                     batch_size: int) -> Callable[[Any, tuple], jax.Array]:
+    """loss(params, (key, t)) = loss_fn(params, sample_batch(fold_in(key, t), batch_size)).
+
+    `train.batch_at_step` with the training key passed as data instead of
+    closed over, so that it can differ per seed under `jax.vmap`.
+    """
+    def loss(params, x):
+        key, t = x
+        return loss_fn(params, sample_batch(jax.random.fold_in(key, t), batch_size))
+
+    return loss
+
+
+def make_seeds_chunk_runner(step):
+    """Jitted run of consecutive steps of S seeds at once.
+
+    (params, opt_state, keys, ts) -> (params, opt_state, mean loss per seed (S,)):
+    params and opt_state stacked over seeds (S, ...), keys the seeds' training
+    keys (S,), ts the step indices of the chunk (n,), shared by the seeds.
+    Compiled with `unrolled_threefry`.
+    """
+    seeds_step = jax.vmap(step, in_axes=(0, (0, None)))
+
+    @jax.jit
+    def run_chunk(params, opt_state, keys, ts):
+        def body(carry, t):
+            return seeds_step(carry, (keys, t))
+
+        (params, opt_state), values = jax.lax.scan(body, (params, opt_state), ts)  # values (n, S)
+        return params, opt_state, jnp.mean(values, axis=0)
+
+    def run(params, opt_state, keys, ts):
+        with unrolled_threefry():  # only a first call of a shape compiles; later ones run
+            return run_chunk(params, opt_state, keys, ts)
+
+    return run
+
+
+def train_seeds(params: Sequence[Any], loss_fn: Callable[[Any, tuple], jax.Array],
+                keys: Sequence[jax.Array], *, steps: int,
+                optimizer: optax.GradientTransformation, chunk_size: int = 50,
+                evaluate: Sequence[Callable[[Any], dict]] | None = None,
+                progress: Callable[[int, int, str], None] | None = None,
+                description: str = "training") -> list[train_lib.Result]:
+    """`train.train` with step-index draws for S seeds at once: one `Result` per seed.
+
+    params: each seed's initial weights; keys: each seed's training key;
+    loss_fn(params, (key, t)) from `keyed_batch_loss`. Each seed's history has
+    the entries `train.train` gives it (evaluate[i] runs on seed i's weights at
+    step 0, after every chunk and at the end; chunk_seconds is the batched
+    chunk's wall time, shared by the seeds).
+    """
+    n = len(params)
+    stacked = stack(params)
+    opt_state = jax.vmap(optimizer.init)(stacked)
+    run_chunk = make_seeds_chunk_runner(train_lib.make_step(loss_fn, optimizer))
+    key_array = jnp.stack(list(keys))                                  # (S,) typed keys
+    histories: list[dict[str, list]] = [
+        {"step": [], "chunk_step": [], "train_loss": [], "chunk_seconds": []} for _ in range(n)]
+
+    def record(done, stacked_params):
+        for i, (h, p) in enumerate(zip(histories, unstack(stacked_params, n))):
+            h["step"].append(done)
+            if evaluate is not None:
+                for name, value in evaluate[i](p).items():
+                    h.setdefault(name, []).append(float(value))
+
+    record(0, stacked)
+    if progress is not None:
+        progress(0, steps, description)
+    done = 0
+    while done < steps:
+        m = min(chunk_size, steps - done)
+        start = time.perf_counter()
+        ts = jnp.arange(done, done + m, dtype=jnp.int32)               # (m,) step indices
+        stacked, opt_state, chunk_loss = run_chunk(stacked, opt_state, key_array, ts)
+        done += m
+        losses = [float(v) for v in chunk_loss]                        # waits for the chunk
+        seconds = time.perf_counter() - start
+        for h, loss in zip(histories, losses):
+            h["chunk_step"].append(done)
+            h["train_loss"].append(loss)
+            h["chunk_seconds"].append(seconds)
+        record(done, stacked)
+        if progress is not None:
+            progress(done, steps, description)
+    return [train_lib.Result(params=p, history=h) for p, h in zip(unstack(stacked, n), histories)]

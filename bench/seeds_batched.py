@@ -1,0 +1,163 @@
+"""Benchmark: 3 training seeds in one compiled step against 1 seed (single-layer-lsa).
+
+Times the meta-training of one LSA layer with the `paper` settings of
+`analysis/single_layer.py` (d = N = 10, batch 2,048, clipped Adam; von Oswald
+et al., ICML 2023, §3) for the same `--chunk` steps:
+
+- 1 seed: the jitted chunk `run` trains with (`analysis.train`), the baseline;
+- 3 seeds batched: the chunk of `analysis.seed_batch` (`jax.vmap` over the
+  seeds' weights, optimiser states and training keys), as `run_seeds` trains;
+- 3 seeds one after another: the 1-seed chunk of each seed in turn;
+- for contrast, 1 seed through the batched code (a batch of one, with its
+  unrolled threefry), and drawing the tasks alone for 1 and 3 seeds.
+
+Each is compiled first (the compile time is printed, not counted), then the
+calls take turns `--repeats` times; medians are reported. Goal: 3 seeds
+batched cost at most twice 1 seed on CPU.
+
+    python bench/seeds_batched.py [--chunk 100] [--repeats 7] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+
+import report  # noqa: E402
+from analysis import seed_batch, single_layer, train as train_lib  # noqa: E402
+from analysis.keys import named_keys, random_streams  # noqa: E402
+
+SEEDS = (0, 1, 2)
+
+
+def _interleaved(calls: dict, repeats: int) -> tuple[dict, dict]:
+    """(compile-and-first-call seconds, median seconds) per call; call(r) runs chunk r.
+
+    The calls take turns within each repeat (a different one first each time),
+    so a change of the machine's load falls on all of them alike.
+    """
+    first, times = {}, {name: [] for name in calls}
+    for name, call in calls.items():
+        t0 = time.perf_counter()
+        jax.block_until_ready(call(0))
+        first[name] = time.perf_counter() - t0
+    names = list(calls)
+    for r in range(1, repeats + 1):
+        for name in names[r % len(names):] + names[:r % len(names)]:  # each starts a round in turn
+            call = calls[name]
+            t0 = time.perf_counter()
+            jax.block_until_ready(call(r))
+            times[name].append(time.perf_counter() - t0)
+    return first, {name: statistics.median(t) for name, t in times.items()}
+
+
+def draw_only(config, seeds, chunk: int):
+    """call(r) drawing chunk r's training tasks of `seeds` and nothing else (unrolled threefry)."""
+    train_keys = jnp.stack([named_keys(s, "init", "train")["train"] for s in seeds])
+
+    @jax.jit
+    def draw(keys, ts):
+        def body(total, t):
+            tasks = jax.vmap(lambda k: single_layer._sample(config, jax.random.fold_in(k, t), config.batch_size))(keys)
+            return total + sum(jnp.sum(x) for x in tasks), None
+        return jax.lax.scan(body, jnp.float32(0), ts)[0]
+
+    def call(r):
+        with seed_batch.unrolled_threefry():
+            return draw(train_keys, jnp.arange(r * chunk, (r + 1) * chunk, dtype=jnp.int32))
+
+    return call
+
+
+def one_seed_chunks(config, seeds, chunk: int) -> list:
+    """For each seed, call(r) running chunk r of its training as `run` does (one compiled chunk each)."""
+    calls = []
+    optimizer = train_lib.adam(config.lr, config.clip, config.b1, config.b2)
+    for seed in seeds:
+        keys = named_keys(seed, "init", "train", "tune", "eval", "monitor", "ood")
+        loss_fn = train_lib.batch_at_step(train_lib.regression_loss,
+                                          lambda key, n: single_layer._sample(config, key, n),
+                                          keys["train"], config.batch_size)
+        run_chunk = train_lib.make_chunk_runner(train_lib.make_step(loss_fn, optimizer))
+        params = train_lib.init_lsa(keys["init"], config.d + 1, config.init_scale)
+        state = [params, optimizer.init(params)]
+
+        def call(r, run_chunk=run_chunk, state=state):
+            state[0], state[1], loss = run_chunk(state[0], state[1],
+                                                 jnp.arange(r * chunk, (r + 1) * chunk, dtype=jnp.int32))
+            return loss
+
+        calls.append(call)
+    return calls
+
+
+def batched_chunk(config, seeds, chunk: int):
+    """call(r) running chunk r of all `seeds` in one compiled step, as `run_seeds` does."""
+    optimizer = train_lib.adam(config.lr, config.clip, config.b1, config.b2)
+    keys = [named_keys(s, "init", "train", "tune", "eval", "monitor", "ood") for s in seeds]
+    loss_fn = seed_batch.keyed_batch_loss(train_lib.regression_loss,
+                                          lambda key, n: single_layer._sample(config, key, n), config.batch_size)
+    run_chunk = seed_batch.make_seeds_chunk_runner(train_lib.make_step(loss_fn, optimizer))
+    params = seed_batch.stack([train_lib.init_lsa(k["init"], config.d + 1, config.init_scale) for k in keys])
+    train_keys = jnp.stack([k["train"] for k in keys])                  # (S,) typed keys
+    state = [params, jax.vmap(optimizer.init)(params)]
+
+    def call(r):
+        state[0], state[1], loss = run_chunk(state[0], state[1], train_keys,
+                                             jnp.arange(r * chunk, (r + 1) * chunk, dtype=jnp.int32))
+        return loss
+
+    return call
+
+
+def main() -> None:
+    """Times the three ways, prints the detail and the rows."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--chunk", type=int, default=100, help="steps per timed call (eval_every of `paper`)")
+    parser.add_argument("--repeats", type=int, default=7, help="timed calls (median reported)")
+    report.add_json_argument(parser)
+    args = parser.parse_args()
+    config = single_layer.PROFILES["paper"]
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"jax {jax.__version__} on {jax.devices()[0].platform} ({os.cpu_count()} CPUs, load {load:.2f}); "
+          f"single-layer `paper`: d={config.d}, N={config.N}, batch {config.batch_size}; "
+          f"median of {args.repeats} x {args.chunk} steps after compiling")
+    with random_streams():
+        singles = one_seed_chunks(config, SEEDS, args.chunk)
+        calls = {"one": singles[0], "batched": batched_chunk(config, SEEDS, args.chunk),
+                 "sequential": lambda r: [call(r) for call in singles],
+                 "one_unrolled": batched_chunk(config, SEEDS[:1], args.chunk),
+                 "draw_one": draw_only(config, SEEDS[:1], args.chunk),
+                 "draw_three": draw_only(config, SEEDS, args.chunk)}
+        first, median = _interleaved(calls, args.repeats)
+    ms = {k: 1e3 * v / args.chunk for k, v in median.items()}
+    print(f"1 seed (run)          {ms['one']:7.2f} ms/step (compile + first chunk {first['one']:.1f} s)")
+    print(f"3 seeds batched       {ms['batched']:7.2f} ms/step = {ms['batched'] / 3:.2f} ms per seed-step "
+          f"(compile + first chunk {first['batched']:.1f} s)")
+    print(f"3 seeds in turn       {ms['sequential']:7.2f} ms/step")
+    print(f"1 seed, batched code  {ms['one_unrolled']:7.2f} ms/step (unrolled threefry, a batch of one)")
+    print(f"drawing the tasks only: 1 seed {ms['draw_one']:.2f} ms/step, 3 seeds {ms['draw_three']:.2f} ms/step "
+          f"({ms['draw_three'] / ms['batched']:.0%} of the batched step)")
+    ratio = ms["batched"] / ms["one"]
+    rows = [
+        report.Row("seeds_batched: 3 seeds batched vs 1", ms["batched"], "ms/step", "1 seed", ms["one"],
+                   "<= 2x baseline", ratio <= 2.0),
+        report.Row("seeds_batched: 3 seeds in turn vs 1", ms["sequential"], "ms/step", "1 seed", ms["one"],
+                   "(contrast)", None),
+        report.Row("seeds_batched: 3 seeds batched vs 1 batched", ms["batched"], "ms/step",
+                   "1 seed, batched code", ms["one_unrolled"], "(contrast: batching alone)", None),
+    ]
+    report.emit(rows, args.json)
+
+
+if __name__ == "__main__":
+    main()
