@@ -131,7 +131,9 @@ def generate(root: Path, n: int, seed: int = 0) -> dict[str, int]:
     analysis.mkdir()
     (analysis / "__init__.py").write_text("")
     for name in ("bench_identity", "bench_training"):
-        (analysis / f"{name}.py").write_text(f'"""{name}"""\n')
+        (analysis / f"{name}.py").write_text(  # keeps the analysis contract; never run here
+            f'"""{name}: a stub the site benchmarks register."""\n\nPROFILES = {{"paper": {{}}}}\n\n\n'
+            "def run(config, progress=None):\n    return {}\n")
     (analysis / "registry.yaml").write_text(
         "bench-identity:\n  module: bench_identity\n  title: The identity\n"
         "bench-training:\n  module: bench_training\n  title: Training\n")
@@ -144,7 +146,7 @@ def _result(root: Path) -> None:
     """A current result for bench-identity, with a figure; bench-training stays not run."""
     from litrec.load import load_project
     from litrec.fingerprint import fingerprint
-from litrec.results import write_result
+    from litrec.results import write_result
 
     proj = load_project(root / "records", root / "analysis")
     fp = fingerprint(proj.registry, "bench-identity", "paper")
