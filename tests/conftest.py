@@ -50,6 +50,9 @@ SLOW_TESTS = (
     "tests/analyses/test_prop2_mlp_attention.py::test_fast_trained_predictor_equals_full_layers",
     "tests/analyses/test_prop3_token_building.py::test_quick_profile_copies_then_steps_once",
     "tests/analyses/test_single_layer.py::test_quick_profile_trained_layer_matches_one_gd_step",
+    "tests/site/test_live.py::test_a_deleted_record_page_and_its_search_entries_go",
+    "tests/site/test_live.py::test_a_new_record_gets_a_page_and_nothing_changed_rebuilds_nothing",
+    "tests/site/test_live.py::test_a_change_to_the_nav_rebuilds_the_whole_site",
 )
 
 

@@ -46,17 +46,13 @@ def serve_site(records_dir: Path, analysis_dir: Path | None = None,
     watched = [Path(records_dir), Path(results_dir), root / "site", analysis / "registry.yaml",
                config_file]
     address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    urls = directory_urls(config_file)
 
     def regenerate(jobs: int | None) -> tuple[set[str], dict[str, str]]:
-        """Generate the docs folder again: (docs paths written or removed, hand-written titles)."""
-        project = load_project(Path(records_dir), analysis_dir)
-        check_profile(project.registry, Path(results_dir), profile)
-        files, records, data = plan(project, Path(results_dir), profile, root / "site", urls)
-        changed = sync(docs_dir, files, records, data, jobs)
-        for line in data.refused:
+        changed, titles, refused = generate_docs(records_dir, analysis_dir, results_dir, profile,
+                                                 config_file, jobs)
+        for line in refused:
             print(f"litrec site serve: {line}", file=sys.stderr)
-        return changed, handwritten(files)
+        return changed, titles
 
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
@@ -103,6 +99,19 @@ def serve_site(records_dir: Path, analysis_dir: Path | None = None,
     finally:
         logging.getLogger("mkdocs").removeHandler(handler)
         shutil.rmtree(site_dir, ignore_errors=True)
+
+
+def generate_docs(records_dir: Path, analysis_dir: Path | None, results_dir: Path, profile: str,
+                  config_file: Path, jobs: int | None = None) -> tuple[set[str], dict[str, str], list[str]]:
+    """Generate the docs folder (`build/docs` beside mkdocs.yml) again, writing what differs:
+    (docs paths written or removed, hand-written pages' titles, files refused)."""
+    root = Path(config_file).parent
+    project = load_project(Path(records_dir), analysis_dir)
+    check_profile(project.registry, Path(results_dir), profile)
+    files, records, data = plan(project, Path(results_dir), profile, root / "site",
+                                directory_urls(config_file))
+    changed = sync(root / "build" / "docs", files, records, data, jobs)
+    return changed, handwritten(files), data.refused
 
 
 def _error_page(site_dir: Path, code: int) -> bytes | None:
