@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from litrec.site.live import LiveSite
-from litrec.site.serve import generate_docs
+from litrec.site.serve import DocsFolder
 from tests.site.conftest import make_project
 
 URL = "http://127.0.0.1:8000/"
@@ -22,13 +22,13 @@ class Served:
     def __init__(self, root: Path, site: Path):
         self.root, self.site = root, site
         self.config = root / "mkdocs.yml"
+        self.docs = DocsFolder(root / "records", None, root / "results", "paper", self.config)
         _, titles = self.regenerate()
         self.live = LiveSite(self.config, root / "build" / "docs", site, URL)
         self.live.full(titles)
 
     def regenerate(self) -> tuple[set[str], dict[str, str]]:
-        changed, titles, _ = generate_docs(self.root / "records", None, self.root / "results",
-                                           "paper", self.config, 1)
+        changed, titles, _ = self.docs.generate(1)
         return changed, titles
 
     def update(self) -> str:
@@ -52,6 +52,8 @@ def assert_same_as_whole_build(served: Served, tmp_path: Path) -> None:
     """Every file of the served site is what a whole build of the same docs makes (the search
     index and sitemap hold the same entries, new pages' at the end)."""
     whole = tmp_path / "whole"
+    again = DocsFolder(served.root / "records", None, served.root / "results", "paper", served.config)
+    assert again.generate(1)[0] == set()  # every page as generating them all makes them
     LiveSite(served.config, served.root / "build" / "docs", whole, URL).full(served.regenerate()[1])
     mine, theirs = _files(served.site), _files(whole)
     assert sorted(mine) == sorted(theirs)
@@ -118,3 +120,30 @@ def test_a_change_to_the_nav_rebuilds_the_whole_site(served, tmp_path):
     assert served.update() == "full"
     assert 'href="new-page.html"' in served.page("records/NOTE-621.html").replace("../", "")
     assert_same_as_whole_build(served, tmp_path)
+
+
+def test_generating_only_what_edits_change_gives_the_pages_of_a_whole_generation(tmp_path):
+    root = make_project(tmp_path / "project")
+    config = root / "mkdocs.yml"
+    docs = DocsFolder(root / "records", None, root / "results", "paper", config)
+    docs.generate(1)
+    rec = root / "records"
+    note = rec / "notes" / "NOTE-621.yaml"
+    edits = [
+        lambda: _retitle(root, "theories/THEORY-169.yaml", "Retitled"),  # a linked record's title
+        lambda: _retitle(root, "decisions/ADR-013.yaml", "Held"),  # named in other records' prose
+        lambda: note.write_text(note.read_text().replace(  # a link goes
+            "  - rel: source_of\n    target: THEORY-169\n", "")),
+        lambda: (rec / "theories" / "THEORY-171.yaml").write_text(  # prose names a record to come
+            "id: THEORY-171\nkind: theory\nstatus: open\nsummary: Before THEORY-172 exists.\n"),
+        lambda: (rec / "theories" / "THEORY-172.yaml").write_text(  # ... which comes, linking back
+            "id: THEORY-172\nkind: theory\nstatus: open\ntitle: Late\nlinks:\n"
+            "  - rel: derived_from\n    target: THEORY-169\n"),
+        lambda: (rec / "theories" / "THEORY-169.yaml").unlink(),  # a record goes
+    ]
+    for i, edit in enumerate(edits):
+        edit()
+        changed, _, _ = docs.generate(1)
+        assert changed, i
+        whole = DocsFolder(root / "records", None, root / "results", "paper", config)
+        assert whole.generate(1)[0] == set(), f"edit {i}: a page differs from a whole generation"

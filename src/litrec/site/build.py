@@ -57,6 +57,7 @@ class BuildReport:
     result_errors: list[str] = field(default_factory=list)  # damaged results, located
     result_warnings: list[str] = field(default_factory=list)  # figures listed but missing
     shard_cpu: list[float] = field(default_factory=list)  # CPU seconds of each MkDocs process
+    render_cpu: list[float] = field(default_factory=list)  # ... of each record-page worker (if any)
     refused: list[str] = field(default_factory=list)  # files of site/ or results/ not published
 
 
@@ -133,11 +134,19 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
+class Synced(set):
+    """The docs paths `sync` wrote or removed, and what rendering the record pages cost and read."""
+
+    render_cpu: list[float]  # CPU seconds of each process that rendered record pages (none: sync's)
+    deps: dict[str, set[str]]  # record page -> the record ids it looked up (when tracked)
+
+
 def sync(docs_dir: Path, files: dict[str, str | bytes | Path], records: dict[str, str] | None = None,
-         data: SiteData | None = None, jobs: int | None = None) -> set[str]:
-    """Make docs_dir hold exactly `files` and the record pages (docs path -> record id, rendered
-    from `data` in `jobs` processes, see `render`), writing only what changed; return the docs
-    paths written or removed.
+         data: SiteData | None = None, jobs: int | None = None, keep: set[str] = frozenset(),
+         track: bool = False) -> Synced:
+    """Make docs_dir hold exactly `files`, the record pages (docs path -> record id, rendered
+    from `data` in `jobs` processes, see `render`) and the pages in `keep` as they are, writing
+    only what changed; return the docs paths written or removed.
 
     Only a folder that is new, empty or holds nothing but what litrec wrote there
     (its manifest) is synchronised; the manifest lists every file first, so a crash
@@ -145,12 +154,12 @@ def sync(docs_dir: Path, files: dict[str, str | bytes | Path], records: dict[str
     """
     docs_dir = Path(docs_dir)
     records = records or {}
-    wanted = set(files) | set(records)
+    wanted = set(files) | set(records) | set(keep)
     before = outdir.claim(docs_dir, DOCS_MARKER, "docs", "")
     docs_dir.mkdir(parents=True, exist_ok=True)
     outdir.write_manifest(docs_dir, DOCS_MARKER, before | wanted)
     _unlink_special(docs_dir)
-    changed: set[str] = set()
+    changed = Synced()
     for rel, src in files.items():
         if isinstance(src, Path):
             raw = read_regular(src)
@@ -158,8 +167,9 @@ def sync(docs_dir: Path, files: dict[str, str | bytes | Path], records: dict[str
             raw = src if isinstance(src, bytes) else src.encode("utf-8")
         if render.put(docs_dir / rel, raw):
             changed.add(rel)
-    if records:
-        changed.update(render.write_pages(docs_dir, data, records, jobs))
+    done = render.write_pages(docs_dir, data, records, jobs, track) if records else render.Rendered()
+    changed.update(done.written)
+    changed.render_cpu, changed.deps = done.cpu, done.deps
     for rel in sorted(before - wanted):  # written by an earlier build, not by this one
         outdir.remove_listed(docs_dir, rel)
         changed.add(rel)
@@ -210,7 +220,7 @@ def build_site(records_dir: Path, analysis_dir: Path | None = None,
     check_profile(project.registry, Path(results_dir), profile)
     files, records, data = plan(project, Path(results_dir), profile, root / "site",
                                 directory_urls(config_file))
-    sync(docs_dir, files, records, data)
+    synced = sync(docs_dir, files, records, data)
     t1 = time.perf_counter()
     pages = {rel: (docs_dir / rel).stat().st_size for rel in [*files, *records] if rel.endswith(".md")}
     built = outdir.new_beside(out_dir)
@@ -228,6 +238,7 @@ def build_site(records_dir: Path, analysis_dir: Path | None = None,
     states = [info.result_state for info in data.analyses.values() if info.result_state]
     return BuildReport(len(project.records), len(pages), figures,
                        project.errors, t1 - t0, t2 - t1, out_dir, warnings, shard_cpu=shard_cpu,
+                       render_cpu=synced.render_cpu,
                        refused=data.refused,
                        result_errors=[st.reason for st in states
                                       if st.state == "modified" and st.reason],

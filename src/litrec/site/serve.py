@@ -23,6 +23,7 @@ from litrec.load import load_project
 from litrec.site.engine import MkDocsFailed
 from litrec.site.build import directory_urls, handwritten, plan, sync
 from litrec.site.live import LiveSite
+from litrec.site.render import write_pages
 from litrec.state import check_profile
 
 log = logging.getLogger("mkdocs.litrec")
@@ -41,15 +42,15 @@ def serve_site(records_dir: Path, analysis_dir: Path | None = None,
     if not config_file.is_file():
         raise SiteError(f"no MkDocs configuration at '{config_file}'; run from the project root")
     root = config_file.parent
-    docs_dir = root / "build" / "docs"
     analysis = Path(analysis_dir) if analysis_dir else Path(records_dir).resolve().parent / "analysis"
     watched = [Path(records_dir), Path(results_dir), root / "site", analysis / "registry.yaml",
                config_file]
     address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
+    docs = DocsFolder(records_dir, analysis_dir, results_dir, profile, config_file)
+
     def regenerate(jobs: int | None) -> tuple[set[str], dict[str, str]]:
-        changed, titles, refused = generate_docs(records_dir, analysis_dir, results_dir, profile,
-                                                 config_file, jobs)
+        changed, titles, refused = docs.generate(jobs)
         for line in refused:
             print(f"litrec site serve: {line}", file=sys.stderr)
         return changed, titles
@@ -59,7 +60,7 @@ def serve_site(records_dir: Path, analysis_dir: Path | None = None,
     logging.getLogger("mkdocs").addHandler(handler)
     logging.getLogger("mkdocs").setLevel(logging.INFO)
     site_dir = Path(tempfile.mkdtemp(prefix="litrec-serve-"))
-    live = LiveSite(config_file, docs_dir, site_dir, _serve_url(host, port, "/"))
+    live = LiveSite(config_file, root / "build" / "docs", site_dir, _serve_url(host, port, "/"))
 
     def rebuild() -> None:
         """What the server runs on a change: regenerate, then rebuild the pages that changed."""
@@ -101,17 +102,58 @@ def serve_site(records_dir: Path, analysis_dir: Path | None = None,
         shutil.rmtree(site_dir, ignore_errors=True)
 
 
-def generate_docs(records_dir: Path, analysis_dir: Path | None, results_dir: Path, profile: str,
-                  config_file: Path, jobs: int | None = None) -> tuple[set[str], dict[str, str], list[str]]:
-    """Generate the docs folder (`build/docs` beside mkdocs.yml) again, writing what differs:
-    (docs paths written or removed, hand-written pages' titles, files refused)."""
-    root = Path(config_file).parent
-    project = load_project(Path(records_dir), analysis_dir)
-    check_profile(project.registry, Path(results_dir), profile)
-    files, records, data = plan(project, Path(results_dir), profile, root / "site",
-                                directory_urls(config_file))
-    changed = sync(root / "build" / "docs", files, records, data, jobs)
-    return changed, handwritten(files), data.refused
+class DocsFolder:
+    """The docs folder of a served site, generated again after each change.
+
+    The index and analysis pages are made again every time; a record page only
+    when it may differ: its record was edited, added or removed, the status of
+    one of its claims changed, or it looked up (`render.write_pages`' track) a
+    record that was edited, added or removed. A page that an edited record now
+    reads (a new link, a new backlink) is among the pages that record's own
+    page looks up, so those are rendered next. When a result or the registry
+    changed, every page is.
+    """
+
+    def __init__(self, records_dir: Path, analysis_dir: Path | None, results_dir: Path,
+                 profile: str, config_file: Path):
+        self.records_dir, self.analysis_dir = Path(records_dir), analysis_dir
+        self.results_dir, self.profile, self.config_file = Path(results_dir), profile, config_file
+        self.docs_dir = Path(config_file).parent / "build" / "docs"
+        self.deps: dict[str, set[str]] = {}  # record page -> the record ids it looked up
+        self.records: dict[str, tuple] = {}  # record id -> (record, file) when last generated
+        self.statuses: dict = {}
+        self.analyses: dict | None = None  # what record pages show of each analysis
+
+    def generate(self, jobs: int | None = None) -> tuple[set[str], dict[str, str], list[str]]:
+        """Generate what may have changed: (docs paths written or removed, hand-written pages'
+        titles, files refused)."""
+        project = load_project(self.records_dir, self.analysis_dir)
+        check_profile(project.registry, self.results_dir, self.profile)
+        files, records, data = plan(project, self.results_dir, self.profile,
+                                    self.config_file.parent / "site", directory_urls(self.config_file))
+        now = {rid: (rec, project.paths[rid]) for rid, rec in project.records.items()}
+        analyses = {name: (info.registered, info.result_state) for name, info in data.analyses.items()}
+        if analyses != self.analyses:
+            todo = dict(records)
+        else:
+            edited = {rid for rid in now.keys() | self.records.keys()
+                      if now.get(rid) != self.records.get(rid)}
+            edited |= {ref.partition("#")[0] for ref in data.statuses.keys() | self.statuses.keys()
+                       if data.statuses.get(ref) != self.statuses.get(ref)}
+            pages = {rel for rel, seen in self.deps.items() if seen & edited}
+            todo = {rel: rid for rel, rid in records.items()
+                    if rid in edited or rel in pages or rel not in self.deps}
+        changed = sync(self.docs_dir, files, todo, data, jobs, set(records) - set(todo), track=True)
+        self.deps = {rel: seen for rel, seen in self.deps.items() if rel in records}
+        self.deps.update(changed.deps)
+        nxt = {rel: rid for rel, rid in records.items() if rel not in todo
+               and rid in {r for rel in todo for r in changed.deps[rel]}}
+        if nxt:  # pages the rendered ones now look up: a new link or backlink may show there
+            more = write_pages(self.docs_dir, data, nxt, 1, track=True)
+            changed.update(more.written)
+            self.deps.update(more.deps)
+        self.records, self.statuses, self.analyses = now, data.statuses, analyses
+        return changed, handwritten(files), data.refused
 
 
 def _error_page(site_dir: Path, code: int) -> bytes | None:
