@@ -61,8 +61,8 @@ print(json.dumps({"pages": r.pages, "records": r.records, "generate_s": r.genera
                   "mkdocs_s": r.mkdocs_s, "errors": len(r.errors),
                   "cpu_s": own + sum(resource.getrusage(resource.RUSAGE_CHILDREN)[:2]),
                   # the longest chain of CPU work: this process without its own shard, plus the
-                  # slowest shard; what the wall time would be on idle cores
-                  "critical_s": own - r.shard_cpu[0] + max(r.shard_cpu),
+                  # slowest record-page worker and the slowest shard; the wall time on idle cores
+                  "critical_s": own - r.shard_cpu[0] + max(r.render_cpu, default=0) + max(r.shard_cpu),
                   "shards": len(r.shard_cpu)}))
 """
 BARE = """
