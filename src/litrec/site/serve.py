@@ -5,7 +5,7 @@ development server watches the records, the results, `site/`, the registry
 and mkdocs.yml; on a change the docs folder is generated again (only the
 files that differ are written) and only the pages whose docs file changed are
 rendered again (`live`): saving a record shows its page, and the pages that
-link or list it, within a few seconds even on a site of thousands of records.
+link or list it, without a whole build (`bench/serve_edit.py` times it).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from pathlib import Path
 
 from litrec.errors import SiteError
 from litrec.load import load_project
-from litrec.site.engine import MkDocsFailed
 from litrec.site.build import directory_urls, handwritten, plan, sync
+from litrec.site.engine import MkDocsFailed
 from litrec.site.live import LiveSite
 from litrec.site.render import write_pages
 from litrec.state import check_profile
@@ -109,9 +109,9 @@ class DocsFolder:
     when it may differ: its record was edited, added or removed, the status of
     one of its claims changed, or it looked up (`render.write_pages`' track) a
     record that was edited, added or removed. A page that an edited record now
-    reads (a new link, a new backlink) is among the pages that record's own
-    page looks up, so those are rendered next. When a result or the registry
-    changed, every page is.
+    bears on (a new link, a new backlink) is the page of a record that the
+    edited record's own page looks up, so those are rendered next. When a
+    result or the registry changed, every page is.
     """
 
     def __init__(self, records_dir: Path, analysis_dir: Path | None, results_dir: Path,
@@ -133,6 +133,7 @@ class DocsFolder:
                                     self.config_file.parent / "site", directory_urls(self.config_file))
         now = {rid: (rec, project.paths[rid]) for rid, rec in project.records.items()}
         analyses = {name: (info.registered, info.result_state) for name, info in data.analyses.items()}
+        edited: set[str] = set()
         if analyses != self.analyses:
             todo = dict(records)
         else:
@@ -146,9 +147,9 @@ class DocsFolder:
         changed = sync(self.docs_dir, files, todo, data, jobs, set(records) - set(todo), track=True)
         self.deps = {rel: seen for rel, seen in self.deps.items() if rel in records}
         self.deps.update(changed.deps)
-        nxt = {rel: rid for rel, rid in records.items() if rel not in todo
-               and rid in {r for rel in todo for r in changed.deps[rel]}}
-        if nxt:  # pages the rendered ones now look up: a new link or backlink may show there
+        looked_up = {rid for rel in todo if todo[rel] in edited for rid in changed.deps[rel]}
+        nxt = {rel: rid for rel, rid in records.items() if rel not in todo and rid in looked_up}
+        if nxt:  # pages edited records now look up: a new link or backlink may show there
             more = write_pages(self.docs_dir, data, nxt, 1, track=True)
             changed.update(more.written)
             self.deps.update(more.deps)
