@@ -25,6 +25,7 @@ import report  # noqa: E402
 SCRIPTS = (
     "validate_scale",
     "site_scale",
+    "serve_edit",
     "noop_run",
     "seeds_batched",
     "sweep_speedup",

@@ -1,24 +1,31 @@
-"""Benchmark: `litrec site build` on 1,000 generated records, record pages out of vs in the nav.
+"""Benchmark: `litrec site build` on 1,000 and 10,000 generated records, against bare MkDocs.
 
 Generates N records (literature with claims and discrepancies, notes, theories,
 decisions, works, anthology entries) with links between them, a registry of two
 analyses and a result for one of them, in a temporary folder. Then times, as
 whole processes (a fresh docs folder and output each time):
 
-- litrec:    the site as `litrec site build` makes it: record pages generated
-             into build/docs, kept out of the navigation (`not_in_nav`) and
-             reached from index tables; MkDocs sharded over the cores;
-- litrec-1p: the same in one MkDocs process (the nav's effect alone);
-- baseline:  the same pages with every record page in the nav, which Material
-             then renders into every page; one MkDocs process.
+- litrec:    the site as `litrec site build` makes it: record pages rendered in
+             parallel into build/docs, kept out of the navigation (`not_in_nav`)
+             and reached from index tables; MkDocs sharded over the cores;
+- bare:      the baseline: MkDocs Material with its search plugin building N
+             trivial pages (a heading and a sentence) out of the nav, in one
+             process: what MkDocs costs for that many pages, nothing of litrec's;
+- litrec-1p: (with --only) litrec's site in one MkDocs process;
+- in-nav:    (with --only) litrec's pages with every record page in the nav,
+             which Material then renders into every page; one MkDocs process.
 
-Prints per variant the median wall time, the critical path (the longest chain
-of CPU work: what the wall time is on idle cores; on a shared machine the wall
-time also counts waiting for other processes), all CPU, the main process's
-peak memory and the size of the built site; then the ratios to the baseline.
-Goal: 1,000 records in under 10 s on 2 cores.
+Prints per size and variant the median wall time, the critical path (the
+longest chain of CPU work: what the wall time is on idle cores; on a shared
+machine the wall time also counts waiting for other processes), all CPU, the
+peak memory and the size of the built site. Memory is the process tree's: the
+RSS of the build and every process it started, summed over those running at
+the same moment, sampled every 0.2 s from /proc; pages that forked processes
+share are counted once per process, so this overstates the memory used. The
+largest single process is shown beside it. Goals (2 cores): 1,000 records in
+under 10 s; 10,000 in under 90 s with the tree's peak under 4 GiB.
 
-    python bench/site_scale.py [--records 1000] [--repeats 3] [--only litrec,baseline]
+    python bench/site_scale.py [--records 1000,10000] [--repeats N] [--only litrec,bare]
 """
 
 from __future__ import annotations
@@ -35,7 +42,12 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import report  # noqa: E402
+
+REPO = HERE.parent
 CHILD = """
 import json, resource, sys
 from pathlib import Path
@@ -45,16 +57,28 @@ jobs = int(sys.argv[3]) if sys.argv[3] != "auto" else None
 r = build_site(root / "records", root / "analysis", root / "results", config.parent / "public",
                "paper", config, jobs=jobs)
 own = sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
-size = sum(p.stat().st_size for p in (config.parent / "public").rglob("*") if p.is_file())
 print(json.dumps({"pages": r.pages, "records": r.records, "generate_s": r.generate_s,
                   "mkdocs_s": r.mkdocs_s, "errors": len(r.errors),
-                  "rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                   "cpu_s": own + sum(resource.getrusage(resource.RUSAGE_CHILDREN)[:2]),
                   # the longest chain of CPU work: this process without its own shard, plus the
-                  # slowest shard; what the wall time would be on idle cores
-                  "critical_s": own - r.shard_cpu[0] + max(r.shard_cpu), "shards": len(r.shard_cpu),
-                  "size_mib": size / 2**20}))
+                  # slowest record-page worker and the slowest shard; the wall time on idle cores
+                  "critical_s": own - r.shard_cpu[0] + max(r.render_cpu, default=0) + max(r.shard_cpu),
+                  "shards": len(r.shard_cpu)}))
 """
+BARE = """
+import json, resource, sys
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+cfg = load_config(config_file=sys.argv[1])
+cfg.plugins.on_startup(command="build", dirty=False)
+build(cfg)
+cpu = sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
+print(json.dumps({"pages": int(sys.argv[2]) + 1, "cpu_s": cpu, "critical_s": cpu, "shards": 1}))
+"""
+GOALS = {1000: 10.0, 10_000: 90.0}  # records -> seconds
+MEMORY_GOAL_MIB = 4096  # the 10,000-record build's process tree at its peak
+
+
 WORDS = ("the layer attention gradient step context model loss task token weight update linear "
          "regression trained constructed alignment curvature kernel feature query").split()
 
@@ -131,7 +155,9 @@ def generate(root: Path, n: int, seed: int = 0) -> dict[str, int]:
     analysis.mkdir()
     (analysis / "__init__.py").write_text("")
     for name in ("bench_identity", "bench_training"):
-        (analysis / f"{name}.py").write_text(f'"""{name}"""\n')
+        (analysis / f"{name}.py").write_text(  # keeps the analysis contract; never run here
+            f'"""{name}: a stub the site benchmarks register."""\n\nPROFILES = {{"paper": {{}}}}\n\n\n'
+            "def run(config, progress=None):\n    return {}\n")
     (analysis / "registry.yaml").write_text(
         "bench-identity:\n  module: bench_identity\n  title: The identity\n"
         "bench-training:\n  module: bench_training\n  title: Training\n")
@@ -144,7 +170,7 @@ def _result(root: Path) -> None:
     """A current result for bench-identity, with a figure; bench-training stays not run."""
     from litrec.load import load_project
     from litrec.fingerprint import fingerprint
-from litrec.results import write_result
+    from litrec.results import write_result
 
     proj = load_project(root / "records", root / "analysis")
     fp = fingerprint(proj.registry, "bench-identity", "paper")
@@ -156,10 +182,24 @@ from litrec.results import write_result
         "figures": {"error": "paper/error.svg"}}, {"error.svg": svg})
 
 
+def bare(root: Path, n: int) -> Path:
+    """The baseline's project: n trivial pages out of the nav, MkDocs Material and its search."""
+    d = root / "bare"
+    (d / "docs" / "pages").mkdir(parents=True)
+    (d / "docs" / "index.md").write_text("# Bare\n\nThe baseline's home page.\n")
+    for i in range(n):
+        (d / "docs" / "pages" / f"page-{i + 1}.md").write_text(
+            f"# Page {i + 1}\n\nA trivial page of the baseline, number {i + 1}.\n")
+    (d / "mkdocs.yml").write_text(
+        "site_name: bare\ntheme:\n  name: material\nplugins:\n  - search\n"
+        "use_directory_urls: false\nnav:\n  - Home: index.md\nnot_in_nav: |\n  /pages/*.md\n")
+    return d / "mkdocs.yml"
+
+
 def configs(root: Path) -> dict[str, Path]:
     """litrec's own mkdocs.yml, and the baseline: the same with every page in the nav."""
     out = {}
-    for name in ("litrec", "baseline"):
+    for name in ("litrec", "in-nav"):
         d = root / name
         d.mkdir()
         os.symlink(REPO / "site", d / "site")
@@ -170,7 +210,7 @@ def configs(root: Path) -> dict[str, Path]:
     for p in pages:
         folder = "anthology" if p.parts[0] == "anthology" else "records"
         entries.append(f"      - {p.name}: {folder}/{p.name}.md")
-    out["baseline"].write_text(
+    out["in-nav"].write_text(
         f"INHERIT: {REPO / 'mkdocs.yml'}\nnot_in_nav: ''\nnav:\n  - Home: index.md\n"
         "  - Records: records/index.md\n  - Anthology: anthology/index.md\n"
         "  - Analyses:\n      - analyses/index.md\n      - analyses/bench-identity.md\n"
@@ -182,70 +222,131 @@ def configs(root: Path) -> dict[str, Path]:
     return out
 
 
-def run_once(root: Path, config: Path, jobs: str) -> tuple[float, float, dict]:
-    """One build in a fresh process; (wall seconds, peak RSS MiB, child's report)."""
-    shutil.rmtree(config.parent / "build", ignore_errors=True)
-    shutil.rmtree(config.parent / "public", ignore_errors=True)
+def _tree_rss(pid: int) -> tuple[int, int]:
+    """(RSS summed over `pid` and its descendants, the largest one's), in bytes, from /proc."""
+    parent: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as fh:
+                    parent[int(entry)] = int(fh.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                pass
+    tree, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        tree.append(p)
+        todo += [c for c, pp in parent.items() if pp == p]
+    sizes = []
+    for p in tree:
+        try:
+            with open(f"/proc/{p}/statm", "rb") as fh:
+                sizes.append(int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE"))
+        except (OSError, IndexError, ValueError):
+            pass
+    return sum(sizes), max(sizes, default=0)
+
+
+def run_once(cmd: list[str], fresh: list[Path]) -> tuple[float, dict]:
+    """One build as a process, its folders in `fresh` removed first; (wall s, its report with
+    the tree's and the largest process's peak RSS in MiB)."""
+    for d in fresh:
+        shutil.rmtree(d, ignore_errors=True)
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", CHILD, str(root), str(config), jobs],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    tree = largest = 0
+    while proc.poll() is None:  # sampled until the process ends (its pipes are small)
+        if os.path.isdir("/proc"):
+            t, big = _tree_rss(proc.pid)
+            tree, largest = max(tree, t), max(largest, big)
+        time.sleep(0.2)
     out, err = proc.communicate()
     wall = time.perf_counter() - t0
     if proc.returncode != 0:
-        sys.exit(f"build failed ({config}):\n{err[-3000:]}")
+        sys.exit(f"build failed ({' '.join(cmd[:3])}):\n{err[-3000:]}")
     rep = json.loads(out.strip().splitlines()[-1])
-    return wall, rep["rss_mib"], rep
+    rep.update(tree_mib=tree / 2**20, largest_mib=largest / 2**20)
+    return wall, rep
 
 
-VARIANTS = (  # name, config, MkDocs processes
-    ("litrec", "litrec", "auto"),
-    ("litrec-1p", "litrec", "1"),
-    ("baseline", "baseline", "1"),
-)
+def _size_mib(folder: Path) -> float:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 2**20
+
+
+def measure(n: int, repeats: int, chosen: list[str]) -> dict[str, tuple[float, dict]]:
+    """Every chosen variant on n generated records: name -> (median wall s, median report)."""
+    py = sys.executable
+    out = {}
+    with tempfile.TemporaryDirectory(prefix="litrec-site-bench-") as tmp:
+        root = Path(tmp)
+        kinds = generate(root, n)
+        cfg = configs(root)
+        cfg["bare"] = bare(root, n)
+        print(f"\n{n} records ({', '.join(f'{v} {k}' for k, v in kinds.items())}); {os.cpu_count()} "
+              f"cores, load average {os.getloadavg()[0]:.1f}; median of {repeats} fresh builds")
+        print(f"  {'variant':<10} {'wall':>8} {'critical':>9} {'CPU':>8} {'tree RSS':>9} {'largest':>8} "
+              f"{'site':>7}  runs")
+        for name in chosen:
+            config = cfg["in-nav" if name == "in-nav" else "bare" if name == "bare" else "litrec"]
+            if name == "bare":
+                cmd = [py, "-c", BARE, str(config), str(n)]
+            else:
+                cmd = [py, "-c", CHILD, str(root), str(config), "1" if name != "litrec" else "auto"]
+            built = config.parent / ("site" if name == "bare" else "public")
+            runs = [run_once(cmd, [config.parent / "build", built]) for _ in range(repeats)]
+            walls = [w for w, _ in runs]
+            med = {k: statistics.median(r[k] for _, r in runs)
+                   for k in ("cpu_s", "critical_s", "tree_mib", "largest_mib")}
+            med["tree_mib"] = max(r["tree_mib"] for _, r in runs)  # the worst run's peak
+            med["largest_mib"] = max(r["largest_mib"] for _, r in runs)
+            last = runs[-1][1]
+            extra = f" (generate {last['generate_s']:.1f} s, MkDocs {last['mkdocs_s']:.1f} s)" \
+                if "generate_s" in last else ""
+            print(f"  {name:<10} {statistics.median(walls):7.2f}s {med['critical_s']:8.2f}s "
+                  f"{med['cpu_s']:7.2f}s {med['tree_mib']:6.0f}MiB {med['largest_mib']:5.0f}MiB "
+                  f"{_size_mib(built):4.0f}MiB  {', '.join(f'{w:.2f}' for w in walls)}; "
+                  f"{last['shards']} process{'es' * (last['shards'] > 1)}, {last['pages']} pages{extra}",
+                  flush=True)
+            out[name] = (statistics.median(walls), med)
+    print("  (critical: the longest chain of CPU work, i.e. the wall time on idle cores; tree RSS: "
+          "the peak of the RSS summed over the build's processes; largest: one process's peak)")
+    return out
+
+
+VARIANTS = ("litrec", "bare", "litrec-1p", "in-nav")
 
 
 def main() -> None:
+    """Measure each size, print the detail, then one row per figure."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--records", type=int, default=1000)
-    ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--only", default=",".join(v[0] for v in VARIANTS),
-                    help="comma-separated variants to run (default: all)")
+    ap.add_argument("--records", default="1000,10000", help="comma-separated sizes (default: 1000,10000)")
+    ap.add_argument("--repeats", type=int, default=None,
+                    help="builds per variant (default: 3 below 5,000 records, else 1)")
+    ap.add_argument("--only", default="litrec,bare",
+                    help=f"comma-separated variants of {', '.join(VARIANTS)} (default: litrec,bare)")
+    report.add_json_argument(ap)
     args = ap.parse_args()
-    chosen = [v for v in VARIANTS if v[0] in args.only.split(",")]
-    with tempfile.TemporaryDirectory(prefix="litrec-site-bench-") as tmp:
-        root = Path(tmp)
-        kinds = generate(root, args.records)
-        cfg = configs(root)
-        load = os.getloadavg()[0]
-        print(f"{args.records} records ({', '.join(f'{v} {k}' for k, v in kinds.items())}); "
-              f"{os.cpu_count()} cores, load average {load:.1f}; median of {args.repeats} fresh builds")
-        print("  litrec:    record pages out of the nav, MkDocs sharded over the cores")
-        print("  litrec-1p: the same in one MkDocs process")
-        print("  baseline:  every record page in the nav, one MkDocs process")
-        print(f"  {'variant':<10} {'wall':>7} {'critical':>9} {'CPU':>7} {'RSS':>8} {'site':>8}  runs")
-        med = {}
-        for name, config, jobs in chosen:
-            runs = [run_once(root, cfg[config], jobs) for _ in range(args.repeats)]
-            walls = [w for w, _, _ in runs]
-            reps = [r for _, _, r in runs]
-            med[name] = statistics.median(walls)
-            crit = statistics.median(r["critical_s"] for r in reps)
-            cpu = statistics.median(r["cpu_s"] for r in reps)
-            rss = max(r for _, r, _ in runs)
-            print(f"  {name:<10} {med[name]:6.2f}s {crit:8.2f}s {cpu:6.2f}s {rss:6.0f}MiB "
-                  f"{reps[-1]['size_mib']:5.0f}MiB  "
-                  f"{', '.join(f'{w:.2f}' for w in walls)} ({reps[-1]['shards']} process"
-                  f"{'es' * (reps[-1]['shards'] > 1)}, {reps[-1]['pages']} pages)")
-        print("  (critical: the longest chain of CPU work, i.e. the wall time on idle cores; "
-              "RSS: the main process; site: the built HTML)")
-        if "baseline" in med and "litrec" in med:
-            print(f"baseline / litrec: {med['baseline'] / med['litrec']:.1f}x", end="; ")
-        if "baseline" in med and "litrec-1p" in med:
-            print(f"baseline / litrec-1p (the nav alone): {med['baseline'] / med['litrec-1p']:.1f}x",
-                  end="; ")
-        if "litrec" in med:
-            print(f"litrec {'under' if med['litrec'] < 10 else 'OVER'} the 10 s goal", end=" ")
-        print(f"(load average now {os.getloadavg()[0]:.1f})")
+    chosen = [v for v in VARIANTS if v in args.only.split(",")]
+    rows = []
+    for n in (int(x) for x in args.records.split(",")):
+        res = measure(n, args.repeats or (3 if n < 5000 else 1), chosen)
+        if "litrec" not in res:
+            continue
+        wall, med = res["litrec"]
+        base = res.get("bare")
+        label = f"{n // 1000}k" if n % 1000 == 0 else str(n)
+        goal = GOALS.get(n)
+        rows.append(report.Row(f"site build {label}", wall, "s", f"bare MkDocs {label} pages",
+                               base[0] if base else None, f"< {goal:g} s" if goal else "",
+                               wall < goal if goal else None))
+        mem_goal = MEMORY_GOAL_MIB if n >= 10_000 else None
+        rows.append(report.Row(f"site build {label} peak memory (process tree)", med["tree_mib"],
+                               "MiB", f"bare MkDocs {label} pages", base[1]["tree_mib"] if base else None,
+                               f"< {mem_goal} MiB" if mem_goal else "",
+                               med["tree_mib"] < mem_goal if mem_goal else None))
+    print(f"(load average now {os.getloadavg()[0]:.1f})")
+    report.emit(rows, args.json)
 
 
 if __name__ == "__main__":

@@ -287,12 +287,12 @@ def test_docs_folder_is_synchronised_not_rewritten(built, tmp_path):
     from litrec.site.build import generate
 
     files, _ = generate(proj, built.root / "results", "paper", built.root / "site")
-    assert sync(docs, files) == 0
+    assert sync(docs, files) == set()  # nothing written: the docs paths written or removed
     assert {p: p.stat().st_mtime_ns for p in docs.rglob("*.md")} == before
     gone = dict(files, **{"records/GONE.md": "litrec wrote this once"})
-    sync(docs, gone)
+    assert sync(docs, gone) == {"records/GONE.md"}
     assert (docs / "records" / "GONE.md").is_file()
-    sync(docs, files)  # a page litrec wrote and no longer generates goes
+    assert sync(docs, files) == {"records/GONE.md"}  # a page litrec wrote and no longer generates goes
     assert not (docs / "records" / "GONE.md").exists()
     stray = docs / "records" / "MINE.md"  # a file litrec did not write stops the sync, kept
     stray.write_text("x")

@@ -70,6 +70,36 @@ def test_serves_on_the_port_asked_without_a_nav_warning(site_project):
     assert "WARNING" not in log, log
 
 
+def _get(url: str) -> str | None:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            return r.read().decode("utf-8")
+    except OSError:
+        return None
+
+
+def test_a_saved_record_shows_on_its_page_and_on_the_pages_linking_it(site_project):
+    port = _free_port()
+    proc = _serve(site_project, "--port", str(port))
+    url = f"http://127.0.0.1:{port}/records"
+    try:
+        deadline = time.monotonic() + 60
+        while _get(f"{url}/THEORY-169.html") is None and time.monotonic() < deadline:
+            time.sleep(0.3)
+        path = site_project / "records" / "theories" / "THEORY-169.yaml"
+        path.write_text(path.read_text().replace("\nkind: ", "\ntitle: Saved while served\nkind: ", 1))
+        deadline, pages = time.monotonic() + 30, {}
+        while time.monotonic() < deadline and len(pages) < 2:
+            for rid in ("THEORY-169", "NOTE-621"):  # the record, and a note that links it
+                if "Saved while served" in (_get(f"{url}/{rid}.html") or ""):
+                    pages[rid] = True
+            time.sleep(0.2)
+    finally:
+        log = _stop(proc)
+    assert sorted(pages) == ["NOTE-621", "THEORY-169"], log
+    assert "litrec: rebuilt" in log and "the whole site" not in log, log
+
+
 def test_a_port_in_use_is_a_located_error(site_project):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from litrec.commands.common import check_out, need_dir, profile_arg, records_args, results_arg
 from litrec.errors import UsageError
-from litrec.site.build import build_site, serve_site
+from litrec.site.build import build_site
+from litrec.site.serve import serve_site
 
 
 def add_parser(sub) -> None:

@@ -5,7 +5,9 @@
 - `markup`: the pages' structure as HTML that Markdown stores untouched (fast at scale);
 - `record_page`, `index_pages`, `graph`, `parts`: the page generators (BibTeX from
   `litrec.bibtex.write`);
-- `build`: the docs folder and `serve`; `engine`: `mkdocs build --strict`, sharded when large;
+- `build`: the docs folder (record pages rendered in parallel by `render`) and the build;
+  `engine`: `mkdocs build --strict`, sharded when large;
+- `serve`: `litrec site serve`; `live`: its site, rebuilt page by page as the docs folder changes;
 - `mdext`: the Markdown extension: stored HTML blocks, no `javascript:` links;
 - `svg`: figures made safe to publish (no script, no event attributes).
 

@@ -1,4 +1,4 @@
-"""Generate the docs folder and run MkDocs on it: `litrec site build` and `litrec site serve`.
+"""Generate the docs folder and run MkDocs on it: `litrec site build` (`serve` serves it).
 
 The docs folder (`build/docs/` beside mkdocs.yml) is made of the hand-written
 pages of `site/`, the generated pages and the figures copied from `results/`.
@@ -9,16 +9,14 @@ see `engine` for how a large site is built on every core. Only regular files
 inside the project are copied (`litrec.confine`): a page of `site/` or a figure
 that links out of the project, a linked folder, a FIFO are reported in
 `BuildReport.refused` and left out; figures are made safe by `litrec.site.svg`.
+Record pages are rendered in parallel and written as they are made (`render`).
 """
 
 from __future__ import annotations
 
-import logging
 import os
 import shutil
 import stat
-import sys
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +25,7 @@ from litrec.confine import Refused, check, project_root, read_regular, walk
 from litrec.errors import SiteError
 from litrec.load import load_project
 from litrec.project import Project
-from litrec.site import engine, navhook, outdir
+from litrec.site import engine, outdir, render
 from litrec.site.data import SiteData, gather
 from litrec.site.index_pages import (
     analyses_index,
@@ -59,6 +57,7 @@ class BuildReport:
     result_errors: list[str] = field(default_factory=list)  # damaged results, located
     result_warnings: list[str] = field(default_factory=list)  # figures listed but missing
     shard_cpu: list[float] = field(default_factory=list)  # CPU seconds of each MkDocs process
+    render_cpu: list[float] = field(default_factory=list)  # ... of each record-page worker (if any)
     refused: list[str] = field(default_factory=list)  # files of site/ or results/ not published
 
 
@@ -68,6 +67,19 @@ class BuildReport:
 def generate(project: Project, results_dir: Path, profile: str, pages_dir: Path | None,
              directory_urls: bool = False) -> tuple[dict[str, str | bytes | Path], SiteData]:
     """docs-relative path -> page text or figure bytes (generated) or source file (copied).
+
+    Every page in memory at once: `plan` and `sync` build large sites without that.
+    """
+    files, records, data = plan(project, results_dir, profile, pages_dir, directory_urls)
+    for rel, rid in records.items():
+        files[rel] = record_page(data, rid)
+    return files, data
+
+
+def plan(project: Project, results_dir: Path, profile: str, pages_dir: Path | None,
+         directory_urls: bool = False) -> tuple[dict[str, str | bytes | Path], dict[str, str], SiteData]:
+    """(every file but the record pages as in `generate`, record pages as docs path -> record id,
+    the site data). The record pages are rendered by `sync`, in parallel.
 
     What is refused (a link out of the project, a linked folder, a FIFO, an unsafe
     figure) is listed in the returned data's `refused`, and left out.
@@ -102,18 +114,17 @@ def generate(project: Project, results_dir: Path, profile: str, pages_dir: Path 
     }
     for name in data.analyses:
         generated[f"analyses/{name}.md"] = analysis_page(data, name)
-    for rid in sorted(project.records):
-        generated[data.record_page(rid)] = record_page(data, rid)
+    records = {data.record_page(rid): rid for rid in sorted(project.records)}
     for name in data.analyses:
         for _, path in data.figures(name):
             generated[path] = data.figure_bytes(path)
-    clash = sorted(set(files) & set(generated))
+    clash = sorted(set(files) & (set(generated) | set(records)))
     if clash:
         raise SiteError(f"hand-written page{'s' * (len(clash) > 1)} {', '.join(clash)} in "
                         f"{pages_dir} would be overwritten by generated ones; rename or move "
                         f"{'them' if len(clash) > 1 else 'it'}")
     files.update(generated)
-    return files, data
+    return files, records, data
 
 
 def _shown(path: Path) -> str:
@@ -123,36 +134,47 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def sync(docs_dir: Path, files: dict[str, str | Path]) -> int:
-    """Make docs_dir hold exactly `files`, writing only what changed; return files written.
+class Synced(set):
+    """The docs paths `sync` wrote or removed, and what rendering the record pages cost and read."""
+
+    render_cpu: list[float]  # CPU seconds of each process that rendered record pages (none: sync's)
+    deps: dict[str, set[str]]  # record page -> the record ids it looked up (when tracked)
+
+
+def sync(docs_dir: Path, files: dict[str, str | bytes | Path], records: dict[str, str] | None = None,
+         data: SiteData | None = None, jobs: int | None = None, keep: set[str] = frozenset(),
+         track: bool = False) -> Synced:
+    """Make docs_dir hold exactly `files`, the record pages (docs path -> record id, rendered
+    from `data` in `jobs` processes, see `render`) and the pages in `keep` as they are, writing
+    only what changed; return the docs paths written or removed.
 
     Only a folder that is new, empty or holds nothing but what litrec wrote there
     (its manifest) is synchronised; the manifest lists every file first, so a crash
     half way leaves nothing unlisted behind.
     """
     docs_dir = Path(docs_dir)
+    records = records or {}
+    wanted = set(files) | set(records) | set(keep)
     before = outdir.claim(docs_dir, DOCS_MARKER, "docs", "")
     docs_dir.mkdir(parents=True, exist_ok=True)
-    outdir.write_manifest(docs_dir, DOCS_MARKER, before | set(files))
+    outdir.write_manifest(docs_dir, DOCS_MARKER, before | wanted)
     _unlink_special(docs_dir)
-    written = 0
+    changed = Synced()
     for rel, src in files.items():
-        dest = docs_dir / rel
         if isinstance(src, Path):
-            data = read_regular(src)
+            raw = read_regular(src)
         else:
-            data = src if isinstance(src, bytes) else src.encode("utf-8")
-        try:
-            if dest.read_bytes() == data:
-                continue
-        except OSError:
-            dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_bytes(data)
-        written += 1
-    for rel in sorted(before - set(files)):  # written by an earlier build, not by this one
+            raw = src if isinstance(src, bytes) else src.encode("utf-8")
+        if render.put(docs_dir / rel, raw):
+            changed.add(rel)
+    done = render.write_pages(docs_dir, data, records, jobs, track) if records else render.Rendered()
+    changed.update(done.written)
+    changed.render_cpu, changed.deps = done.cpu, done.deps
+    for rel in sorted(before - wanted):  # written by an earlier build, not by this one
         outdir.remove_listed(docs_dir, rel)
-    outdir.write_manifest(docs_dir, DOCS_MARKER, files)
-    return written
+        changed.add(rel)
+    outdir.write_manifest(docs_dir, DOCS_MARKER, wanted)
+    return changed
 
 
 def _unlink_special(docs_dir: Path) -> None:
@@ -196,17 +218,15 @@ def build_site(records_dir: Path, analysis_dir: Path | None = None,
     t0 = time.perf_counter()
     project = load_project(Path(records_dir), analysis_dir)
     check_profile(project.registry, Path(results_dir), profile)
-    files, data = generate(project, Path(results_dir), profile, root / "site",
-                           directory_urls(config_file))
-    sync(docs_dir, files)
+    files, records, data = plan(project, Path(results_dir), profile, root / "site",
+                                directory_urls(config_file))
+    synced = sync(docs_dir, files, records, data)
     t1 = time.perf_counter()
-    pages = {rel: len(src) if isinstance(src, str) else src.stat().st_size
-             for rel, src in files.items() if rel.endswith(".md")}
-    handwritten = {rel: engine.page_title(read_regular(src).decode("utf-8"), rel)
-                   for rel, src in files.items() if isinstance(src, Path) and rel.endswith(".md")}
+    pages = {rel: (docs_dir / rel).stat().st_size for rel in [*files, *records] if rel.endswith(".md")}
     built = outdir.new_beside(out_dir)
     try:
-        warnings, shard_cpu = engine.build(config_file, docs_dir, built, pages, handwritten, jobs)
+        warnings, shard_cpu = engine.build(config_file, docs_dir, built, pages, handwritten(files),
+                                            jobs)
         outdir.replace(out_dir, built, SITE_MARKER, "output", " with --out")
     except engine.MkDocsFailed as exc:
         raise SiteError(str(exc)) from None
@@ -216,12 +236,19 @@ def build_site(records_dir: Path, analysis_dir: Path | None = None,
     t2 = time.perf_counter()
     figures = sum(1 for f in files if f.startswith("figures/"))
     states = [info.result_state for info in data.analyses.values() if info.result_state]
-    return BuildReport(len(project.records), sum(1 for f in files if f.endswith(".md")), figures,
+    return BuildReport(len(project.records), len(pages), figures,
                        project.errors, t1 - t0, t2 - t1, out_dir, warnings, shard_cpu=shard_cpu,
+                       render_cpu=synced.render_cpu,
                        refused=data.refused,
                        result_errors=[st.reason for st in states
                                       if st.state == "modified" and st.reason],
                        result_warnings=[w for st in states for w in st.warnings])
+
+
+def handwritten(files: dict[str, str | bytes | Path]) -> dict[str, str]:
+    """The hand-written pages among the docs files, with their titles (for the nav)."""
+    return {rel: engine.page_title(read_regular(src).decode("utf-8"), rel)
+            for rel, src in files.items() if isinstance(src, Path) and rel.endswith(".md")}
 
 
 def directory_urls(config_file: Path) -> bool:
@@ -230,88 +257,3 @@ def directory_urls(config_file: Path) -> bool:
 
     with open(config_file, "rb") as fh:
         return bool((yaml_load(fh) or {}).get("use_directory_urls", True))
-
-
-# ------------------------------------------------------------------ serve
-
-
-def _snapshot(paths: list[Path]) -> dict[str, float]:
-    state: dict[str, float] = {}
-    for base in paths:
-        if base.is_file():
-            state[str(base)] = base.stat().st_mtime
-        elif base.is_dir():
-            for p in base.rglob("*"):
-                if p.is_file():
-                    state[str(p)] = p.stat().st_mtime
-    return state
-
-
-def serve_site(records_dir: Path, analysis_dir: Path | None = None,
-               results_dir: Path = Path("results"), profile: str = "paper",
-               config_file: Path = Path("mkdocs.yml"), host: str = "127.0.0.1",
-               port: int = 8000) -> None:
-    """Regenerate the docs folder whenever a record, result or page changes; MkDocs reloads.
-
-    Serves on `host`:`port`; raises SiteError when that address cannot be had.
-    """
-    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
-    from mkdocs.commands.serve import serve
-
-    config_file = Path(config_file).resolve()
-    if not config_file.is_file():
-        raise SiteError(f"no MkDocs configuration at '{config_file}'; run from the project root")
-    root = config_file.parent
-    docs_dir = root / "build" / "docs"
-    analysis = Path(analysis_dir) if analysis_dir else Path(records_dir).resolve().parent / "analysis"
-    watched = [Path(records_dir), Path(results_dir), root / "site", analysis / "registry.yaml"]
-
-    def regenerate() -> None:
-        project = load_project(Path(records_dir), analysis_dir)
-        check_profile(project.registry, Path(results_dir), profile)
-        files, data = generate(project, Path(results_dir), profile, root / "site",
-                               directory_urls(config_file))
-        sync(docs_dir, files)
-        for line in data.refused:
-            print(f"litrec site serve: {line}", file=sys.stderr)
-
-    regenerate()
-    stop = threading.Event()
-
-    def watch() -> None:
-        seen = _snapshot(watched)
-        while not stop.wait(1.0):
-            now = _snapshot(watched)
-            if now != seen:
-                seen = now
-                try:
-                    regenerate()
-                except Exception as exc:  # keep serving the last good pages
-                    print(f"litrec site serve: could not regenerate: {exc}")
-
-    thread = threading.Thread(target=watch, daemon=True)
-    thread.start()
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
-    logging.getLogger("mkdocs").addHandler(handler)
-    logging.getLogger("mkdocs").setLevel(logging.INFO)
-    print(f"litrec site serve: regenerating from {records_dir}, {results_dir} and site/ as they change",
-          file=sys.stderr)
-    address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    try:
-        serve(config_file=str(config_file), docs_dir=str(docs_dir), livereload=True, strict=False,
-              dev_addr=address, hooks=_hooks(config_file) + [navhook.__file__])
-    except OSError as exc:
-        raise SiteError(f"cannot serve on {address}: {exc.strerror or exc}; choose another "
-                        "--port (or --host)") from None
-    finally:
-        stop.set()
-
-
-def _hooks(config_file: Path) -> list[str]:
-    """The hooks mkdocs.yml names (serve adds litrec's nav hook to them)."""
-    from mkdocs.utils import yaml_load
-
-    with open(config_file, "rb") as fh:
-        hooks = (yaml_load(fh) or {}).get("hooks") or []
-    return [str(config_file.parent / h) for h in hooks]

@@ -106,8 +106,14 @@ def _shard_plugin(render: set[str] | None, static: bool):
 
 
 def build_once(config_file: Path, docs_dir: Path, site_dir: Path, handwritten: dict[str, str],
-               render: set[str] | None = None, static: bool = True) -> list[str]:
-    """One strict MkDocs build in this process; raises MkDocsFailed with every warning."""
+               render: set[str] | None = None, static: bool = True, serve_url: str | None = None,
+               extra: dict | None = None) -> list[str]:
+    """One strict MkDocs build in this process; raises MkDocsFailed with every warning.
+
+    With `serve_url` it is a build for `litrec site serve` at that address, as `mkdocs serve`
+    makes it: not strict (the warnings are returned), drafts included. `extra`: more MkDocs
+    plugins by name, run before the one that leaves out the pages not in `render`.
+    """
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")  # Material's end-of-life banner, not a build warning
     from mkdocs import exceptions
     from mkdocs.commands.build import build
@@ -118,18 +124,23 @@ def build_once(config_file: Path, docs_dir: Path, site_dir: Path, handwritten: d
     log.addHandler(handler)
     try:
         cfg = load_config(config_file=str(config_file), docs_dir=str(docs_dir),
-                          site_dir=str(site_dir), strict=True)
+                          site_dir=str(site_dir), strict=serve_url is None)
         add_to_nav(cfg["nav"], handwritten)
+        for name, plugin in (extra or {}).items():
+            cfg.plugins[name] = plugin
         if render is not None or not static:
             cfg.plugins["litrec-shard"] = _shard_plugin(render, static)
-        cfg.plugins.on_startup(command="build", dirty=False)
+        if serve_url is not None:
+            cfg.site_url = serve_url
+        cfg.plugins.on_startup(command="build" if serve_url is None else "serve", dirty=False)
         try:
-            build(cfg)
+            build(cfg, serve_url=serve_url)
         finally:
             cfg.plugins.on_shutdown()
     except (exceptions.MkDocsException, exceptions.Abort) as exc:
         detail = "".join(f"\n  {m}" for m in handler.messages)
-        raise MkDocsFailed(f"mkdocs build --strict failed: {exc}{detail}") from None
+        strict = " --strict" if serve_url is None else ""
+        raise MkDocsFailed(f"mkdocs build{strict} failed: {exc}{detail}") from None
     finally:
         log.removeHandler(handler)
     return handler.messages
@@ -169,14 +180,17 @@ def _timed(*args) -> tuple[list[str], float]:
 
 
 def build(config_file: Path, docs_dir: Path, site_dir: Path, pages: dict[str, int],
-          handwritten: dict[str, str], jobs: int | None = None) -> tuple[list[str], list[float]]:
+          handwritten: dict[str, str], jobs: int | None = None, serve_url: str | None = None,
+          extra: dict | None = None) -> tuple[list[str], list[float]]:
     """Build the site into site_dir, sharded over `jobs` processes (None: by size and cores).
 
     Returns the warnings (none: a warning fails the build) and each shard's CPU seconds.
+    `serve_url` and `extra` as for `build_once` (`extra` runs in shard 0, in this process).
     """
     jobs = default_jobs(len(pages)) if jobs is None else max(1, jobs)
     if jobs == 1:
-        warnings, cpu = _timed(config_file, docs_dir, site_dir, handwritten)
+        warnings, cpu = _timed(config_file, docs_dir, site_dir, handwritten, None, True, serve_url,
+                               extra)
         return warnings, [cpu]
     shards = plan(pages, jobs)
     tmp = [Path(tempfile.mkdtemp(prefix=f".{site_dir.name}-shard{i}-", dir=site_dir.parent))
@@ -188,9 +202,10 @@ def build(config_file: Path, docs_dir: Path, site_dir: Path, pages: dict[str, in
         _preload()
     try:
         with ProcessPoolExecutor(max_workers=jobs - 1, mp_context=ctx) as pool:
-            futures = [pool.submit(_timed, config_file, docs_dir, out, handwritten, shard, False)
-                       for out, shard in zip(tmp, shards[1:])]
-            warnings, cpu = _timed(config_file, docs_dir, site_dir, handwritten, shards[0], True)
+            futures = [pool.submit(_timed, config_file, docs_dir, out, handwritten, shard, False,
+                                   serve_url) for out, shard in zip(tmp, shards[1:])]
+            warnings, cpu = _timed(config_file, docs_dir, site_dir, handwritten, shards[0], True,
+                                   serve_url, extra)
             cpus = [cpu]
             for f in futures:
                 more, cpu = f.result()
