@@ -90,6 +90,11 @@ def read_regular(path: Path, limit: int | None = None) -> bytes:
     Refused when it is not a regular file or is over `limit` bytes; OSError when
     it cannot be read.
     """
+    return read_regular_stat(path, limit)[0]
+
+
+def read_regular_stat(path: Path | str, limit: int | None = None) -> tuple[bytes, os.stat_result]:
+    """`read_regular`, with the status of the file as it was opened (its size and time)."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(path, flags)
     try:
@@ -104,7 +109,7 @@ def read_regular(path: Path, limit: int | None = None) -> bytes:
             if not chunk:
                 break
             chunks.append(chunk)
-        return b"".join(chunks)
+        return b"".join(chunks), st
     finally:
         os.close(fd)
 
