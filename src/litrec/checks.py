@@ -41,6 +41,12 @@ class Collection:
     edges: list[Edge] = field(default_factory=list)
     _roots: dict[str, LazyRoot] = field(default_factory=dict, repr=False)
 
+    def report(self, rid: str, loc: tuple, message: str, code: str, severity: str = "error") -> None:
+        """Add a problem at the field `loc` of record `rid` (its file is parsed for the position)."""
+        line, col = locate(self.root(rid), loc)
+        self.diagnostics.append(Diagnostic(self.display(self.paths[rid]), line, col,
+                                           format_field(loc), message, code, severity, record=rid))
+
     def root(self, rid: str) -> LazyRoot:
         """The node tree of a record's file, parsed when a message first needs a position."""
         root = self._roots.get(rid)
@@ -72,30 +78,23 @@ def run_checks(col: Collection, known: set[str]) -> None:
 
 def resolve_links(proj: Collection, known: set[str]) -> None:
     """Turn every link into an edge; report dangling targets, claims and wrong kinds."""
-    diags = proj.diagnostics
     known_list: list[str] | None = None
     for rid in sorted(proj.records):
         rec = proj.records[rid]
-        shown = proj.display(proj.paths[rid])
-        root = proj.root(rid)
         first_at: dict[tuple[str, str], tuple] = {}
         for rel_name, ref, loc in rec.refs:
             rel = m.RELATIONS[rel_name]
             if (rel_name, ref) in first_at:
-                line, col = locate(root, loc)
-                diags.append(Diagnostic(
-                    shown, line, col, format_field(loc),
-                    f"the link '{rel_name} {ref}' is already listed at "
-                    f"{format_field(first_at[rel_name, ref])}; remove one of them",
-                    "duplicate-link", record=rid))
+                proj.report(rid, loc, f"the link '{rel_name} {ref}' is already listed at "
+                            f"{format_field(first_at[rel_name, ref])}; remove one of them",
+                            "duplicate-link")
                 continue
             first_at[rel_name, ref] = loc
             target, _, claim = ref.partition("#")
             claim = claim or None
 
-            def err(msg: str, code: str, loc=loc) -> None:
-                line, col = locate(root, loc)
-                diags.append(Diagnostic(shown, line, col, format_field(loc), msg, code, record=rid))
+            def err(msg: str, code: str, rid=rid, loc=loc) -> None:
+                proj.report(rid, loc, msg, code)
 
             if target not in proj.records:
                 if target in known:

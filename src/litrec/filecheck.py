@@ -26,7 +26,7 @@ from litrec.confine import Refused
 from litrec.diagnostics import Diagnostic
 from litrec.discover import read_problem, read_record
 from litrec.explain import check_id, validate_record
-from litrec.yamlsafe import MAX_BYTES, YamlProblem, load_bytes
+from litrec.yamlsafe import YamlProblem, load_bytes
 
 
 class Facts(NamedTuple):

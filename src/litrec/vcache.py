@@ -90,8 +90,12 @@ def checks_hash() -> str:
 
 
 def digest(*parts) -> str:
-    """A hash of plain data (what `marshal` can write): keys of the memos."""
-    return hashlib.blake2b(marshal.dumps(parts), digest_size=16).hexdigest()
+    """A hash of plain data (str, int, bool, None in tuples): keys of the memos.
+
+    Made of `repr`, which writes equal data alike (`marshal` does not: it marks
+    objects shared in memory).
+    """
+    return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
 
 
 class Cache:
