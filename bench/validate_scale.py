@@ -187,7 +187,8 @@ def main() -> None:
               f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
         print(f"baseline  PyYAML CSafeLoader parse only : {b:7.3f} s  (min {min(base):.3f})")
         print(f"litrec    validate, cold (no cache)     : {c:7.3f} s  (min {min(cold_t):.3f})  {c / b:.2f}x")
-        print(f"litrec    validate --no-cache           : {med(nocache_t):7.3f} s  (min {min(nocache_t):.3f})")
+        print(f"litrec    validate --no-cache           : {med(nocache_t):7.3f} s  "
+              f"(min {min(nocache_t):.3f})")
         print(f"litrec    validate, warm (cache, no edit): {w:7.3f} s  (min {min(warm_t):.3f})")
         rows.append(report.Row(f"validate cold {n // 1000}k", c, "s", "PyYAML C parse, 1 thread", b,
                                "<= 1.5x baseline", c <= 1.5 * b))

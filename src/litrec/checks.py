@@ -31,7 +31,7 @@ class Collection:
     """The valid records' facts and files, the registry's names, and what the checks find."""
 
     records: dict[str, Facts]
-    paths: dict[str, Path]
+    paths: dict[str, str]  # each record's file, as the scan found it
     display: Callable[[Path], str]
     analysis_dir: Path
     registry_path: Path

@@ -225,7 +225,7 @@ def _between(out: Checked, names: list[str], analysis_dir: Path, reg_exists: boo
     from litrec.filecheck import Facts
 
     col = Collection({rid: Facts._make(f) for rid, f in out.facts.items()},
-                     {rid: Path(names[i]) for rid, i in out.winner.items()}, display, analysis_dir,
+                     {rid: names[i] for rid, i in out.winner.items()}, display, analysis_dir,
                      analysis_dir / "registry.yaml", reg_exists, set(reg_names))
     run_checks(col, out.known)
     out.between = col.diagnostics

@@ -19,6 +19,7 @@ plain data that a worker process can return and `litrec.vcache` can keep:
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -88,10 +89,14 @@ def check_bytes(path: Path, raw: bytes):
 def check_chunk(job: tuple[list[str], Path]) -> list:
     """`check_file` of every path of a chunk (the unit of work of a worker process)."""
     paths, root = job
-    return [check_file(p, root) for p in paths]
+    out = [check_file(p, root) for p in paths]
+    gc.collect()  # the caller pauses the collector: free the cycles a chunk's errors left
+    return out
 
 
 def check_chunk_models(job: tuple[list[str], Path]) -> list:
     """`check_file(..., want_model=True)` of every path of a chunk."""
     paths, root = job
-    return [check_file(p, root, want_model=True) for p in paths]
+    out = [check_file(p, root, want_model=True) for p in paths]
+    gc.collect()
+    return out

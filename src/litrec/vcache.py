@@ -39,10 +39,10 @@ MAGIC = b"litrec validation cache\n"
 FORMAT = 1
 
 # The modules whose source decides what one file yields (parsing, schemas, messages).
-SCHEMA_MODULES = ("confine", "diagnostics", "expectation", "explain", "filecheck", "formatting",
+SCHEMA_MODULES = ("confine", "diagnostics", "discover", "expectation", "explain", "filecheck", "formatting",
                   "kinds", "locators", "model", "safetext", "strict", "yamlsafe", "errors")
 # The modules of the checks between records and of the registry (keyed with the memos).
-CHECK_MODULES = ("checks", "collection", "contract", "project", "registry", "discover")
+CHECK_MODULES = ("checks", "collection", "contract", "project", "registry")
 # Packages whose version changes what validation says (PyYAML, pydantic).
 PACKAGES = ("yaml", "_yaml", "pydantic", "pydantic_core")
 
