@@ -25,7 +25,7 @@ from typing import Any, Iterator
 from litrec.confine import Refused, project_root
 from litrec.diagnostics import Diagnostic, PathDisplay
 from litrec.discover import id_position, map_files, read_problem, read_record, scan_record_names
-from litrec.vcache import Cache, checks_hash, digest, entry_ok, problems_ok, registry_key
+from litrec.vcache import Cache, checks_hash, digest, facts_ok, problems_ok, registry_key
 
 
 @dataclass
@@ -42,9 +42,8 @@ class Checked:
     # with want_models only: the valid records' models and files
     models: dict[str, Any] = field(default_factory=dict)
     paths: dict[str, Path] = field(default_factory=dict)
-    # found on the way: the first file of each valid id, its facts, every id written, problems
+    # found on the way: the first file of each valid id, every id written, problems
     winner: dict[str, int] = field(default_factory=dict, repr=False)
-    facts: dict[str, tuple] = field(default_factory=dict, repr=False)
     known: set[str] = field(default_factory=set, repr=False)
     dups: list[Diagnostic] = field(default_factory=list, repr=False)
     between: list[Diagnostic] = field(default_factory=list, repr=False)
@@ -86,116 +85,133 @@ def check_collection(records_dir: Path, analysis_dir: Path | None = None, *,
     names, skipped = scan_record_names(records_dir)
     diags = [Diagnostic(display(p), 1, 1, "", msg, code, sev) for p, msg, code, sev in skipped]
     cache = Cache(top, records_dir) if use_cache and not want_models else None
+    files = _Files(names, len(str(records_dir)) + 1, top, cache)
     with _gc_paused():
-        results, models = _file_results(names, records_dir, top, cache, want_models)
+        files.check(want_models)
         registry, reg_diags, reg_names, reg_exists = _registry(analysis_dir, top, display, cache,
                                                               want_models)
-        state = [(name, res[0] if res[0] is not None else res[3]) for name, res in zip(names, results)]
+        state = [(name, res[0] if res[0] is not None else res[3])
+                 for name, res in zip(names, files.results)]
         memo_key = digest(checks_hash(), os.getcwd(), str(records_dir), str(analysis_dir),
                           analysis_dir.exists(), reg_exists, reg_names, digest(*state))
         memo = cache.memo if cache is not None and cache.memo and cache.memo[0] == memo_key else None
-        if cache is not None and memo is None:
-            _recheck_misshapen(names, results, top, cache)
-        out = _assemble(names, results, diags, display, top, memo)
+        if memo is None:
+            files.recheck_misshapen()
+        out = _assemble(files, diags, display, memo)
         diags.extend(reg_diags)
         if memo is not None:
             diags.extend(Diagnostic(*d) for d in memo[2])
         else:
-            _between(out, names, analysis_dir, reg_exists, reg_names, display)
+            _between(out, files, analysis_dir, reg_exists, reg_names, display)
             if cache is not None:
                 cache.memo = (memo_key, tuple(map(_row, out.dups)),
                               tuple(map(_row, out.between)), out.edges)
                 cache.changed = True
+        if cache is not None:
+            files.keep()
+            cache.save()
+            out.cache_note = cache.refused
     out.registry = registry
     if want_models:
-        out.models = {rid: models[i] for rid, i in out.winner.items()}
+        out.models = {rid: files.models[i] for rid, i in out.winner.items()}
         out.paths = {rid: Path(names[i]) for rid, i in out.winner.items()}
-    if cache is not None:
-        cache.save()
-        out.cache_note = cache.refused
     return out
 
 
-def _recheck_misshapen(names: list[str], results: list, top: Path, cache: Cache) -> None:
-    """Check again, uncached, each file whose cached entry lost its shape (a damaged cache)."""
-    from litrec.filecheck import check_file
+class _Files:
+    """Each record file's result `(key, parsed, raw_id, problems, record id)`, and its facts.
 
-    for i, res in enumerate(results):
-        if res[0] is not None and not entry_ok(res):
-            results[i] = check_file(names[i], top)
-            cache.changed = True
+    A result comes from the cache where the file's key is unchanged (its facts
+    are then read from the cache only when the checks between records run),
+    else from `litrec.filecheck`, on every core for many files.
+    """
 
+    def __init__(self, names: list[str], cut: int, top: Path, cache: Cache | None) -> None:
+        self.names, self.top, self.cache = names, top, cache
+        self.rels = [name[cut:] for name in names]  # the path inside the records folder
+        self.results: list = [None] * len(names)
+        self.fresh: dict[int, tuple | None] = {}   # facts of the files checked this run
+        self.models: dict[int, Any] = {}
 
-def _file_results(names: list[str], records_dir: Path, top: Path, cache: Cache | None,
-                  want_models: bool) -> tuple[list, dict[int, Any]]:
-    """Each file's entry (`litrec.filecheck`), from the cache where its key is unchanged."""
-    cut = len(str(records_dir)) + 1  # the scan joins the folder as given, a separator, the rest
-    results: list = [None] * len(names)
-    todo: list[int] = []
-    cached = cache.entries if cache is not None else {}
-    for i, name in enumerate(names):
-        entry = cached.get(name[cut:])
-        if entry is None:
-            todo.append(i)
-            continue
-        try:
-            key = read_record(name, top)[1]
-        except (Refused, OSError) as exc:
-            results[i] = (None, False, None, (read_problem(exc),), None)
-            continue
-        if type(entry) is tuple and len(entry) == 5 and entry[0] == key and _light_ok(entry):
-            results[i] = entry
-        else:
-            todo.append(i)
-    models: dict[int, Any] = {}
-    if todo:
-        from litrec import filecheck
+    def check(self, want_models: bool) -> None:
+        """Take each unchanged file's result from the cache; check the others."""
+        cached = self.cache.entries if self.cache is not None else {}
+        todo: list[int] = []
+        for i, name in enumerate(self.names):
+            entry = cached.get(self.rels[i])
+            if entry is None:
+                todo.append(i)
+                continue
+            try:
+                key = read_record(name, self.top)[1]
+            except (Refused, OSError) as exc:
+                self.results[i] = (None, False, None, (read_problem(exc),), None)
+                continue
+            if type(entry) is tuple and len(entry) == 5 and entry[0] == key and _light_ok(entry):
+                self.results[i] = entry
+            else:
+                todo.append(i)
+        if todo:
+            from litrec import filecheck
 
-        func = filecheck.check_chunk_models if want_models else filecheck.check_chunk
-        for i, res in zip(todo, map_files(func, [names[i] for i in todo], top)):
-            if want_models:
-                res, models[i] = res
-            results[i] = res
-    if cache is not None:
-        _update_entries(cache, names, results, cut)
-    return results, models
+            func = filecheck.check_chunk_models if want_models else filecheck.check_chunk
+            for i, res in zip(todo, map_files(func, [self.names[i] for i in todo], self.top)):
+                if want_models:
+                    res, self.models[i] = res
+                self._set(i, res)
+
+    def _set(self, i: int, res: tuple) -> None:
+        key, parsed, raw_id, problems, facts = res
+        self.results[i] = (key, parsed, raw_id, problems, facts[0] if facts else None)
+        self.fresh[i] = facts
+
+    def facts(self, i: int) -> tuple | None:
+        """The facts of file `i` (a valid record), from this run or from the cache."""
+        if i in self.fresh:
+            return self.fresh[i]
+        return self.cache.facts().get(self.rels[i]) if self.cache is not None else None
+
+    def recheck_misshapen(self) -> None:
+        """Check again each file whose cached facts lost their shape (a damaged cache)."""
+        if self.cache is None:
+            return
+        from litrec.filecheck import check_file
+
+        for i, res in enumerate(self.results):
+            if i in self.fresh or res[0] is None or res[4] is None:
+                continue
+            facts = self.facts(i)
+            if not (facts_ok(facts) and facts[0] == res[4]):
+                self._set(i, check_file(self.names[i], self.top))
+
+    def keep(self) -> None:
+        """Put the files checked this run in the cache; drop those no longer there."""
+        cache = self.cache
+        live = set(self.rels)
+        for i in self.fresh:
+            cache.put(self.rels[i], self.results[i], self.fresh[i])
+        for i, res in enumerate(self.results):
+            if res[0] is None and self.rels[i] in cache.entries:  # not read: never cached
+                cache.drop(self.rels[i])
+        for rel in [r for r in cache.entries if r not in live]:
+            cache.drop(rel)
 
 
 def _light_ok(entry: tuple) -> bool:
-    """The shape checks of a cached entry that every run needs (its facts are checked when read)."""
-    facts = entry[4]
+    """Whether a cached result `(key, parsed, raw_id, problems, record id)` has its shape."""
     return (type(entry[1]) is bool and (entry[2] is None or type(entry[2]) is str)
             and type(entry[3]) is tuple and (not entry[3] or problems_ok(entry[3]))
-            and (facts is None or (type(facts) is tuple and len(facts) == 8 and type(facts[0]) is str)))
+            and (entry[4] is None or type(entry[4]) is str))
 
 
-def _update_entries(cache: Cache, names: list[str], results: list, cut: int) -> None:
-    """Keep the entry of every file read now, and drop those of files no longer there."""
-    entries = cache.entries
-    live = set()
-    for name, res in zip(names, results):
-        rel = name[cut:]
-        live.add(rel)
-        if res[0] is None:  # not read: never cached
-            if entries.pop(rel, None) is not None:
-                cache.changed = True
-        elif entries.get(rel) is not res:
-            entries[rel] = res
-            cache.changed = True
-    for rel in [r for r in entries if r not in live]:
-        del entries[rel]
-        cache.changed = True
-
-
-def _assemble(names: list[str], results: list, diags: list[Diagnostic], display, top: Path,
-              memo: tuple | None) -> Checked:
+def _assemble(files: _Files, diags: list[Diagnostic], display, memo: tuple | None) -> Checked:
     """Each file's problems in path order, the valid records (first of an id), duplicate ids."""
     raw_ids: dict[str, list[str]] = defaultdict(list)
     unreadable: set[str] = set()
-    records: dict[str, tuple] = {}
     winner: dict[str, int] = {}
-    for i, (name, res) in enumerate(zip(names, results)):
-        _, parsed, raw_id, problems, facts = res
+    names = files.names
+    for i, (name, res) in enumerate(zip(names, files.results)):
+        _, parsed, raw_id, problems, rid = res
         if problems:
             shown = display(name)
             diags.extend(Diagnostic(shown, *p) for p in problems)
@@ -204,28 +220,27 @@ def _assemble(names: list[str], results: list, diags: list[Diagnostic], display,
             continue
         if raw_id is not None:
             raw_ids[raw_id].append(name)
-        if facts is not None and facts[0] not in records:  # a duplicate id is reported below
-            records[facts[0]] = facts
-            winner[facts[0]] = i
-    out = Checked(diags, len(names), len(records), 0)
-    out.winner, out.facts, out.known = winner, records, set(raw_ids) | unreadable
+        if rid is not None and rid not in winner:  # a duplicate id is reported below
+            winner[rid] = i
+    out = Checked(diags, len(names), len(winner), 0)
+    out.winner, out.known = winner, set(raw_ids) | unreadable
     if memo is not None:
         out.dups = [Diagnostic(*d) for d in memo[1]]
         out.edges = memo[3]
     else:
-        out.dups = _duplicates(raw_ids, display, top)
+        out.dups = _duplicates(raw_ids, display, files.top)
     diags.extend(out.dups)
     return out
 
 
-def _between(out: Checked, names: list[str], analysis_dir: Path, reg_exists: bool,
+def _between(out: Checked, files: _Files, analysis_dir: Path, reg_exists: bool,
              reg_names: tuple, display) -> None:
     """The checks between records, on the valid records' facts."""
     from litrec.checks import Collection, run_checks
     from litrec.filecheck import Facts
 
-    col = Collection({rid: Facts._make(f) for rid, f in out.facts.items()},
-                     {rid: names[i] for rid, i in out.winner.items()}, display, analysis_dir,
+    col = Collection({rid: Facts._make(files.facts(i)) for rid, i in out.winner.items()},
+                     {rid: files.names[i] for rid, i in out.winner.items()}, display, analysis_dir,
                      analysis_dir / "registry.yaml", reg_exists, set(reg_names))
     run_checks(col, out.known)
     out.between = col.diagnostics

@@ -18,13 +18,19 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
-import stat
 import sys
 from pathlib import Path
 from typing import Callable, Iterator
 
-from litrec.confine import Refused, TooLarge, check, prune_linked, read_file, read_regular_stat
-from litrec.yamlsafe import MAX_BYTES, YamlProblem, load_bytes, locate
+from litrec.confine import (
+    MAX_RECORD_BYTES,
+    Refused,
+    TooLarge,
+    check,
+    prune_linked,
+    read_file,
+    read_regular_stat,
+)
 
 
 RECORD_SUFFIXES = (".yaml", ".yml")
@@ -121,10 +127,18 @@ def read_record(path: str, root: Path) -> tuple[bytes, tuple[int, int, str]]:
     link (linked folders are never walked): only a link is resolved and
     checked (`litrec.confine.check`). Raises Refused (TooLarge) or OSError.
     """
-    if stat.S_ISLNK(os.lstat(path).st_mode):
-        path = str(check(Path(path), root))
-    raw, st = read_regular_stat(path, MAX_BYTES)  # refuses a FIFO or device without blocking
+    try:  # a link is not opened here (O_NOFOLLOW, else looked at first); a FIFO never blocks
+        if not _NOFOLLOW and os.path.islink(path):
+            raise OSError(path)
+        raw, st = read_regular_stat(path, MAX_RECORD_BYTES, nofollow=True)
+    except OSError:
+        if not os.path.islink(path):
+            raise
+        raw, st = read_regular_stat(check(Path(path), root), MAX_RECORD_BYTES)  # where it leads, if inside
     return raw, (st.st_size, st.st_mtime_ns, content_hash(raw))
+
+
+_NOFOLLOW = hasattr(os, "O_NOFOLLOW")
 
 
 def read_problem(exc: Exception) -> tuple:
@@ -138,8 +152,10 @@ def read_problem(exc: Exception) -> tuple:
 
 def id_position(path: Path, root: Path) -> tuple[int, int]:
     """The line and column of a file's `id` (1, 1 when it cannot be read)."""
+    from litrec.yamlsafe import YamlProblem, load_bytes, locate  # parsing is loaded when needed
+
     try:
-        loaded = load_bytes(read_file(path, root, MAX_BYTES))
+        loaded = load_bytes(read_file(path, root, MAX_RECORD_BYTES))
     except (YamlProblem, Refused, OSError):
         return 1, 1
     return locate(loaded.root, ("id",))

@@ -7,6 +7,8 @@ It lives in one file, `.litrec-cache/validate/records.bin` at the project root
   `(size, mtime_ns, content hash)` and what `litrec.filecheck.check_file`
   found (its problems and facts): reused only when the key is the file's
   key now, so an edit caught neither by size nor by time is caught by the hash;
+  the facts are kept apart and decoded only when the checks between records
+  run again;
 - the checks between records (links, duplicate ids, claims against the
   registry...): reused only when every file, the registry and the working
   folder are as they were (`memo_key`);
@@ -36,7 +38,7 @@ CACHE_DIR = ".litrec-cache"
 SUBDIR = "validate"
 FILE = "records.bin"
 MAGIC = b"litrec validation cache\n"
-FORMAT = 1
+FORMAT = 2
 
 # The modules whose source decides what one file yields (parsing, schemas, messages).
 SCHEMA_MODULES = ("confine", "diagnostics", "discover", "expectation", "explain", "filecheck", "formatting",
@@ -109,7 +111,10 @@ class Cache:
         self.folder = Path(root) / CACHE_DIR / SUBDIR
         self.path = self.folder / FILE
         self.header = (__version__, schema_hash(), str(Path(records_dir).resolve()))
+        # path inside records/ -> (key, parsed, raw_id, problems, record id or None)
         self.entries: dict[str, tuple] = {}
+        self._facts_blob = b""                # the facts by path, decoded on first use
+        self._facts: dict[str, tuple] | None = None
         self.memo: tuple | None = None        # (key, duplicate ids, problems between records, edges)
         self.registry: tuple | None = None    # (key, exists, names, problems)
         self.refused = _refused(Path(root))
@@ -139,20 +144,46 @@ class Cache:
         if payload is None:
             self.damaged = True
             return
-        fmt, header, entries, memo, registry = payload
-        if fmt != FORMAT or header != self.header or not isinstance(entries, dict):
+        fmt, header, entries, memo, registry, facts = payload
+        if (fmt != FORMAT or header != self.header or not isinstance(entries, dict)
+                or type(facts) is not bytes):
             self.damaged = True  # another version, schema or records folder: rebuilt
             return
         self.entries = entries
+        self._facts_blob = facts
         self.memo = memo if _is_memo(memo) else None
         self.registry = registry if _is_registry(registry) else None
+
+    def facts(self) -> dict[str, tuple]:
+        """The facts of each valid record by its path (read from the cache on first use)."""
+        if self._facts is None:
+            try:
+                facts = marshal.loads(self._facts_blob) if self._facts_blob else {}
+            except (EOFError, ValueError, TypeError):
+                facts = None
+            self._facts = facts if isinstance(facts, dict) else {}
+        return self._facts
+
+    def put(self, rel: str, entry: tuple, facts: tuple | None) -> None:
+        """Keep a file's result and facts (`rel`: its path inside the records folder)."""
+        self.entries[rel] = entry
+        self.facts()[rel] = facts
+        self.changed = True
+
+    def drop(self, rel: str) -> None:
+        """Forget a file (removed, or not readable now)."""
+        self.entries.pop(rel, None)
+        self.facts().pop(rel, None)
+        self.changed = True
 
     def save(self) -> None:
         """Write the cache (when anything changed), whole, in one rename; silent when it cannot."""
         if self.refused or not (self.changed or self.damaged):
             return
+        facts = self.facts()
         try:
-            payload = marshal.dumps((FORMAT, self.header, self.entries, self.memo, self.registry))
+            blob = marshal.dumps({rel: facts.get(rel) for rel in self.entries})
+            payload = marshal.dumps((FORMAT, self.header, self.entries, self.memo, self.registry, blob))
         except ValueError:  # pragma: no cover - an entry marshal cannot write: keep no cache
             return
         try:
@@ -200,7 +231,7 @@ def _unseal(blob: bytes):
         data = marshal.loads(payload)
     except (EOFError, ValueError, TypeError):
         return None
-    if not isinstance(data, tuple) or len(data) != 5:
+    if not isinstance(data, tuple) or len(data) != 6:
         return None
     return data
 
@@ -232,15 +263,6 @@ def _is_registry(reg) -> bool:
     return (isinstance(reg, tuple) and len(reg) == 4 and type(reg[0]) is str
             and type(reg[1]) is bool and isinstance(reg[2], tuple)
             and all(type(n) is str for n in reg[2]) and _rows_ok(reg[3]))
-
-
-def entry_ok(entry) -> bool:
-    """Whether a cached file entry `(key, parsed, raw_id, problems, facts)` has its shape."""
-    if not (isinstance(entry, tuple) and len(entry) == 5 and isinstance(entry[0], tuple)
-            and len(entry[0]) == 3 and type(entry[1]) is bool
-            and (entry[2] is None or type(entry[2]) is str) and problems_ok(entry[3])):
-        return False
-    return entry[4] is None or facts_ok(entry[4])
 
 
 def facts_ok(f) -> bool:

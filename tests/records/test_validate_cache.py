@@ -241,8 +241,8 @@ def test_no_cache_writes_nothing(project, cli):
     lambda b: b"",                                   # empty
     lambda b: b[:-1] + bytes([b[-1] ^ 1]),           # one bit flipped: the seal breaks
     lambda b: json.dumps({"format": 1}).encode(),    # another format
-    lambda b: vcache._seal(marshal.dumps((99, "x", {}, None, None))),       # a sealed other format
-    lambda b: vcache._seal(marshal.dumps((1, ("0", "x", "y"), {}, None, None))),  # other keys
+    lambda b: vcache._seal(marshal.dumps((99, "x", {}, None, None, b""))),       # another format
+    lambda b: vcache._seal(marshal.dumps((vcache.FORMAT, ("0", "x", "y"), {}, None, None, b""))),
     lambda b: vcache._seal(marshal.dumps(["not", "a", "tuple"])),
     lambda b: vcache._seal(b"\x00\x01not marshal"),
 ], ids=["truncated", "garbage", "empty", "bitflip", "json", "format", "header", "shape",
@@ -261,11 +261,14 @@ def test_a_damaged_or_foreign_cache_is_rebuilt(project, cli, damage):
 @pytest.mark.parametrize("drop_memo", [False, True], ids=["memo", "no-memo"])
 @pytest.mark.parametrize("change", [
     lambda p: p[2].update({"notes/NOTE-621.yaml": "not an entry"}),
-    lambda p: p[2].update({k: (v[0], v[1], v[2], v[3], ("bad facts",)) for k, v in p[2].items()}),
+    lambda p: p[2].update({k: (v[0], v[1], v[2], v[3], ("an id",)) for k, v in p[2].items()}),
     lambda p: p[2].update({k: (v[0], v[1], v[2], ((1, "x"),), v[4]) for k, v in p[2].items()}),
+    lambda p: p.__setitem__(5, marshal.dumps({k: ("bad facts",) for k in p[2]})),
+    lambda p: p.__setitem__(5, marshal.dumps({k: None for k in p[2]})),
+    lambda p: p.__setitem__(5, b"\x00not marshal"),
     lambda p: p.__setitem__(3, ("key", "not rows", (), 0)),
     lambda p: p.__setitem__(4, (1, 2, 3)),
-], ids=["entry", "facts", "problems", "memo", "registry"])
+], ids=["entry", "record-id", "problems", "facts", "no-facts", "facts-blob", "memo", "registry"])
 def test_a_sealed_cache_of_the_wrong_shape_is_not_trusted(project, cli, change, drop_memo):
     _errors_project(project)
     expected = cli("validate", "--no-cache")
