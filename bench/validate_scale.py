@@ -174,6 +174,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "small"
         generate(root, args.records)
+        os.sync()  # the files on disk before timing: no write-back of them during the runs
         n = len(list((root / "records").rglob("*.yaml")))
         py = sys.executable
         base, cold_t, warm_t, nocache_t = [], [], [], []
@@ -196,6 +197,7 @@ def main() -> None:
         if args.big:
             big = Path(tmp) / "big"
             generate(big, args.big)
+            os.sync()
             nb = len(list((big / "records").rglob("*.yaml")))
             t_big, peak = cold(big)
             t_mem, peak = run_once(validate_cmd(big) + ["--no-cache"], big, sample=True)
