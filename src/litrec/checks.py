@@ -1,54 +1,107 @@
 """Checks of the collection as a whole: links resolved into edges, then the rules between records.
 
-Each check adds diagnostics to the project and never stops at the first:
+Each check adds diagnostics to the collection and never stops at the first:
 dangling records and claims (with did-you-mean), relation kinds, cycles in
 acyclic relations, `supersedes` against `status`, claims naming unregistered
 analyses, and the anthology's keeps/rejects against the notes that use a claim.
+
+The checks read each record's `Facts` (plain data, `litrec.filecheck`), never
+its model: validation can take them from the cache without building models.
+A position is found in the file only for a message (`LazyRoot`).
 """
 
 from __future__ import annotations
 
 import difflib
 from collections import defaultdict
-from typing import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator
 
 from litrec import model as m
 from litrec.diagnostics import Diagnostic, format_field
+from litrec.filecheck import Facts
 from litrec.formatting import excerpt
-from litrec.project import Edge, Project
-from litrec.yamlsafe import locate
+from litrec.project import Edge
+from litrec.yamlsafe import LazyRoot, locate
 
 
-def resolve_links(proj: Project, known: set[str]) -> None:
+@dataclass
+class Collection:
+    """The valid records' facts and files, the registry's names, and what the checks find."""
+
+    records: dict[str, Facts]
+    paths: dict[str, str]  # each record's file, as the scan found it
+    display: Callable[[Path], str]
+    analysis_dir: Path
+    registry_path: Path
+    registry_exists: bool
+    registry_names: set[str]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    _roots: dict[str, LazyRoot] = field(default_factory=dict, repr=False)
+
+    def report(self, rid: str, loc: tuple, message: str, code: str, severity: str = "error") -> None:
+        """Add a problem at the field `loc` of record `rid` (its file is parsed for the position)."""
+        line, col = locate(self.root(rid), loc)
+        self.diagnostics.append(Diagnostic(self.display(self.paths[rid]), line, col,
+                                           format_field(loc), message, code, severity, record=rid))
+
+    def root(self, rid: str) -> LazyRoot:
+        """The node tree of a record's file, parsed when a message first needs a position."""
+        root = self._roots.get(rid)
+        if root is None:
+            root = self._roots[rid] = LazyRoot(str(self.paths[rid]))
+        return root
+
+
+def run_checks(col: Collection, known: set[str]) -> None:
+    """Every check between records, in the order their messages are listed, and the partial notes.
+
+    `known`: every id written in a file, valid or not (a link to an invalid record
+    is reported at that record, not as dangling).
+    """
+    resolve_links(col, known)
+    check_claims(col)
+    check_acyclic(col)
+    check_supersedes(col)
+    check_anthology(col)
+    for rid in sorted(col.records):
+        rec = col.records[rid]
+        if rec.partial:
+            src = f" (named in {rec.known_from})" if rec.known_from else ""
+            col.diagnostics.append(Diagnostic(
+                col.display(col.paths[rid]), 1, 1, "",
+                f"{rid} is a partial record: known by reference{src}, content held elsewhere",
+                "partial", "info", rid))
+
+
+def resolve_links(proj: Collection, known: set[str]) -> None:
     """Turn every link into an edge; report dangling targets, claims and wrong kinds."""
-    diags = proj.diagnostics
+    known_list: list[str] | None = None
     for rid in sorted(proj.records):
         rec = proj.records[rid]
-        shown = proj.display(proj.paths[rid])
-        root = proj.roots[rid]
         first_at: dict[tuple[str, str], tuple] = {}
-        for rel_name, ref, loc in rec.refs():
+        for rel_name, ref, loc in rec.refs:
             rel = m.RELATIONS[rel_name]
             if (rel_name, ref) in first_at:
-                line, col = locate(root, loc)
-                diags.append(Diagnostic(
-                    shown, line, col, format_field(loc),
-                    f"the link '{rel_name} {ref}' is already listed at "
-                    f"{format_field(first_at[rel_name, ref])}; remove one of them",
-                    "duplicate-link", record=rid))
+                proj.report(rid, loc, f"the link '{rel_name} {ref}' is already listed at "
+                            f"{format_field(first_at[rel_name, ref])}; remove one of them",
+                            "duplicate-link")
                 continue
             first_at[rel_name, ref] = loc
             target, _, claim = ref.partition("#")
             claim = claim or None
 
-            def err(msg: str, code: str, loc=loc) -> None:
-                line, col = locate(root, loc)
-                diags.append(Diagnostic(shown, line, col, format_field(loc), msg, code, record=rid))
+            def err(msg: str, code: str, rid=rid, loc=loc) -> None:
+                proj.report(rid, loc, msg, code)
 
             if target not in proj.records:
                 if target in known:
                     continue  # the target exists but is itself invalid: reported there
-                close = difflib.get_close_matches(target, list(known), n=1, cutoff=0.6)
+                if known_list is None:  # one list for every dangling link, not one each
+                    known_list = sorted(known)
+                close = difflib.get_close_matches(target, known_list, n=1, cutoff=0.6)
                 hint = f" Did you mean '{close[0]}'?" if close else ""
                 err(f"no record '{excerpt(target)}'.{hint}", "dangling-link")
                 continue
@@ -66,7 +119,7 @@ def resolve_links(proj: Project, known: set[str]) -> None:
                     err(f"relation '{rel_name}' points to records, not claims; "
                         f"write '{target}' without '#{excerpt(claim)}'", "relation-claim")
                     continue
-                ids = [c.id for c in getattr(tgt, "claims", []) or []]
+                ids = [c for c, _ in tgt.claims]
                 if claim not in ids:
                     close = difflib.get_close_matches(claim, ids, n=1, cutoff=0.5)
                     hint = f" Did you mean '{target}#{close[0]}'?" if close else (
@@ -79,32 +132,32 @@ def resolve_links(proj: Project, known: set[str]) -> None:
             proj.edges.append(Edge(rid, rel_name, target, claim, loc))
 
 
-def check_claims(proj: Project) -> None:
+def check_claims(proj: Collection) -> None:
     """Claim ids unique within a record; every analysis a claim or discrepancy names is registered
     (a note, not an error, where there is no analysis folder: a repository of records only)."""
     diags = proj.diagnostics
-    names = set(proj.registry.entries) if proj.registry else set()
+    names = proj.registry_names
     for rid in sorted(proj.records):
         rec = proj.records[rid]
-        if not getattr(rec, "claims", None) and not getattr(rec, "discrepancies", None):
+        if not rec.claims and not rec.discrepancies:
             continue
         shown = proj.display(proj.paths[rid])
-        root = proj.roots[rid]
+        root = proj.root(rid)
         seen: set[str] = set()
-        for i, c in enumerate(getattr(rec, "claims", []) or []):
-            if c.id in seen:
+        for i, (cid, analysis) in enumerate(rec.claims):
+            if cid in seen:
                 line, col = locate(root, ("claims", i, "id"))
                 diags.append(Diagnostic(shown, line, col, f"claims[{i}].id",
-                                        f"duplicate claim id '{c.id}' in {rid}; give each claim its own id",
+                                        f"duplicate claim id '{cid}' in {rid}; give each claim its own id",
                                         "duplicate-claim", record=rid))
-            seen.add(c.id)
-            if c.check is not None:
+            seen.add(cid)
+            if analysis is not None:
                 _check_analysis_name(proj, names, rid, shown, root,
-                                     ("claims", i, "check", "analysis"), c.check.analysis)
-        for i, d in enumerate(getattr(rec, "discrepancies", []) or []):
-            if d.analysis is not None:
+                                     ("claims", i, "check", "analysis"), analysis)
+        for i, analysis in enumerate(rec.discrepancies):
+            if analysis is not None:
                 _check_analysis_name(proj, names, rid, shown, root,
-                                     ("discrepancies", i, "analysis"), d.analysis)
+                                     ("discrepancies", i, "analysis"), analysis)
 
 
 def _check_analysis_name(proj, names, rid, shown, root, loc, name) -> None:
@@ -117,20 +170,20 @@ def _check_analysis_name(proj, names, rid, shown, root, loc, name) -> None:
         msg = (f"analysis '{name}' is not checked: there is no {proj.display(proj.analysis_dir)}/ "
                "folder (a repository of records only); validate where the analyses are, or pass "
                "--analysis DIR")
-    elif proj.registry is None or not proj.registry.exists:
+    elif not proj.registry_exists:
         msg = (f"analysis '{name}' cannot be resolved: no registry at "
                f"{proj.display(proj.analysis_dir / 'registry.yaml')}; create it or pass --analysis DIR")
     else:
         close = difflib.get_close_matches(name, sorted(names), n=1)
         hint = f" Did you mean '{close[0]}'?" if close else ""
         msg = (f"no registered analysis '{name}'.{hint} Register it in "
-               f"{proj.display(proj.registry.path)} (known: {', '.join(sorted(names)) or 'none'})")
+               f"{proj.display(proj.registry_path)} (known: {', '.join(sorted(names)) or 'none'})")
     code = "unknown-analysis" if severity == "error" else "unchecked-analysis"
     proj.diagnostics.append(Diagnostic(shown, line, col, format_field(loc), msg, code, severity,
                                        record=rid))
 
 
-def check_acyclic(proj: Project) -> None:
+def check_acyclic(proj: Collection) -> None:
     """Report a cycle in any relation that must not form one."""
     for rel in m.RELATIONS.values():
         if not rel.acyclic:
@@ -172,10 +225,10 @@ def check_acyclic(proj: Project) -> None:
                     stack.append((t, iter(graph.get(t, ()))))
 
 
-def _cycle_error(proj: Project, rel: m.Relation, cyc: list[Edge]) -> None:
+def _cycle_error(proj: Collection, rel: m.Relation, cyc: list[Edge]) -> None:
     e = cyc[-1]
     chain = " -> ".join([c.source for c in cyc] + [cyc[0].source])
-    line, col = locate(proj.roots[e.source], e.loc)
+    line, col = locate(proj.root(e.source), e.loc)
     if rel.name == "supersedes" and len(cyc) == 2:
         msg = (f"{cyc[0].source} and {cyc[1].source} supersede each other; only the newer "
                f"decision says 'supersedes', the older one gets status 'superseded'")
@@ -185,7 +238,7 @@ def _cycle_error(proj: Project, rel: m.Relation, cyc: list[Edge]) -> None:
                                        format_field(e.loc), msg, "cycle", record=e.source))
 
 
-def check_supersedes(proj: Project) -> None:
+def check_supersedes(proj: Collection) -> None:
     """`supersedes` must not run both ways and must agree with `status`."""
     superseded_by: dict[str, list[str]] = defaultdict(list)
     for e in proj.edges:
@@ -199,7 +252,7 @@ def check_supersedes(proj: Project) -> None:
         newer = superseded_by.get(rid, [])
         if not newer and rec.status != "superseded":
             continue
-        line, col = locate(proj.roots[rid], ("status",))
+        line, col = locate(proj.root(rid), ("status",))
         if newer and rec.status not in ("superseded", None):
             proj.diagnostics.append(Diagnostic(
                 shown, line, col, "status",
@@ -213,7 +266,7 @@ def check_supersedes(proj: Project) -> None:
                 "supersedes-inverse", record=rid))
 
 
-def check_anthology(proj: Project) -> None:
+def check_anthology(proj: Collection) -> None:
     """Cross-collection checks between the owner's records and the anthology."""
     entries_for: dict[str, list[str]] = defaultdict(list)
     stance: dict[tuple[str, str], dict[str, Edge]] = defaultdict(dict)
@@ -225,7 +278,7 @@ def check_anthology(proj: Project) -> None:
     for (src, ref), both in sorted(stance.items()):
         if len(both) == 2:
             e = both["rejects"]
-            line, col = locate(proj.roots[src], e.loc)
+            line, col = locate(proj.root(src), e.loc)
             proj.diagnostics.append(Diagnostic(
                 proj.display(proj.paths[src]), line, col, format_field(e.loc),
                 f"{src} both keeps and rejects {ref}; keep one stance", "stance-conflict", record=src))
@@ -236,7 +289,7 @@ def check_anthology(proj: Project) -> None:
             rej = stance.get((anth, e.ref), {}).get("rejects") or stance.get((anth, e.target), {}).get("rejects")
             if rej is None:
                 continue
-            line, col = locate(proj.roots[e.source], e.loc)
+            line, col = locate(proj.root(e.source), e.loc)
             what = f"claim {e.ref}" if e.claim else e.ref
             proj.diagnostics.append(Diagnostic(
                 proj.display(proj.paths[e.source]), line, col, format_field(e.loc),

@@ -20,6 +20,8 @@ from pathlib import Path
 
 from litrec.formatting import excerpt
 
+MAX_RECORD_BYTES = 1 << 20  # a record file over 1 MiB is refused before parsing
+
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
           (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"))
@@ -90,21 +92,33 @@ def read_regular(path: Path, limit: int | None = None) -> bytes:
     Refused when it is not a regular file or is over `limit` bytes; OSError when
     it cannot be read.
     """
+    return read_regular_stat(path, limit)[0]
+
+
+def read_regular_stat(path: Path | str, limit: int | None = None,
+                      nofollow: bool = False) -> tuple[bytes, os.stat_result]:
+    """`read_regular`, with the status of the file as it was opened (its size and time).
+
+    With `nofollow`, a symbolic link is not opened (OSError ELOOP where the system says so).
+    """
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags)
+    fd = os.open(path, flags | (getattr(os, "O_NOFOLLOW", 0) if nofollow else 0))
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise _not_regular(st.st_mode)
         if limit is not None and st.st_size > limit:
             raise TooLarge(st.st_size, limit)
-        chunks = []
+        first = os.read(fd, st.st_size + 1)  # the whole file in one read, unless it grew
+        if len(first) <= st.st_size:
+            return first, st
+        chunks = [first]
         while True:
             chunk = os.read(fd, 1 << 20)
             if not chunk:
                 break
             chunks.append(chunk)
-        return b"".join(chunks)
+        return b"".join(chunks), st
     finally:
         os.close(fd)
 

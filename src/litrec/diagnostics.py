@@ -6,6 +6,7 @@ can collect all of them and print them together as `path:line:col: message`.
 
 from __future__ import annotations
 
+import os
 from dataclasses import asdict, dataclass
 from typing import Literal
 
@@ -49,3 +50,28 @@ def format_field(loc: tuple) -> str:
             part = excerpt(part, 60)
             out += f".{part}" if out else part
     return out
+
+
+class PathDisplay:
+    """Paths as shown in messages: relative to the working folder (one `relpath` per folder)."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, str] = {}
+
+    def __call__(self, path) -> str:
+        """The path as shown: relative to the working folder when inside it."""
+        text = str(path)
+        cache = self._cache
+        shown = cache.get(text)
+        if shown is None:
+            folder, _, name = text.rpartition(os.sep)
+            base = cache.get(folder + os.sep) if folder else None
+            if base is None:  # one relpath per folder, not per file
+                try:
+                    base = os.path.relpath(folder or ".")
+                except ValueError:  # pragma: no cover - other drive on Windows
+                    base = folder
+                cache[folder + os.sep] = base
+            shown = name if base == "." else os.path.join(base, name)
+            cache[text] = shown
+        return shown

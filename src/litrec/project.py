@@ -7,14 +7,13 @@ reference, a path as shown in messages).
 
 from __future__ import annotations
 
-import os
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
 from litrec import model as m
-from litrec.diagnostics import Diagnostic
+from litrec.diagnostics import Diagnostic, PathDisplay
 from litrec.registry import Registry
 
 
@@ -53,7 +52,6 @@ class Project:
     analysis_dir: Path
     records: dict[str, Any] = field(default_factory=dict)
     paths: dict[str, Path] = field(default_factory=dict)
-    roots: dict[str, Any] = field(default_factory=dict, repr=False)
     edges: list[Edge] = field(default_factory=list)
     registry: Registry | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -103,18 +101,7 @@ class Project:
 
     def display(self, path: Path) -> str:
         """The path as shown in messages: relative to the working folder when inside it."""
-        text = str(path)
-        cache = self.__dict__.setdefault("_shown", {})
-        shown = cache.get(text)
+        shown = self.__dict__.get("_shown")
         if shown is None:
-            folder, _, name = text.rpartition(os.sep)
-            base = cache.get(folder + os.sep) if folder else None
-            if base is None:  # one relpath per folder, not per file
-                try:
-                    base = os.path.relpath(folder or ".")
-                except ValueError:  # pragma: no cover - other drive on Windows
-                    base = folder
-                cache[folder + os.sep] = base
-            shown = name if base == "." else os.path.join(base, name)
-            cache[text] = shown
-        return shown
+            shown = self.__dict__["_shown"] = PathDisplay()
+        return shown(path)

@@ -16,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from litrec.confine import MAX_RECORD_BYTES
 from litrec.formatting import excerpt
 
 try:  # the C composer is several times faster; both are safe
@@ -45,7 +46,7 @@ class _Loader(_Base):  # type: ignore[misc,valid-type]
             return tag
         return super().resolve(kind, value, implicit)
 
-MAX_BYTES = 1 << 20  # a record file over 1 MiB is refused before parsing
+MAX_BYTES = MAX_RECORD_BYTES  # a record file over 1 MiB is refused before parsing
 MAX_NODES = 100_000  # a record with more values than this is refused
 MAX_DEPTH = 64
 

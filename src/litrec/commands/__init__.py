@@ -11,32 +11,30 @@ Exit codes: 0 success, 1 invalid input or a claim not reproduced, 2 usage error.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 
 from litrec import __version__
-from litrec.commands import (
-    export,
-    graph,
-    imports,
-    new,
-    run,
-    schema,
-    site,
-    status,
-    validate,
-)
 from litrec.commands.common import EXIT_USAGE
 from litrec.errors import LitrecError, UsageError
 from litrec.safetext import safe_streams
 
-# In the order `litrec --help` lists them.
-COMMANDS = {"validate": validate, "schema": schema, "run": run, "status": status, "site": site,
-            "new": new, "export": export, "import": imports, "graph": graph}
+# Command name -> its module in this package, in the order `litrec --help` lists them.
+COMMANDS = {"validate": "validate", "schema": "schema", "run": "run", "status": "status",
+            "site": "site", "new": "new", "export": "export", "import": "imports", "graph": "graph"}
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The whole command line: every command's options."""
+def _module(name: str):
+    return importlib.import_module(f"litrec.commands.{COMMANDS[name]}")
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line: every command's options (with `only`, that command's alone).
+
+    Parsing one command's line imports that command's module only: `litrec validate`
+    does not load the site builder or the runner.
+    """
     parser = argparse.ArgumentParser(
         prog="litrec",
         description="Literature-linked analysis records: validate records, rerun the analyses "
@@ -44,8 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"litrec {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in COMMANDS.values():
-        module.add_parser(sub)
+    for name in ([only] if only else COMMANDS):
+        _module(name).add_parser(sub)
     return parser
 
 
@@ -60,13 +58,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else argv
+    parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
     try:
-        return COMMANDS[args.command].run(args)
+        return _module(args.command).run(args)
     except UsageError as exc:
         print(f"litrec: error: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -13,8 +13,7 @@ from litrec.commands.common import (
     need_dir,
     records_args,
 )
-from litrec.load import load_project
-from litrec.state import modified_results
+from litrec.collection import check_collection
 
 
 def add_parser(sub) -> None:
@@ -28,6 +27,9 @@ def add_parser(sub) -> None:
                    "(default: results beside the records folder, when there is one)")
     format_arg(p)
     p.add_argument("--quiet", action="store_true", help="print errors only, not information notes")
+    p.add_argument("--no-cache", dest="cache", action="store_false",
+                   help="check every file again, and neither read nor write the validation cache "
+                   "(.litrec-cache/validate/ at the project root)")
 
 
 def run(args) -> int:
@@ -35,14 +37,20 @@ def run(args) -> int:
     need_dir(args.records, "records")
     if args.analysis is not None:  # named: it must be there (without, a records-only repository may lack it)
         need_dir(args.analysis, "analysis")
-    proj = load_project(args.records, args.analysis)
+    proj = check_collection(args.records, args.analysis, use_cache=args.cache)
+    if proj.cache_note:
+        print(f"litrec validate: the cache is not used: {proj.cache_note}", file=sys.stderr)
     results = args.results or args.records.resolve().parent / "results"
-    proj.diagnostics.extend(modified_results(results, proj.display))
+    if results.is_dir():  # only then is the results' code loaded
+        from litrec.diagnostics import PathDisplay
+        from litrec.state import modified_results
+
+        proj.diagnostics.extend(modified_results(results, PathDisplay()))
     errors = sorted(proj.errors, key=lambda d: (d.path, d.line, d.col))
     if args.format == "json":
         out = {
             "valid": not errors,
-            "records": len(proj.records),
+            "records": proj.records,
             "files": proj.files,
             "errors": [d.to_json() for d in errors],
             "info": [d.to_json() for d in proj.diagnostics if d.severity != "error"],
@@ -57,7 +65,7 @@ def run(args) -> int:
                     print(d.format())
         n_info = len(proj.diagnostics) - len(errors)
         verdict = "valid" if not errors else f"{len(errors)} error{'s' * (len(errors) != 1)}"
-        print(f"checked {proj.files} files, {len(proj.records)} valid records, "
-              f"{len(proj.edges)} links: {verdict}; {n_info} note{'s' * (n_info != 1)}",
+        print(f"checked {proj.files} files, {proj.records} valid records, "
+              f"{proj.edges} links: {verdict}; {n_info} note{'s' * (n_info != 1)}",
               file=sys.stderr)
     return EXIT_OK if not errors else EXIT_INVALID

@@ -1,0 +1,102 @@
+"""What one record file yields on its own: its problems, and the facts the checks between records read.
+
+`check_file` is the whole per-file work of validation: read the file, parse it,
+validate it against its kind's schema, check its id against its file name. Its
+answer depends only on the file's path, its bytes and the schemas, so it is
+plain data that a worker process can return and `litrec.vcache` can keep:
+
+    (key, parsed, raw_id, problems, facts)
+
+- `key`: `(size, mtime_ns, content hash)` of the bytes read, or None when the
+  file could not be read (such a file is never cached: it is checked again);
+- `parsed`: whether it was read and parsed as YAML (a link to a file that is
+  not is reported at that file, not as dangling);
+- `raw_id`: the `id` as written (stripped), for duplicate ids, even when invalid;
+- `problems`: `(line, col, field, message, code, severity, record)` tuples, without
+  the path, which is added when they are shown;
+- `facts`: a `Facts` tuple when the record is valid, else None.
+"""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from litrec.confine import Refused
+from litrec.diagnostics import Diagnostic
+from litrec.discover import read_problem, read_record
+from litrec.explain import check_id, validate_record
+from litrec.yamlsafe import YamlProblem, load_bytes
+
+
+class Facts(NamedTuple):
+    """What the checks between records need to know of one valid record (plain data)."""
+
+    id: str
+    kind: str
+    refs: tuple            # ((relation, "ID" or "ID#C1", field location), ...)
+    claims: tuple          # ((claim id, analysis name or None), ...), in order
+    discrepancies: tuple   # (analysis name or None, ...), in order
+    status: str | None
+    partial: bool
+    known_from: str | None
+
+
+def facts_of(rec: Any) -> Facts:
+    """The facts of a validated record model."""
+    claims = tuple((c.id, c.check.analysis if c.check is not None else None)
+                   for c in getattr(rec, "claims", None) or ())
+    discs = tuple(d.analysis for d in getattr(rec, "discrepancies", None) or ())
+    return Facts(rec.id, rec.kind, tuple(rec.refs()), claims, discs,
+                 getattr(rec, "status", None), rec.partial, rec.known_from)
+
+
+def check_file(path: str, root: Path, want_model: bool = False):
+    """`(key, parsed, raw_id, problems, facts)` of one record file (see the module docstring).
+
+    With `want_model`, also the validated model (or None): `(entry, model)`.
+    """
+    try:
+        raw, key = read_record(path, root)
+    except (Refused, OSError) as exc:
+        entry = (None, False, None, (read_problem(exc),), None)
+        return (entry, None) if want_model else entry
+    parsed, raw_id, problems, facts, model = check_bytes(Path(path), raw)
+    entry = (key, parsed, raw_id, problems, facts)
+    return (entry, model) if want_model else entry
+
+
+def check_bytes(path: Path, raw: bytes):
+    """`(parsed, raw_id, problems, facts, model)` of a record file's bytes."""
+    try:
+        loaded = load_bytes(raw)
+    except YamlProblem as p:
+        return False, None, ((p.line, p.col, p.field, p.message, p.code, "error", None),), None, None
+    data = loaded.data
+    rid = data.get("id")
+    raw_id = rid.strip() if isinstance(rid, str) else None
+    diags: list[Diagnostic] = []
+    rec = validate_record(data, loaded.root, "", diags)
+    if rec is not None:
+        check_id(rec, path, loaded.root, "", diags)
+    problems = tuple((d.line, d.col, d.field, d.message, d.code, d.severity, d.record) for d in diags)
+    if rec is None:
+        return True, raw_id, problems, None, None
+    return True, raw_id, problems, tuple(facts_of(rec)), rec
+
+
+def check_chunk(job: tuple[list[str], Path]) -> list:
+    """`check_file` of every path of a chunk (the unit of work of a worker process)."""
+    paths, root = job
+    out = [check_file(p, root) for p in paths]
+    gc.collect()  # the caller pauses the collector: free the cycles a chunk's errors left
+    return out
+
+
+def check_chunk_models(job: tuple[list[str], Path]) -> list:
+    """`check_file(..., want_model=True)` of every path of a chunk."""
+    paths, root = job
+    out = [check_file(p, root, want_model=True) for p in paths]
+    gc.collect()
+    return out

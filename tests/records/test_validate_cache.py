@@ -1,0 +1,311 @@
+"""The validation cache (.litrec-cache/validate/): every rule that invalidates it, and its failures.
+
+Each test compares a cached run with `--no-cache`: the problems must be the same
+lines in the same order. `checked` records which files were parsed and checked
+again (the fixture project is small, so the work runs in this process).
+"""
+
+from __future__ import annotations
+
+import json
+import marshal
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from litrec import filecheck, vcache
+
+NOTE = Path("records/notes/NOTE-621.yaml")
+PAPER = Path("records/literature/ARXIV-2212.07677.yaml")
+CACHE = Path(".litrec-cache/validate/records.bin")
+
+
+@pytest.fixture
+def checked(monkeypatch):
+    """The record files checked again (not taken from the cache) since the last call."""
+    seen: list[str] = []
+    real = filecheck.check_file
+
+    def spy(path, root, want_model=False):
+        seen.append(Path(path).as_posix().split("records/", 1)[1])
+        return real(path, root, want_model)
+
+    monkeypatch.setattr(filecheck, "check_file", spy)
+
+    def take() -> list[str]:
+        out = sorted(seen)
+        seen.clear()
+        return out
+
+    return take
+
+
+def same(cli, checked, *args) -> tuple[int, str, list[str]]:
+    """Run validate cached, then uncached; assert both print the same problems.
+
+    Returns the cached run's exit code, output, and the files it checked again.
+    """
+    checked()
+    cached = cli("validate", *args)
+    again = checked()
+    uncached = cli("validate", "--no-cache", *args)
+    checked()
+    assert cached[:2] == uncached[:2], (cached, uncached)
+    return cached[0], cached[1], again
+
+
+def test_a_warm_run_checks_no_file_and_prints_the_same(project, cli, checked):
+    assert same(cli, checked)[0] == 0
+    assert (project / CACHE).is_file()
+    assert same(cli, checked)[::2] == (0, [])
+
+
+def test_an_edit_of_the_same_size_with_the_time_put_back_is_caught_by_the_hash(project, cli, checked):
+    assert same(cli, checked)[0] == 0
+    path = project / NOTE
+    st = path.stat()
+    text = path.read_text(encoding="utf-8")
+    edited = text.replace("target: THEORY-169", "target: THEORY-196")
+    assert len(edited) == len(text) and edited != text
+    path.write_text(edited, encoding="utf-8")
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert path.stat().st_size == st.st_size and path.stat().st_mtime_ns == st.st_mtime_ns
+    code, out, again = same(cli, checked)
+    assert code == 1 and "no record 'THEORY-196'" in out
+    assert again == ["notes/NOTE-621.yaml"]
+
+
+def test_a_touched_file_is_read_but_stays_valid(project, cli, checked):
+    assert same(cli, checked)[0] == 0
+    path = project / NOTE
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 5_000_000_000))
+    assert same(cli, checked)[::2] == (0, ["notes/NOTE-621.yaml"])  # read again: its time changed
+    assert same(cli, checked)[::2] == (0, [])  # the new time is kept
+
+
+def test_an_added_file_is_checked_and_links_to_it_resolve(project, cli, checked):
+    path = project / NOTE
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "target: THEORY-169", "target: THEORY-170"), encoding="utf-8")
+    code, out, _ = same(cli, checked)
+    assert code == 1 and "no record 'THEORY-170'" in out
+    new = project / "records/theories/THEORY-170.yaml"
+    new.write_text("id: THEORY-170\nkind: theory\ntitle: Another\n", encoding="utf-8")
+    assert same(cli, checked)[::2] == (0, ["theories/THEORY-170.yaml"])
+
+
+def test_a_removed_file_leaves_dangling_links_in_the_files_that_name_it(project, cli, checked):
+    assert same(cli, checked)[0] == 0
+    (project / "records/theories/THEORY-169.yaml").unlink()
+    code, out, again = same(cli, checked)
+    assert code == 1 and "NOTE-621.yaml" in out and "no record 'THEORY-169'" in out
+    assert again == []  # no file changed: only the checks between records ran again
+
+
+def test_a_link_target_removed_in_another_file_is_reported(project, cli, checked):
+    assert same(cli, checked)[0] == 0
+    path = project / PAPER
+    path.write_text(path.read_text(encoding="utf-8").replace("  - id: P1\n", "  - id: P9\n"),
+                    encoding="utf-8")
+    code, out, again = same(cli, checked)
+    assert code == 1
+    assert any(ln.startswith(os.path.join("records", "notes", "NOTE-621.yaml"))
+               for ln in out.splitlines() if "has no claim 'P1'" in ln), out
+    assert again == ["literature/ARXIV-2212.07677.yaml"]
+
+
+def test_a_renamed_file_is_checked_under_its_new_name(project, cli, checked):
+    assert same(cli, checked)[0] == 0
+    old = project / "records/decisions/ADR-013.yaml"
+    old.rename(project / "records/decisions/ADR-014.yaml")
+    code, out, again = same(cli, checked)
+    assert code == 1 and "does not match the file name 'ADR-014.yaml'" in out
+    assert again == ["decisions/ADR-014.yaml"]
+    entries = vcache.Cache(project, project / "records").entries
+    assert "decisions/ADR-014.yaml" in entries and "decisions/ADR-013.yaml" not in entries
+
+
+def test_a_changed_schema_hash_checks_every_file_again(project, cli, checked, monkeypatch):
+    assert same(cli, checked)[0] == 0
+    monkeypatch.setattr(vcache, "schema_hash", lambda: "another schema")
+    assert len(same(cli, checked)[2]) == 8
+    assert len(same(cli, checked)[2]) == 0
+
+
+def test_a_changed_litrec_version_checks_every_file_again(project, cli, checked, monkeypatch):
+    assert same(cli, checked)[0] == 0
+    monkeypatch.setattr(vcache, "__version__", "0.0.0-other")
+    assert len(same(cli, checked)[2]) == 8
+    assert len(same(cli, checked)[2]) == 0
+
+
+def test_a_changed_registry_is_read_again_without_checking_the_files(project, cli, checked):
+    assert same(cli, checked)[0] == 0
+    reg = project / "analysis/registry.yaml"
+    reg.write_text(reg.read_text(encoding="utf-8").replace("prop1-identity:", "prop1-identity-x:"),
+                   encoding="utf-8")
+    code, out, again = same(cli, checked)
+    assert code == 1 and "no registered analysis 'prop1-identity'" in out
+    assert again == []
+
+
+def test_the_schema_hash_covers_every_module_a_file_check_loads():
+    code = ("import sys, litrec.filecheck; print(' '.join(sorted(m[7:] for m in sys.modules "
+            "if m.startswith('litrec.'))))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout.split()
+    assert "model" in loaded and set(loaded) - set(vcache.SCHEMA_MODULES) == set()
+
+
+def test_an_edited_model_changes_the_schema_hash(monkeypatch, tmp_path):
+    before = vcache.schema_hash()
+    fake = tmp_path / "litrec"
+    fake.mkdir()
+    for name in vcache.SCHEMA_MODULES:
+        src = Path(vcache.__file__).with_name(f"{name}.py")
+        (fake / f"{name}.py").write_bytes(src.read_bytes() + (b"# edited\n" if name == "model" else b""))
+    monkeypatch.setattr(vcache, "__file__", str(fake / "vcache.py"))
+    assert vcache.schema_hash() != before
+
+
+# ------------------------------------------------------------------ damage
+
+
+def _errors_project(project: Path) -> None:
+    """Several kinds of problem at once: YAML, schema, id, duplicate, dangling, registry."""
+    recs = project / "records"
+    (recs / "notes/NOTE-1.yaml").write_text("id: NOTE-1\nkind: note\ntitle: [unclosed\n")
+    (recs / "notes/NOTE-2.yaml").write_text("id: NOTE-2\nkind: note\ntitel: typo\n")
+    (recs / "notes/NOTE-3.yaml").write_text("id: NOTE-4\nkind: note\n")
+    (recs / "notes/NOTE-5.yaml").write_text(
+        "id: NOTE-5\nkind: note\nlinks:\n  - rel: uses\n    target: ARXIV-2212.07677#P7\n"
+        "  - rel: uses\n    target: THEORY-1690\n")
+    (recs / "theories/THEORY-169.yml").write_text("id: THEORY-169\nkind: theory\n")
+    (recs / "notes/stray.txt").write_text("not a record")
+
+
+def test_problems_are_the_same_cached_and_uncached(project, cli):
+    _errors_project(project)
+    cold = cli("validate")
+    assert cold[0] == 1 and len(cold[1].splitlines()) >= 7
+    assert cli("validate")[:2] == cold[:2] == cli("validate", "--no-cache")[:2]
+    js = cli("validate", "--format", "json")
+    assert json.loads(js[1]) == json.loads(cli("validate", "--no-cache", "--format", "json")[1])
+    folders = ("--records", project / "records", "--analysis", project / "analysis")
+    there = cli("validate", *folders)
+    os.chdir(project / "records")  # paths are shown from the working folder: the same, shown apart
+    here = cli("validate", *folders)
+    assert here[:2] == cli("validate", "--no-cache", *folders)[:2]
+    assert here[1] != there[1]
+
+
+def _reseal(project: Path, change) -> None:
+    """Rewrite the cache with a valid seal around a changed payload."""
+    blob = (project / CACHE).read_bytes()
+    payload = list(marshal.loads(blob[len(vcache.MAGIC) + 32:]))
+    change(payload)
+    (project / CACHE).write_bytes(vcache._seal(marshal.dumps(tuple(payload))))
+
+
+def _lie(payload) -> None:  # the note's entry says it has an error it has not
+    entry = list(payload[2]["notes/NOTE-621.yaml"])
+    entry[3] = ((1, 1, "", "a problem only the cache knows", "lie", "error", None),)
+    payload[2]["notes/NOTE-621.yaml"] = tuple(entry)
+    payload[3] = None
+
+
+def test_the_cache_is_what_a_warm_run_reads_and_no_cache_does_not(project, cli):
+    assert cli("validate")[0] == 0
+    _reseal(project, _lie)
+    assert "a problem only the cache knows" in cli("validate")[1]  # the test's own premise
+    _reseal(project, _lie)
+    before = (project / CACHE).read_bytes()
+    code, out, _ = cli("validate", "--no-cache")
+    assert code == 0 and "only the cache knows" not in out
+    assert (project / CACHE).read_bytes() == before
+
+
+def test_no_cache_writes_nothing(project, cli):
+    assert cli("validate", "--no-cache")[0] == 0
+    assert not (project / ".litrec-cache").exists()
+    assert cli("validate")[0] == 0
+    assert (project / CACHE).is_file()
+
+
+@pytest.mark.parametrize("damage", [
+    lambda b: b[: len(b) // 2],                      # truncated
+    lambda b: b"\x00garbage\xff" * 100,              # garbage
+    lambda b: b"",                                   # empty
+    lambda b: b[:-1] + bytes([b[-1] ^ 1]),           # one bit flipped: the seal breaks
+    lambda b: json.dumps({"format": 1}).encode(),    # another format
+    lambda b: vcache._seal(marshal.dumps((99, "x", {}, None, None, b""))),       # another format
+    lambda b: vcache._seal(marshal.dumps((vcache.FORMAT, ("0", "x", "y"), {}, None, None, b""))),
+    lambda b: vcache._seal(marshal.dumps(["not", "a", "tuple"])),
+    lambda b: vcache._seal(b"\x00\x01not marshal"),
+], ids=["truncated", "garbage", "empty", "bitflip", "json", "format", "header", "shape",
+        "undecodable"])
+def test_a_damaged_or_foreign_cache_is_rebuilt(project, cli, damage):
+    _errors_project(project)
+    expected = cli("validate", "--no-cache")
+    cli("validate")
+    (project / CACHE).write_bytes(damage((project / CACHE).read_bytes()))
+    got = cli("validate")
+    assert got[:2] == expected[:2] and "Traceback" not in got[2]
+    assert vcache.Cache(project, project / "records").entries  # rebuilt whole
+    assert cli("validate")[:2] == expected[:2]
+
+
+@pytest.mark.parametrize("drop_memo", [False, True], ids=["memo", "no-memo"])
+@pytest.mark.parametrize("change", [
+    lambda p: p[2].update({"notes/NOTE-621.yaml": "not an entry"}),
+    lambda p: p[2].update({k: (v[0], v[1], v[2], v[3], ("an id",)) for k, v in p[2].items()}),
+    lambda p: p[2].update({k: (v[0], v[1], v[2], ((1, "x"),), v[4]) for k, v in p[2].items()}),
+    lambda p: p.__setitem__(5, marshal.dumps({k: ("bad facts",) for k in p[2]})),
+    lambda p: p.__setitem__(5, marshal.dumps({k: None for k in p[2]})),
+    lambda p: p.__setitem__(5, b"\x00not marshal"),
+    lambda p: p.__setitem__(3, ("key", "not rows", (), 0)),
+    lambda p: p.__setitem__(4, (1, 2, 3)),
+], ids=["entry", "record-id", "problems", "facts", "no-facts", "facts-blob", "memo", "registry"])
+def test_a_sealed_cache_of_the_wrong_shape_is_not_trusted(project, cli, change, drop_memo):
+    _errors_project(project)
+    expected = cli("validate", "--no-cache")
+    cli("validate")
+    _reseal(project, lambda p: (change(p), drop_memo and p.__setitem__(3, None)))
+    got = cli("validate")
+    assert got[:2] == expected[:2] and "Traceback" not in got[2]
+
+
+def test_a_cache_folder_that_is_not_a_folder_is_left_alone(project, cli):
+    (project / ".litrec-cache").write_text("mine")
+    code, out, err = cli("validate")
+    assert code == 0 and "cache is not used" in err
+    assert (project / ".litrec-cache").read_text() == "mine"
+
+
+@pytest.mark.parametrize("link", [".litrec-cache", ".litrec-cache/validate"])
+def test_a_linked_cache_folder_is_not_followed(project, cli, tmp_path, link):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (project / link).parent.mkdir(exist_ok=True)
+    (project / link).symlink_to(outside, target_is_directory=True)
+    code, out, err = cli("validate")
+    assert code == 0 and "symbolic link" in err
+    assert list(outside.iterdir()) == []
+
+
+def test_a_linked_cache_file_is_neither_read_nor_replaced_through(project, cli, tmp_path):
+    cli("validate")
+    outside = tmp_path / "outside.bin"
+    outside.write_bytes((project / CACHE).read_bytes())
+    (project / CACHE).unlink()
+    (project / CACHE).symlink_to(outside)
+    _lie_outside = list(marshal.loads(outside.read_bytes()[len(vcache.MAGIC) + 32:]))
+    _lie(_lie_outside)
+    outside.write_bytes(vcache._seal(marshal.dumps(tuple(_lie_outside))))
+    before = outside.read_bytes()
+    code, out, _ = cli("validate")
+    assert code == 0 and "only the cache knows" not in out
+    assert outside.read_bytes() == before
