@@ -21,7 +21,6 @@ import datetime as dt
 import math
 import time
 import traceback
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, Callable
 
@@ -35,7 +34,6 @@ from litrec.errors import (
     RunError,
     SweepError,
 )
-from litrec.executors import default_jobs, open_executor
 from litrec.fingerprint import RESULT_FORMAT, Fingerprint
 from litrec.project import Project
 from litrec.targets import resolve_targets
@@ -131,6 +129,8 @@ def _outputs(job: Job, executor, progress) -> list[dict]:
             if progress and n > 1:
                 progress(i + 1, n, f"{i + 1}/{n} points")
         return outs
+    from concurrent.futures.process import BrokenProcessPool  # imported once a point is sent
+
     index = {f: i for i, f in enumerate(job.futures)}
     done: dict[int, dict] = {}
     try:
@@ -324,6 +324,8 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
 def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
                   executor_kind, jobs, scheduler) -> None:
     """Send the prepared jobs to an executor (or run them here) and write their results."""
+    from litrec.executors import default_jobs, open_executor  # not on a no-op run's path
+
     n_jobs = jobs or default_jobs()
     # dask: every point goes to the cluster; local: sweeps go to worker processes
     # when there is more than one job, and a single point runs here as it always did.

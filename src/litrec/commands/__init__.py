@@ -11,32 +11,33 @@ Exit codes: 0 success, 1 invalid input or a claim not reproduced, 2 usage error.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 
 from litrec import __version__
-from litrec.commands import (
-    export,
-    graph,
-    imports,
-    new,
-    run,
-    schema,
-    site,
-    status,
-    validate,
-)
-from litrec.commands.common import EXIT_USAGE
 from litrec.errors import LitrecError, UsageError
 from litrec.safetext import safe_streams
 
-# In the order `litrec --help` lists them.
-COMMANDS = {"validate": validate, "schema": schema, "run": run, "status": status, "site": site,
-            "new": new, "export": export, "import": imports, "graph": graph}
+EXIT_USAGE = 2  # as litrec.commands.common, which this module does not import at start
+
+# Command name -> its module under litrec.commands, in the order `litrec --help` lists them.
+COMMANDS = {"validate": "validate", "schema": "schema", "run": "run", "status": "status",
+            "site": "site", "new": "new", "export": "export", "import": "imports",
+            "graph": "graph"}
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The whole command line: every command's options."""
+def command_module(name: str):
+    """The module of command `name`, imported on first use."""
+    return importlib.import_module(f"litrec.commands.{COMMANDS[name]}")
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line: every command's options (with `only`, that command's alone).
+
+    `main` builds the parser of the one command it runs, so a command never pays
+    for importing the others (a no-op `litrec run` needs neither the site nor BibTeX).
+    """
     parser = argparse.ArgumentParser(
         prog="litrec",
         description="Literature-linked analysis records: validate records, rerun the analyses "
@@ -44,9 +45,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"litrec {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in COMMANDS.values():
-        module.add_parser(sub)
+    for name in [only] if only else COMMANDS:
+        command_module(name).add_parser(sub)
     return parser
+
+
+def _command_named(argv: list[str]) -> str | None:
+    """The command `argv` names when it starts with one (no option before it); else None."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,13 +66,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_command_named(argv))
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
     try:
-        return COMMANDS[args.command].run(args)
+        return command_module(args.command).run(args)
     except UsageError as exc:
         print(f"litrec: error: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -15,7 +15,6 @@ from litrec.commands.common import (
     records_args,
     results_arg,
 )
-from litrec.commands.table import print_table
 from litrec.errors import UsageError
 from litrec.state import check_profile
 from litrec.runner import Events, plan_run, run_plan
@@ -129,6 +128,8 @@ def run(args) -> int:
         if not plan.todo:
             print(f"nothing to run: {len(plan.current)} analyses current for profile "
                   f"'{args.profile}'", file=sys.stderr)
+        from litrec.commands.table import print_table  # rich: text output only
+
         print_table(statuses, args.profile)
     errors, warnings = result_problems(statuses)
     for line in [f"warning: {w}" for w in warnings] + [f"error: {e}" for e in errors]:
