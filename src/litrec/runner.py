@@ -286,8 +286,11 @@ class Events:
 
 def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events: Events,
              executor_kind: str = "local", jobs: int | None = None,
-             scheduler: str | None = None) -> list[str]:
+             scheduler: str | None = None, compile_cache: bool = True) -> list[str]:
     """Run every analysis of the plan and write its result; return the names that failed.
+
+    Where points may go to workers, the server they fork from starts first
+    (`executors.warm`); `compile_cache=False` runs without JAX's compile cache.
 
     Each analysis's results folder is checked and locked before anything is
     computed (ResultsUnwritable when one cannot be written). SIGINT and SIGTERM
@@ -304,6 +307,7 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
 
     with interrupt.handling(), contextlib.ExitStack() as locks:
         prepared: dict[str, Job] = {}
+        _warm(plan_, executor_kind, jobs, scheduler)
         for name, _ in plan_.todo:  # every folder checked before any work
             try:
                 locks.enter_context(locked(results_dir, name))
@@ -314,11 +318,24 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
                 continue
             try:
                 prepared[name] = prepare(proj, name, profile, plan_.states[name].fingerprint)
+                if not compile_cache:
+                    job = prepared[name]
+                    job.points = [dataclasses.replace(p, compile_cache=False) for p in job.points]
             except Exception as exc:  # a bad profile or SWEEP: say so, go on
                 fail(name, exc)
         _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
                       executor_kind, jobs, scheduler)
     return failed
+
+
+def _warm(plan_: Plan, executor_kind: str, jobs: int | None, scheduler: str | None) -> None:
+    """Start the workers' forkserver now, so that it imports JAX while the analyses are
+    prepared here, when points may be sent to local workers or a LocalCluster."""
+    from litrec.executors import default_jobs, warm
+
+    if plan_.todo and scheduler is None and (executor_kind == "dask" or (jobs or default_jobs()) > 1):
+        fps = [plan_.states[name].fingerprint for name, _ in plan_.todo]
+        warm(executor_kind, any(fp is not None and "jax" in fp.versions for fp in fps))
 
 
 def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,

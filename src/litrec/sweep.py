@@ -43,6 +43,7 @@ from litrec import interrupt
 from litrec.contract import check_module, check_output
 from litrec.errors import AnalysisExited, SweepError
 from litrec.fingerprint import code_files, package_versions
+from litrec.jaxcache import compile_cache
 from litrec.registry import Entry, Registry
 
 
@@ -58,6 +59,7 @@ class Point:
     code_files: dict[str, str] | None = None   # what the driver fingerprinted; None: no check
     versions: dict[str, str | None] | None = None
     figures: bool = True            # render figures (only the first point's are kept)
+    compile_cache: bool = True      # JAX's compile cache in root/.litrec-cache/jax (litrec.jaxcache)
 
 
 # ---------------------------------------------------------------- conversion
@@ -257,11 +259,13 @@ def _run_point(point: Point, progress=None) -> dict:
     check_module(mod, point.module)
     _check_worker(point, files, package_versions(tuple(point.versions or ())))
     config = make_config(mod, point.profile, point.overrides)
+    uses_jax = "jax" in point.versions if point.versions is not None else "jax" in sys.modules
 
-    t0 = time.perf_counter()
-    out = check_output(mod.run(config, progress=progress), mod.__name__)
-    metrics = to_json(out["metrics"])  # waits for JAX's asynchronous work to finish
-    wall = time.perf_counter() - t0
+    with compile_cache(point.root if point.compile_cache and uses_jax else None):
+        t0 = time.perf_counter()
+        out = check_output(mod.run(config, progress=progress), mod.__name__)
+        metrics = to_json(out["metrics"])  # waits for JAX's asynchronous work to finish
+        wall = time.perf_counter() - t0
     figures: dict[str, bytes] = {}
     for name, fig in (out.get("figures") or {}).items():
         if point.figures:
