@@ -52,18 +52,46 @@ def start_method() -> str:
     return "forkserver" if sys.platform.startswith("linux") else "spawn"
 
 
-def warm(kind: str, uses_jax: bool) -> None:
-    """Start the server the workers will fork from, importing what every point needs
-    (and JAX when `uses_jax`) while this process goes on; once per process."""
-    if start_method() != "forkserver" or kind not in EXECUTORS:
-        return
-    from multiprocessing import forkserver
+def warm(kind: str, jobs: int, uses_jax: bool) -> Early | None:
+    """Start, while this process prepares the analyses, what the workers start from: the
+    server they fork from, importing what every point needs (JAX when `uses_jax`; once per
+    process), and for `dask` the LocalCluster of `jobs` workers (returned, to `take`)."""
+    if start_method() == "forkserver" and kind in EXECUTORS:
+        from multiprocessing import forkserver
 
-    preload = ["litrec.workerstart", "litrec.sweep", "numpy"]
-    preload += ["jax", "jax.numpy"] if uses_jax else []
-    preload += list(_DASK_MODULES) if kind == "dask" else []
-    multiprocessing.get_context("forkserver").set_forkserver_preload(preload)
-    forkserver.ensure_running()  # a running server keeps what it has imported
+        preload = ["litrec.workerstart", "litrec.sweep", "numpy"]
+        preload += ["jax", "jax.numpy"] if uses_jax else []
+        preload += list(_DASK_MODULES) if kind == "dask" else []
+        multiprocessing.get_context("forkserver").set_forkserver_preload(preload)
+        forkserver.ensure_running()  # a running server keeps what it has imported
+    return Early(jobs) if kind == "dask" else None
+
+
+class Early:
+    """A LocalCluster being started in a thread while litrec prepares the analyses."""
+
+    def __init__(self, jobs: int):
+        threads = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="litrec-cluster")
+        self.future = threads.submit(DaskExecutor, jobs)
+        threads.shutdown(wait=False)
+        self.taken = False
+
+    def take(self) -> DaskExecutor:
+        """The executor once started (raising what stopped it from starting); the caller
+        closes it."""
+        self.taken = True
+        return self.future.result()
+
+    def discard(self) -> None:
+        """Close the executor unless it was taken (nothing was sent, or the run stopped)."""
+        if self.taken:
+            return
+        self.taken = True
+        try:
+            executor = self.future.result()
+        except Exception:
+            return  # it did not start: nothing to close
+        executor.close(wait=False)
 
 
 class LocalExecutor:

@@ -307,7 +307,9 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
 
     with interrupt.handling(), contextlib.ExitStack() as locks:
         prepared: dict[str, Job] = {}
-        _warm(plan_, executor_kind, jobs, scheduler)
+        early = _warm(plan_, executor_kind, jobs, scheduler)
+        if early is not None:
+            locks.callback(early.discard)  # closed on the way out unless its points were sent
         for name, _ in plan_.todo:  # every folder checked before any work
             try:
                 locks.enter_context(locked(results_dir, name))
@@ -324,22 +326,24 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
             except Exception as exc:  # a bad profile or SWEEP: say so, go on
                 fail(name, exc)
         _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
-                      executor_kind, jobs, scheduler)
+                      executor_kind, jobs, scheduler, early)
     return failed
 
 
-def _warm(plan_: Plan, executor_kind: str, jobs: int | None, scheduler: str | None) -> None:
-    """Start the workers' forkserver now, so that it imports JAX while the analyses are
-    prepared here, when points may be sent to local workers or a LocalCluster."""
+def _warm(plan_: Plan, executor_kind: str, jobs: int | None, scheduler: str | None):
+    """Start the workers' forkserver (and a LocalCluster) now, so they start while the
+    analyses are prepared here, when points may go to local workers or a LocalCluster."""
     from litrec.executors import default_jobs, warm
 
-    if plan_.todo and scheduler is None and (executor_kind == "dask" or (jobs or default_jobs()) > 1):
+    n_jobs = jobs or default_jobs()
+    if plan_.todo and scheduler is None and (executor_kind == "dask" or n_jobs > 1):
         fps = [plan_.states[name].fingerprint for name, _ in plan_.todo]
-        warm(executor_kind, any(fp is not None and "jax" in fp.versions for fp in fps))
+        return warm(executor_kind, n_jobs, any(fp is not None and "jax" in fp.versions for fp in fps))
+    return None
 
 
 def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
-                  executor_kind, jobs, scheduler) -> None:
+                  executor_kind, jobs, scheduler, early=None) -> None:
     """Send the prepared jobs to an executor (or run them here) and write their results."""
     from litrec.executors import default_jobs, open_executor  # not on a no-op run's path
 
@@ -352,7 +356,8 @@ def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
     try:
         if sent:
             n_points = sum(len(j.points) for j in sent)
-            executor = open_executor(executor_kind, min(n_jobs, n_points), scheduler)
+            executor = early.take() if early is not None else \
+                open_executor(executor_kind, min(n_jobs, n_points), scheduler)
             events.executor(n_points, len(sent), executor.describe())
             for job in sent:
                 submit(job, executor)
