@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -32,12 +33,20 @@ import report  # noqa: E402
 GOAL_S = 0.3
 
 
+CPU: dict[str, list[float]] = {}  # command -> CPU seconds (user + system) of each run
+
+
 def timed(cmd: list[str], repeats: int) -> list[float]:
+    """Wall seconds of each of `repeats` runs; their CPU seconds go to CPU."""
     out = []
     for _ in range(repeats):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
         out.append(time.perf_counter() - t0)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        CPU.setdefault(cmd[-1], []).append(after.ru_utime - before.ru_utime
+                                           + after.ru_stime - before.ru_stime)
         if proc.returncode not in (0, 1):
             sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr[-2000:]}")
     return out
@@ -62,8 +71,9 @@ def main() -> None:
     b, r = statistics.median(base), statistics.median(run)
     print(f"{args.repeats} runs each, whole processes, medians; "
           f"load average {os.getloadavg()[0]:.1f}")
-    print(f"baseline  python -c pass          : {b:6.3f} s")
-    print(f"litrec    run (nothing stale)     : {r:6.3f} s  (goal: < {GOAL_S} s)")
+    cpu_b, cpu_r = statistics.median(CPU["pass"]), statistics.median(CPU[cmd[-1]])
+    print(f"baseline  python -c pass          : {b:6.3f} s  (CPU {cpu_b:.3f} s)")
+    print(f"litrec    run (nothing stale)     : {r:6.3f} s  (CPU {cpu_r:.3f} s; goal: < {GOAL_S} s)")
     print(f"ratio     litrec / baseline       : {r / b:6.2f}x")
     report.emit([report.Row("noop run (paper, nothing stale)", r, "s", "python -c pass", b,
                             f"< {GOAL_S} s", r < GOAL_S)], args.json)
