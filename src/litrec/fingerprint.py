@@ -19,10 +19,13 @@ import sys
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from litrec.confine import Refused, project_root, read_file
-from litrec.registry import Registry
 from litrec.sourcefacts import fact
+
+if TYPE_CHECKING:  # a worker checks its code without the registry (and pydantic)
+    from litrec.registry import Registry
 
 RESULT_FORMAT = 2  # 2: sealed (content hash), pre-registered expectations, seeds
 VERSIONED = ("jax", "jaxlib", "numpy", "optax")  # what an analysis that imports JAX records
@@ -107,17 +110,17 @@ def _module_imports(project: Path, digest: str, raw: bytes, package: str, curren
     return modules, set(tops)
 
 
-def code_files(registry: Registry, name: str) -> dict[str, str]:
-    """Relative path -> SHA-256 of the analysis module and the helpers it imports."""
-    return analysis_imports(registry, name)[0]
-
-
 def analysis_imports(registry: Registry, name: str) -> tuple[dict[str, str], set[str]]:
     """The analysis's code files (relative path -> SHA-256) and the top-level names of the
     other modules they import (`numpy`, `jax`, `dataclasses`, ...)."""
-    root = registry.path.parent  # analysis/
+    return module_imports(registry.path.parent, registry.entries[name].module)
+
+
+def module_imports(root: Path, module: str) -> tuple[dict[str, str], set[str]]:
+    """`analysis_imports` of the module `module` of the analysis package in folder `root`
+    (what a worker checks, with no registry at hand)."""
     package = root.name
-    start = f"{package}.{registry.entries[name].module}"
+    start = f"{package}.{module}"
     project = project_root(root)
     todo, seen, hashes, tops = [start], set(), {}, set()
     while todo:

@@ -42,9 +42,8 @@ from typing import Any
 from litrec import interrupt
 from litrec.contract import check_module, check_output
 from litrec.errors import AnalysisExited, SweepError
-from litrec.fingerprint import code_files, package_versions
+from litrec.fingerprint import module_imports, package_versions
 from litrec.jaxcache import compile_cache
-from litrec.registry import Entry, Registry
 
 
 @dataclasses.dataclass(frozen=True)
@@ -124,8 +123,7 @@ _LOADED: dict[str, tuple[str, dict[str, str]]] = {}  # package -> (its folder, f
 
 
 def _code_files(analysis_dir: Path, module: str) -> dict[str, str]:
-    reg = Registry(analysis_dir / "registry.yaml", True, {"point": Entry(module=module, title="")})
-    return code_files(reg, "point")
+    return module_imports(analysis_dir, module)[0]
 
 
 def _stale(package: str, where: str) -> bool:
