@@ -47,7 +47,8 @@ def run(config, progress=None):
 '''
 
 
-def test_a_worker_imports_the_analysis_once_for_all_its_points(sweep_project, cli):
+@pytest.mark.parametrize("executor", ["local", pytest.param("dask", marks=pytest.mark.slow)])
+def test_a_worker_imports_the_analysis_once_for_all_its_points(sweep_project, cli, executor):
     log = sweep_project / "imports"
     log.mkdir()
     write_toy(sweep_project)
@@ -55,7 +56,7 @@ def test_a_worker_imports_the_analysis_once_for_all_its_points(sweep_project, cl
     toy = (TOY % {"quick": ""}).replace('SWEEP = {"quick": {"seed": [0, 1, 2]}}',
                                         'SWEEP = {"quick": {"seed": list(range(8))}}')
     module.write_text(COUNTED % {"log": str(log)} + toy)
-    code, _, err = cli("run", "--profile", "quick", "--jobs", "2")
+    code, _, err = cli("run", "--profile", "quick", "--executor", executor, "--jobs", "2")
     assert code == 0, err
     result = json.loads((sweep_project / "results" / "toy-sweep" / "quick.json").read_text())
     assert len(result["points"]) == 8
