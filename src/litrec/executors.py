@@ -52,10 +52,14 @@ def start_method() -> str:
     return "forkserver" if sys.platform.startswith("linux") else "spawn"
 
 
-def warm(kind: str, jobs: int, uses_jax: bool) -> Early | None:
-    """Start, while this process prepares the analyses, what the workers start from: the
-    server they fork from, importing what every point needs (JAX when `uses_jax`; once per
-    process), and for `dask` the LocalCluster of `jobs` workers (returned, to `take`)."""
+def warm(kind: str, jobs: int | None, scheduler: str | None, uses_jax: bool) -> Early | None:
+    """Start, while this process prepares the analyses, what workers on this machine would
+    start from: the server they fork from, importing what every point needs (JAX when
+    `uses_jax`; once per process), and for `dask` the LocalCluster of `jobs` workers
+    (returned, to `take`). Nothing when the points cannot go to such workers."""
+    jobs = jobs or default_jobs()
+    if scheduler is not None or (kind == "local" and jobs == 1):
+        return None
     if start_method() == "forkserver" and kind in EXECUTORS:
         from multiprocessing import forkserver
 

@@ -297,6 +297,8 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
     stop the run (`interrupt.Interrupted`), stopping the workers and leaving every
     result whole. Afterwards `plan_.states` holds the new state of each analysis that ran.
     """
+    from litrec.executors import warm  # not on a no-op run's path
+
     failed: list[str] = []
 
     def fail(name: str, exc: BaseException, log: bool = True) -> None:
@@ -307,7 +309,9 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
 
     with interrupt.handling(), contextlib.ExitStack() as locks:
         prepared: dict[str, Job] = {}
-        early = _warm(plan_, executor_kind, jobs, scheduler)
+        fps = [plan_.states[name].fingerprint for name, _ in plan_.todo]
+        early = warm(executor_kind, jobs, scheduler,
+                     any(fp is not None and "jax" in fp.versions for fp in fps)) if fps else None
         if early is not None:
             locks.callback(early.discard)  # closed on the way out unless its points were sent
         for name, _ in plan_.todo:  # every folder checked before any work
@@ -328,18 +332,6 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
         _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
                       executor_kind, jobs, scheduler, early)
     return failed
-
-
-def _warm(plan_: Plan, executor_kind: str, jobs: int | None, scheduler: str | None):
-    """Start the workers' forkserver (and a LocalCluster) now, so they start while the
-    analyses are prepared here, when points may go to local workers or a LocalCluster."""
-    from litrec.executors import default_jobs, warm
-
-    n_jobs = jobs or default_jobs()
-    if plan_.todo and scheduler is None and (executor_kind == "dask" or n_jobs > 1):
-        fps = [plan_.states[name].fingerprint for name, _ in plan_.todo]
-        return warm(executor_kind, n_jobs, any(fp is not None and "jax" in fp.versions for fp in fps))
-    return None
 
 
 def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
