@@ -1,8 +1,7 @@
 """Executors: where the points of a sweep run.
 
-- `local`: a `concurrent.futures.ProcessPoolExecutor` on this machine, with the
-  `spawn` start method (JAX is not fork-safe). A worker that dies breaks the
-  pool: the analysis fails and nothing is written.
+- `local`: a `concurrent.futures.ProcessPoolExecutor` on this machine. A worker
+  that dies breaks the pool: the analysis fails and nothing is written.
 - `dask`: a `dask.distributed` scheduler, the one at `--scheduler ADDRESS` or a
   `LocalCluster` on loopback started for the run. Each point is submitted with
   `retries=2` (a point that raises runs again, up to three times in all); a point
@@ -14,6 +13,14 @@ is started until the runner has something to send, and `distributed` is
 imported only for `dask`. `close(wait=False)` (a run stopped by Ctrl-C or
 SIGTERM) stops the workers at once, so none is left running; the local workers
 ignore SIGINT, so a Ctrl-C in the terminal stops litrec, which stops them.
+
+Warm workers: on Linux the local workers and those of a LocalCluster are forked
+from a `forkserver` that imported litrec's point runner and JAX once (`warm`,
+started before the analyses are prepared, so it imports while litrec does).
+JAX is not fork-safe once it has started its backends, and the server never
+does: it only imports. A worker then imports each analysis once, on its first
+point, and keeps it for the next ones (`litrec.sweep.load_analysis`). Elsewhere
+the workers are spawned, each importing JAX itself.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import concurrent.futures
 import multiprocessing
 import os
 import signal
+import sys
 from typing import Any, Callable, Iterable, Iterator
 
 from litrec.errors import ExecutorError
@@ -29,9 +37,65 @@ from litrec.errors import ExecutorError
 EXECUTORS = ("local", "dask")
 
 
+# What dask's own forkserver preloads (distributed.utils.get_mp_context), for a LocalCluster.
+_DASK_MODULES = ("distributed", "dask", "msgpack", "cloudpickle", "tornado", "toolz")
+
+
 def default_jobs() -> int:
     """One worker per CPU."""
     return os.cpu_count() or 1
+
+
+def start_method() -> str:
+    """How worker processes start: forked from a forkserver on Linux, spawned elsewhere
+    (macOS frameworks are not safe to fork, and Windows cannot)."""
+    return "forkserver" if sys.platform.startswith("linux") else "spawn"
+
+
+def warm(kind: str, jobs: int | None, scheduler: str | None, uses_jax: bool) -> Early | None:
+    """Start, while this process prepares the analyses, what workers on this machine would
+    start from: the server they fork from, importing what every point needs (JAX when
+    `uses_jax`; once per process), and for `dask` the LocalCluster of `jobs` workers
+    (returned, to `take`). Nothing when the points cannot go to such workers."""
+    jobs = jobs or default_jobs()
+    if scheduler is not None or (kind == "local" and jobs == 1):
+        return None
+    if start_method() == "forkserver" and kind in EXECUTORS:
+        from multiprocessing import forkserver
+
+        preload = ["litrec.workerstart", "litrec.sweep", "numpy"]
+        preload += ["jax", "jax.numpy"] if uses_jax else []
+        preload += list(_DASK_MODULES) if kind == "dask" else []
+        multiprocessing.get_context("forkserver").set_forkserver_preload(preload)
+        forkserver.ensure_running()  # a running server keeps what it has imported
+    return Early(jobs) if kind == "dask" else None
+
+
+class Early:
+    """A LocalCluster being started in a thread while litrec prepares the analyses."""
+
+    def __init__(self, jobs: int):
+        threads = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="litrec-cluster")
+        self.future = threads.submit(DaskExecutor, jobs)
+        threads.shutdown(wait=False)
+        self.taken = False
+
+    def take(self) -> DaskExecutor:
+        """The executor once started (raising what stopped it from starting); the caller
+        closes it."""
+        self.taken = True
+        return self.future.result()
+
+    def discard(self) -> None:
+        """Close the executor unless it was taken (nothing was sent, or the run stopped)."""
+        if self.taken:
+            return
+        self.taken = True
+        try:
+            executor = self.future.result()
+        except Exception:
+            return  # it did not start: nothing to close
+        executor.close(wait=False)
 
 
 class LocalExecutor:
@@ -42,7 +106,7 @@ class LocalExecutor:
     def __init__(self, jobs: int):
         self.jobs = jobs
         self.pool = concurrent.futures.ProcessPoolExecutor(
-            max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+            max_workers=jobs, mp_context=multiprocessing.get_context(start_method()),
             initializer=_ignore_sigint)
 
     def describe(self) -> str:
@@ -89,20 +153,28 @@ class DaskExecutor:
 
     def __init__(self, jobs: int, address: str | None = None):
         try:
+            import dask
             from distributed import Client, LocalCluster
         except ImportError:
             raise ExecutorError("--executor dask needs dask.distributed: "
                                 "pip install 'dask[distributed]'") from None
-        self.cluster = None
+        self.cluster = self.method = None
         if address:
             try:
                 self.client = Client(address)  # waits distributed.comm.timeouts.connect (30 s)
             except (OSError, TimeoutError) as exc:
                 raise ExecutorError(f"cannot reach the dask scheduler at {address}: {exc}") from None
         else:
-            self.cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                        host="127.0.0.1", dashboard_address=None)
-            self.client = Client(self.cluster)
+            # for the cluster's life (a killed worker restarts the same way): forked workers
+            self.method = dask.config.set({"distributed.worker.multiprocessing-method":
+                                           start_method()})
+            try:
+                self.cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                            host="127.0.0.1", dashboard_address=None)
+                self.client = Client(self.cluster)
+            except BaseException:
+                self.close()
+                raise
 
     def describe(self) -> str:
         """Where the points go, for the run's log."""
@@ -126,9 +198,13 @@ class DaskExecutor:
 
     def close(self, wait: bool = True) -> None:
         """Close the client, and the LocalCluster if litrec started it."""
-        self.client.close()
+        if getattr(self, "client", None) is not None:
+            self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+        if self.method is not None:
+            self.method.__exit__(None, None, None)
+            self.method = None
 
 
 def _ignore_sigint() -> None:

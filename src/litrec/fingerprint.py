@@ -18,9 +18,14 @@ import hashlib
 import sys
 from dataclasses import dataclass
 from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from litrec.confine import Refused, project_root, read_file
-from litrec.registry import Registry
+from litrec.sourcefacts import fact
+
+if TYPE_CHECKING:  # a worker checks its code without the registry (and pydantic)
+    from litrec.registry import Registry
 
 RESULT_FORMAT = 2  # 2: sealed (content hash), pre-registered expectations, seeds
 VERSIONED = ("jax", "jaxlib", "numpy", "optax")  # what an analysis that imports JAX records
@@ -59,34 +64,21 @@ def versioned_packages(imports) -> tuple[str, ...]:
     return tuple(sorted(dists, key=str.lower))
 
 
-def _top_level_imports(source: str, package: str) -> set[str]:
-    """Top-level names of the modules outside `package` that a source imports (absolute imports)."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return set()
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names |= {alias.name.split(".")[0] for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
-            names.add(node.module.split(".")[0])
-    return names - {package}
+def _imports(tree: ast.AST, package: str, current: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(modules of `package` a module imports, top-level names of the other modules it imports).
 
-
-def _imported_modules(source: str, package: str, current: str) -> set[str]:
-    """Modules of `package` imported by a module's source (absolute and relative)."""
+    Both absolute and relative imports of `package` count; the other names are
+    those of absolute imports (`numpy`, `jax`, `dataclasses`, ...).
+    """
     found: set[str] = set()
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return found
+    tops: set[str] = set()
     cur_pkg = current.rpartition(".")[0]
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name == package or alias.name.startswith(package + "."):
                     found.add(alias.name)
+                tops.add(alias.name.split(".")[0])
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = cur_pkg.split(".")
@@ -94,24 +86,42 @@ def _imported_modules(source: str, package: str, current: str) -> set[str]:
                 mod = ".".join(base + ([node.module] if node.module else []))
             else:
                 mod = node.module or ""
+                if mod:
+                    tops.add(mod.split(".")[0])
             if mod == package or mod.startswith(package + "."):
                 found.add(mod)
                 for alias in node.names:  # `from analysis import lsa` names a module
                     found.add(f"{mod}.{alias.name}")
-    return found
+    return frozenset(found), frozenset(tops - {package})
 
 
-def code_files(registry: Registry, name: str) -> dict[str, str]:
-    """Relative path -> SHA-256 of the analysis module and the helpers it imports."""
-    return analysis_imports(registry, name)[0]
+def _module_imports(project: Path, digest: str, raw: bytes, package: str, current: str):
+    """`_imports` of a module's source (SHA-256 `digest`), parsed once per content and name,
+    then kept (`litrec.sourcefacts`): the analyses share their helpers, and a no-op run
+    parses nothing."""
+    def compute():
+        try:
+            tree = ast.parse(raw.decode("utf-8", "replace"))
+        except SyntaxError:
+            return [[], []]
+        return [sorted(names) for names in _imports(tree, package, current)]
+
+    modules, tops = fact(project, f"imports {package} {current}", raw, compute, digest)
+    return modules, set(tops)
 
 
 def analysis_imports(registry: Registry, name: str) -> tuple[dict[str, str], set[str]]:
     """The analysis's code files (relative path -> SHA-256) and the top-level names of the
     other modules they import (`numpy`, `jax`, `dataclasses`, ...)."""
-    root = registry.path.parent  # analysis/
+    return module_imports(registry.path.parent, registry.entries[name].module)
+
+
+def module_imports(root: Path, module: str) -> tuple[dict[str, str], set[str]]:
+    """`analysis_imports` of the module `module` of the analysis package in folder `root`
+    (what a worker checks, with no registry at hand)."""
     package = root.name
-    start = f"{package}.{registry.entries[name].module}"
+    start = f"{package}.{module}"
+    project = project_root(root)
     todo, seen, hashes, tops = [start], set(), {}, set()
     while todo:
         mod = todo.pop()
@@ -126,13 +136,14 @@ def analysis_imports(registry: Registry, name: str) -> tuple[dict[str, str], set
                 continue  # a name imported from a module, not a module itself
             path = pkg_init
         try:
-            raw = read_file(path, project_root(root))
+            raw = read_file(path, project)
         except (Refused, OSError):
             continue  # not a module litrec reads (a link out, a FIFO): the registry reports it
-        hashes[path.relative_to(root.parent).as_posix()] = hashlib.sha256(raw).hexdigest()
-        source = raw.decode("utf-8", "replace")
-        todo.extend(_imported_modules(source, package, mod))
-        tops |= _top_level_imports(source, package)
+        digest = hashlib.sha256(raw).hexdigest()
+        hashes[path.relative_to(root.parent).as_posix()] = digest
+        modules, names = _module_imports(project, digest, raw, package, mod)
+        todo.extend(modules)
+        tops |= names
     return dict(sorted(hashes.items())), tops
 
 

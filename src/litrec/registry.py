@@ -22,6 +22,7 @@ from litrec.confine import Refused, check, project_root, read_file, walk
 from litrec.contract import source_problems, source_profiles
 from litrec.diagnostics import Diagnostic, format_field
 from litrec.formatting import excerpt
+from litrec.sourcefacts import fact
 from litrec.yamlsafe import MAX_BYTES, YamlProblem, load_bytes, locate
 
 NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -95,19 +96,27 @@ def load_registry(analysis_dir: Path, diags: list[Diagnostic],
                                     f"{excerpt(display(path))}", "registry"))
             continue
         try:
-            source = read_file(path, root).decode("utf-8")
+            raw = read_file(path, root)
+            source = raw.decode("utf-8")
         except Refused:
             continue  # reported by _check_modules, at the module itself
         except (OSError, UnicodeDecodeError) as exc:
             diags.append(Diagnostic(shown, line, col, name,
                                     f"module {display(path)} cannot be read: {exc}", "registry"))
             continue
-        reg.profiles[name] = source_profiles(source)
-        for problem in source_problems(source):
+        profiles, problems = fact(root, "contract", raw, lambda: _contract(source))
+        reg.profiles[name] = None if profiles is None else frozenset(profiles)
+        for problem in problems:
             diags.append(Diagnostic(shown, line, col, name,
                                     f"module {display(path)} breaks the analysis contract: "
                                     f"{problem} (see site/writing-analyses.md)", "contract"))
     return reg
+
+
+def _contract(source: str) -> list:
+    """[the PROFILES names (None: not readable from the source), the contract's problems]."""
+    profiles = source_profiles(source)
+    return [None if profiles is None else sorted(profiles), source_problems(source)]
 
 
 def _check_modules(analysis_dir: Path, root: Path, diags: list[Diagnostic],

@@ -23,37 +23,21 @@ import datetime as dt
 import math
 import time
 import traceback
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, Callable
 
 from litrec import __version__, interrupt
 from litrec.contract import check_module
-from litrec.errors import (
-    AnalysisExited,
-    ContractError,
-    ResultsLocked,
-    ResultsUnwritable,
-    RunError,
-    SweepError,
-)
-from litrec.executors import default_jobs, open_executor
+from litrec.errors import (AnalysisExited, ContractError, ResultsLocked, ResultsUnwritable,
+                           RunError, SweepError)
 from litrec.fingerprint import RESULT_FORMAT, Fingerprint
 from litrec.project import Project
 from litrec.targets import resolve_targets
 from litrec.results import keep_elsewhere, locked, result_path, write_error_log, write_result
 from litrec.seal import seal
 from litrec.state import ResultState, result_state, result_states
-from litrec.sweep import (
-    Point,
-    aggregate,
-    load_analysis,
-    make_config,
-    plan,
-    run_point,
-    svg_bytes,
-    to_json,
-)
+from litrec.sweep import (Point, aggregate, load_analysis, make_config, plan, run_point,
+                          svg_bytes, to_json)
 from litrec.verdicts import expectation_record
 
 # ---------------------------------------------------------------- running
@@ -140,6 +124,8 @@ def _outputs(job: Job, executor, progress) -> list[dict]:
             if progress and n > 1:
                 progress(i + 1, n, f"{i + 1}/{n} points")
         return outs
+    from concurrent.futures.process import BrokenProcessPool  # imported once a point is sent
+
     index = {f: i for i, f in enumerate(job.futures)}
     done: dict[int, dict] = {}
     try:
@@ -304,14 +290,19 @@ class Events:
 
 def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events: Events,
              executor_kind: str = "local", jobs: int | None = None,
-             scheduler: str | None = None) -> list[str]:
+             scheduler: str | None = None, compile_cache: bool = True) -> list[str]:
     """Run every analysis of the plan and write its result; return the names that failed.
+
+    Where points may go to workers, the server they fork from starts first
+    (`executors.warm`); `compile_cache=False` runs without JAX's compile cache.
 
     Each analysis's results folder is checked and locked before anything is
     computed (ResultsUnwritable when one cannot be written). SIGINT and SIGTERM
     stop the run (`interrupt.Interrupted`), stopping the workers and leaving every
     result whole. Afterwards `plan_.states` holds the new state of each analysis that ran.
     """
+    from litrec.executors import warm  # not on a no-op run's path
+
     failed: list[str] = []
 
     def fail(name: str, exc: BaseException, log: bool = True) -> None:
@@ -322,6 +313,11 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
 
     with interrupt.handling(), contextlib.ExitStack() as locks:
         prepared: dict[str, Job] = {}
+        fps = [plan_.states[name].fingerprint for name, _ in plan_.todo]
+        early = warm(executor_kind, jobs, scheduler,
+                     any(fp is not None and "jax" in fp.versions for fp in fps)) if fps else None
+        if early is not None:
+            locks.callback(early.discard)  # closed on the way out unless its points were sent
         for name, _ in plan_.todo:  # every folder checked before any work
             try:
                 locks.enter_context(locked(results_dir, name))
@@ -332,16 +328,21 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
                 continue
             try:
                 prepared[name] = prepare(proj, name, profile, plan_.states[name].fingerprint)
+                if not compile_cache:
+                    job = prepared[name]
+                    job.points = [dataclasses.replace(p, compile_cache=False) for p in job.points]
             except Exception as exc:  # a bad profile or SWEEP: say so, go on
                 fail(name, exc)
         _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
-                      executor_kind, jobs, scheduler)
+                      executor_kind, jobs, scheduler, early)
     return failed
 
 
 def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
-                  executor_kind, jobs, scheduler) -> None:
+                  executor_kind, jobs, scheduler, early=None) -> None:
     """Send the prepared jobs to an executor (or run them here) and write their results."""
+    from litrec.executors import default_jobs, open_executor  # not on a no-op run's path
+
     n_jobs = jobs or default_jobs()
     # dask: every point goes to the cluster; local: sweeps go to worker processes
     # when there is more than one job, and a single point runs here as it always did.
@@ -351,7 +352,8 @@ def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
     try:
         if sent:
             n_points = sum(len(j.points) for j in sent)
-            executor = open_executor(executor_kind, min(n_jobs, n_points), scheduler)
+            executor = early.take() if early is not None else \
+                open_executor(executor_kind, min(n_jobs, n_points), scheduler)
             events.executor(n_points, len(sent), executor.describe())
             for job in sent:
                 submit(job, executor)

@@ -40,9 +40,9 @@ from typing import Any
 from litrec import interrupt
 from litrec.contract import check_module, check_output, check_seed_outputs
 from litrec.errors import AnalysisExited, SweepError
-from litrec.fingerprint import code_files, package_versions
+from litrec.fingerprint import module_imports, package_versions
+from litrec.jaxcache import compile_cache
 from litrec.machine import device_info, platform_info
-from litrec.registry import Entry, Registry
 
 
 @dataclasses.dataclass(frozen=True)
@@ -58,6 +58,7 @@ class Point:
     versions: dict[str, str | None] | None = None
     figures: bool = True            # render figures (only the first point's are kept)
     seeds: tuple[int, ...] | None = None  # all these seeds in one run_seeds call: one output each
+    compile_cache: bool = True      # JAX's compile cache in root/.litrec-cache/jax (litrec.jaxcache)
 
 
 # ---------------------------------------------------------------- conversion
@@ -95,8 +96,7 @@ _LOADED: dict[str, tuple[str, dict[str, str]]] = {}  # package -> (its folder, f
 
 
 def _code_files(analysis_dir: Path, module: str) -> dict[str, str]:
-    reg = Registry(analysis_dir / "registry.yaml", True, {"point": Entry(module=module, title="")})
-    return code_files(reg, "point")
+    return module_imports(analysis_dir, module)[0]
 
 
 def _stale(package: str, where: str) -> bool:
@@ -234,20 +234,21 @@ def _run_point(point: Point, progress=None) -> dict | list[dict]:
     check_module(mod, point.module)
     _check_worker(point, files, package_versions(tuple(point.versions or ())))
     config = make_config(mod, point.profile, point.overrides)
+    uses_jax = "jax" in point.versions if point.versions is not None else "jax" in sys.modules
 
-    t0 = time.perf_counter()
-    if point.seeds is None:
-        outs = [check_output(mod.run(config, progress=progress), mod.__name__)]
-        configs = [config]
-    else:
-        seeds = list(point.seeds)
-        outs = check_seed_outputs(mod.run_seeds(config, seeds, progress=progress), seeds, mod.__name__)
-        configs = [dataclasses.replace(config, seed=s) for s in seeds]
-    metrics = [to_json(out["metrics"]) for out in outs]  # waits for JAX's asynchronous work
-    wall = time.perf_counter() - t0
-    where = {"platform": platform_info(),
-             "device": device_info("jax" in point.versions if point.versions is not None
-                                   else "jax" in sys.modules)}
+    with compile_cache(point.root if point.compile_cache and uses_jax else None):
+        t0 = time.perf_counter()
+        if point.seeds is None:
+            outs = [check_output(mod.run(config, progress=progress), mod.__name__)]
+            configs = [config]
+        else:
+            seeds = list(point.seeds)
+            outs = check_seed_outputs(mod.run_seeds(config, seeds, progress=progress), seeds,
+                                      mod.__name__)
+            configs = [dataclasses.replace(config, seed=s) for s in seeds]
+        metrics = [to_json(out["metrics"]) for out in outs]  # waits for JAX's asynchronous work
+        wall = time.perf_counter() - t0
+    where = {"platform": platform_info(), "device": device_info(uses_jax)}
     done = []
     for i, (out, m, cfg) in enumerate(zip(outs, metrics, configs)):
         figures: dict[str, bytes] = {}

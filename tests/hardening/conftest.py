@@ -114,8 +114,8 @@ def litrec():
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    """Every file under `folder` (relative path -> bytes), to show nothing changed;
-    litrec's own cache (`.litrec-cache/`) aside."""
+    """Every file under `folder` (relative path -> bytes), to show nothing changed; litrec's
+    caches (`.litrec-cache/`, what it can always work out again) are not the project's files."""
     return {str(p.relative_to(folder)): p.read_bytes()
             for p in sorted(folder.rglob("*")) if p.is_file() and not p.is_symlink()
             and ".litrec-cache" not in p.relative_to(folder).parts}

@@ -16,24 +16,27 @@ import os
 import sys
 
 from litrec import __version__
-from litrec.commands.common import EXIT_USAGE
 from litrec.errors import LitrecError, UsageError
 from litrec.safetext import safe_streams
 
-# Command name -> its module in this package, in the order `litrec --help` lists them.
+EXIT_USAGE = 2  # as litrec.commands.common, which this module does not import at start
+
+# Command name -> its module under litrec.commands, in the order `litrec --help` lists them.
 COMMANDS = {"validate": "validate", "schema": "schema", "run": "run", "status": "status",
-            "site": "site", "new": "new", "export": "export", "import": "imports", "graph": "graph"}
+            "site": "site", "new": "new", "export": "export", "import": "imports",
+            "graph": "graph"}
 
 
-def _module(name: str):
+def command_module(name: str):
+    """The module of command `name`, imported on first use."""
     return importlib.import_module(f"litrec.commands.{COMMANDS[name]}")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole command line: every command's options (with `only`, that command's alone).
 
-    Parsing one command's line imports that command's module only: `litrec validate`
-    does not load the site builder or the runner.
+    `main` builds the parser of the one command it runs, so a command never pays
+    for importing the others (a no-op `litrec run` needs neither the site nor BibTeX).
     """
     parser = argparse.ArgumentParser(
         prog="litrec",
@@ -42,9 +45,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"litrec {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in ([only] if only else COMMANDS):
-        _module(name).add_parser(sub)
+    for name in [only] if only else COMMANDS:
+        command_module(name).add_parser(sub)
     return parser
+
+
+def _command_named(argv: list[str]) -> str | None:
+    """The command `argv` names when it starts with one (no option before it); else None."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,14 +66,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    words = sys.argv[1:] if argv is None else argv
-    parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_command_named(argv))
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
     try:
-        return _module(args.command).run(args)
+        return command_module(args.command).run(args)
     except UsageError as exc:
         print(f"litrec: error: {exc}", file=sys.stderr)
         return exc.exit_code

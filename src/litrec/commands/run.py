@@ -15,7 +15,6 @@ from litrec.commands.common import (
     records_args,
     results_arg,
 )
-from litrec.commands.table import print_table
 from litrec.errors import UsageError
 from litrec.state import check_profile
 from litrec.runner import Events, plan_run, run_plan
@@ -47,6 +46,9 @@ def add_parser(sub) -> None:
     p.add_argument("--jobs", type=positive_int, default=None, metavar="N",
                    help="worker processes of the local executor or of the LocalCluster "
                    "(default: the number of CPUs)")
+    p.add_argument("--no-compile-cache", action="store_true",
+                   help="compile JAX programs afresh, neither loading nor keeping them in "
+                   ".litrec-cache/jax/ (LITREC_NO_CACHE=1 turns every cache of litrec off)")
     records_args(p)
     format_arg(p)
 
@@ -115,7 +117,8 @@ def run(args) -> int:
                       console=console(stderr=True), transient=False,
                       disable=args.format == "json") as bar:
             failed = run_plan(proj, plan, args.results, args.profile, _Printed(args.profile, bar),
-                              args.executor, args.jobs, args.scheduler)
+                              args.executor, args.jobs, args.scheduler,
+                              compile_cache=not args.no_compile_cache)
     statuses = claim_statuses(proj, args.results, args.profile, plan.claims, plan.states)
     if args.format == "json":
         print(json.dumps({
@@ -129,6 +132,8 @@ def run(args) -> int:
         if not plan.todo:
             print(f"nothing to run: {len(plan.current)} analyses current for profile "
                   f"'{args.profile}'", file=sys.stderr)
+        from litrec.commands.table import print_table  # rich: text output only
+
         print_table(statuses, args.profile)
     errors, warnings = result_problems(statuses)
     for line in [f"warning: {w}" for w in warnings] + [f"error: {e}" for e in errors]:

@@ -1,0 +1,147 @@
+"""Warm workers and the compile cache: a worker imports an analysis once for all its points;
+JAX's compiled programs are kept in .litrec-cache/jax/ of the project, loaded by later runs
+with bit-identical numbers, and a damaged, linked or turned-off cache never breaks a run."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+
+import pytest
+
+from tests.sweep.conftest import TOY, write_toy
+
+COUNTED = '''
+import os as _os
+with open(_os.path.join(%(log)r, str(_os.getpid())), "a") as _fh:
+    _fh.write("imported\\n")  # one line per import of this module in this process
+'''
+
+JAX_TOY = '''
+"""A small jitted computation: a few programs to compile and keep."""
+from dataclasses import dataclass
+
+import jax
+import jax.numpy as jnp
+
+
+@dataclass(frozen=True)
+class Config:
+    seed: int = 0
+    n: int = 8
+
+
+PROFILES = {"quick": Config(), "paper": Config(n=16)}
+
+
+@jax.jit
+def _mix(x):
+    return jnp.tanh(x @ x.T) * jnp.sin(x).sum()  # (n, n)
+
+
+def run(config, progress=None):
+    x = jax.random.normal(jax.random.key(config.seed), (config.n, config.n))  # (n, n)
+    y = _mix(x)
+    return {"metrics": {"total": y.sum(), "row": y[0], "corner": y[-1, -1]}}
+'''
+
+
+@pytest.mark.parametrize("executor", ["local", pytest.param("dask", marks=pytest.mark.slow)])
+def test_a_worker_imports_the_analysis_once_for_all_its_points(sweep_project, cli, executor):
+    log = sweep_project / "imports"
+    log.mkdir()
+    write_toy(sweep_project)
+    module = sweep_project / "analysis" / "toy_sweep.py"
+    toy = (TOY % {"quick": ""}).replace('SWEEP = {"quick": {"seed": [0, 1, 2]}}',
+                                        'SWEEP = {"quick": {"seed": list(range(8))}}')
+    module.write_text(COUNTED % {"log": str(log)} + toy)
+    code, _, err = cli("run", "--profile", "quick", "--executor", executor, "--jobs", "2")
+    assert code == 0, err
+    result = json.loads((sweep_project / "results" / "toy-sweep" / "quick.json").read_text())
+    assert len(result["points"]) == 8
+    here = str(os.getpid())
+    workers = {p.name: p.read_text().count("imported") for p in log.iterdir() if p.name != here}
+    assert 1 <= len(workers) <= 2 and set(workers.values()) == {1}, workers
+
+
+@pytest.fixture
+def jax_project(sweep_project):
+    """The sweep project with a second analysis that compiles with JAX (one point)."""
+    (sweep_project / "analysis" / "toy_jax.py").write_text(JAX_TOY)
+    reg = sweep_project / "analysis" / "registry.yaml"
+    reg.write_text(reg.read_text() + "toy-jax:\n  module: toy_jax\n  title: Toy JAX\n")
+    return sweep_project
+
+
+def _run(cli, root, *flags) -> dict:
+    """One forced run of toy-jax in this process, with nothing compiled in memory first."""
+    import jax
+
+    jax.clear_caches()
+    code, _, err = cli("run", "toy-jax", "--profile", "quick", "--force", *flags)
+    assert code == 0, err
+    return json.loads((root / "results" / "toy-jax" / "quick.json").read_text())["metrics"]
+
+
+def _entries(root):
+    folder = root / ".litrec-cache" / "jax"
+    return sorted(p for p in folder.iterdir() if p.name.endswith("-cache")) if folder.is_dir() else []
+
+
+def test_compiled_programs_are_kept_and_loaded_with_identical_numbers(jax_project, cli):
+    import jax.monitoring
+
+    fresh = _run(cli, jax_project, "--no-compile-cache")
+    assert _entries(jax_project) == []
+    cold = _run(cli, jax_project)
+    kept = _entries(jax_project)
+    assert any(p.name.startswith("jit__mix-") for p in kept), kept
+    events = Counter()
+
+    def count(event, **kwargs):
+        events[event] += 1
+
+    jax.monitoring.register_event_listener(count)
+    try:
+        warm = _run(cli, jax_project)
+    finally:
+        jax.monitoring.unregister_event_listener(count)
+    assert events["/jax/compilation_cache/cache_hits"] >= 1
+    assert fresh == cold == warm  # bit for bit: the same floats, as JSON
+    assert _entries(jax_project) == kept
+
+
+def test_a_damaged_cache_entry_is_compiled_afresh_and_replaced(jax_project, cli):
+    fresh = _run(cli, jax_project)
+    for entry in _entries(jax_project):
+        entry.write_bytes(b"\x00damaged" * 3)
+    with pytest.warns(UserWarning, match="Error reading persistent compilation cache"):
+        assert _run(cli, jax_project) == fresh
+    assert _run(cli, jax_project) == fresh
+    assert _entries(jax_project)
+    assert all(p.read_bytes() != b"\x00damaged" * 3 for p in _entries(jax_project))
+    import jax
+
+    assert jax.config.jax_compilation_cache_dir is None  # JAX's settings as they were
+    assert jax.config.jax_persistent_cache_min_compile_time_secs == 1.0
+
+
+def test_the_cache_is_never_made_outside_the_project_nor_through_a_link(jax_project, cli, tmp_path):
+    outside = tmp_path.parent / (tmp_path.name + "-outside")
+    outside.mkdir()
+    (jax_project / ".litrec-cache").mkdir()
+    (jax_project / ".litrec-cache" / "jax").symlink_to(outside, target_is_directory=True)
+    fresh = _run(cli, jax_project)
+    assert list(outside.iterdir()) == []
+    (jax_project / ".litrec-cache" / "jax").unlink()
+    (jax_project / ".litrec-cache").rmdir()
+    (jax_project / ".litrec-cache").symlink_to(outside, target_is_directory=True)
+    assert _run(cli, jax_project) == fresh
+    assert list(outside.iterdir()) == []
+
+
+def test_litrec_no_cache_turns_the_compile_cache_off(jax_project, cli, monkeypatch):
+    monkeypatch.setenv("LITREC_NO_CACHE", "1")
+    _run(cli, jax_project)
+    assert not (jax_project / ".litrec-cache").exists()
