@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
+from litrec.cachedir import caching_off
 from litrec.confine import Refused, project_root
 from litrec.diagnostics import Diagnostic, PathDisplay
 from litrec.discover import id_position, map_files, read_problem, read_record, scan_record_names
@@ -75,7 +76,8 @@ def check_collection(records_dir: Path, analysis_dir: Path | None = None, *,
                      use_cache: bool = True, want_models: bool = False) -> Checked:
     """Check every record file and the rules between them; never raises for bad input.
 
-    `use_cache`: read and write `.litrec-cache/validate/` at the project root.
+    `use_cache`: read and write `.litrec-cache/validate/` at the project root (not when
+    `LITREC_NO_CACHE` turns litrec's caches off).
     `want_models`: also return the valid records' models (never from the cache).
     """
     records_dir = Path(records_dir)
@@ -84,7 +86,7 @@ def check_collection(records_dir: Path, analysis_dir: Path | None = None, *,
     display = PathDisplay()
     names, skipped = scan_record_names(records_dir)
     diags = [Diagnostic(display(p), 1, 1, "", msg, code, sev) for p, msg, code, sev in skipped]
-    cache = Cache(top, records_dir) if use_cache and not want_models else None
+    cache = Cache(top, records_dir) if use_cache and not want_models and not caching_off() else None
     files = _Files(names, len(str(records_dir)) + 1, top, cache)
     with _gc_paused():
         files.check(want_models)

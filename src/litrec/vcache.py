@@ -33,8 +33,8 @@ from pathlib import Path
 
 from litrec import __version__
 from litrec.atomic import replace_file
+from litrec.cachedir import CACHE as CACHE_DIR
 
-CACHE_DIR = ".litrec-cache"
 SUBDIR = "validate"
 FILE = "records.bin"
 MAGIC = b"litrec validation cache\n"

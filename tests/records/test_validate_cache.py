@@ -235,6 +235,15 @@ def test_no_cache_writes_nothing(project, cli):
     assert (project / CACHE).is_file()
 
 
+def test_litrec_no_cache_turns_the_validation_cache_off_too(project, cli, monkeypatch):
+    monkeypatch.setenv("LITREC_NO_CACHE", "1")
+    assert cli("validate")[0] == 0
+    assert not (project / ".litrec-cache").exists()
+    monkeypatch.setenv("LITREC_NO_CACHE", "0")
+    assert cli("validate")[0] == 0
+    assert (project / CACHE).is_file()
+
+
 @pytest.mark.parametrize("damage", [
     lambda b: b[: len(b) // 2],                      # truncated
     lambda b: b"\x00garbage\xff" * 100,              # garbage
