@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import textwrap
 from importlib import metadata
 from pathlib import Path
 
 import pytest
 
+from litrec import fingerprint as fp_module
 from litrec.fingerprint import VERSIONED, fingerprint, versioned_packages
 from litrec.registry import load_registry
 from litrec.state import result_state
@@ -146,13 +146,15 @@ def test_a_numpy_only_run_never_imports_jax_and_stays_current_when_jax_changes(r
     assert result_state(reg, root / "results", "numpy-only", "quick").state == "current"
     real = metadata.version
 
-    def bumped(*names):
-        return lambda name: "999.0" if name in names else real(name)
+    installed = fp_module._dist_info_versions()
 
-    monkeypatch.setattr(metadata, "version", bumped("jax", "jaxlib", "optax"))
+    def bumped(*names):
+        return lambda: {**installed, **{n: "999.0" for n in names}}
+
+    monkeypatch.setattr(fp_module, "_dist_info_versions", bumped("jax", "jaxlib", "optax"))
     assert result_state(reg, root / "results", "numpy-only", "quick").state == "current"
     assert fingerprint(reg, "with-jax", "quick").versions["jax"] == "999.0"  # the patch is seen
-    monkeypatch.setattr(metadata, "version", bumped("numpy"))
+    monkeypatch.setattr(fp_module, "_dist_info_versions", bumped("numpy"))
     state = result_state(reg, root / "results", "numpy-only", "quick")
     assert state.state == "stale" and f"numpy {real('numpy')} -> 999.0" in state.reason
 
@@ -164,3 +166,28 @@ def test_a_jax_analysis_still_imports_jax_for_its_device(root):
     result = json.loads((root / "results" / "with-jax" / "quick.json").read_text(encoding="utf-8"))
     assert tuple(result["versions"]) == VERSIONED
     assert result["device"]["platform"] == "cpu" and result["device"]["devices"]
+
+
+def test_package_versions_agree_with_importlib_metadata():
+    """Versions read from dist-info folder names are what importlib.metadata reads from METADATA."""
+    from importlib import metadata
+
+    from litrec.fingerprint import package_versions
+
+    names = sorted({d.metadata["Name"] for d in metadata.distributions()})
+    assert len(names) > 10
+    assert package_versions(names) == {n: metadata.version(n) for n in names}
+    assert package_versions(["no-such-distribution-here"]) == {"no-such-distribution-here": None}
+
+
+def test_package_versions_follow_sys_path_order(tmp_path, monkeypatch):
+    from litrec import fingerprint
+
+    for where, version in (("first", "2.0"), ("second", "1.0")):
+        (tmp_path / where / f"Some.Thing-{version}.dist-info").mkdir(parents=True)
+    monkeypatch.setattr("sys.path", [str(tmp_path / "first"), str(tmp_path / "second")])
+    fingerprint._dist_info_versions.cache_clear()
+    try:
+        assert fingerprint.package_versions(["some-thing"]) == {"some-thing": "2.0"}
+    finally:
+        fingerprint._dist_info_versions.cache_clear()
