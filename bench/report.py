@@ -46,11 +46,18 @@ def _num(x: float | None) -> str:
     return f"{x:.3g}" if abs(x) < 1000 else f"{x:,.0f}"
 
 
+def _ratio(r: Row) -> str:
+    """value / baseline; as a speed-up (baseline / value) where the goal is to be faster."""
+    if not r.ratio:
+        return "-"
+    return f"{1 / r.ratio:.2f}x faster" if "faster" in r.goal else f"{r.ratio:.2f}x"
+
+
 def format_rows(rows: list[Row]) -> str:
     """The rows as a plain-text table."""
     head = ("figure", "median", "unit", "baseline", "base", "ratio", "goal", "met")
     body = [(r.bench, _num(r.value), r.unit, r.baseline or "-", _num(r.baseline_value),
-             "-" if r.ratio is None else f"{r.ratio:.2f}x", r.goal or "-",
+             _ratio(r), r.goal or "-",
              {True: "yes", False: "NO", None: "-"}[r.met]) for r in rows]
     widths = [max(len(str(c)) for c in col) for col in zip(head, *body)]
     lines = ["  ".join(str(c).ljust(w) for c, w in zip(line, widths)).rstrip()
