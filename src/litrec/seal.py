@@ -44,8 +44,8 @@ def broken_seal(result: dict, folder: Path) -> str | None:
     stored = result.get("content_hash")
     if not isinstance(stored, str):
         return "it carries no content hash"
-    if stored not in (hashlib.sha256(_canonical(result)).hexdigest(),
-                      hashlib.sha256(_canonical(result, by_name=False)).hexdigest()):
+    if (stored != hashlib.sha256(_canonical(result)).hexdigest()  # the older form only if need be
+            and stored != hashlib.sha256(_canonical(result, by_name=False)).hexdigest()):
         return "its content does not match its content hash (edited or damaged since it was written)"
     hashes = result.get("figure_hashes")
     if not isinstance(hashes, dict):
