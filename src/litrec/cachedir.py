@@ -10,6 +10,7 @@ runs without that cache. `LITREC_NO_CACHE=1` turns every cache off.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from pathlib import Path
@@ -53,3 +54,18 @@ def cache_dir(root: Path, name: str, create: bool = True) -> Path | None:
     if _own_folder(base) and _own_folder(folder):
         return folder
     return None
+
+
+def litrec_code_hash(names, folder: Path | None = None) -> str:
+    """A hash of the source of the named litrec modules (`"checks"`, ...) in `folder` (litrec's
+    own by default): the part of a cache's key that a new litrec changes. A module that cannot
+    be read counts as missing."""
+    here = folder or Path(__file__).resolve().parent
+    h = hashlib.blake2b(digest_size=16)
+    for name in names:
+        h.update(name.encode() + b"\0")
+        try:
+            h.update((here / f"{name}.py").read_bytes())
+        except OSError:
+            h.update(b"missing")
+    return h.hexdigest()

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from litrec.atomic import replace_file
-from litrec.cachedir import cache_dir
+from litrec.cachedir import cache_dir, litrec_code_hash
 
 MAX_ENTRIES = 2000  # the oldest answers go first; a project's analyses hold a few dozen modules
 
@@ -74,12 +74,9 @@ _READER: list[str] = []
 
 
 def _reader_hash() -> str:
-    """SHA-256 of the litrec modules whose code reads the sources: a new litrec, new answers."""
+    """A hash of the litrec modules whose code reads the sources: a new litrec, new answers."""
     if not _READER:
-        h = hashlib.sha256()
-        for name in ("contract.py", "fingerprint.py", "sourcefacts.py"):
-            h.update(Path(__file__).with_name(name).read_bytes())
-        _READER.append(h.hexdigest()[:16])
+        _READER.append(litrec_code_hash(("contract", "fingerprint", "sourcefacts")))
     return _READER[0]
 
 

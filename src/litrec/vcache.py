@@ -34,6 +34,7 @@ from pathlib import Path
 from litrec import __version__
 from litrec.atomic import replace_file
 from litrec.cachedir import CACHE as CACHE_DIR
+from litrec.cachedir import litrec_code_hash
 
 SUBDIR = "validate"
 FILE = "records.bin"
@@ -50,14 +51,8 @@ PACKAGES = ("yaml", "_yaml", "pydantic", "pydantic_core")
 
 
 def _source_hash(names: tuple[str, ...]) -> str:
-    here = Path(__file__).resolve().parent
-    h = hashlib.blake2b(digest_size=16)
-    for name in names:
-        h.update(name.encode() + b"\0")
-        try:
-            h.update((here / f"{name}.py").read_bytes())
-        except OSError:
-            h.update(b"missing")
+    h = hashlib.blake2b(litrec_code_hash(names, Path(__file__).resolve().parent).encode(),
+                        digest_size=16)
     for pkg in PACKAGES:
         h.update(pkg.encode() + b"\0" + _package_stamp(pkg).encode())
     h.update(sys.version.encode())
