@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from litrec.model import Expectation
 from litrec.stats import Summary, seeds_needed, summarize
+
+if TYPE_CHECKING:
+    from litrec.model import Expectation
 
 DECISIONS = ("holds", "fails", "inconclusive", "refused")
 

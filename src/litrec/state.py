@@ -17,14 +17,17 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from litrec.diagnostics import Diagnostic
 from litrec.errors import DamagedResult, ProfileError
 from litrec.fingerprint import RESULT_FORMAT, Fingerprint, fingerprint
-from litrec.registry import Registry
 from litrec.results import (missing_figures, read_result, result_path,
                             stored_profiles)
 from litrec.seal import broken_seal
+
+if TYPE_CHECKING:
+    from litrec.registry import Registry
 
 STATES = ("current", "stale", "missing", "modified")
 

@@ -25,13 +25,15 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from litrec.judge import MissingMetric, Outcome, evaluate
-from litrec.project import Project
 from litrec.result_checks import json_line
 from litrec.results import result_path
 from litrec.state import ResultState, result_states
+
+if TYPE_CHECKING:  # the records' models: a kept answer is printed without them
+    from litrec.project import Project
 
 VERDICTS = ("reproduced", "not reproduced", "inconclusive", "unchecked", "stale", "missing",
             "modified", "error")
@@ -67,6 +69,13 @@ class ClaimStatus:
     expectation_changed: bool = False
     stored_expectations: list[str] | None = None
     warnings: list[str] = field(default_factory=list)  # about its result: a figure missing on disk
+
+    @classmethod
+    def from_row(cls, row: dict) -> ClaimStatus:
+        """The status a `row()` was made of (as `litrec.runmemo` keeps it)."""
+        fields = {k: v for k, v in row.items() if k in cls.__dataclass_fields__}
+        fields["outcomes"] = [Outcome(**o) for o in row.get("outcomes") or ()]
+        return cls(**fields)
 
     def row(self) -> dict:
         """The status as `litrec status --format json` and `litrec run --format json` print it."""

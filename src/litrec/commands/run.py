@@ -16,10 +16,8 @@ from litrec.commands.common import (
     results_arg,
 )
 from litrec.errors import UsageError
-from litrec.state import check_profile
-from litrec.runner import Events, plan_run, run_plan
 from litrec.safetext import safe_text
-from litrec.verdicts import claim_statuses, result_problems
+from litrec.verdicts import ClaimStatus, result_problems
 
 
 def add_parser(sub) -> None:
@@ -60,49 +58,71 @@ def _plain(text) -> str:
     return escape(safe_text(str(text)))
 
 
-class _Printed(Events):
+def _printed(profile: str, bar):
     """The run's progress on standard error: a line per analysis and a progress bar."""
+    from litrec.runner import Events
 
-    def __init__(self, profile: str, bar):
-        self.profile, self.bar, self.out = profile, bar, bar.console if bar else console(True)
-        self.task = None
+    class _Printed(Events):
 
-    def executor(self, n_points: int, n_analyses: int, where: str) -> None:
-        self.out.print(_plain(f"{n_points} points of {n_analyses} "
-                              f"analys{'is' if n_analyses == 1 else 'es'} to {where}"))
+        def __init__(self, profile: str, bar):
+            self.profile, self.bar, self.out = profile, bar, bar.console if bar else console(True)
+            self.task = None
 
-    def started(self, name: str, why: str, n_points: int):
-        label = _plain(f"{name} [{self.profile}]")
-        self.task = task = self.bar.add_task(label, total=1.0)
-        points = f" ({n_points} points)" if n_points > 1 else ""
-        self.out.print(_plain(f"running {name} ({self.profile}): {why}{points}"))
+        def executor(self, n_points: int, n_analyses: int, where: str) -> None:
+            self.out.print(_plain(f"{n_points} points of {n_analyses} "
+                                  f"analys{'is' if n_analyses == 1 else 'es'} to {where}"))
 
-        def progress(done, total, description=""):
-            self.bar.update(task, completed=done / max(total, 1),
-                            description=f"{label} {_plain(description)}".rstrip())
+        def started(self, name: str, why: str, n_points: int):
+            label = _plain(f"{name} [{self.profile}]")
+            self.task = task = self.bar.add_task(label, total=1.0)
+            points = f" ({n_points} points)" if n_points > 1 else ""
+            self.out.print(_plain(f"running {name} ({self.profile}): {why}{points}"))
 
-        return progress
+            def progress(done, total, description=""):
+                self.bar.update(task, completed=done / max(total, 1),
+                                description=f"{label} {_plain(description)}".rstrip())
 
-    def finished(self, name: str, payload: dict) -> None:
-        self.bar.update(self.task, completed=1.0)
-        self.out.print(f"  {_plain(name)}: {payload['wall_time_s']:.1f} s")
+            return progress
 
-    def failed(self, name: str, message: str, log: Path | None) -> None:
-        where = f" (traceback in {log})" if log else ""
-        self.out.print("[red]" + _plain(f"analysis {name} failed: {message}{where}; its previous "
-                                        "result is kept"))
+        def finished(self, name: str, payload: dict) -> None:
+            self.bar.update(self.task, completed=1.0)
+            self.out.print(f"  {_plain(name)}: {payload['wall_time_s']:.1f} s")
 
-    def interrupted(self, name: str) -> None:
-        self.out.print("[red]" + _plain(f"interrupted: {name}; its previous result is kept"))
+        def failed(self, name: str, message: str, log: Path | None) -> None:
+            where = f" (traceback in {log})" if log else ""
+            self.out.print("[red]" + _plain(f"analysis {name} failed: {message}{where}; its previous "
+                                            "result is kept"))
+
+        def interrupted(self, name: str) -> None:
+            self.out.print("[red]" + _plain(f"interrupted: {name}; its previous result is kept"))
+
+    return _Printed(profile, bar)
 
 
 def run(args) -> int:
-    """Run what is stale, print the verdicts; exit 1 on a failure or a claim not reproduced."""
+    """Run what is stale, print the verdicts; exit 1 on a failure or a claim not reproduced.
+
+    A run with nothing to run whose inputs are all as they were at the last such
+    run prints that run's verdicts (`litrec.runmemo`) without reading the records again.
+    """
     if args.scheduler and args.executor != "dask":
         raise UsageError("--scheduler names a dask scheduler; add --executor dask")
     if args.scheduler and args.jobs:
         raise UsageError("--jobs sizes the executor litrec starts; a cluster at --scheduler "
                          "has the workers it was given")
+    from litrec import runmemo
+
+    analysis = args.analysis or args.records.resolve().parent / "analysis"
+    key = None if args.force else runmemo.inputs_key(args.records, analysis, args.results,
+                                                     args.profile, args.targets)
+    kept = runmemo.recall(args.records, args.profile, key)
+    if kept is not None:
+        statuses = [ClaimStatus.from_row(r) for r in kept["claims"]]
+        return _report(args, statuses, [], kept["current"], [], ran_any=False)
+    from litrec.runner import plan_run, run_plan
+    from litrec.state import check_profile
+    from litrec.verdicts import claim_statuses
+
     proj = load_valid_project(args)
     if proj is None:
         return 1
@@ -116,21 +136,31 @@ def run(args) -> int:
                       TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
                       console=console(stderr=True), transient=False,
                       disable=args.format == "json") as bar:
-            failed = run_plan(proj, plan, args.results, args.profile, _Printed(args.profile, bar),
+            failed = run_plan(proj, plan, args.results, args.profile, _printed(args.profile, bar),
                               args.executor, args.jobs, args.scheduler,
                               compile_cache=not args.no_compile_cache)
     statuses = claim_statuses(proj, args.results, args.profile, plan.claims, plan.states)
+    if not plan.todo and key is not None:
+        runmemo.keep(args.records, args.profile, key,
+                     {"current": plan.current, "claims": [s.row() for s in statuses]})
+    ran = [n for n, _ in plan.todo if n not in failed]
+    return _report(args, statuses, ran, plan.current, failed, ran_any=bool(plan.todo))
+
+
+def _report(args, statuses: list[ClaimStatus], ran: list[str], current: list[str],
+            failed: list[str], ran_any: bool) -> int:
+    """Print the verdicts (and what ran) as the format asks; the exit code."""
     if args.format == "json":
         print(json.dumps({
             "profile": args.profile,
-            "ran": [n for n, _ in plan.todo if n not in failed],
-            "current": plan.current,
+            "ran": ran,
+            "current": current,
             "failed": failed,
             "claims": [s.row() for s in statuses],
         }, indent=2, default=str))
     else:
-        if not plan.todo:
-            print(f"nothing to run: {len(plan.current)} analyses current for profile "
+        if not ran_any:
+            print(f"nothing to run: {len(current)} analyses current for profile "
                   f"'{args.profile}'", file=sys.stderr)
         from litrec.commands.table import print_table  # rich: text output only
 

@@ -1,0 +1,174 @@
+"""The verdicts of a `litrec run` that had nothing to run, kept for the next one.
+
+A run with nothing stale reads every record, validates it against its schema,
+decides each result's state and judges every claim: a pure function of the
+files under `records/`, `analysis/` and `results/`, the installed packages and
+litrec itself. Its answer (the current analyses and the claim statuses) is
+kept in `.litrec-cache/run/`, under a key made of all of those:
+
+- every file under the three folders: its path, size, modification time and
+  content hash (`__pycache__` folders aside); a symbolic link anywhere in them,
+  or a file that cannot be read, means no key (and no memo);
+- the folders as given and the working folder (messages name paths);
+- the profile and the targets;
+- litrec's version and the source of each of its modules, the Python
+  interpreter, and each folder on `sys.path` outside the project with its
+  modification time (any package installed, upgraded or removed changes it).
+
+A run finds the same key, so the same inputs, and prints the kept answer
+without loading the records' schemas: what it prints is what the full run
+printed. Anything else, a damaged or foreign memo included, takes the full
+path. `--force` and `LITREC_NO_CACHE=1` never use it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import sys
+from pathlib import Path
+
+from litrec import __version__
+from litrec.atomic import replace_file
+from litrec.cachedir import cache_dir, litrec_code_hash
+
+SUBDIR = "run"
+FORMAT = 1
+SKIPPED = frozenset({"__pycache__"})
+
+
+class NoKey(Exception):
+    """The inputs cannot be keyed safely (a link, an unreadable file): no memo."""
+
+
+def _tree(h, folder: Path) -> None:
+    """Add every file under `folder` (path, size, time, content hash) to the hash `h`."""
+    try:
+        st = os.lstat(folder)
+    except FileNotFoundError:
+        h.update(b"absent\0")
+        return
+    if not stat.S_ISDIR(st.st_mode):
+        raise NoKey(f"{folder} is not a folder")
+    stack = [folder]
+    while stack:
+        current = stack.pop()
+        with os.scandir(current) as it:
+            entries = sorted(it, key=lambda e: e.name)
+        for e in entries:
+            if e.is_symlink():
+                raise NoKey(f"{e.path} is a symbolic link")
+            if e.is_dir(follow_symlinks=False):
+                if e.name not in SKIPPED:
+                    stack.append(Path(e.path))
+                continue
+            if not e.is_file(follow_symlinks=False):
+                raise NoKey(f"{e.path} is not a regular file")
+            st = e.stat(follow_symlinks=False)
+            with open(e.path, "rb") as fh:
+                content = hashlib.file_digest(fh, "blake2b").hexdigest()
+            h.update(f"{e.path}\0{st.st_size}\0{st.st_mtime_ns}\0{content}\0".encode())
+
+
+def _litrec_sources() -> str:
+    """The hash of every module of litrec's own package folder (the code that decides verdicts)."""
+    here = Path(__file__).resolve().parent
+    names = sorted(n[:-3] for n in os.listdir(here) if n.endswith(".py"))
+    return litrec_code_hash(names, here)
+
+
+def _packages(h, project: Path) -> None:
+    """Add each folder on `sys.path` outside the project, with its modification time (a
+    package installed, upgraded or removed there changes it). The project's own folders are
+    left out: their files that decide a verdict are hashed one by one, and the project
+    folder's time changes with any file made in it."""
+    for entry in sys.path:
+        try:
+            where = Path(entry or ".").resolve()
+        except (OSError, RuntimeError):
+            continue
+        if where == project or project in where.parents:
+            continue
+        try:
+            h.update(f"{where}\0{os.stat(where).st_mtime_ns}\0".encode())
+        except OSError:
+            h.update(f"{where}\0-\0".encode())
+
+
+def inputs_key(records: Path, analysis: Path, results: Path, profile: str,
+               targets: list[str]) -> str | None:
+    """The key of everything a no-op run's answer depends on (see the module docstring);
+    None where it cannot be made safely."""
+    h = hashlib.blake2b(digest_size=20)
+    head = [FORMAT, __version__, _litrec_sources(), sys.version, sys.executable, os.getcwd(),
+            str(records), str(analysis), str(results), profile, list(targets)]
+    h.update(json.dumps(head).encode() + b"\0")
+    _packages(h, Path(records).resolve().parent)
+    try:
+        for folder in (records, analysis, results):
+            h.update(f"[{folder}]\0".encode())
+            _tree(h, Path(folder))
+    except (NoKey, OSError):
+        return None
+    return h.hexdigest()
+
+
+def _memo_path(records: Path, profile: str, create: bool) -> Path | None:
+    folder = cache_dir(Path(records).resolve().parent, SUBDIR, create=create)
+    return folder / f"{profile}.json" if folder is not None else None
+
+
+def recall(records: Path, profile: str, key: str | None) -> dict | None:
+    """The answer kept under `key` for `profile`, or None (none kept, another key, damaged)."""
+    path = _memo_path(records, profile, create=False) if key else None
+    if path is None:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            blob = fh.read()
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    try:
+        held = json.loads(blob)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(held, dict) or held.get("key") != key:
+        return None
+    answer = held.get("answer")
+    body = json.dumps(answer, separators=(",", ":"))
+    if held.get("check") != hashlib.sha256(body.encode()).hexdigest() or not _answer_ok(answer):
+        return None
+    return answer
+
+
+def _answer_ok(answer) -> bool:
+    return (isinstance(answer, dict) and isinstance(answer.get("current"), list)
+            and isinstance(answer.get("claims"), list)
+            and all(isinstance(c, dict) for c in answer["claims"]))
+
+
+def keep(records: Path, profile: str, key: str | None, answer: dict) -> None:
+    """Keep `answer` (`{"current": [...], "claims": [rows]}`) under `key`; silent when it cannot."""
+    path = _memo_path(records, profile, create=True) if key else None
+    if path is None:
+        return
+    try:
+        body = json.dumps(answer, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return  # a value JSON cannot hold: no memo
+    blob = json.dumps({"key": key, "check": hashlib.sha256(body.encode()).hexdigest(),
+                       "answer": json.loads(body)})
+    try:
+        replace_file(path, blob.encode(), prefix=".run-")
+    except OSError:
+        return

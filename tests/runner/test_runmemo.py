@@ -1,0 +1,179 @@
+"""A no-op `litrec run` answers from its memo (`litrec.runmemo`) only while every input is as it was."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from litrec import runmemo
+from tests.runner.test_runner import toy  # noqa: F401  (the fixture)
+
+
+@pytest.fixture
+def full_runs(monkeypatch):
+    """How many runs took the full path (loaded and validated the records)."""
+    import litrec.commands.run as run_cmd
+
+    calls: list[int] = []
+    real = run_cmd.load_valid_project
+
+    def counted(args):
+        calls.append(1)
+        return real(args)
+
+    monkeypatch.setattr(run_cmd, "load_valid_project", counted)
+    return calls
+
+
+def _fresh(cli, monkeypatch, *args):
+    """The answer of a run with every cache of litrec off: what a kept answer must equal."""
+    with monkeypatch.context() as m:
+        m.setenv("LITREC_NO_CACHE", "1")
+        return cli("run", *args)
+
+
+def _memo_ready(cli):
+    cli("run", "--profile", "quick")                    # runs the analysis
+    cli("run", "--profile", "quick", "--format", "json")  # a no-op: keeps its answer
+
+
+def test_second_noop_run_prints_the_kept_answer(toy, cli, full_runs, monkeypatch):
+    _memo_ready(cli)
+    assert (toy / ".litrec-cache" / "run" / "quick.json").is_file()
+    before = len(full_runs)
+    for fmt in ("json", "text"):
+        got = cli("run", "--profile", "quick", "--format", fmt)
+        assert got == _fresh(cli, monkeypatch, "--profile", "quick", "--format", fmt)
+    assert len(full_runs) == before + 2  # the two fresh runs only
+    assert json.loads(cli("run", "--profile", "quick", "--format", "json")[1])["ran"] == []
+
+
+def test_kept_answer_is_printed_without_the_records_schemas(toy, cli):
+    cli("run", "--profile", "quick")
+    script = ("import sys; from litrec.commands import main; "
+              "rc = main(['run', '--profile', 'quick', '--format', 'json']); "
+              "print('pydantic' in sys.modules, 'yaml' in sys.modules, rc)")
+    lasts = []
+    for _ in range(2):  # the first keeps its answer (a process of its own: its sys.path)
+        proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                              cwd=toy)
+        lasts.append(proc.stdout.strip().splitlines()[-1])
+    assert lasts == ["True True 1", "False False 1"], proc.stdout + proc.stderr
+
+
+def _same_size_edit(path, old: str, new: str) -> None:
+    """Change the text, keeping the size and the modification time (only the hash sees it)."""
+    assert len(old) == len(new)
+    st = os.stat(path)
+    path.write_text(path.read_text().replace(old, new))
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+EDITS = {
+    "expectation": lambda t: (t / "records/literature/ARXIV-0000.00001.yaml").write_text(
+        (t / "records/literature/ARXIV-0000.00001.yaml").read_text().replace("value: 1000", "value: 5")),
+    "same size and time": lambda t: _same_size_edit(
+        t / "records/literature/ARXIV-0000.00001.yaml", "value: 1000", "value: 0001"),
+    "new record": lambda t: (t / "records/notes/NOTE-2.yaml").write_text(
+        "id: NOTE-2\nkind: note\nlinks:\n  - {rel: uses, target: 'ARXIV-0000.00001#F1'}\n"),
+    "removed record": lambda t: (t / "records/notes/NOTE-1.yaml").unlink(),
+    "tampered result": lambda t: _same_size_edit(
+        t / "results/toy/quick.json", '"n": 4', '"n": 5'),
+    "removed figure": lambda t: (t / "results/toy/quick/line.svg").unlink(),
+    "registry title": lambda t: (t / "analysis/registry.yaml").write_text(
+        "toy:\n  module: toy\n  title: Toy, renamed\n"),
+    "analysis helper": lambda t: (t / "analysis/helper.py").write_text(
+        "def scale(x):\n    return 3 * float(x)\n"),
+}
+
+
+RERUN = {"analysis helper", "tampered result", "removed figure"}  # their result is rerun
+FLIPS_F2 = {"expectation", "same size and time"}                 # F2's threshold comes down
+
+
+@pytest.mark.parametrize("edit", sorted(EDITS))
+def test_any_changed_input_takes_the_full_path(toy, cli, full_runs, monkeypatch, edit):
+    _memo_ready(cli)
+    kept = json.loads(cli("run", "--profile", "quick", "--format", "json")[1])
+    assert kept["claims"][1]["verdict"] == "not reproduced"
+    EDITS[edit](toy)
+    before = len(full_runs)
+    got = cli("run", "--profile", "quick", "--format", "json")
+    assert len(full_runs) == before + 1
+    doc = json.loads(got[1])
+    assert doc["ran"] == (["toy"] if edit in RERUN else [])
+    if edit not in RERUN:
+        assert got == _fresh(cli, monkeypatch, "--profile", "quick", "--format", "json")
+    if edit in FLIPS_F2:
+        assert doc["claims"][1]["verdict"] == "reproduced"
+    again = cli("run", "--profile", "quick", "--format", "json")  # from the memo kept just now
+    assert again == _fresh(cli, monkeypatch, "--profile", "quick", "--format", "json")
+    assert json.loads(again[1])["ran"] == []
+
+
+def test_targets_force_and_no_cache_do_not_take_anothers_answer(toy, cli, full_runs, monkeypatch):
+    _memo_ready(cli)
+    one = cli("run", "ARXIV-0000.00001#F1", "--profile", "quick", "--format", "json")
+    assert [c["claim"] for c in json.loads(one[1])["claims"]] == ["ARXIV-0000.00001#F1"]
+    before = len(full_runs)
+    cli("run", "--profile", "quick", "--force", "--format", "json")
+    monkeypatch.setenv("LITREC_NO_CACHE", "1")
+    cli("run", "--profile", "quick", "--format", "json")
+    assert len(full_runs) == before + 2
+
+
+@pytest.mark.parametrize("damage", ["garbage", "wrong check", "other key", "link", "folder"])
+def test_a_damaged_memo_is_never_trusted(toy, cli, full_runs, monkeypatch, tmp_path, damage):
+    _memo_ready(cli)
+    memo = toy / ".litrec-cache" / "run" / "quick.json"
+    held = json.loads(memo.read_text())
+    held["answer"]["claims"][0]["verdict"] = "not reproduced"  # what a forged memo would say
+    memo.unlink()
+    if damage == "garbage":
+        memo.write_bytes(b"\x00not json")
+    elif damage == "wrong check":
+        memo.write_text(json.dumps(held))
+    elif damage == "other key":
+        held["key"] = "0" * 40
+        memo.write_text(json.dumps(held))
+    elif damage == "link":
+        target = tmp_path / "elsewhere.json"
+        target.write_text(json.dumps(held))
+        memo.symlink_to(target)
+    else:
+        memo.mkdir()
+    before = len(full_runs)
+    got = cli("run", "--profile", "quick", "--format", "json")
+    assert len(full_runs) == before + 1
+    assert got == _fresh(cli, monkeypatch, "--profile", "quick", "--format", "json")
+
+
+def test_a_link_under_the_inputs_means_no_key(toy, cli):
+    cli("run", "--profile", "quick")
+    args = (toy / "records", toy / "analysis", toy / "results", "quick", [])
+    assert runmemo.inputs_key(*args) is not None
+    (toy / "results" / "toy" / "link.json").symlink_to(toy / "results" / "toy" / "quick.json")
+    assert runmemo.inputs_key(*args) is None
+
+
+def test_key_covers_the_profile_targets_packages_and_litrec(toy, cli, monkeypatch,
+                                                          tmp_path_factory):
+    cli("run", "--profile", "quick")
+    dirs = (toy / "records", toy / "analysis", toy / "results")
+    key = runmemo.inputs_key(*dirs, "quick", [])
+    assert runmemo.inputs_key(*dirs, "quick", []) == key
+    assert runmemo.inputs_key(*dirs, "paper", []) != key
+    assert runmemo.inputs_key(*dirs, "quick", ["toy"]) != key
+    site = tmp_path_factory.mktemp("site-packages")  # outside the project
+    monkeypatch.syspath_prepend(str(site))
+    with_site = runmemo.inputs_key(*dirs, "quick", [])
+    assert with_site != key
+    (site / "newpkg-1.0.dist-info").mkdir()  # a package installed there
+    os.utime(site, ns=(1, os.stat(site).st_mtime_ns + 1_000_000))
+    assert runmemo.inputs_key(*dirs, "quick", []) != with_site
+    monkeypatch.setattr(runmemo, "_litrec_sources", lambda: "another litrec")
+    assert runmemo.inputs_key(*dirs, "quick", []) not in (key, with_site)
