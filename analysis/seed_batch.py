@@ -2,10 +2,11 @@
 optimiser states and data keys, for the LSA meta-training of von Oswald et al.,
 "Transformers learn in-context by gradient descent" (ICML 2023), §3.
 
-A step of one small LSA layer at batch 2,048 leaves a CPU mostly waiting on the
-many small operations of one step (drawing the tasks, the query's matrix-vector
-products, clipped Adam), so S seeds stacked on a leading axis cost much less
-than S steps one after another (`bench/seeds_batched.py`). Every piece is
+Whether that pays depends on the device (`batching_pays`): on a CPU one
+seed's step at batch 2,048 already keeps the cores busy, and three seeds
+batched cost more than three steps in turn (`bench/seeds_batched.py`), so
+there the seeds run in turn; on an accelerator one small step leaves the
+device mostly idle and the seeds are batched. Every piece is
 `analysis.train`'s, used unchanged: `make_step` builds the step of one seed,
 this module maps it over the seeds. Each seed keeps its own streams: its
 batches are drawn from fold_in(its training key, t) exactly as `batch_at_step`
@@ -14,9 +15,9 @@ caller with its own key.
 
 Drawing the tasks is most of a step's work: JAX lowers its threefry hash on
 CPU as a loop of five kernels over the whole array (to compile faster), on GPU
-unrolled into one. The batched chunk is compiled with the unrolled lowering
-(`unrolled_threefry`): the same integer operations, so the same bits, about
-twice as fast to draw here.
+unrolled into one. Training chunks are compiled with the unrolled lowering
+(`unrolled_threefry`), batched or not: the same integer operations, so the
+same bits, and a single-seed step about twice as fast here.
 """
 import contextlib
 import time
@@ -59,6 +60,18 @@ def unrolled_threefry():
         yield
     finally:
         mlir.register_lowering(threefry.threefry2x32_p, rolled, platform="cpu")
+
+
+def batching_pays() -> bool:
+    """Whether S seeds in one vmapped step are faster than S single-seed steps in turn.
+
+    Not on a CPU: there one seed's step at batch 2,048 already keeps the cores
+    busy, and the vmapped step of three seeds costs more than three steps in
+    turn with the same (unrolled) threefry (`bench/seeds_batched.py` prints
+    both). On an accelerator, where one small step leaves most of the device
+    idle, the seeds are batched (not measured on this project's machines).
+    """
+    return jax.default_backend() != "cpu"
 
 
 def keyed_batch_loss(loss_fn: Callable[[Any, Any], jax.Array],

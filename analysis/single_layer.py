@@ -28,8 +28,10 @@ compared, on fixed evaluation tasks, with one GD step of size eta from W0 = 0
 
 Seeds and noise: the runner trains seeds 0-2 (`SEEDS`), each with its own
 init, training stream, tuning and evaluation tasks; `run_seeds` trains them
-side by side in one compiled step (`analysis.seed_batch`), each seed on the
-same keys as when it runs alone. The final evaluation runs on
+one after another on a CPU and side by side in one compiled step on an
+accelerator (`analysis.seed_batch.batching_pays`: batching three seeds is
+slower than three in turn on a CPU), each seed on the same keys as when it
+runs alone. The final evaluation runs on
 `eval_tasks` = 100,000 tasks in chunks of `eval_chunk` (the 1% band of the loss
 comparison is then ~8x the standard error of one loss and ~40x that of the
 paired gap), the OOD sets on 10,000 tasks per alpha; `noise` holds the standard
@@ -144,6 +146,22 @@ def run(config: Config, progress=None) -> dict:
 
 
 def run_seeds(config: Config, seeds, progress=None) -> list[dict]:
+    """`run` for each of `seeds`: in one compiled step where that is faster
+    (`seed_batch.batching_pays`: an accelerator), else one after another (a CPU)."""
+    if seed_batch.batching_pays():
+        return run_seeds_batched(config, seeds, progress)
+    return [run(replace(config, seed=s), _one_of(progress, i, len(seeds), s))
+            for i, s in enumerate(seeds)]
+
+
+def _one_of(progress, i: int, n: int, seed: int):
+    """The progress of seed `i` of `n` run in turn, as a share of all of them."""
+    if progress is None:
+        return None
+    return lambda done, total, what="": progress(i * total + done, n * total, f"seed {seed}: {what}")
+
+
+def run_seeds_batched(config: Config, seeds, progress=None) -> list[dict]:
     """`run` for each of `seeds`, the seeds trained side by side in one compiled step."""
     with random_streams():
         configs = [replace(config, seed=s) for s in seeds]
@@ -240,13 +258,18 @@ def _conclude(config: Config, keys, eta, p_gd, result: train_lib.Result) -> dict
 
 
 def train_single_layer(config: Config, key_init, key_train, evaluate=None, progress=None) -> train_lib.Result:
-    """Meta-train one LSA layer with the settings of `config` (also used by `analysis.conditioning`)."""
+    """Meta-train one LSA layer with the settings of `config` (also used by `analysis.conditioning`).
+
+    The training chunk is compiled with the unrolled threefry (`seed_batch.unrolled_threefry`):
+    the same bits as JAX's CPU default, drawn about twice as fast.
+    """
     loss_fn = train_lib.batch_at_step(train_lib.regression_loss, lambda key, n: _sample(config, key, n),
                                       key_train, config.batch_size)
-    return train_lib.train(
-        train_lib.init_lsa(key_init, config.d + 1, config.init_scale), loss_fn, train_lib.step_indices(),
-        steps=config.steps, optimizer=train_lib.adam(config.lr, config.clip, config.b1, config.b2),
-        chunk_size=config.eval_every, evaluate=evaluate, progress=progress)
+    with seed_batch.unrolled_threefry():
+        return train_lib.train(
+            train_lib.init_lsa(key_init, config.d + 1, config.init_scale), loss_fn, train_lib.step_indices(),
+            steps=config.steps, optimizer=train_lib.adam(config.lr, config.clip, config.b1, config.b2),
+            chunk_size=config.eval_every, evaluate=evaluate, progress=progress)
 
 
 def seed_figures(points: list[dict]) -> dict:

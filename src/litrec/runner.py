@@ -27,17 +27,15 @@ from pathlib import Path
 from typing import Any, Callable
 
 from litrec import __version__, interrupt
-from litrec.contract import check_module
-from litrec.errors import (AnalysisExited, ContractError, ResultsLocked, ResultsUnwritable,
-                           RunError, SweepError)
+from litrec.errors import AnalysisExited, ResultsLocked, ResultsUnwritable
 from litrec.fingerprint import RESULT_FORMAT, Fingerprint
+from litrec.layout import Layout, Spec, draw_seed_figures, lay_out_remotely, layout, spec_of
 from litrec.project import Project
 from litrec.targets import resolve_targets
 from litrec.results import keep_elsewhere, locked, result_path, write_error_log, write_result
 from litrec.seal import seal
 from litrec.state import ResultState, result_state, result_states
-from litrec.sweep import (Point, aggregate, load_analysis, make_config, plan, run_point,
-                          svg_bytes, to_json)
+from litrec.sweep import Point, aggregate, run_point, to_json
 from litrec.verdicts import expectation_record
 
 # ---------------------------------------------------------------- running
@@ -52,50 +50,38 @@ class Job:
     profile: str
     module: str
     fp: Fingerprint
-    config: Any
+    config: dict[str, Any]          # the profile's configuration, as JSON
     sweep: dict[str, list] | None
     points: list[Point]
     grid: list[dict]                # the stored points' overrides, in order
     expectations: dict[str, dict] = dataclasses.field(default_factory=dict)
-    seed_figures: Callable | None = None
+    seed_figures: Spec | None = None  # the analysis draws figures over the seeds
     futures: list | None = None
     started: dt.datetime | None = None
     t0: float = 0.0
 
 
-def prepare(proj: Project, name: str, profile: str, fp: Fingerprint) -> Job:
-    """Import the analysis here (no work happens at import) and lay out its points."""
-    reg = proj.registry
-    entry = reg.entries[name]
-    root = str(reg.path.parent.parent.resolve())
-    package = reg.path.parent.name
-    try:
-        module, _ = load_analysis(root, package, entry.module)
-        check_module(module, name)
-        sweep, grid = plan(module, profile)
-    except ContractError:
-        raise
-    except SweepError as exc:
-        raise RunError(f"analysis '{name}': {exc}") from None
-    except BaseException as exc:  # sys.exit or KeyboardInterrupt at import: a failure
-        why = interrupt.stray(exc)
-        if why is None:
-            raise
-        raise AnalysisExited(f"analysis '{name}': {why}") from None
-    seeds = (getattr(module, "SEEDS", None) or {}).get(profile)
-    if seeds and callable(getattr(module, "run_seeds", None)):  # grid is seed-major: seeds first
-        rest = [{k: v for k, v in o.items() if k != "seed"} for o in grid[:len(grid) // len(seeds)]]
-        points = [Point(root, package, entry.module, profile, o, fp.files, fp.versions,
-                        figures=i == 0, seeds=tuple(seeds)) for i, o in enumerate(rest)]
+def prepare(proj: Project, name: str, profile: str, fp: Fingerprint,
+            lay: Layout | None = None) -> Job:
+    """A job of the analysis's points, from its layout (`lay`, from a worker; else worked
+    out here, importing the analysis: no work happens at import)."""
+    spec = spec_of(proj, name, profile)
+    lay = lay if lay is not None else layout(spec)
+    grid, seeds = lay.grid, lay.n_seeds
+    common = (spec.root, spec.package, spec.module, profile)
+    if lay.batched:  # the grid is seed-major: the seeds come first
+        rest = [{k: v for k, v in o.items() if k != "seed"} for o in grid[:len(grid) // seeds]]
+        seed_list = tuple(lay.sweep["seed"])
+        points = [Point(*common, o, fp.files, fp.versions, figures=i == 0, seeds=seed_list)
+                  for i, o in enumerate(rest)]
     else:
-        points = [Point(root, package, entry.module, profile, overrides, fp.files, fp.versions,
-                        figures=i == 0) for i, overrides in enumerate(grid)]
+        points = [Point(*common, overrides, fp.files, fp.versions, figures=i == 0)
+                  for i, overrides in enumerate(grid)]
     expectations = {f"{rec.id}#{claim.id}": expectation_record(claim.check.expect)
                     for rec, claim in proj.claims()
                     if claim.check is not None and claim.check.analysis == name}
-    return Job(name, entry.title, profile, module.__name__, fp,
-               make_config(module, profile, {}), sweep, points, grid, expectations,
-               getattr(module, "seed_figures", None) if sweep and "seed" in sweep else None)
+    return Job(name, proj.registry.entries[name].title, profile, lay.module, fp, lay.config,
+               lay.sweep, points, grid, expectations, spec if lay.seed_figures else None)
 
 
 def submit(job: Job, executor) -> None:
@@ -164,12 +150,12 @@ def _per_seed(job: Job, outs: list) -> list[dict]:
 
 def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
     """Wait for (or run) every point, then write the result; a failed point writes nothing."""
+    sent = job.futures is not None
     outs = _per_seed(job, _outputs(job, executor, progress))
     first = outs[0]
     # one point: the analysis's own run time, as always; a sweep: first point sent to last back
     wall = first["wall_time_s"] if job.sweep is None else time.perf_counter() - job.t0
-    cfg = to_json(dataclasses.asdict(job.config) if dataclasses.is_dataclass(job.config)
-                  else dict(vars(job.config)))
+    cfg = job.config
     seed = cfg.get("seed")
     metrics, spread, notes = first["metrics"], None, first["notes"]
     noise = first.get("noise") or {}
@@ -180,10 +166,11 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         noise = _mean_noise([o.get("noise") or {} for o in outs])
         if "seed" in job.sweep:
             seed = to_json(job.sweep["seed"])
-    if job.seed_figures is not None:
-        drawn = job.seed_figures([{"seed": p.get("seed"), "metrics": o["metrics"]}
-                                  for p, o in zip(job.grid, outs)])
-        figures.update({f"{name}.svg": svg_bytes(fig) for name, fig in (drawn or {}).items()})
+    if job.seed_figures is not None:  # where the points ran: this process need not import it
+        draw = (job.seed_figures, [{"seed": p.get("seed"), "metrics": o["metrics"]}
+                                   for p, o in zip(job.grid, outs)])
+        drawn = executor.submit(draw_seed_figures, draw).result() if sent else draw_seed_figures(draw)
+        figures.update({f"{name}.svg": data for name, data in drawn.items()})
     payload = {
         "format": RESULT_FORMAT,
         "analysis": job.name,
@@ -323,24 +310,33 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
                 locks.enter_context(locked(results_dir, name))
             except ResultsLocked as exc:
                 fail(name, exc, log=False)
-        for name, _ in plan_.todo:
-            if name in failed:
-                continue
-            try:
-                prepared[name] = prepare(proj, name, profile, plan_.states[name].fingerprint)
-                if not compile_cache:
-                    job = prepared[name]
-                    job.points = [dataclasses.replace(p, compile_cache=False) for p in job.points]
-            except Exception as exc:  # a bad profile or SWEEP: say so, go on
-                fail(name, exc)
+        executor, layouts = lay_out_remotely(proj, [n for n, _ in plan_.todo if n not in failed],
+                                             profile, executor_kind, jobs, scheduler, early)
+        try:
+            for name, _ in plan_.todo:
+                if name in failed:
+                    continue
+                try:
+                    lay = layouts[name].result() if name in layouts else None
+                    prepared[name] = prepare(proj, name, profile, plan_.states[name].fingerprint, lay)
+                    if not compile_cache:
+                        job = prepared[name]
+                        job.points = [dataclasses.replace(p, compile_cache=False) for p in job.points]
+                except Exception as exc:  # a bad profile or SWEEP: say so, go on
+                    fail(name, exc)
+        except BaseException:
+            if executor is not None:
+                executor.close(wait=False)
+            raise
         _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
-                      executor_kind, jobs, scheduler, early)
+                      executor_kind, jobs, scheduler, early, executor)
     return failed
 
 
 def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
-                  executor_kind, jobs, scheduler, early=None) -> None:
-    """Send the prepared jobs to an executor (or run them here) and write their results."""
+                  executor_kind, jobs, scheduler, early=None, executor=None) -> None:
+    """Send the prepared jobs to an executor (the one given, or one started now), or run
+    them here, and write their results; the executor is closed at the end."""
     from litrec.executors import default_jobs, open_executor  # not on a no-op run's path
 
     n_jobs = jobs or default_jobs()
@@ -348,12 +344,12 @@ def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
     # when there is more than one job, and a single point runs here as it always did.
     sent = [j for j in prepared.values()
             if executor_kind == "dask" or (len(j.points) > 1 and n_jobs > 1)]
-    executor = None
     try:
         if sent:
             n_points = sum(len(j.points) for j in sent)
-            executor = early.take() if early is not None else \
-                open_executor(executor_kind, min(n_jobs, n_points), scheduler)
+            if executor is None:
+                executor = early.take() if early is not None else \
+                    open_executor(executor_kind, min(n_jobs, n_points), scheduler)
             events.executor(n_points, len(sent), executor.describe())
             for job in sent:
                 submit(job, executor)

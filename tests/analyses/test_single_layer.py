@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from analysis import single_layer as m
+from analysis import seed_batch, single_layer as m
 
 
 def test_quick_profile_trained_layer_matches_one_gd_step():
@@ -56,7 +56,7 @@ def _leaves(metrics: dict, prefix: str = "") -> dict:
 
 
 def test_a_batched_seed_equals_the_same_seed_run_alone():
-    """run_seeds trains seeds side by side (vmap); each seed keeps the keys it has alone.
+    """run_seeds_batched trains seeds side by side (vmap); each seed keeps the keys it has alone.
 
     Tolerance: relative 2e-5 (about 170 float32 ulps) plus 1e-7 absolute. The
     batched step sums over the seeds' stacked arrays in another order than the
@@ -67,7 +67,7 @@ def test_a_batched_seed_equals_the_same_seed_run_alone():
     cfg = dataclasses.replace(m.PROFILES["quick"], steps=60, batch_size=128, eval_every=30, eval_tasks=400,
                               eval_chunk=400, tune_tasks=400, monitor_tasks=400, ood_alphas=(0.5, 2.0),
                               ood_tasks=400)
-    batched = m.run_seeds(cfg, [2, 1])
+    batched = m.run_seeds_batched(cfg, [2, 1])
     alone = m.run(dataclasses.replace(cfg, seed=1))
     got, want = _leaves(batched[1]["metrics"]), _leaves(alone["metrics"])
     assert got.keys() == want.keys()
@@ -77,3 +77,22 @@ def test_a_batched_seed_equals_the_same_seed_run_alone():
     assert batched[1]["notes"] == alone["notes"] and set(batched[1]["figures"]) == set(alone["figures"])
     other = _leaves(batched[0]["metrics"])
     assert other["loss_trained"] != pytest.approx(want["loss_trained"], rel=1e-3)
+
+
+def test_seeds_run_in_turn_on_a_cpu_are_each_seed_run_alone():
+    """On a CPU (where batching seeds does not pay) run_seeds is `run` of each seed, exactly,
+    and its progress covers all the seeds in order."""
+    if seed_batch.batching_pays():
+        pytest.skip("an accelerator: run_seeds batches the seeds")
+    cfg = dataclasses.replace(m.PROFILES["quick"], steps=20, batch_size=64, eval_every=10, eval_tasks=200,
+                              eval_chunk=200, tune_tasks=200, monitor_tasks=200, ood_alphas=(1.0,),
+                              ood_tasks=200)
+    seen = []
+    outs = m.run_seeds(cfg, [1, 0], lambda done, total, what="": seen.append((done, total, what)))
+    for seed, out in zip([1, 0], outs):
+        alone = m.run(dataclasses.replace(cfg, seed=seed))
+        assert _leaves(out["metrics"]) == _leaves(alone["metrics"])
+    assert _leaves(outs[0]["metrics"]) != _leaves(outs[1]["metrics"])
+    assert seen[0][:2] == (0, 40) and seen[-1][:2] == (40, 40)
+    assert [d for d, _, _ in seen] == sorted(d for d, _, _ in seen)
+    assert seen[0][2].startswith("seed 1") and seen[-1][2].startswith("seed 0")

@@ -1,0 +1,78 @@
+"""Where points go to workers, a worker lays the analysis out (litrec.layout): litrec's own
+process never imports it, and the result, figures over seeds and errors are those of a run here."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from litrec.layout import declares_points
+from tests.sweep.conftest import TOY
+
+SEED_FIGURES = '''
+
+def seed_figures(points):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots()
+    ax.plot([p["seed"] for p in points], [p["metrics"]["level"] for p in points])
+    return {"levels": fig}
+'''
+
+
+@pytest.mark.parametrize("source, many", [
+    ('SWEEP = {"quick": {"n": [1, 2]}}\n', True),
+    ("SEEDS = {'paper': (0, 1, 2)}\n", True),
+    ("SEEDS: dict = {}\n", True),
+    ("SWEEP, OTHER = {}, 1\n", True),
+    ("def run(config, progress=None):\n    SWEEP = 1\n", False),  # not at the top level
+    ("PROFILES = {}\n", False),
+    ("def (:\n", True),  # does not parse: a worker's import says why
+])
+def test_declares_points_reads_the_top_level_of_the_source(source, many):
+    assert declares_points(source) is many
+
+
+def _result(root, results):
+    return json.loads((root / results / "toy-sweep" / "quick.json").read_text())
+
+
+def test_a_sweep_laid_out_in_a_worker_matches_one_run_here(sweep_project, cli):
+    (sweep_project / "analysis" / "toy_sweep.py").write_text(TOY % {"quick": ""} + SEED_FIGURES)
+    code, _, err = cli("run", "--profile", "quick", "--jobs", "2", "--results", "far")
+    assert code == 0, err
+    assert "analysis.toy_sweep" not in sys.modules  # laid out, run and drawn in the workers
+    code, _, err = cli("run", "--profile", "quick", "--jobs", "1", "--results", "here")
+    assert code == 0, err
+    assert "analysis.toy_sweep" in sys.modules
+    far, here = _result(sweep_project, "far"), _result(sweep_project, "here")
+    for key in ("module", "config", "sweep", "seed", "seeds", "metrics", "spread", "points",
+                "figures"):
+        assert far[key] == here[key], key
+    assert set(far["figures"]) == {"draws", "levels"}
+    for rel in far["figures"].values():
+        assert (sweep_project / "far" / "toy-sweep" / rel).read_bytes() == \
+            (sweep_project / "here" / "toy-sweep" / rel).read_bytes()
+
+
+@pytest.mark.parametrize("broken, said", [
+    ('SWEEP = {"quick": {"sead": [0, 1]}}', "varies 'sead', which is not a field of Config; "
+                                            "did you mean 'seed'?"),
+    ('import sys\nsys.exit(3)\nSWEEP = {}', "analysis 'toy-sweep': "),
+])
+def test_a_worker_reports_a_broken_analysis_as_a_run_here_does(sweep_project, cli, broken, said):
+    source = (TOY % {"quick": ""}).replace('SWEEP = {"quick": {"seed": [0, 1, 2]}}', broken)
+    (sweep_project / "analysis" / "toy_sweep.py").write_text(source)
+    errs = []
+    for jobs in ("2", "1"):
+        for mod in [m for m in sys.modules if m == "analysis" or m.startswith("analysis.")]:
+            del sys.modules[mod]
+        code, _, err = cli("run", "--profile", "quick", "--jobs", jobs, "--results", f"r{jobs}")
+        assert code == 1
+        assert said in err, err
+        errs.append(err.replace(f"r{jobs}/", "R/"))
+    assert errs[0] == errs[1]
+    assert not (sweep_project / "r2" / "toy-sweep" / "quick.json").exists()
