@@ -114,30 +114,71 @@ def make_seeds_chunk_runner(step):
     return run
 
 
+def make_keyed_chunk_runner(step):
+    """Jitted run of consecutive steps of one seed whose training key is an argument.
+
+    (params, opt_state, key, ts) -> (params, opt_state, mean loss): one compiled
+    program for every seed, so seeds trained in turn compile once. Compiled with
+    `unrolled_threefry`.
+    """
+    @jax.jit
+    def run_chunk(params, opt_state, key, ts):
+        def body(carry, t):
+            return step(carry, (key, t))
+
+        (params, opt_state), values = jax.lax.scan(body, (params, opt_state), ts)
+        return params, opt_state, jnp.mean(values)
+
+    def run(params, opt_state, key, ts):
+        with unrolled_threefry():
+            return run_chunk(params, opt_state, key, ts)
+
+    return run
+
+
+def _in_turn(step, optimizer, params: Sequence[Any], keys: Sequence[jax.Array]):
+    """A chunk runner with the interface of `make_seeds_chunk_runner` over per-seed lists:
+    each seed's chunk is dispatched before any is waited on, so they overlap on the cores."""
+    run_chunk = make_keyed_chunk_runner(step)
+
+    def run(params, opt_state, keys, ts):
+        outs = [run_chunk(p, s, k, ts) for p, s, k in zip(params, opt_state, keys)]
+        return [o[0] for o in outs], [o[1] for o in outs], [o[2] for o in outs]
+
+    return run, list(params), [optimizer.init(p) for p in params], list(keys), lambda p, n: p
+
+
 def train_seeds(params: Sequence[Any], loss_fn: Callable[[Any, tuple], jax.Array],
                 keys: Sequence[jax.Array], *, steps: int,
                 optimizer: optax.GradientTransformation, chunk_size: int = 50,
                 evaluate: Sequence[Callable[[Any], dict]] | None = None,
                 progress: Callable[[int, int, str], None] | None = None,
-                description: str = "training") -> list[train_lib.Result]:
+                description: str = "training", batched: bool = True) -> list[train_lib.Result]:
     """`train.train` with step-index draws for S seeds at once: one `Result` per seed.
 
     params: each seed's initial weights; keys: each seed's training key;
-    loss_fn(params, (key, t)) from `keyed_batch_loss`. Each seed's history has
+    loss_fn(params, (key, t)) from `keyed_batch_loss`. `batched`: the seeds in
+    one vmapped step; else each seed's chunk in turn, all dispatched before any
+    is waited on (`batching_pays` says which is faster). Each seed's history has
     the entries `train.train` gives it (evaluate[i] runs on seed i's weights at
-    step 0, after every chunk and at the end; chunk_seconds is the batched
-    chunk's wall time, shared by the seeds).
+    step 0, after every chunk and at the end; chunk_seconds is the wall time of
+    the chunk of all the seeds, shared by them).
     """
     n = len(params)
-    stacked = stack(params)
-    opt_state = jax.vmap(optimizer.init)(stacked)
-    run_chunk = make_seeds_chunk_runner(train_lib.make_step(loss_fn, optimizer))
-    key_array = jnp.stack(list(keys))                                  # (S,) typed keys
+    step = train_lib.make_step(loss_fn, optimizer)
+    if batched:
+        stacked = stack(params)
+        opt_state = jax.vmap(optimizer.init)(stacked)
+        run_chunk = make_seeds_chunk_runner(step)
+        key_array = jnp.stack(list(keys))                              # (S,) typed keys
+        split = unstack
+    else:
+        run_chunk, stacked, opt_state, key_array, split = _in_turn(step, optimizer, params, keys)
     histories: list[dict[str, list]] = [
         {"step": [], "chunk_step": [], "train_loss": [], "chunk_seconds": []} for _ in range(n)]
 
     def record(done, stacked_params):
-        for i, (h, p) in enumerate(zip(histories, unstack(stacked_params, n))):
+        for i, (h, p) in enumerate(zip(histories, split(stacked_params, n))):
             h["step"].append(done)
             if evaluate is not None:
                 for name, value in evaluate[i](p).items():
@@ -162,4 +203,4 @@ def train_seeds(params: Sequence[Any], loss_fn: Callable[[Any, tuple], jax.Array
         record(done, stacked)
         if progress is not None:
             progress(done, steps, description)
-    return [train_lib.Result(params=p, history=h) for p, h in zip(unstack(stacked, n), histories)]
+    return [train_lib.Result(params=p, history=h) for p, h in zip(split(stacked, n), histories)]

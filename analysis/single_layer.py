@@ -28,10 +28,10 @@ compared, on fixed evaluation tasks, with one GD step of size eta from W0 = 0
 
 Seeds and noise: the runner trains seeds 0-2 (`SEEDS`), each with its own
 init, training stream, tuning and evaluation tasks; `run_seeds` trains them
-one after another on a CPU and side by side in one compiled step on an
-accelerator (`analysis.seed_batch.batching_pays`: batching three seeds is
-slower than three in turn on a CPU), each seed on the same keys as when it
-runs alone. The final evaluation runs on
+together, each seed on the same keys as when it runs alone: on a CPU each
+seed's chunk in turn, all dispatched before any is waited on, on an
+accelerator side by side in one vmapped step (`analysis.seed_batch`:
+batching three seeds is slower than three in turn on a CPU). The final evaluation runs on
 `eval_tasks` = 100,000 tasks in chunks of `eval_chunk` (the 1% band of the loss
 comparison is then ~8x the standard error of one loss and ~40x that of the
 paired gap), the OOD sets on 10,000 tasks per alpha; `noise` holds the standard
@@ -145,24 +145,11 @@ def run(config: Config, progress=None) -> dict:
         return _conclude(config, keys, eta, p_gd, result)
 
 
-def run_seeds(config: Config, seeds, progress=None) -> list[dict]:
-    """`run` for each of `seeds`: in one compiled step where that is faster
-    (`seed_batch.batching_pays`: an accelerator), else one after another (a CPU)."""
-    if seed_batch.batching_pays():
-        return run_seeds_batched(config, seeds, progress)
-    return [run(replace(config, seed=s), _one_of(progress, i, len(seeds), s))
-            for i, s in enumerate(seeds)]
-
-
-def _one_of(progress, i: int, n: int, seed: int):
-    """The progress of seed `i` of `n` run in turn, as a share of all of them."""
-    if progress is None:
-        return None
-    return lambda done, total, what="": progress(i * total + done, n * total, f"seed {seed}: {what}")
-
-
-def run_seeds_batched(config: Config, seeds, progress=None) -> list[dict]:
-    """`run` for each of `seeds`, the seeds trained side by side in one compiled step."""
+def run_seeds(config: Config, seeds, progress=None, batched: bool | None = None) -> list[dict]:
+    """`run` for each of `seeds`, the seeds trained together: in one vmapped step, or each
+    seed's chunk in turn with all dispatched before any is waited on; `batched=None` takes
+    the faster here (`seed_batch.batching_pays`: batched on an accelerator, in turn on a CPU)."""
+    batched = seed_batch.batching_pays() if batched is None else batched
     with random_streams():
         configs = [replace(config, seed=s) for s in seeds]
         setups = [_setup(c) for c in configs]
@@ -172,7 +159,8 @@ def run_seeds_batched(config: Config, seeds, progress=None) -> list[dict]:
             [train_lib.init_lsa(keys["init"], config.d + 1, config.init_scale) for keys, *_ in setups],
             loss_fn, [keys["train"] for keys, *_ in setups], steps=config.steps,
             optimizer=train_lib.adam(config.lr, config.clip, config.b1, config.b2),
-            chunk_size=config.eval_every, evaluate=[evaluate for *_, evaluate in setups], progress=progress)
+            chunk_size=config.eval_every, evaluate=[evaluate for *_, evaluate in setups], progress=progress,
+            batched=batched)
         return [_conclude(c, keys, eta, p_gd, r) for c, (keys, eta, p_gd, _), r in zip(configs, setups, results)]
 
 

@@ -6,10 +6,11 @@ et al., ICML 2023, §3) for the same `--chunk` steps:
 
 - 1 seed: the jitted chunk `run` trains with (`analysis.train`, compiled with
   the unrolled threefry as `run` compiles it), the baseline;
-- 3 seeds one after another: that chunk of each seed in turn, what
-  `run_seeds` does on a CPU;
+- 3 seeds in turn: one compiled single-seed chunk, each seed's chunk
+  dispatched before any is waited on, what `run_seeds` does on a CPU
+  (and, for contrast, each seed's chunk waited on before the next);
 - 3 seeds batched: the chunk of `analysis.seed_batch` (`jax.vmap` over the
-  seeds' weights, optimiser states and training keys), what `run_seeds_batched`
+  seeds' weights, optimiser states and training keys), what `run_seeds(batched=True)`
   does (and `run_seeds` on an accelerator);
 - for contrast, 1 seed with JAX's default (rolled) threefry lowering on CPU,
   1 seed through the batched code, and drawing the tasks alone for 1 and 3 seeds.
@@ -127,6 +128,30 @@ def batched_chunk(config, seeds, chunk: int):
     return call
 
 
+def in_turn_chunk(config, seeds, chunk: int):
+    """call(r) running chunk r of all `seeds` as `run_seeds` does on a CPU: one compiled
+    single-seed chunk (the key an argument), each seed's call dispatched before any is waited on."""
+    optimizer = train_lib.adam(config.lr, config.clip, config.b1, config.b2)
+    keys = [named_keys(s, "init", "train", "tune", "eval", "monitor", "ood") for s in seeds]
+    loss_fn = seed_batch.keyed_batch_loss(train_lib.regression_loss,
+                                          lambda key, n: single_layer._sample(config, key, n), config.batch_size)
+    run_chunk = seed_batch.make_keyed_chunk_runner(train_lib.make_step(loss_fn, optimizer))
+    states = []
+    for k in keys:
+        params = train_lib.init_lsa(k["init"], config.d + 1, config.init_scale)
+        states.append([params, optimizer.init(params), k["train"]])
+
+    def call(r):
+        ts = jnp.arange(r * chunk, (r + 1) * chunk, dtype=jnp.int32)
+        losses = []
+        for state in states:
+            state[0], state[1], loss = run_chunk(state[0], state[1], state[2], ts)
+            losses.append(loss)
+        return losses
+
+    return call
+
+
 def main() -> None:
     """Times the three ways, prints the detail and the rows."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -142,7 +167,8 @@ def main() -> None:
     with random_streams():
         singles = one_seed_chunks(config, SEEDS, args.chunk)
         calls = {"one": singles[0], "batched": batched_chunk(config, SEEDS, args.chunk),
-                 "sequential": lambda r: [call(r) for call in singles],
+                 "sequential": in_turn_chunk(config, SEEDS, args.chunk),
+                 "blocking": lambda r: [jax.block_until_ready(call(r)) for call in singles],
                  "one_rolled": one_seed_chunks(config, SEEDS[:1], args.chunk, unrolled=False)[0],
                  "one_batched_code": batched_chunk(config, SEEDS[:1], args.chunk),
                  "draw_one": draw_only(config, SEEDS[:1], args.chunk),
@@ -150,7 +176,8 @@ def main() -> None:
         first, median = _interleaved(calls, args.repeats)
     ms = {k: 1e3 * v / args.chunk for k, v in median.items()}
     print(f"1 seed (run)            {ms['one']:7.2f} ms/step (compile + first chunk {first['one']:.1f} s)")
-    print(f"3 seeds in turn         {ms['sequential']:7.2f} ms/step  (run_seeds on a CPU)")
+    print(f"3 seeds in turn         {ms['sequential']:7.2f} ms/step  (run_seeds on a CPU: dispatched together)")
+    print(f"3 seeds one by one      {ms['blocking']:7.2f} ms/step  (each seed's chunk waited on in turn)")
     print(f"3 seeds batched (vmap)  {ms['batched']:7.2f} ms/step = {ms['batched'] / 3:.2f} ms per seed-step "
           f"(compile + first chunk {first['batched']:.1f} s)")
     print(f"1 seed, rolled threefry {ms['one_rolled']:7.2f} ms/step (JAX's default lowering on CPU)")

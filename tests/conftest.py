@@ -53,7 +53,7 @@ SLOW_TESTS = (
     "tests/analyses/test_rerun_identical.py::test_proposition_1_float32_errors_are_identical_in_a_rerun",
     "tests/analyses/test_rerun_identical.py::test_a_short_training_is_identical_in_a_rerun",
     "tests/analyses/test_single_layer.py::test_a_batched_seed_equals_the_same_seed_run_alone",
-    "tests/analyses/test_single_layer.py::test_seeds_run_in_turn_on_a_cpu_are_each_seed_run_alone",
+    "tests/analyses/test_single_layer.py::test_seeds_trained_in_turn_equal_each_seed_run_alone",
     "tests/site/test_live.py::test_a_deleted_record_page_and_its_search_entries_go",
     "tests/site/test_live.py::test_a_new_record_gets_a_page_and_nothing_changed_rebuilds_nothing",
     "tests/site/test_live.py::test_a_change_to_the_nav_rebuilds_the_whole_site",
