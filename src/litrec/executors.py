@@ -40,6 +40,16 @@ EXECUTORS = ("local", "dask")
 # What dask's own forkserver preloads (distributed.utils.get_mp_context), for a LocalCluster.
 _DASK_MODULES = ("distributed", "dask", "msgpack", "cloudpickle", "tornado", "toolz")
 
+# A LocalCluster's processes share litrec's cores with the points, so they wake less:
+# its workers do not sample their own stacks every 10 ms (dask's profiler, shown only on a
+# dashboard litrec does not start); its processes poll their CPU and memory every 2 s, not
+# 0.5 s, the nannies their worker's memory every 1 s, not 0.1 s, and their event loops
+# check that they are not blocked every 0.5 s, not 0.02 s.
+QUIET = {"distributed.worker.profile.enabled": False,
+         "distributed.admin.system-monitor.interval": "2s",
+         "distributed.worker.memory.monitor-interval": "1s",
+         "distributed.admin.tick.interval": "500ms"}
+
 
 def default_jobs() -> int:
     """One worker per CPU."""
@@ -52,23 +62,61 @@ def start_method() -> str:
     return "forkserver" if sys.platform.startswith("linux") else "spawn"
 
 
-def warm(kind: str, jobs: int | None, scheduler: str | None, uses_jax: bool) -> Early | None:
+def prestart(kind: str, jobs: int | None, scheduler: str | None, analysis_dir) -> Early | None:
+    """`warm`, at once, before the project is loaded: the server the workers fork from
+    imports while litrec loads and plans, and for `dask` the LocalCluster starts (returned:
+    hand it to `warm`, or `discard` it when nothing runs). The server imports JAX when a
+    module of `analysis_dir` does (read from the sources: `import jax` or `from jax`)."""
+    jobs = jobs or default_jobs()
+    if scheduler is not None or (kind == "local" and jobs == 1):
+        return None
+    return warm(kind, jobs, scheduler, _imports_jax(analysis_dir))
+
+
+def _imports_jax(folder) -> bool:
+    import re
+
+    pattern = re.compile(rb"^\s*(?:import|from)\s+jax\b", re.MULTILINE)
+    try:
+        with os.scandir(folder) as it:
+            files = [e.path for e in it if e.name.endswith(".py") and e.is_file(follow_symlinks=False)]
+    except OSError:
+        return False
+    for path in files:
+        try:
+            with open(path, "rb") as fh:
+                if pattern.search(fh.read(1 << 20)):
+                    return True
+        except OSError:
+            continue
+    return False
+
+
+def _start_server(kind: str, uses_jax: bool) -> None:
+    from multiprocessing import forkserver
+
+    preload = ["litrec.workerstart", "litrec.sweep", "numpy"]
+    preload += ["jax", "jax.numpy"] if uses_jax else []
+    preload += list(_DASK_MODULES) if kind == "dask" else []
+    multiprocessing.get_context("forkserver").set_forkserver_preload(preload)
+    forkserver.ensure_running()  # a running server keeps what it has imported
+
+
+def warm(kind: str, jobs: int | None, scheduler: str | None, uses_jax: bool,
+         early: Early | None = None) -> Early | None:
     """Start, while this process prepares the analyses, what workers on this machine would
     start from: the server they fork from, importing what every point needs (JAX when
-    `uses_jax`; once per process), and for `dask` the LocalCluster of `jobs` workers
-    (returned, to `take`). Nothing when the points cannot go to such workers."""
+    `uses_jax`; once per process: a server already running keeps what it imported), and
+    for `dask` the LocalCluster of `jobs` workers (returned, to `take`; `early`: one
+    started already). Nothing when the points cannot go to such workers."""
     jobs = jobs or default_jobs()
     if scheduler is not None or (kind == "local" and jobs == 1):
         return None
     if start_method() == "forkserver" and kind in EXECUTORS:
-        from multiprocessing import forkserver
-
-        preload = ["litrec.workerstart", "litrec.sweep", "numpy"]
-        preload += ["jax", "jax.numpy"] if uses_jax else []
-        preload += list(_DASK_MODULES) if kind == "dask" else []
-        multiprocessing.get_context("forkserver").set_forkserver_preload(preload)
-        forkserver.ensure_running()  # a running server keeps what it has imported
-    return Early(jobs) if kind == "dask" else None
+        _start_server(kind, uses_jax)
+    if kind != "dask":
+        return None
+    return early if early is not None else Early(jobs)
 
 
 class Early:
@@ -167,7 +215,7 @@ class DaskExecutor:
         else:
             # for the cluster's life (a killed worker restarts the same way): forked workers
             self.method = dask.config.set({"distributed.worker.multiprocessing-method":
-                                           start_method()})
+                                           start_method(), **QUIET})
             try:
                 self.cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
                                             host="127.0.0.1", dashboard_address=None)

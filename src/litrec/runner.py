@@ -277,7 +277,8 @@ class Events:
 
 def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events: Events,
              executor_kind: str = "local", jobs: int | None = None,
-             scheduler: str | None = None, compile_cache: bool = True) -> list[str]:
+             scheduler: str | None = None, compile_cache: bool = True,
+             early=None) -> list[str]:
     """Run every analysis of the plan and write its result; return the names that failed.
 
     Where points may go to workers, the server they fork from starts first
@@ -302,7 +303,7 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
         prepared: dict[str, Job] = {}
         fps = [plan_.states[name].fingerprint for name, _ in plan_.todo]
         early = warm(executor_kind, jobs, scheduler,
-                     any(fp is not None and "jax" in fp.versions for fp in fps)) if fps else None
+                     any(fp is not None and "jax" in fp.versions for fp in fps), early) if fps else early
         if early is not None:
             locks.callback(early.discard)  # closed on the way out unless its points were sent
         for name, _ in plan_.todo:  # every folder checked before any work

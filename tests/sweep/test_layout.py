@@ -76,3 +76,46 @@ def test_a_worker_reports_a_broken_analysis_as_a_run_here_does(sweep_project, cl
         errs.append(err.replace(f"r{jobs}/", "R/"))
     assert errs[0] == errs[1]
     assert not (sweep_project / "r2" / "toy-sweep" / "quick.json").exists()
+
+
+@pytest.mark.parametrize("source, jax", [
+    ("import jax\n", True),
+    ("from jax import numpy as jnp\n", True),
+    ("import numpy as np\n    import jax.numpy as jnp\n", True),  # inside a function too
+    ("import jaxtyping\n", False),
+    ("import numpy as np\n# jax is not used here\n", False),
+])
+def test_the_workers_server_imports_jax_when_an_analysis_does(tmp_path, source, jax):
+    from litrec.executors import _imports_jax
+
+    (tmp_path / "helper.py").write_text("import numpy\n")
+    (tmp_path / "mod.py").write_text(source)
+    assert _imports_jax(tmp_path) is jax
+    assert _imports_jax(tmp_path / "missing") is False
+
+
+def test_nothing_is_started_where_points_cannot_go_to_local_workers(monkeypatch, tmp_path):
+    from litrec import executors
+
+    started = []
+    monkeypatch.setattr(executors, "_start_server", lambda *a: started.append(a))
+    assert executors.prestart("local", 1, None, tmp_path) is None
+    assert executors.prestart("dask", None, "tcp://127.0.0.1:1", tmp_path) is None
+    assert started == []
+    assert executors.prestart("local", 2, None, tmp_path) is None
+    assert started == ([("local", False)] if executors.start_method() == "forkserver" else [])
+
+
+@pytest.mark.slow
+def test_a_cluster_started_early_is_closed_when_nothing_runs(sweep_project, cli):
+    from distributed.deploy.spec import SpecCluster
+
+    code, _, err = cli("run", "--profile", "quick", "--executor", "dask", "--jobs", "2")
+    assert code == 0, err
+    lit = sweep_project / "records" / "literature" / "ARXIV-0000.00002.yaml"
+    lit.write_text(lit.read_text() + "# edited: the kept verdicts no longer hold\n")
+    code, out, err = cli("run", "--profile", "quick", "--executor", "dask", "--jobs", "2",
+                         "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["ran"] == []
+    assert [c for c in SpecCluster._instances if c.status.name != "closed"] == []

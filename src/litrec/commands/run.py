@@ -119,6 +119,19 @@ def run(args) -> int:
     if kept is not None:
         statuses = [ClaimStatus.from_row(r) for r in kept["claims"]]
         return _report(args, statuses, [], kept["current"], [], ran_any=False)
+    from litrec.executors import prestart  # something may run: its workers start now
+
+    early = prestart(args.executor, args.jobs, args.scheduler, analysis)
+    try:
+        return _run(args, key, early)
+    finally:
+        if early is not None:
+            early.discard()  # closed unless its points were sent
+
+
+def _run(args, key: str | None, early) -> int:
+    """The full path of `run`: load, plan, run what is stale, judge."""
+    from litrec import runmemo
     from litrec.runner import plan_run, run_plan
     from litrec.state import check_profile
     from litrec.verdicts import claim_statuses
@@ -138,7 +151,7 @@ def run(args) -> int:
                       disable=args.format == "json") as bar:
             failed = run_plan(proj, plan, args.results, args.profile, _printed(args.profile, bar),
                               args.executor, args.jobs, args.scheduler,
-                              compile_cache=not args.no_compile_cache)
+                              compile_cache=not args.no_compile_cache, early=early)
     statuses = claim_statuses(proj, args.results, args.profile, plan.claims, plan.states)
     if not plan.todo and key is not None:
         runmemo.keep(args.records, args.profile, key,
