@@ -2,11 +2,13 @@
 optimiser states and data keys, for the LSA meta-training of von Oswald et al.,
 "Transformers learn in-context by gradient descent" (ICML 2023), §3.
 
-Whether that pays depends on the device (`batching_pays`): on a CPU one
-seed's step at batch 2,048 already keeps the cores busy, and three seeds
-batched cost more than three steps in turn (`bench/seeds_batched.py`), so
-there the seeds run in turn; on an accelerator one small step leaves the
-device mostly idle and the seeds are batched. Every piece is
+Whether that pays depends on the device (`batching_pays`): on a CPU, XLA
+runs one seed's step at batch 2,048 on one core whether or not it is batched,
+and three seeds batched cost more than three steps in turn
+(`bench/seeds_batched.py`), so there the seeds run in turn (and litrec's
+runner gives each worker process, each core, its own group of seeds); on an
+accelerator one small step leaves the device mostly idle and the seeds are
+batched. Every piece is
 `analysis.train`'s, used unchanged: `make_step` builds the step of one seed,
 this module maps it over the seeds. Each seed keeps its own streams: its
 batches are drawn from fold_in(its training key, t) exactly as `batch_at_step`
@@ -65,10 +67,9 @@ def unrolled_threefry():
 def batching_pays() -> bool:
     """Whether S seeds in one vmapped step are faster than S single-seed steps in turn.
 
-    Not on a CPU: there one seed's step at batch 2,048 already keeps the cores
-    busy, and the vmapped step of three seeds costs more than three steps in
-    turn with the same (unrolled) threefry (`bench/seeds_batched.py` prints
-    both). On an accelerator, where one small step leaves most of the device
+    Not on a CPU: there the vmapped step of three seeds costs more than three
+    steps in turn with the same (unrolled) threefry (`bench/seeds_batched.py`
+    prints both). On an accelerator, where one small step leaves most of the device
     idle, the seeds are batched (not measured on this project's machines).
     """
     return jax.default_backend() != "cpu"

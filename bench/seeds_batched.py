@@ -12,15 +12,21 @@ et al., ICML 2023, §3) for the same `--chunk` steps:
 - 3 seeds batched: the chunk of `analysis.seed_batch` (`jax.vmap` over the
   seeds' weights, optimiser states and training keys), what `run_seeds(batched=True)`
   does (and `run_seeds` on an accelerator);
+- 3 seeds on 2 worker processes: seeds 0 and 1 in turn in one process and
+  seed 2 in another, side by side, what `litrec run --jobs 2` does (the runner
+  splits the seeds among its workers); its baseline is 1 seed alone in one
+  process, timed the same way (each process compiles first, then all start
+  together);
 - for contrast, 1 seed with JAX's default (rolled) threefry lowering on CPU,
   1 seed through the batched code, and drawing the tasks alone for 1 and 3 seeds.
 
 Each is compiled first (the compile time is printed, not counted), then the
-calls take turns `--repeats` times; medians are reported. Goal: 3 seeds, the
-faster way, cost at most twice 1 seed on CPU; both ways are printed, so the
-rule `seed_batch.batching_pays` follows can be checked here.
+calls take turns `--repeats` times; medians are reported. Goal: 3 seeds, as
+`litrec run` trains them on this machine (on 2 worker processes), cost at
+most twice 1 seed on CPU. In one process, batched and in turn are both
+printed, so the rule `seed_batch.batching_pays` follows can be checked here.
 
-    python bench/seeds_batched.py [--chunk 100] [--repeats 7] [--json PATH]
+    python bench/seeds_batched.py [--chunk 100] [--repeats 7] [--chunks 10] [--json PATH]
 """
 
 from __future__ import annotations
@@ -152,13 +158,52 @@ def in_turn_chunk(config, seeds, chunk: int):
     return call
 
 
+def group_process(seeds: str, chunk: int, chunks: int) -> None:
+    """In a process of its own: compile the seeds' chunk, say ready, wait for the go (a line
+    on stdin), train `chunks` chunks of every seed in turn, print the seconds it took."""
+    config = single_layer.PROFILES["paper"]
+    with random_streams():
+        call = in_turn_chunk(config, tuple(int(s) for s in seeds.split(",")), chunk)
+        jax.block_until_ready(call(0))
+        print("ready", flush=True)
+        sys.stdin.readline()
+        t0 = time.perf_counter()
+        for r in range(1, chunks + 1):
+            jax.block_until_ready(call(r))
+        print(f"{time.perf_counter() - t0:.6f}", flush=True)
+
+
+def side_by_side(groups: list[str], chunk: int, chunks: int) -> float:
+    """Seconds until the last of the processes (one per group of seeds) has trained its chunks."""
+    import subprocess
+
+    procs = [subprocess.Popen([sys.executable, __file__, "--group", g, "--chunk", str(chunk),
+                               "--chunks", str(chunks)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True) for g in groups]
+    for p in procs:
+        if p.stdout.readline().strip() != "ready":
+            sys.exit(f"a worker process failed ({' '.join(p.args)})")
+    for p in procs:  # all compiled: they start together
+        p.stdin.write("\n")
+        p.stdin.flush()
+    seconds = [float(p.stdout.readline()) for p in procs]
+    for p in procs:
+        p.wait()
+    return max(seconds)
+
+
 def main() -> None:
     """Times the three ways, prints the detail and the rows."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chunk", type=int, default=100, help="steps per timed call (eval_every of `paper`)")
     parser.add_argument("--repeats", type=int, default=7, help="timed calls (median reported)")
+    parser.add_argument("--chunks", type=int, default=10, help="chunks each worker process trains")
+    parser.add_argument("--group", default=None, help=argparse.SUPPRESS)  # a worker process's seeds
     report.add_json_argument(parser)
     args = parser.parse_args()
+    if args.group is not None:
+        group_process(args.group, args.chunk, args.chunks)
+        return
     config = single_layer.PROFILES["paper"]
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"jax {jax.__version__} on {jax.devices()[0].platform} ({os.cpu_count()} CPUs, load {load:.2f}); "
@@ -175,22 +220,31 @@ def main() -> None:
                  "draw_three": draw_only(config, SEEDS, args.chunk)}
         first, median = _interleaved(calls, args.repeats)
     ms = {k: 1e3 * v / args.chunk for k, v in median.items()}
+    alone, split = [], []
+    for _ in range(3):  # whole processes, taking turns
+        alone.append(side_by_side(["0"], args.chunk, args.chunks))
+        split.append(side_by_side(["0,1", "2"], args.chunk, args.chunks))
+    steps = args.chunk * args.chunks
+    ms["proc_one"], ms["proc_split"] = (1e3 * statistics.median(t) / steps for t in (alone, split))
     print(f"1 seed (run)            {ms['one']:7.2f} ms/step (compile + first chunk {first['one']:.1f} s)")
     print(f"3 seeds in turn         {ms['sequential']:7.2f} ms/step  (run_seeds on a CPU: dispatched together)")
     print(f"3 seeds one by one      {ms['blocking']:7.2f} ms/step  (each seed's chunk waited on in turn)")
     print(f"3 seeds batched (vmap)  {ms['batched']:7.2f} ms/step = {ms['batched'] / 3:.2f} ms per seed-step "
           f"(compile + first chunk {first['batched']:.1f} s)")
+    print(f"1 seed, one process     {ms['proc_one']:7.2f} ms/step (median of 3 x {args.chunks} chunks)")
+    print(f"3 seeds, 2 processes    {ms['proc_split']:7.2f} ms/step (seeds 0, 1 | seed 2 side by side: "
+          f"litrec run --jobs 2)")
     print(f"1 seed, rolled threefry {ms['one_rolled']:7.2f} ms/step (JAX's default lowering on CPU)")
     print(f"1 seed, batched code    {ms['one_batched_code']:7.2f} ms/step (a batch of one)")
     print(f"drawing the tasks only: 1 seed {ms['draw_one']:.2f} ms/step, 3 seeds {ms['draw_three']:.2f} ms/step "
           f"({ms['draw_three'] / ms['batched']:.0%} of the batched step)")
-    faster = min(ms["sequential"], ms["batched"])
     way = "in turn" if ms["sequential"] <= ms["batched"] else "batched"
-    print(f"the faster way here: {way}; seed_batch.batching_pays() says "
+    print(f"in one process the faster way here: {way}; seed_batch.batching_pays() says "
           f"{'batched' if seed_batch.batching_pays() else 'in turn'}")
     rows = [
-        report.Row(f"seeds: 3 seeds ({way}, the faster) vs 1", faster, "ms/step", "1 seed", ms["one"],
-                   "<= 2x baseline", faster / ms["one"] <= 2.0),
+        report.Row("seeds: 3 seeds on 2 worker processes vs 1", ms["proc_split"], "ms/step",
+                   "1 seed, one process", ms["proc_one"], "<= 2x baseline",
+                   ms["proc_split"] / ms["proc_one"] <= 2.0),
         report.Row("seeds: 3 seeds in turn vs 1", ms["sequential"], "ms/step", "1 seed", ms["one"],
                    "(contrast)", None),
         report.Row("seeds: 3 seeds batched (vmap) vs 1", ms["batched"], "ms/step", "1 seed", ms["one"],

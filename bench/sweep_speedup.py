@@ -23,7 +23,7 @@ the project would have; every timed run then finds it.
 Goal: each executor with two workers at least 1.6x faster than the baseline, with
 identical results.
 
-    python bench/sweep_speedup.py [--points 8] [--steps 30000] [--repeats 3] [--json PATH]
+    python bench/sweep_speedup.py [--points 8] [--steps 30000] [--repeats 5] [--json PATH]
 """
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ def main() -> None:
     ap.add_argument("--points", type=int, default=8, help="seeds in the sweep (default: 8)")
     ap.add_argument("--steps", type=int, default=30_000,
                     help="loop iterations per point; 30,000 is about 0.5 s on one core (default)")
-    ap.add_argument("--repeats", type=int, default=3, help="runs of each executor (default: 3)")
+    ap.add_argument("--repeats", type=int, default=5, help="runs of each executor (default: 5)")
     report.add_json_argument(ap)
     args = ap.parse_args()
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start; "

@@ -3,10 +3,11 @@
 Times the jitted training chunk of `analysis.train` (a `lax.scan` over online
 steps: fresh tasks, forward and backward through the query, clipped Adam) for
 
-- one LSA layer (single-layer-lsa; the paper's §3),
+- one LSA layer (single-layer-lsa; the paper's §3), compiled with the
+  unrolled threefry as that analysis compiles it,
 - two weight-tied ("recurrent") LSA layers (the paper's recurrent K = 2), and
 - three seeds of one LSA layer in one compiled step (`analysis.seed_batch`, as
-  single-layer-lsa's `run_seeds` trains them), per seed,
+  single-layer-lsa's `run_seeds` trains them on an accelerator), per seed,
 
 with d = 10, N = 10, batch 2,048. After one warm-up call (compilation), each
 chunk of `--chunk` steps is timed `--repeats` times with time.perf_counter and
@@ -29,6 +30,7 @@ drawn tasks and to many small operations, not to arithmetic.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import sys
@@ -93,7 +95,8 @@ def bench(K: int, chunk: int, repeats: int) -> dict:
     opt_state = optimizer.init(params)
     ts = jnp.arange(chunk)                                           # (chunk,) step indices
     t0 = time.perf_counter()
-    jax.block_until_ready(run_chunk(params, opt_state, ts))          # warm-up: compilation
+    with seed_batch.unrolled_threefry() if K == 1 else contextlib.nullcontext():
+        jax.block_until_ready(run_chunk(params, opt_state, ts))      # warm-up: compilation
     compile_s = time.perf_counter() - t0
     times = []
     for r in range(repeats):

@@ -19,8 +19,8 @@ A registered module provides
   of a profile's SEEDS in one call (e.g. trained side by side in one compiled
   step), one output per seed in the order given, each what
   `run(replace(config, seed=s))` returns; the runner then calls it once per
-  point of the other SWEEP fields instead of `run` once per seed, and stores
-  the same result.
+  point of the other SWEEP fields instead of `run` once per seed (on several
+  workers, once per group of the seeds per worker), and stores the same result.
 
 `run` may also return `noise`: per dotted metric name, the standard error of
 that metric due to the finite evaluation set, shown beside it.

@@ -161,6 +161,10 @@ class LocalExecutor:
         """Where the points go, for the run's log."""
         return f"the local executor ({_n(self.jobs, 'worker process', 'worker processes')})"
 
+    def size(self) -> int:
+        """How many points can run at once."""
+        return self.jobs
+
     def submit(self, fn: Callable, arg: Any):
         """Send one call to a worker; a future. A worker started here starts with SIGINT
         blocked, so a Ctrl-C before it is ready cannot hit it half way through its start."""
@@ -229,6 +233,11 @@ class DaskExecutor:
         workers = len(self.client.scheduler_info().get("workers", {}))
         where = "a LocalCluster" if self.cluster is not None else "the scheduler"
         return f"dask ({where} at {self.client.scheduler.address}, {_n(workers, 'worker')})"
+
+    def size(self) -> int:
+        """How many points can run at once: the cluster's worker threads now."""
+        workers = self.client.scheduler_info().get("workers", {})
+        return max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
 
     def submit(self, fn: Callable, arg: Any):
         """Send one call to the cluster (pure=False, with retries); a future."""

@@ -62,18 +62,24 @@ class Job:
 
 
 def prepare(proj: Project, name: str, profile: str, fp: Fingerprint,
-            lay: Layout | None = None) -> Job:
+            lay: Layout | None = None, workers: int = 1) -> Job:
     """A job of the analysis's points, from its layout (`lay`, from a worker; else worked
-    out here, importing the analysis: no work happens at import)."""
+    out here, importing the analysis: no work happens at import).
+
+    The seeds of an analysis with `run_seeds` go to it in one call per point of its
+    other SWEEP fields; with `workers` > 1 (its points go to that many workers), they are
+    split into that many groups, one call each, so every worker trains some of them.
+    """
     spec = spec_of(proj, name, profile)
     lay = lay if lay is not None else layout(spec)
     grid, seeds = lay.grid, lay.n_seeds
     common = (spec.root, spec.package, spec.module, profile)
     if lay.batched:  # the grid is seed-major: the seeds come first
         rest = [{k: v for k, v in o.items() if k != "seed"} for o in grid[:len(grid) // seeds]]
-        seed_list = tuple(lay.sweep["seed"])
-        points = [Point(*common, o, fp.files, fp.versions, figures=i == 0, seeds=seed_list)
-                  for i, o in enumerate(rest)]
+        seed_list, n = tuple(lay.sweep["seed"]), min(max(workers, 1), seeds)
+        groups = [seed_list[seeds * g // n: seeds * (g + 1) // n] for g in range(n)]
+        points = [Point(*common, o, fp.files, fp.versions, figures=g == i == 0, seeds=group)
+                  for g, group in enumerate(groups) for i, o in enumerate(rest)]
     else:
         points = [Point(*common, overrides, fp.files, fp.versions, figures=i == 0)
                   for i, overrides in enumerate(grid)]
@@ -141,11 +147,15 @@ def _point(point: Point) -> str:
 
 
 def _per_seed(job: Job, outs: list) -> list[dict]:
-    """One output per stored point, in grid order: batched points' lists spread out (seed-major)."""
+    """One output per stored point, in grid order (seed-major): the lists of the points that
+    took a group of seeds each (group-major, then the other SWEEP fields) spread out."""
     if job.points[0].seeds is None:
         return outs
-    m = len(job.points)
-    return [outs[i % m][i // m] for i in range(len(job.grid))]
+    m = len(job.grid) // len(job.sweep["seed"])           # points of the other SWEEP fields
+    at = []                                               # seed position -> (group, index in it)
+    for g in range(len(job.points) // m):
+        at += [(g, k) for k in range(len(job.points[g * m].seeds))]
+    return [outs[at[i // m][0] * m + i % m][at[i // m][1]] for i in range(len(job.grid))]
 
 
 def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
@@ -319,7 +329,8 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
                     continue
                 try:
                     lay = layouts[name].result() if name in layouts else None
-                    prepared[name] = prepare(proj, name, profile, plan_.states[name].fingerprint, lay)
+                    prepared[name] = prepare(proj, name, profile, plan_.states[name].fingerprint, lay,
+                                             executor.size() if name in layouts else 1)
                     if not compile_cache:
                         job = prepared[name]
                         job.points = [dataclasses.replace(p, compile_cache=False) for p in job.points]

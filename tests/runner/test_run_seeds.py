@@ -140,6 +140,27 @@ def test_run_seeds_is_called_once_per_point_and_stores_what_one_run_per_seed_sto
             (toys / "results" / "plain" / "quick" / f"{name}.svg").read_bytes()
 
 
+@pytest.mark.parametrize("jobs, calls", [
+    ("2", ["[3] n=1", "[3] n=2", "[1, 2] n=1", "[1, 2] n=2"]),
+    ("3", ["[3] n=1", "[3] n=2", "[1] n=1", "[1] n=2", "[2] n=1", "[2] n=2"]),
+    ("5", ["[3] n=1", "[3] n=2", "[1] n=1", "[1] n=2", "[2] n=1", "[2] n=2"]),
+])
+def test_on_workers_the_seeds_are_split_among_them_and_the_result_is_the_same(toys, cli, jobs, calls):
+    code, _, err = cli("run", "batched", "--profile", "quick", "--jobs", "1", "--results", "one")
+    assert code == 0, err
+    (toys / "analysis" / "calls.log").unlink()
+    code, _, err = cli("run", "batched", "--profile", "quick", "--jobs", jobs, "--results", "many")
+    assert code == 0, err
+    # a group of seeds per worker (contiguous, in SEEDS' order), one call per group and n
+    assert sorted((toys / "analysis" / "calls.log").read_text().splitlines()) == sorted(calls)
+    one = json.loads((toys / "one" / "batched" / "quick.json").read_text())
+    many = json.loads((toys / "many" / "batched" / "quick.json").read_text())
+    assert _comparable(many) == _comparable(one)
+    for name in ("curve", "curves"):
+        assert (toys / "many" / "batched" / "quick" / f"{name}.svg").read_bytes() == \
+            (toys / "one" / "batched" / "quick" / f"{name}.svg").read_bytes()
+
+
 def test_run_seeds_returning_too_few_outputs_fails_and_writes_nothing(toys, cli):
     (toys / "analysis" / "batched.py").write_text(
         BATCHED.replace("for s in seeds]", "for s in seeds][:-1]"))
