@@ -1,18 +1,20 @@
 """Running analyses: choose what to run, run each point, write each result whole.
 
-An analysis runs in this process: its module is imported from the project's
-`analysis/` package (the name resolved through the registry, never a path from
-a record), `run(PROFILES[profile], progress)` is called, and its metrics and
-figures are written atomically with provenance. JAX is imported only when an
-analysis actually runs, so a run with nothing stale returns at once.
+An analysis of one point runs in this process: its module is imported from
+the project's `analysis/` package (the name resolved through the registry,
+never a path from a record), `run(PROFILES[profile], progress)` is called, and
+its metrics and figures are written atomically with provenance. JAX is
+imported only when an analysis actually runs, so a run with nothing stale
+returns at once; where the points go to workers, a worker lays the analysis
+out (`litrec.layout`) and this process never imports it.
 
 An analysis that declares a SWEEP runs once per point (`litrec.sweep`); the
 points go to worker processes or a dask cluster (`litrec.executors`, chosen by
 `--executor`), and its result, written only once every point is back, holds
 their mean, spread and each point. `--executor dask` sends single-point
-analyses to the cluster too. An analysis with `run_seeds` takes all of a
-profile's SEEDS in one call per point of its other fields; its outputs are
-stored as one point per seed, as if each seed had run alone.
+analyses to the cluster too. An analysis with `run_seeds` takes a profile's
+SEEDS in one call per point of its other fields (on workers, a group of seeds
+per worker); its outputs are stored as one point per seed, as if alone.
 """
 
 from __future__ import annotations
