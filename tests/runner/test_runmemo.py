@@ -126,7 +126,8 @@ def test_targets_force_and_no_cache_do_not_take_anothers_answer(toy, cli, full_r
     assert len(full_runs) == before + 2
 
 
-@pytest.mark.parametrize("damage", ["garbage", "wrong check", "other key", "link", "folder"])
+@pytest.mark.parametrize("damage", ["garbage", "wrong check", "other key", "link", "folder",
+                                    "misshapen rows"])
 def test_a_damaged_memo_is_never_trusted(toy, cli, full_runs, monkeypatch, tmp_path, damage):
     _memo_ready(cli)
     memo = toy / ".litrec-cache" / "run" / "quick.json"
@@ -139,6 +140,13 @@ def test_a_damaged_memo_is_never_trusted(toy, cli, full_runs, monkeypatch, tmp_p
         memo.write_text(json.dumps(held))
     elif damage == "other key":
         held["key"] = "0" * 40
+        memo.write_text(json.dumps(held))
+    elif damage == "misshapen rows":  # checksum and key right, rows of another shape
+        import hashlib
+
+        held["answer"]["claims"][0]["outcomes"] = [{"no such field": 1}]
+        body = json.dumps(held["answer"], separators=(",", ":"))
+        held["check"] = hashlib.sha256(body.encode()).hexdigest()
         memo.write_text(json.dumps(held))
     elif damage == "link":
         target = tmp_path / "elsewhere.json"

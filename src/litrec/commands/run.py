@@ -116,8 +116,11 @@ def run(args) -> int:
     key = None if args.force else runmemo.inputs_key(args.records, analysis, args.results,
                                                      args.profile, args.targets)
     kept = runmemo.recall(args.records, args.profile, key)
-    if kept is not None:
-        statuses = [ClaimStatus.from_row(r) for r in kept["claims"]]
+    try:
+        statuses = [ClaimStatus.from_row(r) for r in kept["claims"]] if kept else None
+    except (TypeError, ValueError):  # rows of another shape: never trusted, worked out again
+        statuses = None
+    if statuses is not None:
         return _report(args, statuses, [], kept["current"], [], ran_any=False)
     from litrec.executors import prestart  # something may run: its workers start now
 
