@@ -115,13 +115,19 @@ def one_seed_chunks(config, seeds, chunk: int, unrolled: bool = True) -> list:
     return calls
 
 
-def batched_chunk(config, seeds, chunk: int):
-    """call(r) running chunk r of all `seeds` in one compiled step, as `run_seeds` does."""
+def _keyed_step(config, seeds):
+    """(each seed's keys, the optimiser, the step of one seed on (training key, t)), as run_seeds has them."""
     optimizer = train_lib.adam(config.lr, config.clip, config.b1, config.b2)
     keys = [named_keys(s, "init", "train", "tune", "eval", "monitor", "ood") for s in seeds]
     loss_fn = seed_batch.keyed_batch_loss(train_lib.regression_loss,
                                           lambda key, n: single_layer._sample(config, key, n), config.batch_size)
-    run_chunk = seed_batch.make_seeds_chunk_runner(train_lib.make_step(loss_fn, optimizer))
+    return keys, optimizer, train_lib.make_step(loss_fn, optimizer)
+
+
+def batched_chunk(config, seeds, chunk: int):
+    """call(r) running chunk r of all `seeds` in one compiled step, as `run_seeds(batched=True)` does."""
+    keys, optimizer, step = _keyed_step(config, seeds)
+    run_chunk = seed_batch.make_seeds_chunk_runner(step)
     params = seed_batch.stack([train_lib.init_lsa(k["init"], config.d + 1, config.init_scale) for k in keys])
     train_keys = jnp.stack([k["train"] for k in keys])                  # (S,) typed keys
     state = [params, jax.vmap(optimizer.init)(params)]
@@ -137,11 +143,8 @@ def batched_chunk(config, seeds, chunk: int):
 def in_turn_chunk(config, seeds, chunk: int):
     """call(r) running chunk r of all `seeds` as `run_seeds` does on a CPU: one compiled
     single-seed chunk (the key an argument), each seed's call dispatched before any is waited on."""
-    optimizer = train_lib.adam(config.lr, config.clip, config.b1, config.b2)
-    keys = [named_keys(s, "init", "train", "tune", "eval", "monitor", "ood") for s in seeds]
-    loss_fn = seed_batch.keyed_batch_loss(train_lib.regression_loss,
-                                          lambda key, n: single_layer._sample(config, key, n), config.batch_size)
-    run_chunk = seed_batch.make_keyed_chunk_runner(train_lib.make_step(loss_fn, optimizer))
+    keys, optimizer, step = _keyed_step(config, seeds)
+    run_chunk = seed_batch.make_keyed_chunk_runner(step)
     states = []
     for k in keys:
         params = train_lib.init_lsa(k["init"], config.d + 1, config.init_scale)

@@ -61,7 +61,7 @@ class AnalysisModule(Protocol):
         """Run the analysis for one configuration."""
 
 
-def _bound_names(tree: ast.Module) -> dict[str, ast.AST]:
+def bound_names(tree: ast.Module) -> dict[str, ast.AST]:
     """Names bound at module level, with the statement that binds each."""
     names: dict[str, ast.AST] = {}
     for node in tree.body:
@@ -88,7 +88,7 @@ def source_problems(source: str) -> list[str]:
         tree = ast.parse(source)
     except SyntaxError as exc:
         return [f"does not parse: line {exc.lineno}: {exc.msg}"]
-    names = _bound_names(tree)
+    names = bound_names(tree)
     problems = []
     if "PROFILES" not in names:
         problems.append("defines no PROFILES (a mapping of profile names to its Config)")
@@ -193,7 +193,7 @@ def source_profiles(source: str) -> frozenset[str] | None:
         tree = ast.parse(source)
     except SyntaxError:
         return None
-    node = _bound_names(tree).get("PROFILES")
+    node = bound_names(tree).get("PROFILES")
     value = getattr(node, "value", None)
     if isinstance(value, ast.Dict):
         keys = value.keys

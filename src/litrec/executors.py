@@ -66,7 +66,7 @@ def prestart(kind: str, jobs: int | None, scheduler: str | None, analysis_dir) -
     """`warm`, at once, before the project is loaded: the server the workers fork from
     imports while litrec loads and plans, and for `dask` the LocalCluster starts (returned:
     hand it to `warm`, or `discard` it when nothing runs). The server imports JAX when a
-    module of `analysis_dir` does (read from the sources: `import jax` or `from jax`)."""
+    module of `analysis_dir` does (read from the sources, as the fingerprint reads their imports)."""
     jobs = jobs or default_jobs()
     if scheduler is not None or (kind == "local" and jobs == 1):
         return None
@@ -74,22 +74,18 @@ def prestart(kind: str, jobs: int | None, scheduler: str | None, analysis_dir) -
 
 
 def _imports_jax(folder) -> bool:
-    import re
+    """Whether a module of the analysis folder imports JAX (what the fingerprint reads of
+    each module's imports, kept in `.litrec-cache/sources/`)."""
+    from pathlib import Path
 
-    pattern = re.compile(rb"^\s*(?:import|from)\s+jax\b", re.MULTILINE)
+    from litrec.fingerprint import JAX_IMPORTS, module_imports
+
     try:
         with os.scandir(folder) as it:
-            files = [e.path for e in it if e.name.endswith(".py") and e.is_file(follow_symlinks=False)]
+            stems = [e.name[:-3] for e in it if e.name.endswith(".py") and e.is_file(follow_symlinks=False)]
     except OSError:
         return False
-    for path in files:
-        try:
-            with open(path, "rb") as fh:
-                if pattern.search(fh.read(1 << 20)):
-                    return True
-        except OSError:
-            continue
-    return False
+    return any(module_imports(Path(folder), stem)[1] & JAX_IMPORTS for stem in stems)
 
 
 def _start_server(kind: str, uses_jax: bool) -> None:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from litrec import interrupt
 from litrec.confine import Refused, project_root, read_file
-from litrec.contract import check_module
+from litrec.contract import bound_names, check_module
 from litrec.errors import AnalysisExited, ContractError, RunError, SweepError
 from litrec.sweep import load_analysis, make_config, plan, svg_bytes, to_json
 
@@ -101,16 +101,10 @@ def declares_points(source: str) -> bool:
     """Whether a module's source binds SWEEP or SEEDS at its top level (it may have many
     points); True when it does not parse (the import will say why, in a worker)."""
     try:
-        tree = ast.parse(source)
+        names = bound_names(ast.parse(source))
     except SyntaxError:
         return True
-    for node in tree.body:
-        targets = (node.targets if isinstance(node, ast.Assign)
-                   else [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else [])
-        if any(isinstance(leaf, ast.Name) and leaf.id in ("SWEEP", "SEEDS")
-               for t in targets for leaf in ast.walk(t)):
-            return True
-    return False
+    return "SWEEP" in names or "SEEDS" in names
 
 
 def spec_of(proj: Project, name: str, profile: str) -> Spec:

@@ -167,7 +167,7 @@ def keep(records: Path, profile: str, key: str | None, answer: dict) -> None:
     except (TypeError, ValueError):
         return  # a value JSON cannot hold: no memo
     blob = json.dumps({"key": key, "check": hashlib.sha256(body.encode()).hexdigest(),
-                       "answer": json.loads(body)})
+                       "answer": answer})
     try:
         replace_file(path, blob.encode(), prefix=".run-")
     except OSError:

@@ -81,7 +81,7 @@ def test_a_worker_reports_a_broken_analysis_as_a_run_here_does(sweep_project, cl
 @pytest.mark.parametrize("source, jax", [
     ("import jax\n", True),
     ("from jax import numpy as jnp\n", True),
-    ("import numpy as np\n    import jax.numpy as jnp\n", True),  # inside a function too
+    ("import numpy as np\ndef f():\n    import jax.numpy as jnp\n", True),  # inside a function too
     ("import jaxtyping\n", False),
     ("import numpy as np\n# jax is not used here\n", False),
 ])
