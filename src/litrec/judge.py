@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from litrec.stats import Summary, seeds_needed, summarize
+from litrec.stats import Summary, few_seeds, seeds_needed, summarize
 
 if TYPE_CHECKING:
     from litrec.model import Expectation
@@ -224,6 +224,8 @@ def _judge_scalars(exp: Expectation, seeds: list[dict], out: Outcome) -> None:
     if quantity != exp.metric:
         out.judged = {"quantity": quantity, **q_sum.to_json()}
     out.decision, out.seeds_needed = _decide(q_sum, op, t)
+    if out.decision == "inconclusive" and out.reason is None:
+        out.reason = few_seeds(q_sum.n)
 
 
 def _judge_lists(exp: Expectation, seeds: list[dict], out: Outcome) -> None:
@@ -255,4 +257,6 @@ def _judge_lists(exp: Expectation, seeds: list[dict], out: Outcome) -> None:
     out.decision = ("fails" if "fails" in decisions else
                     "inconclusive" if "inconclusive" in decisions else "holds")
     out.seeds_needed = max(needed) or None if out.decision == "inconclusive" else None
+    if out.decision == "inconclusive" and out.reason is None:
+        out.reason = few_seeds(len(seeds))
     out.expected = _expected(exp, seeds)

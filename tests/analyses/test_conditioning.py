@@ -26,7 +26,7 @@ def test_quick_profile_conditioning_vs_parameters():
 
 
 def test_seeds_declared():
-    assert len(m.SEEDS["quick"]) == 2 and len(m.SEEDS["paper"]) >= 3 and "paper_full" in m.PROFILES
+    assert len(m.SEEDS["quick"]) == 3 and len(m.SEEDS["paper"]) >= 3 and "paper_full" in m.PROFILES
 
 
 @pytest.mark.slow

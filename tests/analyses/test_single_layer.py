@@ -38,7 +38,7 @@ def test_quick_profile_trained_layer_matches_one_gd_step():
 
 
 def test_seeds_declared():
-    assert len(m.SEEDS["quick"]) == 2 and len(m.SEEDS["paper"]) >= 3 and "paper_full" in m.PROFILES
+    assert len(m.SEEDS["quick"]) == 3 and len(m.SEEDS["paper"]) >= 3 and "paper_full" in m.PROFILES
 
 
 @pytest.mark.slow
