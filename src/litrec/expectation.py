@@ -37,6 +37,9 @@ class Expectation(Strict):
     paper: float | str | None = Field(None, description="the paper's own number, where it states one")
     official: float | str | None = Field(None, description="the official code's number")
     note: str | None = None
+    profiles: list[str] | None = Field(
+        None, min_length=1, description="the profiles this expectation is judged in (default: "
+        "every profile), e.g. [paper_full] for a test of the paper's own scale only")
 
     @model_serializer(mode="wrap")
     def _dump(self, handler):
@@ -44,7 +47,13 @@ class Expectation(Strict):
         for name in ("value", "ref"):  # only the right-hand side it has: null is refused in a record
             if data.get(name) is None:
                 data.pop(name, None)
+        if data.get("profiles") is None:  # the default is left out: older expectations hash alike
+            data.pop("profiles", None)
         return data
+
+    def applies(self, profile: str) -> bool:
+        """Whether this expectation is judged in `profile` (every profile unless `profiles` says)."""
+        return self.profiles is None or profile in self.profiles
 
     @field_validator("value", "ref", mode="before")
     @classmethod
