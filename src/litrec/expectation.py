@@ -37,6 +37,9 @@ class Expectation(Strict):
     paper: float | str | None = Field(None, description="the paper's own number, where it states one")
     official: float | str | None = Field(None, description="the official code's number")
     note: str | None = None
+    precondition: bool = Field(
+        False, description="a precondition of the run (e.g. the baseline converged), not the "
+        "claim itself: when it fails, the claim is inconclusive, never not reproduced")
 
     @model_serializer(mode="wrap")
     def _dump(self, handler):
@@ -44,6 +47,8 @@ class Expectation(Strict):
         for name in ("value", "ref"):  # only the right-hand side it has: null is refused in a record
             if data.get(name) is None:
                 data.pop(name, None)
+        if not data.get("precondition"):  # the default is left out: older expectations hash alike
+            data.pop("precondition", None)
         return data
 
     @field_validator("value", "ref", mode="before")
@@ -84,7 +89,14 @@ class Expectation(Strict):
         return match.group(1), float(match.group(2))
 
     def describe(self) -> str:
-        """The expectation in words: `loss_trained <= 1.05 × loss_gd (±0.01 rel)`."""
+        """The expectation in words: `loss_trained <= 1.05 × loss_gd (±0.01 rel)`.
+
+        A precondition says so at its end: `loss_gd_drop > 0.9 (precondition)`.
+        """
+        text = self._relation()
+        return f"{text} (precondition)" if self.precondition else text
+
+    def _relation(self) -> str:
         if self.op == "between":
             op, x = self.bound()
             return f"{self.metric} between {self.low} (0) and {self.high} (1): position {op} {fmt(x, terminal=True)}"
