@@ -5,7 +5,9 @@ A claim's verdict is one of
 - `reproduced`: every expectation holds on the whole interval over seeds;
 - `not reproduced`: an expectation fails on the whole interval;
 - `inconclusive`: none fails but one straddles its threshold (with the number
-  of seeds that would decide, at the spread seen);
+  of seeds that would decide, at the spread seen), or a precondition of the
+  run (an expectation marked `precondition: true`, e.g. "the baseline
+  converged") fails or straddles: the run could not test the claim;
 - `unchecked`: the claim names no analysis (most claims of most papers);
 - `stale`: a result exists, but its code, profile or package versions changed
   since; its numbers are shown, not judged;
@@ -194,12 +196,18 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> 
     spread = result.get("spread") or {}
     st.spread = {o.metric: spread[o.metric] for o in st.outcomes if o.metric in spread}
     decisions = [o.decision for o in st.outcomes]
+    unmet = [o for o in st.outcomes if o.precondition and o.decision in ("fails", "inconclusive")]
     if not state.current:
         st.verdict, st.reason = "stale", state.reason
     elif "refused" in decisions:
         st.verdict = "error"
         o = next(o for o in st.outcomes if o.decision == "refused")
         st.reason = f"{_metric_at(results_dir, name, profile, o.metric)}: {o.reason}; not judged"
+    elif unmet:  # the run cannot test the claim: never `not reproduced` on its numbers
+        st.verdict = "inconclusive"
+        st.reason = "; ".join(
+            f"precondition {'failed' if o.decision == 'fails' else 'undecided'}: {o.expectation}"
+            for o in unmet)
     elif "fails" in decisions:
         st.verdict = "not reproduced"
     elif "inconclusive" in decisions:

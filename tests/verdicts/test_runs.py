@@ -170,7 +170,7 @@ def test_an_expectation_for_another_profile_is_neither_judged_nor_a_change(ran, 
     code, rows = status(root, "--check-current")
     f1 = next(r for r in rows if r["claim"].endswith("#F1"))
     assert code == 0 and f1["verdict"] == "reproduced" and f1["expectation_changed"] is False
-    assert len(f1["outcomes"]) == 2 and "loss_trained < 0.01" not in f1["expected"]
+    assert len(f1["outcomes"]) == 2 and "loss_trained < 0.01 (paper)" not in f1["expected"]
     rec.write_text(rec.read_text().replace("profiles: [paper]", "profiles: [quick]"))
     code, rows = status(root)
     f1 = next(r for r in rows if r["claim"].endswith("#F1"))
