@@ -279,7 +279,8 @@ def seed_figures(points: list[dict]) -> dict:
         ("cosine of sensitivities vs GD",
          lambda m: (m["training"]["step"], [1.0 - c for c in m["training"]["cos_sensitivity"]]))]),
         "seeds_ood": seed_lib.seed_curves(points, [
-            ("OOD: mean (f_TF - f_GD)^2 / mean (y - f_GD)^2", lambda m: (m["ood"]["alpha"], m["ood"]["diff_share"]))])}
+            ("OOD: mean (f_TF - f_GD)^2 / mean (y - f_GD)^2", lambda m: (m["ood"]["alpha"], m["ood"]["diff_share"]))],
+            xlabel="alpha: x ~ U(-alpha/2, alpha/2), trained at 1")}
 
 
 def _training_figure(h):

@@ -76,6 +76,7 @@ class Outcome:
     rel_diff: float | None = None
     expectation_changed: bool = False
     stored_expectation: str | None = None
+    precondition: bool = False         # a precondition of the run, not the claim itself
 
 
 def _what(v: Any) -> str:
@@ -189,7 +190,8 @@ def _equality(exp: Expectation, seeds: list[dict]) -> tuple[str, list]:
 def evaluate(exp: Expectation, seeds: list[dict], noise: dict | None = None) -> Outcome:
     """Judge `exp` on the per-seed metrics `seeds` (one dict for a single run)."""
     out = Outcome(exp.describe(), exp.metric, None, None, None, paper=exp.paper,
-                  official=exp.official, note=exp.note, n=len(seeds))
+                  official=exp.official, note=exp.note, n=len(seeds),
+                  precondition=exp.precondition)
     out.noise = (noise or {}).get(exp.metric)
     try:
         out.expected = _expected(exp, seeds)

@@ -31,9 +31,12 @@ def _value(o: Outcome) -> str:
 
 
 def _deciding(s: ClaimStatus) -> Outcome | None:
-    for decision in ("refused", "fails", "inconclusive"):
+    """The outcome that decided: refused, then an unmet precondition, then fails, inconclusive."""
+    order = [("refused", None), ("fails", True), ("inconclusive", True), ("fails", False),
+             ("inconclusive", False)]
+    for decision, precondition in order:
         for o in s.outcomes:
-            if o.decision == decision:
+            if o.decision == decision and precondition in (None, o.precondition):
                 return o
     return s.outcomes[0] if s.outcomes else None
 
@@ -44,7 +47,9 @@ def _numbers(s: ClaimStatus) -> str:
     if o is None or s.verdict in ("missing", "modified", "unchecked", "error"):
         return s.reason or ""
     text = f"{o.metric} {_value(o)}; expected {o.expectation}"
-    if o.judged and s.verdict in ("not reproduced", "inconclusive"):
+    if o.precondition and o.decision in ("fails", "inconclusive") and s.verdict == "inconclusive":
+        text = f"{s.reason}; {o.metric} {_value(o)}"
+    elif o.judged and s.verdict in ("not reproduced", "inconclusive"):
         j = o.judged
         text = (f"{j['quantity']} = {fmt(j['mean'], True)} [{fmt(j['interval'][0], True)}, "
                 f"{fmt(j['interval'][1], True)}]; expected {o.expectation}")
