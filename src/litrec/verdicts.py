@@ -43,8 +43,15 @@ VERDICTS = ("reproduced", "not reproduced", "inconclusive", "unchecked", "stale"
 BEHIND = ("stale", "missing", "modified", "error")  # what `status --check-current` refuses
 
 
-def expectation_record(expect) -> dict:
-    """What a result stores of a claim's expectations: their text and a hash of their data."""
+def judged_in(expect, profile: str | None) -> list:
+    """The expectations judged in `profile` (those without `profiles`, and those naming it)."""
+    return [e for e in expect if profile is None or e.applies(profile)]
+
+
+def expectation_record(expect, profile: str | None = None) -> dict:
+    """What a result stores of a claim's expectations judged in `profile` (every one when
+    None): their text and a hash of their data."""
+    expect = judged_in(expect, profile)
     data = [e.model_dump(mode="json") for e in expect]
     blob = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return {"text": [e.describe() for e in expect],
@@ -164,7 +171,7 @@ def _metric_at(results_dir: Path, name: str, profile: str, metric: str | None) -
 def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> ClaimStatus:
     ref, name = f"{rec.id}#{claim.id}", claim.check.analysis
     st = ClaimStatus(ref, claim.title, name, profile, "missing",
-                     expected=[e.describe() for e in claim.check.expect],
+                     expected=[e.describe() for e in judged_in(claim.check.expect, profile)],
                      warnings=list(state.warnings))
     if state.state == "missing":
         st.reason = f"{state.reason}; run: litrec run {ref} --profile {profile}"
@@ -177,7 +184,7 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> 
     seeds, st.seeds = seed_metrics(result)
     noise = result.get("noise") if isinstance(result.get("noise"), dict) else {}
     try:
-        st.outcomes = [evaluate(e, seeds, noise) for e in claim.check.expect]
+        st.outcomes = [evaluate(e, seeds, noise) for e in judged_in(claim.check.expect, profile)]
     except MissingMetric as exc:
         if not state.current:  # an older result need not hold a metric the claim names now
             st.verdict, st.reason = "stale", state.reason
@@ -187,7 +194,7 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> 
                      f"has no metric {exc.args[0]!r}; rename the claim's metric, or rerun the "
                      "analysis with --force if it should have it")
         return st
-    _preregistered(st, claim, result)
+    _preregistered(st, claim, result, profile)
     st.measured = {o.metric: o.measured for o in st.outcomes}
     spread = result.get("spread") or {}
     st.spread = {o.metric: spread[o.metric] for o in st.outcomes if o.metric in spread}
@@ -220,12 +227,12 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> 
     return st
 
 
-def _preregistered(st: ClaimStatus, claim, result: dict) -> None:
+def _preregistered(st: ClaimStatus, claim, result: dict, profile: str) -> None:
     """Flag expectations that differ from those the result was judged against when it ran."""
     if not isinstance(result.get("expectations"), dict):
         return  # a result from before litrec stored expectations: nothing to compare
     stored = result["expectations"].get(st.claim)
-    now = expectation_record(claim.check.expect)
+    now = expectation_record(claim.check.expect, profile)
     if isinstance(stored, dict) and stored.get("hash") == now["hash"]:
         return
     was = list(stored.get("text") or []) if isinstance(stored, dict) else []
