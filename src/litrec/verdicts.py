@@ -5,7 +5,8 @@ A claim's verdict is one of
 - `reproduced`: every expectation holds on the whole interval over seeds;
 - `not reproduced`: an expectation fails on the whole interval;
 - `inconclusive`: none fails but one straddles its threshold (with the number
-  of seeds that would decide, at the spread seen), or a precondition of the
+  of seeds that would decide, at the spread seen, and which way: `direction`,
+  likely reproduced, likely not reproduced or undecided), or a precondition of the
   run (an expectation marked `precondition: true`, e.g. "the baseline
   converged") fails or straddles: the run could not test the claim;
 - `unchecked`: the claim names no analysis (most claims of most papers);
@@ -29,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from litrec.judge import MissingMetric, Outcome, evaluate
+from litrec.judge import MissingMetric, Outcome, evaluate, leaning
 from litrec.result_checks import json_line
 from litrec.results import result_path
 from litrec.state import ResultState, result_states
@@ -75,6 +76,7 @@ class ClaimStatus:
     spread: dict[str, dict] = field(default_factory=dict)  # metric -> {std, min, max, n}
     seeds: list | None = None
     seeds_needed: int | None = None
+    direction: str | None = None  # inconclusive: likely reproduced, likely not reproduced, undecided
     expectation_changed: bool = False
     stored_expectations: list[str] | None = None
     warnings: list[str] = field(default_factory=list)  # about its result: a figure missing on disk
@@ -96,6 +98,7 @@ class ClaimStatus:
             "verdict": self.verdict,
             "seeds": self.seeds,
             "seeds_needed": self.seeds_needed,
+            "direction": self.direction,
             "measured": self.measured,
             "expected": self.expected,
             "outcomes": [o.__dict__ for o in self.outcomes],
@@ -204,7 +207,7 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> 
         o = next(o for o in st.outcomes if o.decision == "refused")
         st.reason = f"{_metric_at(results_dir, name, profile, o.metric)}: {o.reason}; not judged"
     elif unmet:  # the run cannot test the claim: never `not reproduced` on its numbers
-        st.verdict = "inconclusive"
+        st.verdict, st.direction = "inconclusive", "undecided"  # more seeds cannot mend the run
         st.reason = "; ".join(
             f"precondition {'failed' if o.decision == 'fails' else 'undecided'}: {o.expectation}"
             for o in unmet)
@@ -213,9 +216,12 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> 
     elif "inconclusive" in decisions:
         st.verdict = "inconclusive"
         st.seeds_needed = max((o.seeds_needed or 0) for o in st.outcomes) or None
-        st.reason = (f"an interval straddles its threshold; about {st.seeds_needed} seeds would "
-                     "decide at this spread" if st.seeds_needed else
-                     "an interval straddles its threshold")
+        open_ = [o for o in st.outcomes if o.decision == "inconclusive"]
+        ways = {o.direction for o in open_}
+        st.direction = ("likely not reproduced" if "likely fails" in ways else
+                        "undecided" if "undecided" in ways else "likely reproduced")
+        st.reason = f"an interval straddles its threshold, {st.direction}: " + "; ".join(
+            f"{o.metric}: {leaning(o)}" for o in open_)
     else:
         st.verdict = "reproduced"
     return st

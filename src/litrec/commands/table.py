@@ -15,7 +15,7 @@ from rich.text import Text
 
 from litrec.commands.common import console
 from litrec.formatting import fmt
-from litrec.judge import Outcome
+from litrec.judge import Outcome, leaning
 from litrec.verdicts import VERDICTS, ClaimStatus
 
 _STYLE = {"reproduced": "green", "not reproduced": "red", "inconclusive": "yellow",
@@ -104,8 +104,8 @@ def _outcomes(out, s: ClaimStatus, width: int) -> None:
             j = o.judged
             line += (f"; judged on {j['quantity']} = {fmt(j['mean'], True)} "
                      f"[{fmt(j['interval'][0], True)}, {fmt(j['interval'][1], True)}]")
-        if o.seeds_needed:
-            line += f"; about {o.seeds_needed} seeds would decide"
+        if o.decision == "inconclusive":
+            line += f"; {o.direction}: {leaning(o)}"
         if o.reason:
             line += f"; {o.reason}"
         out.print(line, markup=False, highlight=False, soft_wrap=True)

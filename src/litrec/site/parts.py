@@ -6,6 +6,7 @@ from collections import Counter
 from typing import Any
 
 from litrec.formatting import fmt
+from litrec.judge import leaning
 from litrec.model import RELATIONS
 from litrec.site.data import SiteData, anchor
 from litrec.site.markup import a, code, esc, span, table, ul
@@ -109,8 +110,8 @@ def measured_cell(o) -> str:
         text += "<br>" + span("lr-reason", esc(
             f"judged on {j['quantity']} = {fmt(j['mean'])} [{fmt(j['interval'][0])}, "
             f"{fmt(j['interval'][1])}]"))
-    if o.seeds_needed:
-        text += "<br>" + span("lr-reason", esc(f"about {o.seeds_needed} seeds would decide"))
+    if o.decision == "inconclusive":
+        text += "<br>" + span("lr-reason", esc(f"{o.direction}: {leaning(o, terminal=False)}"))
     if o.values and o.n > 1:
         text += (f"<details><summary>per seed</summary>{esc(fmt(o.values))}</details>")
     if o.reason:
