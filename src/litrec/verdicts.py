@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from litrec.judge import MissingMetric, Outcome, evaluate, leaning
 from litrec.result_checks import json_line
+from litrec.stats import few_seeds_short
 from litrec.results import result_path
 from litrec.state import ResultState, result_states
 
@@ -222,6 +223,10 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> 
                         "undecided" if "undecided" in ways else "likely reproduced")
         st.reason = f"an interval straddles its threshold, {st.direction}: " + "; ".join(
             f"{o.metric}: {leaning(o)}" for o in open_)
+        few = few_seeds_short(len(st.seeds or ()))
+        if few and any(o.reason and "seed count" in o.reason for o in open_):
+            st.reason = f"an interval straddles its threshold, {few}; " + st.reason.removeprefix(
+                "an interval straddles its threshold, ")
     else:
         st.verdict = "reproduced"
     return st
