@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from litrec.formatting import fmt
-from litrec.stats import Summary, seeds_needed, summarize
+from litrec.stats import Summary, few_seeds, seeds_needed, summarize
 
 if TYPE_CHECKING:
     from litrec.model import Expectation
@@ -255,6 +255,8 @@ def _judge_scalars(exp: Expectation, seeds: list[dict], out: Outcome) -> None:
     out.threshold = t if op != "band" else (1.0 if q_sum.mean >= 0 else -1.0)
     if out.decision == "inconclusive":
         out.direction = _direction(q_sum, op, t, out.seeds_needed)
+        if out.reason is None:
+            out.reason = few_seeds(q_sum.n)
 
 
 def _judge_lists(exp: Expectation, seeds: list[dict], out: Outcome) -> None:
@@ -290,6 +292,8 @@ def _judge_lists(exp: Expectation, seeds: list[dict], out: Outcome) -> None:
     if out.decision == "inconclusive":  # every element must hold: one likely to fail decides
         out.direction = next((d for d in ("likely fails", "undecided") if d in directions),
                              "likely holds")
+        if out.reason is None:
+            out.reason = few_seeds(len(seeds))
     out.expected = _expected(exp, seeds)
 
 
