@@ -16,6 +16,7 @@ VERDICT_MEANING = {
     "reproduced": "every expectation holds on its whole interval",
     "not reproduced": "an expectation fails on its whole interval",
     "inconclusive": "nothing fails, but an interval straddles its threshold",
+    "expectation changed": "the claim's expectations changed since the run judged them",
     "unchecked": "the claim names no analysis yet",
     "stale": "the code, profile or package versions changed since the run",
     "missing": "no result for this profile yet",
@@ -48,6 +49,7 @@ REVIEW_MEANING = {
 
 # the terminal's colour of each state (rich style names); the site has its own CSS
 STYLE = {"reproduced": "green", "not reproduced": "red", "inconclusive": "yellow",
+         "expectation changed": "yellow",
          "stale": "yellow", "missing": "dim", "unchecked": "dim", "modified": "red",
          "error": "red", "suspect": "yellow", "current": "green"}
 

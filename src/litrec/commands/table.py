@@ -24,6 +24,7 @@ from litrec.judge import Outcome, leaning
 from litrec.verdicts import VERDICTS, ClaimStatus
 from litrec.words import STYLE, mark, word
 
+JUDGED = ("reproduced", "not reproduced", "inconclusive", "stale")  # states shown with numbers
 VERDICT_WIDTH = 14  # `not reproduced`; the column is as wide as the longest verdict shown
 
 
@@ -55,7 +56,7 @@ def _expected(o: Outcome) -> str:
 def _number_forms(s: ClaimStatus) -> list[str]:
     """The deciding number beside its expectation, from the most detailed form to the shortest."""
     o = _deciding(s)
-    if o is None or s.verdict in ("missing", "modified", "unchecked", "error"):
+    if o is None or s.verdict not in JUDGED:
         return []
     forms = [f"{o.metric} {_value(o, i, n)}, expected {_expected(o)}"
              for i, n in ((True, True), (True, False), (False, False))]
@@ -74,11 +75,9 @@ def reason(s: ClaimStatus) -> str:
     if not text and s.verdict == "not reproduced":
         failed = [o.expectation for o in s.outcomes if o.decision == "fails"]
         text = "fails on its whole interval: " + "; ".join(failed)
-    if s.verdict in ("missing", "modified", "unchecked", "error") or not s.outcomes:
-        pass
-    elif s.verdict == "stale":
+    if s.verdict == "stale" and s.outcomes:
         text = f"{text}; the last run's numbers, not judged"
-    if s.expectation_changed:
+    if s.expectation_changed and "expectation" not in s.verdict:
         text += "; expectation changed after the run"
     if s.rests_on_it:
         text += f"; rests on it: {', '.join(s.rests_on_it)}"
