@@ -28,7 +28,7 @@ import traceback
 from pathlib import Path
 from typing import Any, Callable
 
-from litrec import __version__, interrupt
+from litrec import __version__, gitinfo, interrupt
 from litrec.errors import AnalysisExited, ResultsLocked, ResultsUnwritable
 from litrec.fingerprint import RESULT_FORMAT, Fingerprint
 from litrec.layout import Layout, Spec, draw_seed_figures, lay_out_remotely, layout, spec_of
@@ -58,6 +58,7 @@ class Job:
     grid: list[dict]                # the stored points' overrides, in order
     expectations: dict[str, dict] = dataclasses.field(default_factory=dict)
     seed_figures: Spec | None = None  # the analysis draws figures over the seeds
+    git: dict | None = None         # the commit checked out (gitinfo.commit_of), None outside git
     futures: list | None = None
     started: dt.datetime | None = None
     t0: float = 0.0
@@ -89,7 +90,8 @@ def prepare(proj: Project, name: str, profile: str, fp: Fingerprint,
                     for rec, claim in proj.claims()
                     if claim.check is not None and claim.check.analysis == name}
     return Job(name, proj.registry.entries[name].title, profile, lay.module, fp, lay.config,
-               lay.sweep, points, grid, expectations, spec if lay.seed_figures else None)
+               lay.sweep, points, grid, expectations, spec if lay.seed_figures else None,
+               gitinfo.commit_of(proj.records_dir.parent))
 
 
 def submit(job: Job, executor) -> None:
@@ -193,6 +195,7 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         "code_files": job.fp.files,
         "versions": job.fp.versions,
         "litrec": __version__,
+        **({"git": job.git} if job.git else {}),
         "platform": first["platform"],
         "device": first["device"],
         "config": cfg,

@@ -102,7 +102,7 @@ class ClaimStatus:
 
 
 def _provenance(result: dict) -> dict:
-    keys = ("code_hash", "content_hash", "versions", "platform", "device", "seed", "seeds",
+    keys = ("code_hash", "content_hash", "git", "versions", "platform", "device", "seed", "seeds",
             "started", "wall_time_s", "config", "sweep", "litrec")
     return {k: result.get(k) for k in keys if k in result}
 
