@@ -10,9 +10,10 @@ inline SVG written here (no script, every text escaped), coloured by the
 site's CSS so it follows the light and dark schemes; it computes no number,
 only positions on the page, from the stored outcome.
 
-A row's scale is its own: logarithmic where every value and the threshold are
-positive and span more than two orders of magnitude (an error of 1e-16 against
-1e-10), linear otherwise. Outcomes with no interval to draw (a list-valued
+A row's scale is its own: logarithmic where the mean, the interval's top and the
+threshold are positive and span more than two orders of magnitude (an error of
+1e-16 against 1e-10; a lower end at or below zero then starts at the left
+edge), linear otherwise. Outcomes with no interval to draw (a list-valued
 metric, `==`, a refused comparison) are left out, and said so under the plot.
 """
 
@@ -98,6 +99,8 @@ class _Scale:
         self.f = f
 
     def __call__(self, x: float) -> float:
+        if self.log and x <= 0:  # an interval reaching zero or below: from the left edge
+            return LEFT
         u = (self.f(x) - self.a) / (self.b - self.a)
         return LEFT + max(0.0, min(1.0, u)) * (WIDTH - LEFT - RIGHT)
 
@@ -106,9 +109,13 @@ def _scale(r: Row) -> _Scale:
     pts = [r.low, r.high, r.mean, *r.values]
     marks = [-1.0, 1.0] if r.op == "band" else [r.threshold]
     every = pts + marks
-    positive = all(x > 0 for x in every)
-    if positive and max(every) / min(every) > LOG_SPAN:
-        return _Scale(min(every), max(every), True)
+    # a log scale where the mean, the top and the threshold are positive and far apart; a lower
+    # end at or below zero (a t interval of tiny errors) then runs from the left edge
+    key = [r.high, r.mean, *marks]
+    if r.op != "band" and all(x > 0 for x in key):
+        shown = [x for x in every if x > 0]
+        if max(shown) / min(shown) > LOG_SPAN:
+            return _Scale(min(shown), max(shown), True)
     lo, hi = min(every), max(every)
     if r.op == "band":  # the band is always in view, with room on both sides of it
         lo, hi = min(lo, -1.5), max(hi, 1.5)
