@@ -86,7 +86,7 @@ def prepare(proj: Project, name: str, profile: str, fp: Fingerprint,
     else:
         points = [Point(*common, overrides, fp.files, fp.versions, figures=i == 0)
                   for i, overrides in enumerate(grid)]
-    expectations = {f"{rec.id}#{claim.id}": expectation_record(claim.check.expect)
+    expectations = {f"{rec.id}#{claim.id}": expectation_record(claim.check.expect, profile)
                     for rec, claim in proj.claims()
                     if claim.check is not None and claim.check.analysis == name}
     return Job(name, proj.registry.entries[name].title, profile, lay.module, fp, lay.config,

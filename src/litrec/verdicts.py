@@ -5,7 +5,10 @@ A claim's verdict is one of
 - `reproduced`: every expectation holds on the whole interval over seeds;
 - `not reproduced`: an expectation fails on the whole interval;
 - `inconclusive`: none fails but one straddles its threshold (with the number
-  of seeds that would decide, at the spread seen);
+  of seeds that would decide, at the spread seen, and which way: `direction`,
+  likely reproduced, likely not reproduced or undecided), or a precondition of the
+  run (an expectation marked `precondition: true`, e.g. "the baseline
+  converged") fails or straddles: the run could not test the claim;
 - `unchecked`: the claim names no analysis (most claims of most papers);
 - `stale`: a result exists, but its code, profile or package versions changed
   since; its numbers are shown, not judged;
@@ -27,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from litrec.judge import MissingMetric, Outcome, evaluate
+from litrec.judge import MissingMetric, Outcome, evaluate, leaning
 from litrec.result_checks import json_line
 from litrec.results import result_path
 from litrec.state import ResultState, result_states
@@ -40,8 +43,15 @@ VERDICTS = ("reproduced", "not reproduced", "inconclusive", "unchecked", "stale"
 BEHIND = ("stale", "missing", "modified", "error")  # what `status --check-current` refuses
 
 
-def expectation_record(expect) -> dict:
-    """What a result stores of a claim's expectations: their text and a hash of their data."""
+def judged_in(expect, profile: str | None) -> list:
+    """The expectations judged in `profile` (those without `profiles`, and those naming it)."""
+    return [e for e in expect if profile is None or e.applies(profile)]
+
+
+def expectation_record(expect, profile: str | None = None) -> dict:
+    """What a result stores of a claim's expectations judged in `profile` (every one when
+    None): their text and a hash of their data."""
+    expect = judged_in(expect, profile)
     data = [e.model_dump(mode="json") for e in expect]
     blob = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return {"text": [e.describe() for e in expect],
@@ -66,6 +76,7 @@ class ClaimStatus:
     spread: dict[str, dict] = field(default_factory=dict)  # metric -> {std, min, max, n}
     seeds: list | None = None
     seeds_needed: int | None = None
+    direction: str | None = None  # inconclusive: likely reproduced, likely not reproduced, undecided
     expectation_changed: bool = False
     stored_expectations: list[str] | None = None
     warnings: list[str] = field(default_factory=list)  # about its result: a figure missing on disk
@@ -87,6 +98,7 @@ class ClaimStatus:
             "verdict": self.verdict,
             "seeds": self.seeds,
             "seeds_needed": self.seeds_needed,
+            "direction": self.direction,
             "measured": self.measured,
             "expected": self.expected,
             "outcomes": [o.__dict__ for o in self.outcomes],
@@ -159,7 +171,7 @@ def _metric_at(results_dir: Path, name: str, profile: str, metric: str | None) -
 def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> ClaimStatus:
     ref, name = f"{rec.id}#{claim.id}", claim.check.analysis
     st = ClaimStatus(ref, claim.title, name, profile, "missing",
-                     expected=[e.describe() for e in claim.check.expect],
+                     expected=[e.describe() for e in judged_in(claim.check.expect, profile)],
                      warnings=list(state.warnings))
     if state.state == "missing":
         st.reason = f"{state.reason}; run: litrec run {ref} --profile {profile}"
@@ -172,7 +184,7 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> 
     seeds, st.seeds = seed_metrics(result)
     noise = result.get("noise") if isinstance(result.get("noise"), dict) else {}
     try:
-        st.outcomes = [evaluate(e, seeds, noise) for e in claim.check.expect]
+        st.outcomes = [evaluate(e, seeds, noise) for e in judged_in(claim.check.expect, profile)]
     except MissingMetric as exc:
         if not state.current:  # an older result need not hold a metric the claim names now
             st.verdict, st.reason = "stale", state.reason
@@ -182,36 +194,45 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> 
                      f"has no metric {exc.args[0]!r}; rename the claim's metric, or rerun the "
                      "analysis with --force if it should have it")
         return st
-    _preregistered(st, claim, result)
+    _preregistered(st, claim, result, profile)
     st.measured = {o.metric: o.measured for o in st.outcomes}
     spread = result.get("spread") or {}
     st.spread = {o.metric: spread[o.metric] for o in st.outcomes if o.metric in spread}
     decisions = [o.decision for o in st.outcomes]
+    unmet = [o for o in st.outcomes if o.precondition and o.decision in ("fails", "inconclusive")]
     if not state.current:
         st.verdict, st.reason = "stale", state.reason
     elif "refused" in decisions:
         st.verdict = "error"
         o = next(o for o in st.outcomes if o.decision == "refused")
         st.reason = f"{_metric_at(results_dir, name, profile, o.metric)}: {o.reason}; not judged"
+    elif unmet:  # the run cannot test the claim: never `not reproduced` on its numbers
+        st.verdict, st.direction = "inconclusive", "undecided"  # more seeds cannot mend the run
+        st.reason = "; ".join(
+            f"precondition {'failed' if o.decision == 'fails' else 'undecided'}: {o.expectation}"
+            for o in unmet)
     elif "fails" in decisions:
         st.verdict = "not reproduced"
     elif "inconclusive" in decisions:
         st.verdict = "inconclusive"
         st.seeds_needed = max((o.seeds_needed or 0) for o in st.outcomes) or None
-        st.reason = (f"an interval straddles its threshold; about {st.seeds_needed} seeds would "
-                     "decide at this spread" if st.seeds_needed else
-                     "an interval straddles its threshold")
+        open_ = [o for o in st.outcomes if o.decision == "inconclusive"]
+        ways = {o.direction for o in open_}
+        st.direction = ("likely not reproduced" if "likely fails" in ways else
+                        "undecided" if "undecided" in ways else "likely reproduced")
+        st.reason = f"an interval straddles its threshold, {st.direction}: " + "; ".join(
+            f"{o.metric}: {leaning(o)}" for o in open_)
     else:
         st.verdict = "reproduced"
     return st
 
 
-def _preregistered(st: ClaimStatus, claim, result: dict) -> None:
+def _preregistered(st: ClaimStatus, claim, result: dict, profile: str) -> None:
     """Flag expectations that differ from those the result was judged against when it ran."""
     if not isinstance(result.get("expectations"), dict):
         return  # a result from before litrec stored expectations: nothing to compare
     stored = result["expectations"].get(st.claim)
-    now = expectation_record(claim.check.expect)
+    now = expectation_record(claim.check.expect, profile)
     if isinstance(stored, dict) and stored.get("hash") == now["hash"]:
         return
     was = list(stored.get("text") or []) if isinstance(stored, dict) else []

@@ -15,7 +15,7 @@ from rich.text import Text
 
 from litrec.commands.common import console
 from litrec.formatting import fmt
-from litrec.judge import Outcome
+from litrec.judge import Outcome, leaning
 from litrec.verdicts import VERDICTS, ClaimStatus
 
 _STYLE = {"reproduced": "green", "not reproduced": "red", "inconclusive": "yellow",
@@ -31,9 +31,12 @@ def _value(o: Outcome) -> str:
 
 
 def _deciding(s: ClaimStatus) -> Outcome | None:
-    for decision in ("refused", "fails", "inconclusive"):
+    """The outcome that decided: refused, then an unmet precondition, then fails, inconclusive."""
+    order = [("refused", None), ("fails", True), ("inconclusive", True), ("fails", False),
+             ("inconclusive", False)]
+    for decision, precondition in order:
         for o in s.outcomes:
-            if o.decision == decision:
+            if o.decision == decision and precondition in (None, o.precondition):
                 return o
     return s.outcomes[0] if s.outcomes else None
 
@@ -44,7 +47,9 @@ def _numbers(s: ClaimStatus) -> str:
     if o is None or s.verdict in ("missing", "modified", "unchecked", "error"):
         return s.reason or ""
     text = f"{o.metric} {_value(o)}; expected {o.expectation}"
-    if o.judged and s.verdict in ("not reproduced", "inconclusive"):
+    if o.precondition and o.decision in ("fails", "inconclusive") and s.verdict == "inconclusive":
+        text = f"{s.reason}; {o.metric} {_value(o)}"
+    elif o.judged and s.verdict in ("not reproduced", "inconclusive"):
         j = o.judged
         text = (f"{j['quantity']} = {fmt(j['mean'], True)} [{fmt(j['interval'][0], True)}, "
                 f"{fmt(j['interval'][1], True)}]; expected {o.expectation}")
@@ -99,8 +104,8 @@ def _outcomes(out, s: ClaimStatus, width: int) -> None:
             j = o.judged
             line += (f"; judged on {j['quantity']} = {fmt(j['mean'], True)} "
                      f"[{fmt(j['interval'][0], True)}, {fmt(j['interval'][1], True)}]")
-        if o.seeds_needed:
-            line += f"; about {o.seeds_needed} seeds would decide"
+        if o.decision == "inconclusive":
+            line += f"; {o.direction}: {leaning(o)}"
         if o.reason:
             line += f"; {o.reason}"
         out.print(line, markup=False, highlight=False, soft_wrap=True)

@@ -6,10 +6,12 @@ from collections import Counter
 from typing import Any
 
 from litrec.formatting import fmt
+from litrec.judge import leaning
 from litrec.model import RELATIONS
 from litrec.site.data import SiteData, anchor
 from litrec.site.markup import a, code, esc, inline_md, span, table, ul, words
 from litrec.site.plots import interval_plot, row_of
+from litrec.verdicts import judged_in
 
 VERDICT_TEXT = {"missing": "not run", "not_run": "not run", "unchecked": "no analysis yet"}
 
@@ -71,7 +73,8 @@ def outcome_rows(data: SiteData, ref: str, claim) -> list[dict[str, Any]]:
     judged = st is not None and st.verdict in ("reproduced", "not reproduced", "inconclusive")
     rows = []
     outcomes = st.outcomes if st is not None else []
-    for i, exp in enumerate(claim.check.expect if claim.check else []):
+    # the expectations of this site's profile, in the order the status judged them
+    for i, exp in enumerate(judged_in(claim.check.expect, data.profile) if claim.check else []):
         o = outcomes[i] if i < len(outcomes) else None
         rows.append({
             "expectation": exp.describe(), "metric": exp.metric,
@@ -104,8 +107,8 @@ def measured_cell(o) -> str:
     if o.interval and o.n > 1:
         text += ("<br>" + span("lr-num", esc(f"[{fmt(o.interval[0])}, {fmt(o.interval[1])}]"))
                  + " " + span("lr-reason", esc(f"95%, {o.n} seeds")))
-    if o.seeds_needed:
-        text += "<br>" + span("lr-reason", esc(f"about {o.seeds_needed} seeds would decide"))
+    if o.decision == "inconclusive":
+        text += "<br>" + span("lr-reason", esc(f"{o.direction}: {leaning(o, terminal=False)}"))
     if o.reason:
         text += "<br>" + span("lr-reason", esc(o.reason))
     more = []
@@ -157,7 +160,7 @@ def outcome_plot(data: SiteData, ref: str, claim) -> str:
                                                             "inconclusive"):
         return ""
     rows, left = [], 0
-    for exp, o in zip(claim.check.expect, st.outcomes):
+    for exp, o in zip(judged_in(claim.check.expect, data.profile), st.outcomes):
         row = row_of(exp, o)
         if row is None:
             left += 1
