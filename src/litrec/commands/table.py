@@ -19,6 +19,7 @@ from litrec.judge import Outcome, leaning
 from litrec.verdicts import VERDICTS, ClaimStatus
 
 _STYLE = {"reproduced": "green", "not reproduced": "red", "inconclusive": "yellow",
+          "expectation changed": "yellow",
           "stale": "yellow", "missing": "dim", "unchecked": "dim", "modified": "red", "error": "red"}
 _MARK = {"holds": "✓", "fails": "✗", "inconclusive": "?", "refused": "!"}
 
@@ -44,7 +45,8 @@ def _deciding(s: ClaimStatus) -> Outcome | None:
 def _numbers(s: ClaimStatus) -> str:
     """The numbers that decided the verdict, or why there are none."""
     o = _deciding(s)
-    if o is None or s.verdict in ("missing", "modified", "unchecked", "error"):
+    if o is None or s.verdict in ("missing", "modified", "unchecked", "error",
+                                  "expectation changed"):
         return s.reason or ""
     text = f"{o.metric} {_value(o)}; expected {o.expectation}"
     if o.precondition and o.decision in ("fails", "inconclusive") and s.verdict == "inconclusive":

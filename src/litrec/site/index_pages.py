@@ -106,8 +106,8 @@ def home(data: SiteData, intro: str) -> str:
 
 
 # Problems first: what needs the owner's attention, then what is merely behind, then what holds.
-PROBLEM_ORDER = ("error", "not reproduced", "modified", "inconclusive", "stale", "missing",
-                 "unchecked", "reproduced")
+PROBLEM_ORDER = ("error", "not reproduced", "modified", "inconclusive", "expectation changed",
+                 "stale", "missing", "unchecked", "reproduced")
 
 
 def _dashboard_rows(data: SiteData, page: str, rows):

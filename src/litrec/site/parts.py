@@ -9,7 +9,7 @@ from litrec.formatting import fmt
 from litrec.judge import leaning
 from litrec.model import RELATIONS
 from litrec.site.data import SiteData, anchor
-from litrec.site.markup import a, code, esc, inline_md, span, table, ul, words
+from litrec.site.markup import a, code, esc, inline_md, p, span, table, ul, words
 from litrec.site.plots import interval_plot, row_of
 from litrec.verdicts import judged_in
 
@@ -246,3 +246,14 @@ def links_list(data: SiteData, page: str, groups: dict[str, list], incoming: boo
             items.append(item)
         out.append(f"<strong>{esc(rel_text(name))}</strong>: " + "; ".join(items))
     return ul(out)
+
+
+def stored_outcomes(st) -> str:
+    """A claim whose expectations changed since the run: the stored ones, as judged."""
+    if st is None or st.verdict != "expectation changed" or not st.stored_outcomes:
+        return ""
+    items = [mark(o.holds, o.decision) + code(o.expectation) + ": " + esc(fmt(o.measured))
+             for o in st.stored_outcomes]
+    return p(f"Judged against the expectations stored with the result when it ran "
+             f"({badge(st.stored_verdict or 'unchecked')}):") + ul(items)
+

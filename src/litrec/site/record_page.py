@@ -39,6 +39,7 @@ from litrec.site.parts import (
     outcome_table,
     provenance,
     ref_link,
+    stored_outcomes,
     verdict_of,
 )
 from litrec.site.text import clean, inline, prose
@@ -168,6 +169,7 @@ def _claim(data: SiteData, rec, c, page: str) -> str:
         if st is not None and st.rests_on_it:
             parts.append(p("<strong>Rests on it:</strong> "
                            + ", ".join(ref_link(data, page, r) for r in st.rests_on_it)))
+        parts.append(stored_outcomes(st))
         parts.append(outcome_table(data, ref, c, page))
         parts.append(outcome_plot(data, ref, c))
         for name, path in data.figures(c.check.analysis):
