@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from litrec.judge import MissingMetric, Outcome, evaluate, leaning
 from litrec.result_checks import json_line
+from litrec.stats import few_seeds_short
 from litrec.results import result_path
 from litrec.state import ResultState, result_states
 
@@ -242,6 +243,10 @@ def _verdict(outcomes: list[Outcome], where) -> tuple[str, str | None, str | Non
                      "undecided" if "undecided" in ways else "likely reproduced")
         reason = f"an interval straddles its threshold, {direction}: " + "; ".join(
             f"{o.metric}: {leaning(o)}" for o in open_)
+        few = few_seeds_short(max((o.n for o in open_), default=0))
+        if few and any(o.reason and "seed count" in o.reason for o in open_):
+            reason = f"an interval straddles its threshold, {few}; " + reason.removeprefix(
+                "an interval straddles its threshold, ")
         return "inconclusive", reason, direction, needed
     return "reproduced", None, None, None
 
