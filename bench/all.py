@@ -6,7 +6,7 @@ are printed together at the end: each figure's median beside the baseline
 measured in the same run, the ratio, and the goal with whether it was met.
 The rows are also stored in bench/results.json (a script's replace its earlier
 ones; `--only` measures some scripts and keeps the others' figures) and
-rendered into bench/results.md and README.md, the one table the docs include
+rendered into site/bench-table.md and README.md, the one table the docs include
 (`bench/table.py`).
 
     python bench/all.py [--only validate_scale,noop_run]

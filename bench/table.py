@@ -3,9 +3,10 @@
 `bench/all.py` (`make bench`) stores each script's rows in `bench/results.json`,
 with when and where they were measured (UTC time, git commit, CPU count and
 model, the load average as the script started), replacing only the scripts it
-ran; then it writes `bench/results.md`, which the site's pages include with the
-snippets extension (`--8<-- "bench/results.md"`), and the same table into
-README.md between its `bench-table` markers. No figure in the docs is copied
+ran; then it writes `site/bench-table.md`, which the site's pages include with
+the snippets extension (`--8<-- "bench-table.md"`; mkdocs.yml keeps it from
+being a page of its own), and the same table into README.md between its
+`bench-table` markers. No figure in the docs is copied
 by hand: a test checks that both are what `results.json` renders.
 """
 
@@ -21,7 +22,8 @@ from pathlib import Path
 import report
 
 HERE = Path(__file__).resolve().parent
-RESULTS, TABLE, README = HERE / "results.json", HERE / "results.md", HERE.parent / "README.md"
+RESULTS, README = HERE / "results.json", HERE.parent / "README.md"
+TABLE = HERE.parent / "site" / "bench-table.md"  # not a page: mkdocs.yml excludes it, pages include it
 START, END = "<!-- bench-table:start -->", "<!-- bench-table:end -->"
 
 
@@ -94,7 +96,7 @@ def render(data: dict, scripts: list[str]) -> str:
 
 
 def write(scripts: list[str]) -> str:
-    """Render results.json into results.md and README.md's table; return the table."""
+    """Render results.json into site/bench-table.md and README.md's table; return the table."""
     text = render(load(), scripts)
     TABLE.write_text(text, encoding="utf-8")
     readme = README.read_text(encoding="utf-8")
