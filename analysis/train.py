@@ -210,9 +210,9 @@ def train(params, loss_fn: Callable[[Any, Any], jax.Array], draw: Callable[[int]
         history["chunk_seconds"].append(time.perf_counter() - start)
         if done % eval_every == 0 or done == steps:
             record(done, params)
-        if progress is not None:
-            progress(done, steps, description)
         if kept is not None:
             kept.maybe_save(done, params, opt_state, history, stream if done < steps else None,
                             final=done == steps)
+        if progress is not None:
+            progress(done, steps, description)
     return Result(params=params, history=history)

@@ -54,13 +54,13 @@ def test_an_interrupted_training_resumes_to_the_same_numbers(tmp_path, monkeypat
     assert not any(tmp_path.iterdir())
     monkeypatch.setenv(checkpoint.DIR_VARIABLE, str(tmp_path))
     monkeypatch.setenv(checkpoint.SECONDS_VARIABLE, "0")           # a checkpoint after every chunk
-    for stop in (2, 3):                                            # stopped twice, at steps 20 and 50
+    for stop in (2, 3):                                            # stopped twice, at steps 20 and 40
         with pytest.raises(Stop):
             _train(stop_after=stop, draws=draws)
     [kept] = list(tmp_path.glob("*.npz"))
     seen = []
     resumed = _train(draws=draws, seen=seen)
-    assert seen[0] == 50                                           # continued from the last checkpoint
+    assert seen[0] == 40                                           # continued from the last checkpoint
     _same(plain, resumed)
     _same(plain, _train(draws=draws))                              # finished: nothing left to train
 
