@@ -83,7 +83,16 @@ PROFILES = {
 }
 
 # Seeds per profile: each trains its own layer (the construction part is exact for every seed).
-SEEDS = {"quick": (0, 1), "paper": (0, 1, 2), "paper_full": (0, 1, 2)}
+SEEDS = {"quick": (0, 1, 2), "paper": (0, 1, 2), "paper_full": (0, 1, 2)}
+
+# The metrics run returns, dotted for nested ones (a group covers what is under it):
+# `litrec validate` checks each claim's expectations against them.
+METRICS = (
+    "max_abs_pred_error", "implied_model_distance", "implied_model_distances",
+    "trained.rel_dW_gap", "trained.max_rel_dW_gap", "trained.max_own_distance",
+    "trained.implied_model_distance", "trained.min_cross_distance", "trained.eta_gd",
+    "trained.loss_gd_monitor", "trained.training",
+)
 
 
 def with_context(X: jax.Array, Y: jax.Array, queries: jax.Array, y_q_init: jax.Array) -> jax.Array:

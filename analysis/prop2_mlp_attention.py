@@ -126,8 +126,16 @@ PROFILES = {
 }
 
 # Seeds per profile: the runner runs each and judges on an interval over them.
-SEEDS = {"quick": (0, 1), "paper": (0, 1, 2, 3, 4), "paper_tied_phase": (0, 1, 2),
+SEEDS = {"quick": (0, 1, 2), "paper": (0, 1, 2, 3, 4), "paper_tied_phase": (0, 1, 2),
          "paper_full": (0, 1, 2, 3, 4), "paper_full_tied_phase": (0, 1, 2)}
+
+# The metrics run returns, dotted for nested ones (a group covers what is under it):
+# `litrec validate` checks each claim's expectations against them.
+METRICS = (
+    "max_abs_error_identity", "max_abs_error_baseline_layer", "loss_mlp_gd", "loss_ratio",
+    "loss_trained", "loss_zero_predictor", "cos_sensitivity", "model_diff", "pred_diff",
+    "train_seconds", "ms_per_step", "curve",
+)
 
 
 # ------------------------------------------------------------------ training and evaluation

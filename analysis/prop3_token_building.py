@@ -99,7 +99,18 @@ PROFILES = {
 }
 
 # Training seeds per profile: the runner runs `run` once per seed and judges on the spread.
-SEEDS = {"quick": (0, 1), "paper": (0, 1, 2, 3, 4), "paper_slot": (0, 1, 2), "paper_full": (0, 1, 2, 3, 4)}
+SEEDS = {"quick": (0, 1, 2), "paper": (0, 1, 2, 3, 4), "paper_slot": (0, 1, 2), "paper_full": (0, 1, 2, 3, 4)}
+
+# The metrics run returns, dotted for nested ones (a group covers what is under it):
+# `litrec validate` checks each claim's expectations against them.
+METRICS = (
+    "token_format", "construction_loss", "construction_max_pred_diff", "copy_error",
+    "construction_copy_attention", "construction_copy_sensitivity", "loss_trained", "loss_gd1",
+    "loss_gd2", "loss_zero", "eta_gd1", "eta_gd2", "cos_vs_gd1", "cos_vs_gd2", "model_diff_vs_gd1",
+    "model_diff_vs_gd2", "pred_diff_vs_gd1", "pred_diff_vs_gd2", "copy_attention",
+    "reverse_copy_attention", "copy_sensitivity", "copy_selectivity", "train_seconds",
+    "ms_per_step", "training", "rel_gap_gd1", "escape_step", "copy_step",
+)
 
 
 # ------------------------------------------------------------------ measurements

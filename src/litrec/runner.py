@@ -29,7 +29,7 @@ import traceback
 from pathlib import Path
 from typing import Any, Callable
 
-from litrec import __version__, interrupt, resume
+from litrec import __version__, gitinfo, interrupt, resume
 from litrec.errors import AnalysisExited, ResultsLocked, ResultsUnwritable
 from litrec.fingerprint import RESULT_FORMAT, Fingerprint
 from litrec.layout import Layout, Spec, draw_seed_figures, lay_out_remotely, layout, spec_of
@@ -59,6 +59,7 @@ class Job:
     grid: list[dict]                # the stored points' overrides, in order
     expectations: dict[str, dict] = dataclasses.field(default_factory=dict)
     seed_figures: Spec | None = None  # the analysis draws figures over the seeds
+    git: dict | None = None         # the commit checked out (gitinfo.commit_of), None outside git
     futures: list | None = None
     keys: list[str] = dataclasses.field(default_factory=list)  # each point's input key (litrec.resume)
     partials: Path | None = None    # results folder whose <profile>.partial/ keeps finished points
@@ -103,7 +104,8 @@ def prepare(proj: Project, name: str, profile: str, fp: Fingerprint,
             shutil.rmtree(folder, ignore_errors=True)
     points = [dataclasses.replace(p, checkpoints=folder) for p, folder in zip(points, folders)]
     return Job(name, proj.registry.entries[name].title, profile, lay.module, fp, lay.config,
-               lay.sweep, points, grid, expectations, spec if lay.seed_figures else None, keys=keys)
+               lay.sweep, points, grid, expectations, spec if lay.seed_figures else None,
+               gitinfo.commit_of(proj.records_dir.parent), keys=keys)
 
 
 def keep_partials(job: Job, results_dir: Path) -> None:
@@ -236,6 +238,7 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         "code_files": job.fp.files,
         "versions": job.fp.versions,
         "litrec": __version__,
+        **({"git": job.git} if job.git else {}),
         "platform": first["platform"],
         "device": first["device"],
         "config": cfg,

@@ -45,7 +45,7 @@ def test_the_identities_left_out_of_the_claim_hold():
 
 
 def test_seeds_declared():
-    assert len(m.SEEDS["quick"]) == 2 and len(m.SEEDS["paper"]) >= 3 and "paper_full" in m.PROFILES
+    assert len(m.SEEDS["quick"]) == 3 and len(m.SEEDS["paper"]) >= 3 and "paper_full" in m.PROFILES
 
 
 @pytest.mark.slow

@@ -51,7 +51,7 @@ def test_the_per_seed_ood_figure_is_drawn_against_alpha():
 
 
 def test_seeds_declared():
-    assert len(m.SEEDS["quick"]) == 2 and len(m.SEEDS["paper"]) >= 3 and "paper_full" in m.PROFILES
+    assert len(m.SEEDS["quick"]) == 3 and len(m.SEEDS["paper"]) >= 3 and "paper_full" in m.PROFILES
 
 
 @pytest.mark.slow

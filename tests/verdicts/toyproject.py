@@ -81,3 +81,13 @@ def status(root: Path, *extra: str, profile: str = "quick") -> tuple[int, dict[s
     proc = litrec("status", "--profile", profile, "--format", "json", *extra, cwd=root)
     rows = json.loads(proc.stdout)
     return proc.returncode, {r["claim"].partition("#")[2]: r for r in rows}
+
+
+def site_pages(root: Path, profile: str = "quick") -> dict[str, str]:
+    """The generated pages of the toy project's site (docs path -> Markdown), without MkDocs."""
+    from litrec.load import load_project
+    from litrec.site.build import generate
+
+    files, _ = generate(load_project(root / "records", root / "analysis"), root / "results",
+                        profile, None)
+    return {k: v for k, v in files.items() if isinstance(v, str)}
