@@ -28,9 +28,10 @@ import traceback
 from pathlib import Path
 from typing import Any, Callable
 
-from litrec import __version__, interrupt
+from litrec import __version__, interrupt, ledger
 from litrec.errors import AnalysisExited, ResultsLocked, ResultsUnwritable
 from litrec.fingerprint import RESULT_FORMAT, Fingerprint
+from litrec.gitstate import git_state
 from litrec.layout import Layout, Spec, draw_seed_figures, lay_out_remotely, layout, spec_of
 from litrec.project import Project
 from litrec.targets import resolve_targets
@@ -38,7 +39,7 @@ from litrec.results import keep_elsewhere, locked, result_path, write_error_log,
 from litrec.seal import seal
 from litrec.state import ResultState, result_state, result_states
 from litrec.sweep import Point, aggregate, run_point, to_json
-from litrec.verdicts import expectation_record
+from litrec.verdicts import claim_statuses, expectation_record
 
 # ---------------------------------------------------------------- running
 
@@ -61,6 +62,7 @@ class Job:
     futures: list | None = None
     started: dt.datetime | None = None
     t0: float = 0.0
+    git: dict = dataclasses.field(default_factory=dict)  # the commit run, and whether it was dirty
 
 
 def prepare(proj: Project, name: str, profile: str, fp: Fingerprint,
@@ -89,7 +91,8 @@ def prepare(proj: Project, name: str, profile: str, fp: Fingerprint,
                     for rec, claim in proj.claims()
                     if claim.check is not None and claim.check.analysis == name}
     return Job(name, proj.registry.entries[name].title, profile, lay.module, fp, lay.config,
-               lay.sweep, points, grid, expectations, spec if lay.seed_figures else None)
+               lay.sweep, points, grid, expectations, spec if lay.seed_figures else None,
+               git=git_state(proj.records_dir.parent))
 
 
 def submit(job: Job, executor) -> None:
@@ -210,6 +213,8 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         "figures": {name[:-4]: f"{job.profile}/{name}" for name in figures},
         "notes": notes,
         "expectations": job.expectations,
+        "commit": job.git.get("commit"),
+        "dirty": job.git.get("dirty"),
     }
     payload = seal(payload, figures, default=to_json)
     try:
@@ -224,6 +229,21 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         raise ResultsUnwritable(f"cannot write the result to '{folder}' ({exc.strerror or exc}); "
                                 f"{kept}") from None
     return payload
+
+
+def record_judgements(proj: Project, results_dir: Path, name: str, profile: str,
+                      state: ResultState, job: Job) -> None:
+    """Append the judgement of every claim the new result checks to its ledger (`litrec.ledger`).
+
+    Called while the results folder is locked, right after the result is written.
+    """
+    claims = {ref for ref in job.expectations}
+    if not claims or state.result is None:
+        return
+    statuses = claim_statuses(proj, results_dir, profile, only=claims, states={name: state})
+    ledger.append(results_dir, name, profile,
+                  [ledger.entry(st, state.result, job.git, job.expectations.get(st.claim))
+                   for st in statuses])
 
 
 def _mean_noise(per_point: list[dict]) -> dict:
@@ -387,6 +407,13 @@ def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
                 continue
             plan_.states[name] = result_state(proj.registry, results_dir, name, profile,
                                               fp=job.fp)
+            try:
+                with interrupt.deferred():  # a Ctrl-C waits until the judgement is recorded
+                    record_judgements(proj, results_dir, name, profile, plan_.states[name], job)
+            except OSError as exc:  # the result is written; its judgement could not be kept
+                fail(name, ResultsUnwritable(f"cannot append to the ledger of '{name}' "
+                                             f"({exc.strerror or exc}): the result is written, "
+                                             "its judgement is not recorded"))
             events.finished(name, payload)
             interrupt.check()  # a Ctrl-C held back while the result was written
     except BaseException:

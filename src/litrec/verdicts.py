@@ -127,7 +127,7 @@ class ClaimStatus:
 
 def _provenance(result: dict) -> dict:
     keys = ("code_hash", "content_hash", "versions", "platform", "device", "seed", "seeds",
-            "started", "wall_time_s", "config", "sweep", "litrec")
+            "started", "wall_time_s", "config", "sweep", "litrec", "commit", "dirty")
     return {k: result.get(k) for k in keys if k in result}
 
 
