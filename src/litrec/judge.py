@@ -80,6 +80,8 @@ class Outcome:
     stored_expectation: str | None = None
     precondition: bool = False         # a precondition of the run, not the claim itself
     direction: str | None = None       # inconclusive: likely holds, likely fails or undecided
+    ref_values: list | None = None     # the other side (ref × factor), one value per seed
+    ref: str | None = None             # what the other side is: `0.8 × k2.loss_gd`
     threshold: float | None = None     # what the judged quantity's mean is compared with
 
 
@@ -180,6 +182,22 @@ def _per_seed(exp: Expectation, seeds: list[dict]) -> tuple[list, list, str, str
     return ms, qs, exp.metric, exp.op, float(exp.value) * exp.factor
 
 
+def _ref_values(exp: Expectation, seeds: list[dict]) -> list | None:
+    """The other side per seed (`ref` × `factor`) over several seeds, when it is a number."""
+    if exp.ref is None or len(seeds) < 2:
+        return None
+    vals = [get_metric(m, exp.ref) for m in seeds]
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+        return [v * exp.factor for v in vals]
+    return None
+
+
+def _ref(exp: Expectation) -> str | None:
+    if exp.ref is None:
+        return None
+    return exp.ref if exp.factor == 1 else f"{exp.factor:g} × {exp.ref}"
+
+
 def _expected(exp: Expectation, seeds: list[dict]) -> Any:
     """The other side in the metric's units, as shown beside the measured value."""
     if exp.op == "between":
@@ -220,6 +238,7 @@ def evaluate(exp: Expectation, seeds: list[dict], noise: dict | None = None) -> 
     out.noise = (noise or {}).get(exp.metric)
     try:
         out.expected = _expected(exp, seeds)
+        out.ref_values, out.ref = _ref_values(exp, seeds), _ref(exp)
         if exp.op == "==":
             out.decision, got = _equality(exp, seeds)
             out.direction = "undecided" if out.decision == "inconclusive" else None

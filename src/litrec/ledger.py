@@ -6,13 +6,13 @@ claims it checks and appends one entry per claim to
 
     results/<analysis>/<profile>.history.jsonl
 
-one JSON object per line (the format is in site/records.md): when, the git
+one JSON object per line (the format is in site/writing-records.md): when, the git
 commit of the records and code and whether they differed from it (`dirty`),
 the expectations' text and hash, the verdict and the numbers that decided it,
 the content hash of the result judged. Each entry holds the SHA-256 of the
 line before it (`prev`; null on the first line), so an entry edited, removed
 or inserted breaks the chain, and entries cut from the end leave the stored
-result without its judgement: `history_problems` (run by `litrec validate`)
+result (which names its ledger, `history`) without its judgement: `history_problems` (run by `litrec validate`)
 says where. The file is committed beside the result; the
 result's fingerprint and seal never read it, so appending to it leaves a
 result as current as it was.
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 FORMAT = 1
 SUFFIX = ".history.jsonl"
+TRACKED = ("records", "analysis")  # what a judgement rests on: its `dirty` asks of these
 NUMBERS = ("expectation", "decision", "measured", "interval", "n", "direction", "precondition")
 
 
@@ -57,8 +58,8 @@ def entry(st: ClaimStatus, result: dict, git: dict, expectations: dict | None,
         "claim": st.claim,
         "analysis": st.analysis,
         "profile": st.profile,
-        "commit": git.get("commit"),
-        "dirty": git.get("dirty"),
+        "commit": (git or {}).get("commit"),
+        "dirty": (git or {}).get("dirty"),
         "expectations": {"text": list((expectations or {}).get("text") or []),
                          "hash": (expectations or {}).get("hash")},
         "verdict": st.verdict,
@@ -150,13 +151,13 @@ def history_problems(results_dir: Path, display=str) -> list[Diagnostic]:
 
 
 def _unrecorded(result_path: Path) -> tuple[Path, int, str] | None:
-    """A result that says its judgement was recorded (it names its commit, as a result of a
-    litrec that keeps ledgers does) with no entry of its ledger for it: the end was cut."""
+    """A result that names its ledger (`history`, written by a run that records its judgements)
+    with no entry of that ledger for it: the end was cut, or the file removed."""
     try:
         result = json.loads(result_path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError):
         return None  # a damaged result is `litrec.state.modified_results`'s to report
-    if not (isinstance(result, dict) and "commit" in result and result.get("expectations")
+    if not (isinstance(result, dict) and result.get("history") == f"{result_path.stem}{SUFFIX}"
             and isinstance(result.get("content_hash"), str)):
         return None
     path = result_path.parent / f"{result_path.stem}{SUFFIX}"

@@ -86,6 +86,14 @@ def few_seeds(n: int) -> str | None:
             "of the seeds; run more seeds (a paper profile) to decide")
 
 
+def few_seeds_short(n: int) -> str | None:
+    """`few_seeds` in a few words, for a claim's one-line reason."""
+    if not 2 <= n <= FEW_SEEDS:
+        return None
+    return (f"wide because of the seed count: {n} seeds, t = {t975(n - 1):.3g} with {n - 1} "
+            f"degree{'s' * (n != 2)} of freedom")
+
+
 def seeds_needed(summary: Summary, threshold: float, limit: int = 1000) -> int | None:
     """Seeds at which the interval, at this mean and spread, would clear `threshold` (None: never).
 

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from litrec.judge import MissingMetric, Outcome, evaluate, leaning
 from litrec.result_checks import json_line
+from litrec.stats import few_seeds_short
 from litrec.results import result_path
 from litrec.state import ResultState, result_states
 
@@ -126,9 +127,12 @@ class ClaimStatus:
 
 
 def _provenance(result: dict) -> dict:
-    keys = ("code_hash", "content_hash", "versions", "platform", "device", "seed", "seeds",
-            "started", "wall_time_s", "config", "sweep", "litrec", "commit", "dirty")
-    return {k: result.get(k) for k in keys if k in result}
+    keys = ("code_hash", "content_hash", "git", "versions", "platform", "device", "seed", "seeds",
+            "started", "wall_time_s", "config", "sweep", "litrec")
+    out = {k: result.get(k) for k in keys if k in result}
+    git = result.get("git") if isinstance(result.get("git"), dict) else {}
+    out["commit"] = git.get("commit")  # the interface's per-result commit (null outside git)
+    return out
 
 
 def claim_statuses(proj: Project, results_dir: Path, profile: str,
@@ -242,6 +246,10 @@ def _verdict(outcomes: list[Outcome], where) -> tuple[str, str | None, str | Non
                      "undecided" if "undecided" in ways else "likely reproduced")
         reason = f"an interval straddles its threshold, {direction}: " + "; ".join(
             f"{o.metric}: {leaning(o)}" for o in open_)
+        few = few_seeds_short(max((o.n for o in open_), default=0))
+        if few and any(o.reason and "seed count" in o.reason for o in open_):
+            reason = f"an interval straddles its threshold, {few}; " + reason.removeprefix(
+                "an interval straddles its threshold, ")
         return "inconclusive", reason, direction, needed
     return "reproduced", None, None, None
 

@@ -127,6 +127,7 @@ def test_the_commit_and_a_dirty_tree_are_recorded(tmp_path):
     got = [json.loads(line) for line in lines(root)]
     assert [(e["commit"], e["dirty"]) for e in got] == [(head, False), (head, True), (head, True)]
     result = json.loads((root / "results" / "toy" / "quick.json").read_text())
-    assert result["commit"] == head and result["dirty"] is True
+    assert result["git"] == {"commit": head, "dirty": False}  # of analysis/ alone
+    assert result["history"] == "quick.history.jsonl"
     _, rows = status(root)
-    assert rows["F3"]["provenance"]["commit"] == head and rows["F3"]["provenance"]["dirty"] is True
+    assert rows["F3"]["provenance"]["commit"] == head

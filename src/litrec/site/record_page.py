@@ -36,6 +36,7 @@ from litrec.site.parts import (
     badge,
     history,
     links_list,
+    outcome_plot,
     outcome_table,
     provenance,
     ref_link,
@@ -170,7 +171,8 @@ def _claim(data: SiteData, rec, c, page: str) -> str:
             parts.append(p("<strong>Rests on it:</strong> "
                            + ", ".join(ref_link(data, page, r) for r in st.rests_on_it)))
         parts.append(stored_outcomes(st))
-        parts.append(outcome_table(data, ref, c))
+        parts.append(outcome_table(data, ref, c, page))
+        parts.append(outcome_plot(data, ref, c))
         for name, path in data.figures(c.check.analysis):
             parts.append(p(f'<img src="{esc(data.link(page, path))}" alt="{esc(name)}" '
                            'class="lr-figure" loading="lazy">'))
