@@ -29,7 +29,7 @@ import traceback
 from pathlib import Path
 from typing import Any, Callable
 
-from litrec import __version__, gitinfo, interrupt, resume
+from litrec import __version__, gitinfo, interrupt, ledger, resume
 from litrec.errors import AnalysisExited, ResultsLocked, ResultsUnwritable
 from litrec.fingerprint import RESULT_FORMAT, Fingerprint
 from litrec.layout import Layout, Spec, draw_seed_figures, lay_out_remotely, layout, spec_of
@@ -39,7 +39,7 @@ from litrec.results import keep_elsewhere, locked, result_path, write_error_log,
 from litrec.seal import seal
 from litrec.state import ResultState, result_state, result_states
 from litrec.sweep import Point, aggregate, run_point, to_json
-from litrec.verdicts import expectation_record
+from litrec.verdicts import claim_statuses, expectation_record
 
 # ---------------------------------------------------------------- running
 
@@ -239,6 +239,7 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         "versions": job.fp.versions,
         "litrec": __version__,
         **({"git": job.git} if job.git else {}),
+        **({"history": f"{job.profile}{ledger.SUFFIX}"} if job.expectations else {}),
         "platform": first["platform"],
         "device": first["device"],
         "config": cfg,
@@ -272,6 +273,22 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         raise ResultsUnwritable(f"cannot write the result to '{folder}' ({exc.strerror or exc}); "
                                 f"{kept}") from None
     return payload
+
+
+def record_judgements(proj: Project, results_dir: Path, name: str, profile: str,
+                      state: ResultState, job: Job) -> None:
+    """Append the judgement of every claim the new result checks to its ledger (`litrec.ledger`).
+
+    Called while the results folder is locked, right after the result is written.
+    """
+    claims = {ref for ref in job.expectations}
+    if not claims or state.result is None:
+        return
+    statuses = claim_statuses(proj, results_dir, profile, only=claims, states={name: state})
+    git = gitinfo.commit_of(proj.records_dir.parent, ledger.TRACKED) or {}
+    ledger.append(results_dir, name, profile,
+                  [ledger.entry(st, state.result, git, job.expectations.get(st.claim))
+                   for st in statuses])
 
 
 def _mean_noise(per_point: list[dict]) -> dict:
@@ -438,6 +455,13 @@ def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
                 continue
             plan_.states[name] = result_state(proj.registry, results_dir, name, profile,
                                               fp=job.fp)
+            try:
+                with interrupt.deferred():  # a Ctrl-C waits until the judgement is recorded
+                    record_judgements(proj, results_dir, name, profile, plan_.states[name], job)
+            except OSError as exc:  # the result is written; its judgement could not be kept
+                fail(name, ResultsUnwritable(f"cannot append to the ledger of '{name}' "
+                                             f"({exc.strerror or exc}): the result is written, "
+                                             "its judgement is not recorded"))
             events.finished(name, payload)
             interrupt.check()  # a Ctrl-C held back while the result was written
     except BaseException:
