@@ -34,7 +34,9 @@ from litrec.site.markup import (
 from litrec.site.parts import (
     analysis_link,
     badge,
+    history,
     links_list,
+    outcome_plot,
     outcome_table,
     provenance,
     ref_link,
@@ -169,10 +171,12 @@ def _claim(data: SiteData, rec, c, page: str) -> str:
             parts.append(p("<strong>Rests on it:</strong> "
                            + ", ".join(ref_link(data, page, r) for r in st.rests_on_it)))
         parts.append(stored_outcomes(st))
-        parts.append(outcome_table(data, ref, c))
+        parts.append(outcome_table(data, ref, c, page))
+        parts.append(outcome_plot(data, ref, c))
         for name, path in data.figures(c.check.analysis):
             parts.append(p(f'<img src="{esc(data.link(page, path))}" alt="{esc(name)}" '
                            'class="lr-figure" loading="lazy">'))
+        parts.append(history(data, ref, c.check.analysis))
         if st is not None and st.provenance:
             parts.append(details("Provenance", provenance(st.provenance)))
     backs = {inv: [e for e in es if e.claim == c.id]
