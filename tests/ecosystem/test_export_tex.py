@@ -28,6 +28,17 @@ def test_names_are_letters_and_stable():
                for d in range(10)) and len(DIGITS) == 10
 
 
+def test_the_page_gives_the_names_litrec_makes():
+    page = (REPO / "site" / "manuscript.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([^`]+)` \| `\\litrec(\w+)` \|$", page, re.M)
+    assert rows and all(claim_name(ref) == name for ref, name in rows), rows
+    assert "`ood.max_rel_gap` | `OodMaxRelGap`" in page and metric_name("ood.max_rel_gap") == "OodMaxRelGap"
+    example = (REPO / "docs-examples" / "manuscript" / "paper.tex").read_text(encoding="utf-8")
+    for line in re.findall(r"```latex\n(.*?)```", page, re.S)[0].splitlines():
+        if line.startswith("\\") and "..." not in line:
+            assert line in example, line
+
+
 def test_a_clash_is_refused_never_renumbered():
     statuses = [ClaimStatus("NOTE-1#P1", "t", None, "paper", "unchecked"),
                 ClaimStatus("NOTE.1#P1", "t", None, "paper", "unchecked")]

@@ -5,7 +5,9 @@ Each command module declares its options (`add_parser`) and does its work
 return, and turns their typed errors (`litrec.errors`) into messages and exit
 codes. Nothing below this package imports it.
 
-Exit codes: 0 success, 1 invalid input or a claim not reproduced, 2 usage error.
+Exit codes: 0 success, 1 invalid input, a damaged result or what the command's
+description names (`run`: a claim not reproduced), 2 usage error; the README
+has them command by command.
 """
 
 from __future__ import annotations
