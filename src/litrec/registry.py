@@ -22,6 +22,7 @@ from litrec.confine import Refused, check, project_root, read_file, walk
 from litrec.contract import source_problems, source_profiles
 from litrec.diagnostics import Diagnostic, format_field
 from litrec.formatting import excerpt
+from litrec.inputs import module_closure
 from litrec.sourcefacts import fact
 from litrec.yamlsafe import MAX_BYTES, YamlProblem, load_bytes, locate
 
@@ -110,6 +111,10 @@ def load_registry(analysis_dir: Path, diags: list[Diagnostic],
             diags.append(Diagnostic(shown, line, col, name,
                                     f"module {display(path)} breaks the analysis contract: "
                                     f"{problem} (see site/writing-analyses.md)", "contract"))
+        for problem in module_closure(Path(analysis_dir), reg.entries[name].module).problems:
+            diags.append(Diagnostic(shown, line, col, name,
+                                    f"analysis '{name}' has inputs litrec cannot see: {problem} "
+                                    "(see site/writing-analyses.md)", "inputs"))
     return reg
 
 

@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from litrec import __version__, interrupt
-from litrec.errors import AnalysisExited, ResultsLocked, ResultsUnwritable
-from litrec.fingerprint import RESULT_FORMAT, Fingerprint
+from litrec.errors import AnalysisExited, InputsChanged, ResultsLocked, ResultsUnwritable
+from litrec.inputs import RESULT_FORMAT, Inputs, analysis_inputs
 from litrec.layout import Layout, Spec, draw_seed_figures, lay_out_remotely, layout, spec_of
 from litrec.project import Project
 from litrec.targets import resolve_targets
@@ -45,13 +45,13 @@ from litrec.verdicts import expectation_record
 
 @dataclasses.dataclass
 class Job:
-    """One analysis to run: its fingerprint, its points and, once sent, their futures."""
+    """One analysis to run: its inputs, its points and, once sent, their futures."""
 
     name: str
     title: str
     profile: str
     module: str
-    fp: Fingerprint
+    fp: Inputs
     config: dict[str, Any]          # the profile's configuration, as JSON
     sweep: dict[str, list] | None
     points: list[Point]
@@ -63,7 +63,7 @@ class Job:
     t0: float = 0.0
 
 
-def prepare(proj: Project, name: str, profile: str, fp: Fingerprint,
+def prepare(proj: Project, name: str, profile: str, fp: Inputs,
             lay: Layout | None = None, workers: int = 1) -> Job:
     """A job of the analysis's points, from its layout (`lay`, from a worker; else worked
     out here, importing the analysis: no work happens at import).
@@ -72,6 +72,8 @@ def prepare(proj: Project, name: str, profile: str, fp: Fingerprint,
     other SWEEP fields; with `workers` > 1 (its points go to that many workers), they are
     split into that many groups, one call each, so every worker trains some of them.
     """
+    if fp.problems:
+        raise InputsChanged(f"analysis '{name}': " + "; ".join(fp.problems))
     spec = spec_of(proj, name, profile)
     lay = lay if lay is not None else layout(spec)
     grid, seeds = lay.grid, lay.n_seeds
@@ -80,10 +82,12 @@ def prepare(proj: Project, name: str, profile: str, fp: Fingerprint,
         rest = [{k: v for k, v in o.items() if k != "seed"} for o in grid[:len(grid) // seeds]]
         seed_list, n = tuple(lay.sweep["seed"]), min(max(workers, 1), seeds)
         groups = [seed_list[seeds * g // n: seeds * (g + 1) // n] for g in range(n)]
-        points = [Point(*common, o, fp.files, fp.versions, figures=g == i == 0, seeds=group)
+        points = [Point(*common, o, fp.files, fp.versions, figures=g == i == 0, seeds=group,
+                        inputs=fp.record())
                   for g, group in enumerate(groups) for i, o in enumerate(rest)]
     else:
-        points = [Point(*common, overrides, fp.files, fp.versions, figures=i == 0)
+        points = [Point(*common, overrides, fp.files, fp.versions, figures=i == 0,
+                        inputs=fp.record())
                   for i, overrides in enumerate(grid)]
     expectations = {f"{rec.id}#{claim.id}": expectation_record(claim.check.expect)
                     for rec, claim in proj.claims()
@@ -192,6 +196,7 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         "code_hash": job.fp.code_hash,
         "code_files": job.fp.files,
         "versions": job.fp.versions,
+        "inputs": job.fp.record(),
         "litrec": __version__,
         "platform": first["platform"],
         "device": first["device"],
@@ -211,6 +216,7 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         "notes": notes,
         "expectations": job.expectations,
     }
+    _check_unchanged(job)
     payload = seal(payload, figures, default=to_json)
     try:
         with interrupt.deferred():  # a Ctrl-C waits until the result is written whole
@@ -224,6 +230,18 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         raise ResultsUnwritable(f"cannot write the result to '{folder}' ({exc.strerror or exc}); "
                                 f"{kept}") from None
     return payload
+
+
+def _check_unchanged(job: Job) -> None:
+    """InputsChanged unless the analysis's inputs are still those the run started from (an
+    edit while it ran would store its numbers under inputs they were not computed from)."""
+    first = job.points[0]
+    now = analysis_inputs(Path(first.root) / first.package, first.module, job.profile)
+    if now.key() != job.fp.key():
+        was = {"format": RESULT_FORMAT, "profile": job.profile, "code_hash": job.fp.code_hash,
+               "code_files": job.fp.files, "versions": job.fp.versions, "inputs": job.fp.record()}
+        raise InputsChanged(f"analysis '{job.name}': its inputs changed while it ran "
+                            f"({now.why_stale(was)}); nothing was stored: run again")
 
 
 def _mean_noise(per_point: list[dict]) -> dict:
@@ -313,12 +331,17 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
 
     with interrupt.handling(), contextlib.ExitStack() as locks:
         prepared: dict[str, Job] = {}
-        fps = [plan_.states[name].fingerprint for name, _ in plan_.todo]
+        fps = [plan_.states[name].inputs for name, _ in plan_.todo]
         early = warm(executor_kind, jobs, scheduler,
                      any(fp is not None and "jax" in fp.versions for fp in fps), early) if fps else early
         if early is not None:
             locks.callback(early.discard)  # closed on the way out unless its points were sent
         for name, _ in plan_.todo:  # every folder checked before any work
+            inputs = plan_.states[name].inputs
+            if inputs is not None and inputs.problems:
+                fail(name, InputsChanged(f"analysis '{name}': " + "; ".join(inputs.problems)),
+                     log=False)
+                continue
             try:
                 locks.enter_context(locked(results_dir, name))
             except ResultsLocked as exc:
@@ -331,7 +354,7 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
                     continue
                 try:
                     lay = layouts[name].result() if name in layouts else None
-                    prepared[name] = prepare(proj, name, profile, plan_.states[name].fingerprint, lay,
+                    prepared[name] = prepare(proj, name, profile, plan_.states[name].inputs, lay,
                                              executor.size() if name in layouts else 1)
                     if not compile_cache:
                         job = prepared[name]

@@ -10,9 +10,11 @@ The points are the product of the lists, in the order written; each runs
 
 A point runs through `run_point`, a top-level function that an executor ships
 to another process or machine. It imports the analysis by its registry module
-name (never a path from a record), first checking that the worker sees the
-same analysis code and package versions as the machine that fingerprinted the
-run, so a result is never labelled with code it did not run.
+name (never a path from a record), compiling each module from the source whose
+hash the run's inputs hold (`litrec.inputs`), and checks that the worker has the
+same packages, interpreter, numerics environment and instruction set, and the
+same declared data before and after the run: a result is never labelled with
+inputs it was not computed from.
 
 The stored result aggregates the points: every numeric metric is the mean over
 points (lists element-wise, booleans: all true), `spread` holds each numeric
@@ -39,8 +41,8 @@ from typing import Any
 
 from litrec import interrupt
 from litrec.contract import check_module, check_output, check_seed_outputs
-from litrec.errors import AnalysisExited, SweepError
-from litrec.fingerprint import module_imports, package_versions
+from litrec.errors import AnalysisExited, InputsChanged, SweepError
+from litrec.inputs import data_files, interpreter, machine_isa, numeric_env, package_versions
 from litrec.jaxcache import compile_cache
 from litrec.machine import device_info, platform_info
 
@@ -54,11 +56,12 @@ class Point:
     module: str                     # the registry's module name inside it, e.g. "prop1_identity"
     profile: str
     overrides: dict[str, Any]
-    code_files: dict[str, str] | None = None   # what the driver fingerprinted; None: no check
+    code_files: dict[str, str] | None = None   # the code the run hashed; None: no check
     versions: dict[str, str | None] | None = None
     figures: bool = True            # render figures (only the first point's are kept)
     seeds: tuple[int, ...] | None = None  # all these seeds in one run_seeds call: one output each
     compile_cache: bool = True      # JAX's compile cache in root/.litrec-cache/jax (litrec.jaxcache)
+    inputs: dict | None = None      # the rest of the run's inputs (`Inputs.record`); None: no check
 
 
 # ---------------------------------------------------------------- conversion
@@ -92,57 +95,143 @@ def svg_bytes(fig) -> bytes:
 
 # ---------------------------------------------------------------- loading
 
-_LOADED: dict[str, tuple[str, dict[str, str]]] = {}  # package -> (its folder, files imported)
+
+class _HashedSource(importlib.machinery.SourceFileLoader):
+    """Compiles a module of an analysis package from the source it reads, never from a `.pyc`
+    (which Python trusts while the source's size and whole-second mtime match): the code that
+    runs is the code hashed. With expected hashes set (`_EXPECTED`), a module whose bytes are
+    not the ones the run hashed is refused."""
+
+    def get_code(self, fullname):
+        path = self.get_filename(fullname)
+        raw = self.get_data(path)
+        digest = hashlib.sha256(raw).hexdigest()
+        if _EXPECTED is not None and _EXPECTED.get(path) != digest:
+            raise InputsChanged(_changed_message(path))
+        _READ[path] = digest
+        return compile(raw, path, "exec", dont_inherit=True)
 
 
-def _code_files(analysis_dir: Path, module: str) -> dict[str, str]:
-    return module_imports(analysis_dir, module)[0]
+class _AnalysisFinder:
+    """Finds the modules of the analysis packages (`_PACKAGES`) as the path finder does, and
+    loads them with `_HashedSource`; a module there that has no source is refused."""
+
+    @staticmethod
+    def find_spec(fullname, path=None, target=None):
+        if fullname.partition(".")[0] not in _PACKAGES:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or spec.loader is None or spec.origin is None:
+            return spec  # a namespace package: no code of its own
+        if type(spec.loader) is not importlib.machinery.SourceFileLoader:
+            raise SweepError(f"{spec.origin}: litrec imports analyses from their source only "
+                             "(this is compiled or bytecode); keep the module as a .py file")
+        spec.loader = _HashedSource(fullname, spec.origin)
+        return spec
+
+    @staticmethod
+    def invalidate_caches():
+        pass
+
+
+_PACKAGES: set[str] = set()
+_READ: dict[str, str] = {}                   # source path -> SHA-256 of the bytes compiled
+_EXPECTED: dict[str, str] | None = None      # source path -> the hash the run expects
+_LOADED: dict[str, str] = {}                 # package -> the folder it was imported from
+
+
+def _changed_message(path: str) -> str:
+    return (f"{path} is not the source the run hashed (it changed since, or this machine, "
+            f"{socket.gethostname()}, sees another copy); nothing was stored: run again (on "
+            "several machines, give the workers the project's analysis folder as it is here)")
 
 
 def _stale(package: str, where: str) -> bool:
-    """Whether the imported `package` is not what its folder `where` now holds."""
+    """Whether the imported `package` may hold other code than the run expects: imported from
+    elsewhere or by someone else, or a module of it compiled from other bytes."""
     loaded = sys.modules.get(package)
     if loaded is None:
         return False
-    if package not in _LOADED or _LOADED[package][0] != where \
-            or where not in [str(p) for p in getattr(loaded, "__path__", [])]:
+    if _LOADED.get(package) != where or where not in [str(p) for p in getattr(loaded, "__path__", [])]:
         return True  # imported from elsewhere, or by someone else: what it holds is unknown
-    base = Path(where).parent
-    for rel, digest in _LOADED[package][1].items():
-        try:
-            if hashlib.sha256((base / rel).read_bytes()).hexdigest() != digest:
-                return True
-        except OSError:
+    for name, mod in list(sys.modules.items()):
+        if name != package and not name.startswith(package + "."):
+            continue
+        path = getattr(mod, "__file__", None)
+        if path is None:
+            continue
+        if path not in _READ:
             return True
+        if _EXPECTED is not None:
+            if _EXPECTED.get(path) != _READ[path]:
+                return True
+        else:
+            try:
+                with open(path, "rb") as fh:
+                    if hashlib.sha256(fh.read()).hexdigest() != _READ[path]:
+                        return True
+            except OSError:
+                return True
     return False
 
 
-def load_analysis(root: str, package: str, module: str):
-    """Import `package.module`, `root` first on the path; return (module, its code files).
+def load_analysis(root: str, package: str, module: str, expected: dict[str, str] | None = None):
+    """Import `package.module`, `root` first on the path; return (module, the code files it
+    loaded, path inside the project -> SHA-256 of the bytes compiled).
 
-    A long-lived worker re-imports the package when any of its files imported so
-    far changed, or when the package now resolves to another folder (another
-    project), so an edited analysis or helper never runs as its old self.
+    Every module of the package is compiled from its source as read (`_HashedSource`). With
+    `expected` (path inside the project -> SHA-256, the inputs' `files`), a module whose
+    bytes are others is refused (InputsChanged), now or when the analysis imports it later.
+    A long-lived worker imports the package again when a module it holds is not what is
+    expected (or, without `expected`, what its file holds now), or when the package now
+    resolves to another folder (another project): an edited analysis never runs as its old self.
     """
+    global _EXPECTED
     if not sys.path or sys.path[0] != root:
         if root in sys.path:
             sys.path.remove(root)
         sys.path.insert(0, root)
+    if not any(f is _AnalysisFinder for f in sys.meta_path):
+        sys.meta_path.insert(0, _AnalysisFinder)
+    _PACKAGES.add(package)
     importlib.invalidate_caches()
     spec = importlib.machinery.PathFinder.find_spec(package, sys.path)  # ignores sys.modules
     if spec is None:
         raise SweepError(f"cannot import the analysis package '{package}' on {socket.gethostname()}: "
                          f"it is neither in {root} nor on PYTHONPATH")
     where = str(Path(spec.origin).parent if spec.origin else list(spec.submodule_search_locations)[0])
+    base = Path(where).parent
+    _EXPECTED = None if expected is None else {str(base / rel): d for rel, d in expected.items()}
     if _stale(package, where):
         for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
             del sys.modules[name]
-    if package not in sys.modules:
-        _LOADED[package] = (where, {})
-    files = _code_files(Path(where), module)
-    mod = importlib.import_module(f"{package}.{module}")
-    _LOADED[package][1].update(files)
-    return mod, files
+    _LOADED[package] = where
+    try:
+        mod = importlib.import_module(f"{package}.{module}")
+    finally:
+        _EXPECTED = None
+    files = {}
+    for name, loaded in list(sys.modules.items()):
+        path = getattr(loaded, "__file__", None)
+        if (name == package or name.startswith(package + ".")) and path in _READ:
+            files[Path(path).relative_to(base).as_posix()] = _READ[path]
+    return mod, dict(sorted(files.items()))
+
+
+@contextlib.contextmanager
+def _expecting(package: str, expected: dict[str, str] | None):
+    """While inside: a module of `package` the analysis imports late (inside `run`) must have
+    the bytes `expected` (path inside the project -> SHA-256) too."""
+    global _EXPECTED
+    if expected is None or package not in _LOADED:
+        yield
+        return
+    base = Path(_LOADED[package]).parent
+    _EXPECTED = {str(base / rel): d for rel, d in expected.items()}
+    try:
+        yield
+    finally:
+        _EXPECTED = None
 
 
 def make_config(mod, profile: str, overrides: dict[str, Any]):
@@ -193,19 +282,38 @@ def plan(mod, profile: str) -> tuple[dict[str, list] | None, list[dict[str, Any]
 # ---------------------------------------------------------------- one point
 
 
-def _check_worker(point: Point, files: dict[str, str], versions: dict) -> None:
+def _check_worker(point: Point, versions: dict) -> None:
+    """SweepError unless this process has the packages, interpreter, numerics environment and
+    instruction set the run's inputs hold (the code is checked as it is imported)."""
     host = socket.gethostname()
-    if point.code_files is not None and files != point.code_files:
-        changed = sorted(f for f in set(files) | set(point.code_files)
-                         if files.get(f) != point.code_files.get(f))
-        raise SweepError(f"worker {host} sees different analysis code ({', '.join(changed)}) than "
-                         "the machine that started the run; give the workers the project's "
-                         "analysis folder as it is there (a shared filesystem or a synced copy)")
     if point.versions is not None and versions != point.versions:
         diff = [f"{k} {versions.get(k)} (here {v})" for k, v in point.versions.items()
                 if versions.get(k) != v]
         raise SweepError(f"worker {host} has {', '.join(diff)}; install the same constraints "
                          "file on the workers")
+    want = point.inputs
+    if want is None:
+        return
+    here = {"env": numeric_env(), "python": interpreter(),
+            "isa": list(machine_isa()) if want.get("isa") is not None else None}
+    diff = [f"{k} {here[k]!r} (the run has {want.get(k)!r})" for k in here if here[k] != want.get(k)]
+    if diff:
+        raise SweepError(f"worker {host} has {'; '.join(diff)}; a result is computed with one "
+                         "interpreter, numerics environment and instruction set: run the workers "
+                         "alike")
+
+
+def _check_data(point: Point, when: str) -> None:
+    """InputsChanged unless the declared data files hold the bytes the run hashed."""
+    recorded = (point.inputs or {}).get("data") or {}
+    if not recorded:
+        return
+    now, problems = data_files(Path(point.root), list(recorded))
+    changed = sorted(f for f in recorded if now.get(f) != recorded[f])
+    if changed or problems:
+        raise InputsChanged(f"the data file{'s' if len(changed) > 1 else ''} "
+                            f"{', '.join(changed) or '; '.join(problems)} changed {when}; "
+                            "nothing was stored: run again")
 
 
 def run_point(point: Point, progress=None) -> dict | list[dict]:
@@ -230,13 +338,15 @@ def run_point(point: Point, progress=None) -> dict | list[dict]:
 
 def _run_point(point: Point, progress=None) -> dict | list[dict]:
     """One output (`run`), or one per seed in order when the point batches seeds (`run_seeds`)."""
-    mod, files = load_analysis(point.root, point.package, point.module)
+    mod, _ = load_analysis(point.root, point.package, point.module, point.code_files)
     check_module(mod, point.module)
-    _check_worker(point, files, package_versions(tuple(point.versions or ())))
+    _check_worker(point, package_versions(tuple(point.versions or ())))
+    _check_data(point, "since the run hashed it")
     config = make_config(mod, point.profile, point.overrides)
     uses_jax = "jax" in point.versions if point.versions is not None else "jax" in sys.modules
 
-    with compile_cache(point.root if point.compile_cache and uses_jax else None):
+    with compile_cache(point.root if point.compile_cache and uses_jax else None), \
+            _expecting(point.package, point.code_files):
         t0 = time.perf_counter()
         if point.seeds is None:
             outs = [check_output(mod.run(config, progress=progress), mod.__name__)]
@@ -248,6 +358,7 @@ def _run_point(point: Point, progress=None) -> dict | list[dict]:
             configs = [dataclasses.replace(config, seed=s) for s in seeds]
         metrics = [to_json(out["metrics"]) for out in outs]  # waits for JAX's asynchronous work
         wall = time.perf_counter() - t0
+    _check_data(point, "while the analysis ran")
     where = {"platform": platform_info(), "device": device_info(uses_jax)}
     done = []
     for i, (out, m, cfg) in enumerate(zip(outs, metrics, configs)):

@@ -126,13 +126,13 @@ def run(args) -> int:
 
     early = prestart(args.executor, args.jobs, args.scheduler, analysis)
     try:
-        return _run(args, key, early)
+        return _run(args, key, early, analysis)
     finally:
         if early is not None:
             early.discard()  # closed unless its points were sent
 
 
-def _run(args, key: str | None, early) -> int:
+def _run(args, key: str | None, early, analysis: Path) -> int:
     """The full path of `run`: load, plan, run what is stale, judge."""
     from litrec import runmemo
     from litrec.runner import plan_run, run_plan
@@ -157,8 +157,13 @@ def _run(args, key: str | None, early) -> int:
                               compile_cache=not args.no_compile_cache, early=early)
     statuses = claim_statuses(proj, args.results, args.profile, plan.claims, plan.states)
     if not plan.todo and key is not None:
+        inputs = [st.inputs for st in plan.states.values() if st.inputs is not None]
+        data = {"patterns": sorted({p for i in inputs for p in i.patterns}),
+                "files": {f: d for i in inputs for f, d in i.data.items()}}
         runmemo.keep(args.records, args.profile, key,
-                     {"current": plan.current, "claims": [s.row() for s in statuses]})
+                     {"current": plan.current, "claims": [s.row() for s in statuses], "data": data},
+                     again=lambda: runmemo.inputs_key(args.records, analysis, args.results,
+                                                      args.profile, args.targets))
     ran = [n for n, _ in plan.todo if n not in failed]
     return _report(args, statuses, ran, plan.current, failed, ran_any=bool(plan.todo))
 
