@@ -52,11 +52,16 @@ from pathlib import Path
 from typing import Any
 
 from litrec.confine import Refused, project_root, read_file
+from litrec.errors import InputsChanged
+from litrec.importscan import DATA_NAME, read_source
+from litrec.packages import JAX_IMPORTS, VERSIONED, package_versions, versioned_packages
 from litrec.sourcefacts import fact
 
+__all__ = ["JAX_IMPORTS", "RESULT_FORMAT", "VERSIONED", "Inputs", "analysis_inputs",
+           "data_files", "environment", "module_closure", "module_imports", "package_versions",
+           "result_inputs", "watch_paths"]
+
 RESULT_FORMAT = 2  # 2: sealed (content hash), pre-registered expectations, seeds
-VERSIONED = ("jax", "jaxlib", "numpy", "optax")  # what an analysis that imports JAX records
-JAX_IMPORTS = frozenset({"jax", "jaxlib", "optax"})
 # The environment variables that change the numbers an analysis computes: XLA's compiler
 # options, JAX's default precision, dtypes, random-bit generator and platform, and Python's
 # hash seed (the order of a set of strings).
@@ -66,80 +71,7 @@ NUMERIC_ENV = ("XLA_FLAGS", "JAX_ENABLE_X64", "JAX_DEFAULT_MATMUL_PRECISION",
 # The packages of compiled numerics whose float round-off follows the CPU's instruction set.
 NUMERIC_IMPORTS = frozenset({"jax", "jaxlib", "optax", "numpy", "scipy", "sklearn", "torch",
                              "tensorflow", "numba"})
-DATA_NAME = "DATA"        # a module's declared data files
-IMPORTS_NAME = "IMPORTS"  # a module's declared modules loaded by a computed name
 _GLOB = re.compile(r"[*?\[]")
-
-
-# ---------------------------------------------------------------- installed packages
-
-
-def package_versions(names=VERSIONED) -> dict[str, str | None]:
-    """Installed versions of the named distributions, in order (None: not installed).
-
-    Read from the names of the `NAME-VERSION.dist-info` folders on `sys.path`
-    (what pip installs, in the project's `.venv` or anywhere else), in the order
-    `importlib.metadata` searches; only a distribution installed otherwise costs
-    importing `importlib.metadata`, whose import alone is a tenth of a no-op `litrec run`.
-    """
-    found = _dist_info_versions()
-    out: dict[str, str | None] = {}
-    for name in names:
-        out[name] = found.get(_normalized(name)) or _metadata_version(name)
-    return out
-
-
-def _normalized(name: str) -> str:
-    return re.sub(r"[-_.]+", "_", name).lower()
-
-
-@functools.lru_cache(maxsize=1)
-def _dist_info_versions() -> dict[str, str]:
-    """Normalised distribution name -> version, from the dist-info folders on sys.path."""
-    found: dict[str, str] = {}
-    for entry in sys.path:
-        try:
-            names = os.listdir(entry or ".")
-        except OSError:
-            continue
-        for folder in names:
-            if folder.endswith(".dist-info"):
-                name, sep, version = folder[: -len(".dist-info")].rpartition("-")
-                if sep and name and version:
-                    found.setdefault(_normalized(name), version)
-    return found
-
-
-def _metadata_version(name: str) -> str | None:
-    from importlib import metadata
-
-    try:
-        return metadata.version(name)
-    except metadata.PackageNotFoundError:
-        return None
-
-
-@functools.lru_cache(maxsize=1)
-def _distributions_of() -> dict[str, tuple[str, ...]]:
-    """Top-level import name -> the installed distributions that provide it."""
-    from importlib import metadata
-
-    return {k: tuple(v) for k, v in metadata.packages_distributions().items()}
-
-
-def versioned_packages(imports) -> tuple[str, ...]:
-    """The distributions whose versions a result records, from the top-level names imported.
-
-    With JAX among them: exactly `VERSIONED`. Otherwise the distribution of
-    each third-party name (the standard library and names no installed
-    distribution provides are left out), sorted.
-    """
-    tops = set(imports)
-    if tops & JAX_IMPORTS:
-        return VERSIONED
-    dists = {d for top in tops - set(sys.stdlib_module_names) - {"__future__"}
-             for d in _distributions_of().get(top, ())}
-    return tuple(sorted(dists, key=str.lower))
 
 
 # ---------------------------------------------------------------- the machine
@@ -167,116 +99,9 @@ def machine_isa() -> tuple[str, ...]:
 # ---------------------------------------------------------------- reading the sources
 
 
-def _literal_strings(node: ast.AST | None) -> list[str] | None:
-    """The strings of a literal tuple or list of strings (or of one string); None otherwise."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return [node.value]
-    if isinstance(node, (ast.Tuple, ast.List)) and all(
-            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
-        return [e.value for e in node.elts]  # type: ignore[attr-defined]
-    return None
-
-
-def _loaded_by_name(node: ast.Call) -> str | None:
-    """'import_module' or '__import__' when the call loads a module by name."""
-    func = node.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-    return name if name in ("import_module", "__import__") else None
-
-
-def _resolve(name: str, package_arg: str | None, cur_pkg: str) -> str | None:
-    """The absolute module name of `import_module(name, package)`; None when unknown."""
-    if not name.startswith("."):
-        return name
-    base = package_arg if package_arg is not None else None
-    if base is None:
-        return None
-    level = len(name) - len(name.lstrip("."))
-    parts = base.split(".")
-    parts = parts[: len(parts) - (level - 1)] if level > 1 else parts
-    rest = name[level:]
-    return ".".join(parts + ([rest] if rest else []))
-
-
-def _read_source(tree: ast.AST, package: str, current: str, path: str) -> dict:
-    """What a module's source says of its inputs: the modules of `package` it imports (by
-    statement or by a literal name), the top-level names of the others, its declared
-    DATA, and the problems (a module loaded by a computed name, a DATA that is not literal)."""
-    found: set[str] = set()
-    tops: set[str] = set()
-    data: list[str] = []
-    problems: list[str] = []
-    cur_pkg = current.rpartition(".")[0]
-
-    def add(mod: str) -> None:
-        if mod == package or mod.startswith(package + "."):
-            found.add(mod)
-        else:
-            tops.add(mod.split(".")[0])
-
-    declared = None
-    for node in getattr(tree, "body", []):
-        if isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            names = [t.id for t in targets if isinstance(t, ast.Name)]
-            if DATA_NAME in names:
-                values = _literal_strings(node.value)
-                if values is None:
-                    problems.append(f"{path}:{node.lineno}: {DATA_NAME} must be a literal tuple "
-                                    "of paths or globs relative to the project folder, e.g. "
-                                    f"{DATA_NAME} = (\"data/prices.csv\",)")
-                else:
-                    data += values
-            if IMPORTS_NAME in names:
-                declared = _literal_strings(node.value)
-                if declared is None:
-                    problems.append(f"{path}:{node.lineno}: {IMPORTS_NAME} must be a literal tuple "
-                                    f"of module names, e.g. {IMPORTS_NAME} = (\"{package}.helper\",)")
-                    declared = []
-                for mod in declared:
-                    add(mod)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                add(alias.name)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = cur_pkg.split(".")
-                base = base[: len(base) - (node.level - 1)] if node.level > 1 else base
-                mod = ".".join(base + ([node.module] if node.module else []))
-            else:
-                mod = node.module or ""
-            if mod == package or mod.startswith(package + "."):
-                found.add(mod)
-                for alias in node.names:  # `from analysis import lsa` names a module
-                    found.add(f"{mod}.{alias.name}")
-            elif mod:
-                tops.add(mod.split(".")[0])
-        elif isinstance(node, ast.Call) and _loaded_by_name(node):
-            how = _loaded_by_name(node)
-            first = node.args[0] if node.args else None
-            pkg = node.args[1] if len(node.args) > 1 and how == "import_module" else None
-            pkg = pkg or next((k.value for k in node.keywords if k.arg == "package"), None)
-            name = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) \
-                else None
-            pkg_name = (pkg.value if isinstance(pkg, ast.Constant) and isinstance(pkg.value, str)
-                        else None if pkg is not None else cur_pkg)
-            resolved = _resolve(name, pkg_name, cur_pkg) if name is not None else None
-            if resolved is not None:
-                add(resolved)
-            elif declared is None:
-                problems.append(
-                    f"{path}:{node.lineno}: {how}() loads a module whose name is worked out at "
-                    "run time, so litrec cannot tell which code the result depends on; import "
-                    f"the module by name, or list every module it may load in {IMPORTS_NAME} = "
-                    f"(\"{package}.name\", ...) at the top of the module")
-    return {"modules": sorted(found), "tops": sorted(tops - {package}), "data": data,
-            "problems": problems}
-
-
 def _module_facts(project: Path, digest: str, raw: bytes, package: str, current: str,
                   path: str) -> dict:
-    """`_read_source` of a module's source (SHA-256 `digest`), parsed once per content and name,
+    """`read_source` of a module's source (SHA-256 `digest`), parsed once per content and name,
     then kept (`litrec.sourcefacts`): the analyses share their helpers, and a no-op run
     parses nothing."""
     def compute():
@@ -284,7 +109,7 @@ def _module_facts(project: Path, digest: str, raw: bytes, package: str, current:
             tree = ast.parse(raw.decode("utf-8", "replace"))
         except SyntaxError:
             return {"modules": [], "tops": [], "data": [], "problems": []}
-        return _read_source(tree, package, current, path)
+        return read_source(tree, package, current, path)
 
     return fact(project, f"inputs {package} {current} {path}", raw, compute, digest)
 
@@ -441,6 +266,17 @@ class Inputs:
             and {k: (result.get("versions") or {}).get(k) for k in self.versions} == self.versions
             and result.get("inputs") == self.record()
         )
+
+    def check_unchanged(self, root: Path, module: str, name: str) -> None:
+        """InputsChanged unless the inputs of module `module` of the analysis package at `root`
+        are still these (an edit while the analysis ran would store its numbers under inputs
+        they were not computed from)."""
+        now = analysis_inputs(root, module, self.profile)
+        if now.key() != self.key():
+            was = {"format": RESULT_FORMAT, "profile": self.profile, "code_hash": self.code_hash,
+                   "code_files": self.files, "versions": self.versions, "inputs": self.record()}
+            raise InputsChanged(f"analysis '{name}': its inputs changed while it ran "
+                                f"({now.why_stale(was)}); nothing was stored: run again")
 
     def why_stale(self, result: dict) -> str:
         """What changed since the result was computed, in words."""

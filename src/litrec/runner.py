@@ -22,15 +22,14 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime as dt
-import math
 import time
 import traceback
 from pathlib import Path
 from typing import Any, Callable
 
-from litrec import __version__, interrupt
+from litrec import __version__, interrupt, stats
 from litrec.errors import AnalysisExited, InputsChanged, ResultsLocked, ResultsUnwritable
-from litrec.inputs import RESULT_FORMAT, Inputs, analysis_inputs
+from litrec.inputs import RESULT_FORMAT, Inputs
 from litrec.layout import Layout, Spec, draw_seed_figures, lay_out_remotely, layout, spec_of
 from litrec.project import Project
 from litrec.targets import resolve_targets
@@ -72,8 +71,6 @@ def prepare(proj: Project, name: str, profile: str, fp: Inputs,
     other SWEEP fields; with `workers` > 1 (its points go to that many workers), they are
     split into that many groups, one call each, so every worker trains some of them.
     """
-    if fp.problems:
-        raise InputsChanged(f"analysis '{name}': " + "; ".join(fp.problems))
     spec = spec_of(proj, name, profile)
     lay = lay if lay is not None else layout(spec)
     grid, seeds = lay.grid, lay.n_seeds
@@ -179,7 +176,7 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
     if job.sweep is not None:
         metrics, spread, agg_notes = aggregate([o["metrics"] for o in outs])
         notes = list(dict.fromkeys([n for o in outs for n in o["notes"]] + agg_notes))
-        noise = _mean_noise([o.get("noise") or {} for o in outs])
+        noise = stats.mean_noise([o.get("noise") or {} for o in outs])
         if "seed" in job.sweep:
             seed = to_json(job.sweep["seed"])
     if job.seed_figures is not None:  # where the points ran: this process need not import it
@@ -216,7 +213,8 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         "notes": notes,
         "expectations": job.expectations,
     }
-    _check_unchanged(job)
+    first_point = job.points[0]
+    job.fp.check_unchanged(Path(first_point.root) / first_point.package, first_point.module, job.name)
     payload = seal(payload, figures, default=to_json)
     try:
         with interrupt.deferred():  # a Ctrl-C waits until the result is written whole
@@ -230,29 +228,6 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         raise ResultsUnwritable(f"cannot write the result to '{folder}' ({exc.strerror or exc}); "
                                 f"{kept}") from None
     return payload
-
-
-def _check_unchanged(job: Job) -> None:
-    """InputsChanged unless the analysis's inputs are still those the run started from (an
-    edit while it ran would store its numbers under inputs they were not computed from)."""
-    first = job.points[0]
-    now = analysis_inputs(Path(first.root) / first.package, first.module, job.profile)
-    if now.key() != job.fp.key():
-        was = {"format": RESULT_FORMAT, "profile": job.profile, "code_hash": job.fp.code_hash,
-               "code_files": job.fp.files, "versions": job.fp.versions, "inputs": job.fp.record()}
-        raise InputsChanged(f"analysis '{job.name}': its inputs changed while it ran "
-                            f"({now.why_stale(was)}); nothing was stored: run again")
-
-
-def _mean_noise(per_point: list[dict]) -> dict:
-    """The evaluation noise of a mean over points: sqrt(sum of squared errors) / n, per metric."""
-    names = sorted({k for noise in per_point for k in noise})
-    out = {}
-    for k in names:
-        ses = [noise.get(k) for noise in per_point]
-        if all(isinstance(se, (int, float)) and not isinstance(se, bool) for se in ses):
-            out[k] = math.sqrt(math.fsum(se * se for se in ses)) / len(ses)
-    return out
 
 
 @dataclasses.dataclass

@@ -76,7 +76,7 @@ _READER: list[str] = []
 def _reader_hash() -> str:
     """A hash of the litrec modules whose code reads the sources: a new litrec, new answers."""
     if not _READER:
-        _READER.append(litrec_code_hash(("contract", "inputs", "sourcefacts")))
+        _READER.append(litrec_code_hash(("contract", "importscan", "inputs", "sourcefacts")))
     return _READER[0]
 
 

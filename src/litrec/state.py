@@ -73,8 +73,9 @@ def _state(registry, results_dir, name, profile, result, versions, fp) -> Result
     if fp is None and registered:
         fp = result_inputs(registry, name, profile, versions)
     if result is None:
+        unknown = f"; its inputs cannot be known: {'; '.join(fp.problems)}" if fp and fp.problems else ""
         return ResultState(name, profile, "missing", None, fp,
-                           f"no {profile} result for '{name}'")
+                           f"no {profile} result for '{name}'{unknown}")
     if fp is None:
         return ResultState(name, profile, "stale", result, None,
                            f"analysis '{name}' is not in the registry")

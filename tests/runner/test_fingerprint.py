@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from litrec import inputs as fp_module
+from litrec import packages as fp_module
 from litrec.inputs import VERSIONED, versioned_packages
 from litrec.inputs import result_inputs as fingerprint
 from litrec.registry import load_registry
@@ -182,7 +182,7 @@ def test_package_versions_agree_with_importlib_metadata():
 
 
 def test_package_versions_follow_sys_path_order(tmp_path, monkeypatch):
-    from litrec import inputs as fingerprint
+    from litrec import packages as fingerprint
 
     for where, version in (("first", "2.0"), ("second", "1.0")):
         (tmp_path / where / f"Some.Thing-{version}.dist-info").mkdir(parents=True)

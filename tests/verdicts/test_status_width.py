@@ -14,14 +14,15 @@ from litrec.seal import seal
 
 def _result(project, name: str, metrics: dict) -> None:
     from litrec.inputs import RESULT_FORMAT
-from litrec.inputs import result_inputs as fingerprint
+    from litrec.inputs import result_inputs as fingerprint
     from litrec.load import load_project
     from litrec.results import write_result
 
     proj = load_project(project / "records")
     fp = fingerprint(proj.registry, name, "paper")
     payload = {"format": RESULT_FORMAT, "analysis": name, "profile": "paper",
-               "code_hash": fp.code_hash, "code_files": fp.files, "versions": fp.versions, "inputs": fp.record(),
+               "code_hash": fp.code_hash, "code_files": fp.files, "versions": fp.versions,
+               "inputs": fp.record(),
                "started": "2026-01-02T03:04:05+00:00", "wall_time_s": 1.0, "config": {},
                "metrics": metrics, "figures": {}, "notes": []}
     write_result(project / "results", name, "paper", seal(payload, {}), {})
