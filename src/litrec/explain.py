@@ -177,8 +177,9 @@ def check_id(rec, path: Path, root, shown: str, diags: list[Diagnostic]) -> None
         line, col = locate(root, ("id",))
         diags.append(Diagnostic(
             shown, line, col, "id",
-            f"{excerpt(rec.id)!r} holds the non-ASCII character {odd!r} (U+{ord(odd):04X}); ids "
-            f"are ASCII letters, digits and '-._': expected the form {KIND[rec.kind].example}",
+            f"{excerpt(rec.id)!r} is not a {rec.kind} id: it holds the non-ASCII character "
+            f"{odd!r} (U+{ord(odd):04X}), and ids are ASCII; expected the form "
+            f"{KIND[rec.kind].example}",
             "id-pattern", record=rec.id))
     elif not ID_RE[rec.kind].match(rec.id):
         line, col = locate(root, ("id",))

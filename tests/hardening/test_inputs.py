@@ -127,6 +127,7 @@ def test_a_declared_data_file_that_changes_makes_the_result_stale(tmp_path, litr
     assert ran == ["toy"] and verdicts[CLAIM] == ("not reproduced", {"total": 9.0})
 
 
+@pytest.mark.slow
 def test_a_new_file_matching_a_declared_glob_makes_the_result_stale(tmp_path, litrec):
     root = _project(tmp_path / "p", COUNTING)
     write(root, "analysis/data/a.txt", "1 2 3 4 5 6 7 8 9\n")
@@ -138,6 +139,7 @@ def test_a_new_file_matching_a_declared_glob_makes_the_result_stale(tmp_path, li
     assert ran == ["toy"] and verdicts[CLAIM] == ("reproduced", {"total": 10.0})
 
 
+@pytest.mark.slow
 def test_a_helper_loaded_by_name_is_an_input(tmp_path, litrec):
     root = _project(tmp_path / "p", BY_NAME)
     write(root, "analysis/helper.py", "TOTAL = 10\n")
@@ -149,6 +151,7 @@ def test_a_helper_loaded_by_name_is_an_input(tmp_path, litrec):
     assert ran == ["toy"] and verdicts[CLAIM] == ("not reproduced", {"total": 9.0})
 
 
+@pytest.mark.slow
 def test_a_module_loaded_by_a_computed_name_is_refused_with_its_line(tmp_path, litrec):
     computed = BY_NAME.replace('importlib.import_module("analysis.helper")',
                                'importlib.import_module("analysis." + "helper")')
@@ -210,6 +213,7 @@ def _venv_package(root: Path, version: str) -> Path:
     return site
 
 
+@pytest.mark.slow
 def test_a_package_upgraded_in_the_projects_venv_makes_results_stale(tmp_path, litrec):
     uses = PLAIN.replace('return {"metrics": {"total": 10.0}}',
                          'import toypkg\n    return {"metrics": {"total": float(toypkg.TOTAL)}}')
@@ -227,8 +231,10 @@ def test_a_package_upgraded_in_the_projects_venv_makes_results_stale(tmp_path, l
     assert ran == ["toy"] and verdicts[CLAIM][0] == "reproduced"
 
 
-@pytest.mark.parametrize("name, value", [("PYTHONHASHSEED", "7"), ("XLA_FLAGS", "--xla_cpu_x=1"),
-                                         ("JAX_ENABLE_X64", "1")])
+@pytest.mark.parametrize("name, value", [
+    ("PYTHONHASHSEED", "7"),
+    pytest.param("XLA_FLAGS", "--xla_cpu_x=1", marks=pytest.mark.slow),
+    pytest.param("JAX_ENABLE_X64", "1", marks=pytest.mark.slow)])
 def test_a_numerics_variable_makes_results_stale(tmp_path, litrec, name, value):
     root = _project(tmp_path / "p", PLAIN)
     _answer(litrec, root)
