@@ -30,7 +30,7 @@ site: $(STAMP)
 	$(BIN)/litrec site build
 
 run: $(STAMP)
-	$(BIN)/litrec run $(ARGS)
+	$(BIN)/litrec run --allow-not-reproduced $(ARGS)
 
 status: $(STAMP)
 	$(BIN)/litrec status $(ARGS)

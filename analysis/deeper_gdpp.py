@@ -139,7 +139,27 @@ PROFILES = {
 }
 
 # Training seeds per profile: the runner runs `run` once per seed and judges on the spread.
-SEEDS = {"quick": (0, 1), "paper": (0, 1, 2, 3, 4), "paper_full": (0, 1, 2, 3, 4)}
+SEEDS = {"quick": (0, 1, 2), "paper": (0, 1, 2, 3, 4), "paper_full": (0, 1, 2, 3, 4)}
+
+# The metrics run returns, dotted for nested ones (a group covers what is under it):
+# `litrec validate` checks each claim's expectations against them.
+METRICS = (
+    "k2.loss_trained", "k2.loss_gd", "k2.loss_gdpp", "k2.loss_gd_shared_eta", "k2.loss_gdpp_shared",
+    "k2.comparator", "k2.loss_gdpp_matched", "k2.cos_vs_gdpp_matched", "k2.rel_gap_gdpp_shared",
+    "k2.position_gdpp_shared_to_gd_shared", "k2.gamma", "k2.gamma_shared", "k2.eta_gd",
+    "k2.eta_gd_shared", "k2.eta_gdpp", "k2.eta_gdpp_shared", "k2.cos_vs_gd", "k2.cos_vs_gdpp",
+    "k2.cos_vs_gdpp_shared", "k2.model_diff_vs_gd", "k2.model_diff_vs_gdpp",
+    "k2.model_diff_vs_gdpp_shared", "k2.pred_diff_vs_gd", "k2.pred_diff_vs_gdpp",
+    "k2.pred_diff_vs_gdpp_shared", "k2.max_abs_token", "k2.train_seconds", "k2.ms_per_step",
+    "k2.training", "k2.clip_binds_fraction", "k5.loss_trained", "k5.loss_gd", "k5.loss_gdpp", "k5.loss_gd_shared_eta",
+    "k5.loss_gdpp_shared", "k5.comparator", "k5.loss_gdpp_matched", "k5.cos_vs_gdpp_matched",
+    "k5.rel_gap_gdpp_shared", "k5.position_gdpp_shared_to_gd_shared", "k5.gamma", "k5.gamma_shared",
+    "k5.eta_gd", "k5.eta_gd_shared", "k5.eta_gdpp", "k5.eta_gdpp_shared", "k5.cos_vs_gd",
+    "k5.cos_vs_gdpp", "k5.cos_vs_gdpp_shared", "k5.model_diff_vs_gd", "k5.model_diff_vs_gdpp",
+    "k5.model_diff_vs_gdpp_shared", "k5.pred_diff_vs_gd", "k5.pred_diff_vs_gdpp",
+    "k5.pred_diff_vs_gdpp_shared", "k5.max_abs_token", "k5.train_seconds", "k5.ms_per_step",
+    "k5.training", "k5.clip_binds_fraction",
+)
 
 
 # ------------------------------------------------------------------ tasks and models

@@ -267,11 +267,11 @@ class Inputs:
             and result.get("inputs") == self.record()
         )
 
-    def check_unchanged(self, root: Path, module: str, name: str) -> None:
-        """InputsChanged unless the inputs of module `module` of the analysis package at `root`
-        are still these (an edit while the analysis ran would store its numbers under inputs
-        they were not computed from)."""
-        now = analysis_inputs(root, module, self.profile)
+    def check_unchanged(self, where, name: str) -> None:
+        """InputsChanged unless the inputs of analysis `name`, module `where.module` of the
+        package `where.package` in the folder `where.root` (a `litrec.sweep.Point`), are still
+        these (an edit while it ran would store its numbers under inputs they are not)."""
+        now = analysis_inputs(Path(where.root) / where.package, where.module, self.profile)
         if now.key() != self.key():
             was = {"format": RESULT_FORMAT, "profile": self.profile, "code_hash": self.code_hash,
                    "code_files": self.files, "versions": self.versions, "inputs": self.record()}

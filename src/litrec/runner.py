@@ -27,7 +27,7 @@ import traceback
 from pathlib import Path
 from typing import Any, Callable
 
-from litrec import __version__, interrupt, stats
+from litrec import __version__, gitinfo, interrupt, stats
 from litrec.errors import AnalysisExited, InputsChanged, ResultsLocked, ResultsUnwritable
 from litrec.inputs import RESULT_FORMAT, Inputs
 from litrec.layout import Layout, Spec, draw_seed_figures, lay_out_remotely, layout, spec_of
@@ -57,6 +57,7 @@ class Job:
     grid: list[dict]                # the stored points' overrides, in order
     expectations: dict[str, dict] = dataclasses.field(default_factory=dict)
     seed_figures: Spec | None = None  # the analysis draws figures over the seeds
+    git: dict | None = None         # the commit checked out (gitinfo.commit_of), None outside git
     futures: list | None = None
     started: dt.datetime | None = None
     t0: float = 0.0
@@ -86,11 +87,12 @@ def prepare(proj: Project, name: str, profile: str, fp: Inputs,
         points = [Point(*common, overrides, fp.files, fp.versions, figures=i == 0,
                         inputs=fp.record())
                   for i, overrides in enumerate(grid)]
-    expectations = {f"{rec.id}#{claim.id}": expectation_record(claim.check.expect)
+    expectations = {f"{rec.id}#{claim.id}": expectation_record(claim.check.expect, profile)
                     for rec, claim in proj.claims()
                     if claim.check is not None and claim.check.analysis == name}
     return Job(name, proj.registry.entries[name].title, profile, lay.module, fp, lay.config,
-               lay.sweep, points, grid, expectations, spec if lay.seed_figures else None)
+               lay.sweep, points, grid, expectations, spec if lay.seed_figures else None,
+               gitinfo.commit_of(proj.records_dir.parent))
 
 
 def submit(job: Job, executor) -> None:
@@ -195,6 +197,7 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         "versions": job.fp.versions,
         "inputs": job.fp.record(),
         "litrec": __version__,
+        **({"git": job.git} if job.git else {}),
         "platform": first["platform"],
         "device": first["device"],
         "config": cfg,
@@ -213,8 +216,7 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         "notes": notes,
         "expectations": job.expectations,
     }
-    first_point = job.points[0]
-    job.fp.check_unchanged(Path(first_point.root) / first_point.package, first_point.module, job.name)
+    job.fp.check_unchanged(job.points[0], job.name)  # its root, package and module
     payload = seal(payload, figures, default=to_json)
     try:
         with interrupt.deferred():  # a Ctrl-C waits until the result is written whole

@@ -205,12 +205,13 @@ def _run_point(point: Point, progress=None) -> dict | list[dict]:
             expecting(point.package, point.code_files):
         t0 = time.perf_counter()
         if point.seeds is None:
-            outs = [check_output(mod.run(config, progress=progress), mod.__name__)]
+            outs = [check_output(mod.run(config, progress=progress), mod.__name__,
+                                 declared=getattr(mod, "METRICS", None))]
             configs = [config]
         else:
             seeds = list(point.seeds)
             outs = check_seed_outputs(mod.run_seeds(config, seeds, progress=progress), seeds,
-                                      mod.__name__)
+                                      mod.__name__, getattr(mod, "METRICS", None))
             configs = [dataclasses.replace(config, seed=s) for s in seeds]
         metrics = [to_json(out["metrics"]) for out in outs]  # waits for JAX's asynchronous work
         wall = time.perf_counter() - t0
