@@ -16,7 +16,11 @@ with
   (`loss_gdpp_shared`, `gamma_shared`; official 0.11269 with gamma 0.180 for K = 2).
 
 eta and gamma are tuned on tasks kept apart from the evaluation tasks (the
-official code tuned GD's eta on its evaluation set): a grid for the shared
+official code tuned GD's eta on its evaluation set). GD with one shared eta is
+tuned by `gdpp.tune_gd`, the routine every analysis tunes its GD baseline with
+(on all tuning tasks, unclipped); `gd_optimum` holds, per baseline, the tuning
+loss at its scalars and with eta (and gamma) scaled by 1 -+ 5%, and whether
+both are higher. The others: a grid for the shared
 values, then Levenberg-Marquardt (least squares in at most 2K - 1 scalars),
 through the per-task spectral form of `analysis.gdpp`; the evaluation runs the
 equivalent LSA constructions. Alignment as in the code: cosine (`cos_vs_*`) and distance
@@ -194,7 +198,8 @@ def _predictor(p, depth):
 def _baselines(config: Config, tune: task_lib.Tasks, depth: Depth):
     """Tuned step scalars (etas, gammas or None) of GD and GD++, per step and shared.
 
-    The tuning tasks are split in two halves: the scalars are fitted on the first
+    GD with one shared eta is tuned by the one routine of every analysis
+    (`gdpp.tune_gd`, on all tuning tasks, unclipped). For the others the tuning tasks are split in two halves: the scalars are fitted on the first
     (spectral form, no clipping) and the iterate and start are chosen on the second,
     scored as the constructions are evaluated: with a token clip, as LSA layers
     that clip (every 5th iterate, the token form being the costly part).
@@ -216,9 +221,8 @@ def _baselines(config: Config, tune: task_lib.Tasks, depth: Depth):
             return clipped(*gdpp.step_scalars(etas, gammas, K))
         every = 5
     eta_max = config.eta_grid_factor * float(lsa.tune_eta_one_step(tune.X, tune.Y, tune.x_q, tune.y_q))
-    eta_gd, _ = gdpp.grid_shared(st, y_q, K, N, eta_max, None)
     eta_pp, gamma_pp = gdpp.grid_shared(st, y_q, K, N, eta_max, config.gamma_grid_max)
-    shared_gd = gdpp.fit_scalars(st, y_q, K, N, jnp.full((1,), eta_gd), None, it, score, every)
+    shared_gd = (gdpp.tune_gd(tune.X, tune.Y, tune.x_q, tune.y_q, K, config.eta_grid_factor), None)
     shared_pp = gdpp.fit_scalars(st, y_q, K, N, jnp.full((1,), eta_pp), jnp.full((1,), gamma_pp),
                                  it, score, every)
     return {
@@ -310,6 +314,7 @@ def _run_depth(config: Config, depth: Depth, keys, eval_key, tune: task_lib.Task
 
     chunk_s = result.history["chunk_seconds"][1:] or result.history["chunk_seconds"]
     etas = {name: [float(e) for e in gdpp.step_scalars(*scalars[name], K)[0]] for name in scalars}
+    optimum = {name: gdpp.optimum(tune.X, tune.Y, tune.x_q, tune.y_q, *scalars[name], K) for name in scalars}
     position, position_se = seed_lib.position(rows["loss_trained"], rows["loss_gdpp_shared"],
                                               rows["loss_gd_shared"])
     out = {
@@ -329,6 +334,7 @@ def _run_depth(config: Config, depth: Depth, keys, eval_key, tune: task_lib.Task
         "eta_gd_shared": etas["gd_shared"][0],
         "eta_gdpp": etas["gdpp"],
         "eta_gdpp_shared": etas["gdpp_shared"][0],
+        "gd_optimum": optimum,
         **{k: v for k, v in mean.items() if k.startswith(("cos_vs_", "model_diff_vs_", "pred_diff_vs_"))},
         "max_abs_token": float(np.max(rows["max_abs_token"])),
         "train_seconds": seconds,

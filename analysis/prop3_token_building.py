@@ -49,7 +49,7 @@ import jax.numpy as jnp
 import numpy as np
 from matplotlib.figure import Figure
 
-from analysis import lsa, metrics, seeds as seed_lib, tasks as task_lib, train as train_lib
+from analysis import gdpp, lsa, metrics, seeds as seed_lib, tasks as task_lib, train as train_lib
 from analysis.keys import named_keys, random_streams
 from analysis.prop3_construction import (attention_weights, construction, positional_encoding, predict,
                                          separate_tokens, softmax_layer, token_format)
@@ -178,11 +178,11 @@ def _run(config: Config, progress=None) -> dict:
     H_slot = jax.jit(separate_tokens)(evaluation.X, evaluation.Y, evaluation.x_q, pe)  # (B, 2N+1, D_slot)
     y = evaluation.y_q                                                      # (B, 1)
 
-    # GD baselines: eta for one step in closed form, one shared eta for two steps on a grid,
-    # both on the tuning tasks.
-    eta1 = lsa.tune_eta_one_step(tune.X, tune.Y, tune.x_q, tune.y_q)
-    eta2 = lsa.tune_scalar(lambda eta: metrics.loss(
-        tune.y_q, lsa.gd_predict(tune.X, tune.Y, tune.x_q, eta, 2)), 0.0, 3.0 * float(eta1))
+    # GD baselines: the one tuner of every analysis (gdpp.tune_gd) on the tuning tasks, one step
+    # and two steps sharing one eta; gd_optimum: the tuning loss at eta and at eta x (1 +- 5%).
+    eta1, eta2 = (gdpp.tune_gd(tune.X, tune.Y, tune.x_q, tune.y_q, K)[0] for K in (1, 2))
+    gd_optimum = {f"gd{K}": gdpp.optimum(tune.X, tune.Y, tune.x_q, tune.y_q, [eta], None, K)
+                  for K, eta in ((1, eta1), (2, eta2))}
     gd = _gd_references(evaluation.X, evaluation.Y, evaluation.x_q, y, eta1, eta2)
 
     n_mon, n_copy = config.monitor_tasks, config.copy_tasks
@@ -255,6 +255,7 @@ def _run(config: Config, progress=None) -> dict:
         "loss_zero": float(gd["loss_zero"]),
         "eta_gd1": float(eta1),
         "eta_gd2": float(eta2),
+        "gd_optimum": gd_optimum,
         **{k: float(trained_m[k]) for k in ("cos_vs_gd1", "cos_vs_gd2", "model_diff_vs_gd1", "model_diff_vs_gd2",
                                      "pred_diff_vs_gd1", "pred_diff_vs_gd2", "copy_attention",
                                      "reverse_copy_attention", "copy_sensitivity", "copy_selectivity")},

@@ -42,6 +42,7 @@ from litrec.errors import AnalysisExited, InputsChanged, SweepError
 from litrec.inputs import data_files, interpreter, machine_isa, numeric_env, package_versions
 from litrec.jaxcache import compile_cache
 from litrec.machine import device_info, platform_info
+from litrec.resume import checkpoint_env
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,6 +60,7 @@ class Point:
     seeds: tuple[int, ...] | None = None  # all these seeds in one run_seeds call: one output each
     compile_cache: bool = True      # JAX's compile cache in root/.litrec-cache/jax (litrec.jaxcache)
     inputs: dict | None = None      # the rest of the run's inputs (`Inputs.record`); None: no check
+    checkpoints: str | None = None  # the folder its trainings keep checkpoints in (litrec.resume)
 
 
 # ---------------------------------------------------------------- conversion
@@ -202,7 +204,7 @@ def _run_point(point: Point, progress=None) -> dict | list[dict]:
     uses_jax = "jax" in point.versions if point.versions is not None else "jax" in sys.modules
 
     with compile_cache(point.root if point.compile_cache and uses_jax else None), \
-            expecting(point.package, point.code_files):
+            expecting(point.package, point.code_files), checkpoint_env(point.checkpoints):
         t0 = time.perf_counter()
         if point.seeds is None:
             outs = [check_output(mod.run(config, progress=progress), mod.__name__,

@@ -129,7 +129,10 @@ class ClaimStatus:
 def _provenance(result: dict) -> dict:
     keys = ("code_hash", "content_hash", "git", "versions", "platform", "device", "seed", "seeds",
             "started", "wall_time_s", "config", "sweep", "litrec")
-    return {k: result.get(k) for k in keys if k in result}
+    out = {k: result.get(k) for k in keys if k in result}
+    git = result.get("git") if isinstance(result.get("git"), dict) else {}
+    out["commit"] = git.get("commit")  # the interface's per-result commit (null outside git)
+    return out
 
 
 def claim_statuses(proj: Project, results_dir: Path, profile: str,

@@ -57,9 +57,11 @@ def run(args) -> int:
     results = args.results or args.records.resolve().parent / "results"
     if results.is_dir():  # only then is the results' code loaded
         from litrec.diagnostics import PathDisplay
+        from litrec.ledger import history_problems
         from litrec.state import modified_results
 
         proj.diagnostics.extend(modified_results(results, PathDisplay()))
+        proj.diagnostics.extend(history_problems(results, PathDisplay()))
     if args.strict:
         proj.diagnostics = [_as_error(d) if d.severity == "warning" else d
                             for d in proj.diagnostics]
