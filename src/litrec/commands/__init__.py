@@ -26,7 +26,7 @@ EXIT_USAGE = 2  # as litrec.commands.common, which this module does not import a
 # Command name -> its module under litrec.commands, in the order `litrec --help` lists them.
 COMMANDS = {"validate": "validate", "schema": "schema", "run": "run", "status": "status",
             "site": "site", "new": "new", "export": "export", "import": "imports",
-            "graph": "graph", "review": "review", "diff": "diff"}
+            "graph": "graph", "review": "review", "diff": "diff", "sign": "sign"}
 
 
 def command_module(name: str):
