@@ -155,13 +155,13 @@ METRICS = (
     "k2.cos_vs_gdpp_shared", "k2.model_diff_vs_gd", "k2.model_diff_vs_gdpp",
     "k2.model_diff_vs_gdpp_shared", "k2.pred_diff_vs_gd", "k2.pred_diff_vs_gdpp",
     "k2.pred_diff_vs_gdpp_shared", "k2.max_abs_token", "k2.train_seconds", "k2.ms_per_step",
-    "k2.training", "k2.clip_binds_fraction", "k5.loss_trained", "k5.loss_gd", "k5.loss_gdpp", "k5.loss_gd_shared_eta",
+    "k2.training", "k2.clip_binds_fraction", "k2.gd_optimum", "k5.loss_trained", "k5.loss_gd", "k5.loss_gdpp", "k5.loss_gd_shared_eta",
     "k5.loss_gdpp_shared", "k5.comparator", "k5.loss_gdpp_matched", "k5.cos_vs_gdpp_matched",
     "k5.rel_gap_gdpp_shared", "k5.position_gdpp_shared_to_gd_shared", "k5.gamma", "k5.gamma_shared",
     "k5.eta_gd", "k5.eta_gd_shared", "k5.eta_gdpp", "k5.eta_gdpp_shared", "k5.cos_vs_gd",
     "k5.cos_vs_gdpp", "k5.cos_vs_gdpp_shared", "k5.model_diff_vs_gd", "k5.model_diff_vs_gdpp",
     "k5.model_diff_vs_gdpp_shared", "k5.pred_diff_vs_gd", "k5.pred_diff_vs_gdpp",
-    "k5.pred_diff_vs_gdpp_shared", "k5.max_abs_token", "k5.train_seconds", "k5.ms_per_step",
+    "k5.pred_diff_vs_gdpp_shared", "k5.max_abs_token", "k5.train_seconds", "k5.gd_optimum", "k5.ms_per_step",
     "k5.training", "k5.clip_binds_fraction",
 )
 

@@ -109,7 +109,7 @@ METRICS = (
     "loss_gd2", "loss_zero", "eta_gd1", "eta_gd2", "cos_vs_gd1", "cos_vs_gd2", "model_diff_vs_gd1",
     "model_diff_vs_gd2", "pred_diff_vs_gd1", "pred_diff_vs_gd2", "copy_attention",
     "reverse_copy_attention", "copy_sensitivity", "copy_selectivity", "train_seconds",
-    "ms_per_step", "training", "rel_gap_gd1", "escape_step", "copy_step",
+    "ms_per_step", "training", "rel_gap_gd1", "escape_step", "copy_step", "gd_optimum",
 )
 
 
