@@ -33,8 +33,8 @@ from pathlib import Path
 
 from litrec import __version__
 from litrec.atomic import replace_file
-from litrec.cachedir import CACHE as CACHE_DIR
-from litrec.cachedir import litrec_code_hash
+from litrec.cache import CACHE as CACHE_DIR
+from litrec.cache import litrec_code_hash
 
 SUBDIR = "validate"
 FILE = "records.bin"

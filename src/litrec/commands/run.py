@@ -119,11 +119,11 @@ def run(args) -> int:
                                                      args.profile, args.targets)
     kept = runmemo.recall(args.records, args.profile, key)
     try:
-        statuses = [ClaimStatus.from_row(r) for r in kept["claims"]] if kept else None
+        statuses = [ClaimStatus.from_row(r) for r in kept.claims] if kept else None
     except (TypeError, ValueError):  # rows of another shape: never trusted, worked out again
         statuses = None
     if statuses is not None:
-        return _report(args, statuses, [], kept["current"], [], ran_any=False)
+        return _report(args, statuses, [], kept.current, [], ran_any=False)
     from litrec.executors import prestart  # something may run: its workers start now
 
     with stdout_to_stderr(args.format == "json"):  # standard output is for the JSON alone
@@ -163,10 +163,10 @@ def _run(args, key: str | None, early, analysis: Path):
     statuses = claim_statuses(proj, args.results, args.profile, plan.claims, plan.states)
     if not plan.todo and key is not None:
         inputs = [st.inputs for st in plan.states.values() if st.inputs is not None]
-        data = {"patterns": sorted({p for i in inputs for p in i.patterns}),
-                "files": {f: d for i in inputs for f, d in i.data.items()}}
-        runmemo.keep(args.records, args.profile, key,
-                     {"current": plan.current, "claims": [s.row() for s in statuses], "data": data},
+        answer = runmemo.Answer(plan.current, [s.row() for s in statuses],
+                                sorted({p for i in inputs for p in i.patterns}),
+                                {f: d for i in inputs for f, d in i.data.items()})
+        runmemo.keep(args.records, args.profile, key, answer,
                      again=lambda: runmemo.inputs_key(args.records, analysis, args.results,
                                                       args.profile, args.targets))
     ran = [n for n, _ in plan.todo if n not in failed]
