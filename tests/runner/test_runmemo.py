@@ -18,16 +18,16 @@ from tests.runner.test_runner import toy  # noqa: F401  (the fixture)
 @pytest.fixture
 def full_runs(monkeypatch):
     """How many runs took the full path (loaded and validated the records)."""
-    import litrec.commands.run as run_cmd
+    import litrec.load
 
     calls: list[int] = []
-    real = run_cmd.load_valid_project
+    real = litrec.load.load_project
 
-    def counted(args):
+    def counted(*args, **kwargs):
         calls.append(1)
-        return real(args)
+        return real(*args, **kwargs)
 
-    monkeypatch.setattr(run_cmd, "load_valid_project", counted)
+    monkeypatch.setattr(litrec.load, "load_project", counted)
     return calls
 
 
