@@ -25,10 +25,14 @@ def _git(root: Path, *args: str) -> str | None:
     return run.stdout if run.returncode == 0 else None
 
 
-def commit_of(root: Path) -> dict | None:
-    """{"commit", "dirty"} of the project at `root`, or None where git cannot say."""
+def commit_of(root: Path, paths: tuple[str, ...] = ("analysis",)) -> dict | None:
+    """{"commit", "dirty"} of the project at `root`, or None where git cannot say.
+
+    `dirty`: whether tracked files under `paths` differ from the commit (the ledger of
+    judgements, `litrec.ledger`, asks of `records` and `analysis`).
+    """
     head = _git(root, "rev-parse", "--verify", "HEAD")
     if head is None or len(head.strip()) < 40:
         return None
-    changed = _git(root, "status", "--porcelain", "--untracked-files=no", "--", "analysis")
+    changed = _git(root, "status", "--porcelain", "--untracked-files=no", "--", *paths)
     return {"commit": head.strip(), "dirty": bool(changed and changed.strip())}

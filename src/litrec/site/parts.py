@@ -7,6 +7,7 @@ from typing import Any
 
 from litrec.formatting import fmt
 from litrec.judge import leaning
+from litrec.ledger import read_history
 from litrec.model import RELATIONS
 from litrec.site.data import SiteData, anchor
 from litrec.site.markup import a, code, esc, inline_md, p, span, table, ul, words
@@ -205,6 +206,13 @@ def provenance(prov: dict) -> str:
         rows.append(("platform", esc(" ".join(str(plat.get(k, "")) for k in ("system", "machine", "python")))))
     if prov.get("litrec"):
         rows.append(("litrec", esc(prov["litrec"])))
+    if prov.get("commit"):
+        rows.append(("git commit", code(str(prov["commit"])[:12])
+                     + (" (records or code uncommitted)" if prov.get("dirty") else "")))
+    if prov.get("signature"):
+        sig = {"signed": f"signed by {prov.get('signer') or 'a key'}", "unsigned": "unsigned",
+               "bad": f"bad signature: {prov.get('signature_problem') or ''}"}[prov["signature"]]
+        rows.append(("signature", esc(sig)))
     return table(["", ""], ([k, v] for k, v in rows)) if rows else ""
 
 
@@ -256,4 +264,32 @@ def stored_outcomes(st) -> str:
              for o in st.stored_outcomes]
     return p(f"Judged against the expectations stored with the result when it ran "
              f"({badge(st.stored_verdict or 'unchecked')}):") + ul(items)
+
+
+def history(data: SiteData, ref: str, analysis: str) -> str:
+    """The claim's ledger of judgements at this site's profile, oldest first (`litrec.ledger`).
+
+    `2026-12-03 16:40 · commit 1a2b3c4d5e · not reproduced under cos > 0.99`, then
+    `... · expectation changed to cos > 0.97: reproduced`.
+    """
+    entries = read_history(data.results_dir, analysis, data.profile, ref)
+    if not entries:
+        return ""
+    items, last_hash = [], None
+    for e in entries:
+        exp = e.get("expectations") if isinstance(e.get("expectations"), dict) else {}
+        text = ", ".join(code(str(t)) for t in exp.get("text") or []) or "—"
+        commit = str(e.get("commit") or "")[:10]
+        where = f"commit {code(commit)}" if commit else "no commit"
+        if e.get("dirty"):
+            where += " (records or code uncommitted)"
+        changed = last_hash is not None and exp.get("hash") != last_hash
+        verdict = badge(str(e.get("verdict") or "unchecked"))
+        what = (f"expectation changed to {text}: {verdict}" if changed
+                else f"{verdict} under {text}")
+        items.append(f"{esc(str(e.get('when') or '?').replace('T', ' ')[:16])} · {where} · {what}")
+        last_hash = exp.get("hash")
+    return (p(f"<strong>History</strong> ({len(entries)} judgement{'s' * (len(entries) != 1)} "
+              f"at {code(data.profile)}, oldest first, from the ledger "
+              f"{code(f'results/{analysis}/{data.profile}.history.jsonl')}):") + ul(items))
 

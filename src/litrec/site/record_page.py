@@ -34,6 +34,7 @@ from litrec.site.markup import (
 from litrec.site.parts import (
     analysis_link,
     badge,
+    history,
     links_list,
     outcome_plot,
     outcome_table,
@@ -175,6 +176,7 @@ def _claim(data: SiteData, rec, c, page: str) -> str:
         for name, path in data.figures(c.check.analysis):
             parts.append(p(f'<img src="{esc(data.link(page, path))}" alt="{esc(name)}" '
                            'class="lr-figure" loading="lazy">'))
+        parts.append(history(data, ref, c.check.analysis))
         if st is not None and st.provenance:
             parts.append(details("Provenance", provenance(st.provenance)))
     backs = {inv: [e for e in es if e.claim == c.id]
