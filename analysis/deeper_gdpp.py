@@ -21,9 +21,7 @@ tuned by `gdpp.tune_gd`, the routine every analysis tunes its GD baseline with
 (on all tuning tasks, unclipped); `gd_optimum` holds, per baseline, the tuning
 loss at its scalars and with eta (and gamma) scaled by 1 -+ 5%, and whether
 both are higher. The others: a grid for the shared
-values, then Levenberg-Marquardt (per-step scalars of K > 2 steps also from
-geometric ramps, `gdpp.geometric_starts`: from linear ramps five GD++ steps
-stayed near 0.05-0.06 on three of five seeds) (least squares in at most 2K - 1 scalars),
+values, then Levenberg-Marquardt (least squares in at most 2K - 1 scalars),
 through the per-task spectral form of `analysis.gdpp`; the evaluation runs the
 equivalent LSA constructions. Alignment as in the code: cosine (`cos_vs_*`) and distance
 (`model_diff_vs_*`) of the input sensitivities d yhat / d x_q, and mean
@@ -229,15 +227,10 @@ def _baselines(config: Config, tune: task_lib.Tasks, depth: Depth):
                                  it, score, every)
     return {
         "gd_shared": shared_gd,
-        "gd": gdpp.fit_scalars_restarts(st, y_q, K, N, float(shared_gd[0][0]), None, it, score, every,
-                                        starts=gdpp.geometric_starts(eta_max / config.eta_grid_factor, None, K,
-                                                                     (1.5, 2.0)) if K > 2 else ()),
+        "gd": gdpp.fit_scalars_restarts(st, y_q, K, N, float(shared_gd[0][0]), None, it, score, every),
         "gdpp_shared": shared_pp,
         "gdpp": gdpp.fit_scalars_restarts(st, y_q, K, N, float(shared_pp[0][0]),
-                                          float(shared_pp[1][0]), it, score, every,
-                                          starts=gdpp.geometric_starts(eta_max / config.eta_grid_factor,
-                                                                       float(shared_pp[1][0]), K)
-                                          if K > 2 else ()),
+                                          float(shared_pp[1][0]), it, score, every),
     }
 
 

@@ -54,11 +54,3 @@ def test_every_analysis_tunes_its_gd_baseline_with_the_one_routine():
         assert "gdpp.tune_gd(" in inspect.getsource(mod)
         assert "tune_scalar(" not in inspect.getsource(mod)
 
-
-def test_geometric_starts_grow_step_by_step():
-    (e3, g3), (e9, g9) = gdpp.geometric_starts(6.0, 0.12, 5)
-    assert e3.shape == (5,) and g3.shape == (4,)
-    np.testing.assert_allclose(np.asarray(e9), 3.0 * 9.0 ** np.arange(5), rtol=1e-6)
-    np.testing.assert_allclose(np.asarray(g3), 0.3 * 3.0 ** np.arange(4), rtol=1e-6)
-    [(e, g)] = gdpp.geometric_starts(6.0, None, 3, (2.0,))
-    assert g is None and np.asarray(e).tolist() == [3.0, 6.0, 12.0]
