@@ -14,7 +14,7 @@ from litrec.commands.common import (
 )
 from litrec.commands.table import print_table
 from litrec.state import check_profile
-from litrec.verdicts import BEHIND, claim_statuses, result_problems
+from litrec.verdicts import BEHIND, claim_statuses, result_problems, with_scales
 
 
 def add_parser(sub) -> None:
@@ -40,14 +40,12 @@ def run(args) -> int:
     if proj is None:
         return 1
     check_profile(proj.registry, args.results, args.profile)
-    statuses = claim_statuses(proj, args.results, args.profile)
+    statuses = with_scales(proj, args.results, claim_statuses(proj, args.results, args.profile),
+                           args.profile)
     if args.format == "json":
         print(json.dumps([s.row() for s in statuses], indent=2, default=str))
     else:
         print_table(statuses, args.profile, args.verbose)
-        line = signature_line(statuses)
-        if line:
-            print(line)
     errors, warnings = result_problems(statuses)
     for w in warnings:
         print(f"litrec status: warning: {w}", file=sys.stderr)
@@ -68,16 +66,6 @@ def run(args) -> int:
 def _by_result(statuses) -> dict[str, dict]:
     """The provenance of each analysis's result, once per analysis."""
     return {s.analysis: s.provenance for s in statuses if s.analysis and "signature" in s.provenance}
-
-
-def signature_line(statuses) -> str:
-    """`results: 2 signed, 3 unsigned, 1 bad signature`; empty when no result is signed."""
-    seen = [p["signature"] for p in _by_result(statuses).values()]
-    if not any(v != "unsigned" for v in seen):
-        return ""
-    counts = {v: seen.count(v) for v in ("signed", "unsigned", "bad")}
-    words = {"signed": "signed", "unsigned": "unsigned", "bad": "bad signature"}
-    return "results: " + ", ".join(f"{n} {words[v]}" for v, n in counts.items() if n)
 
 
 def bad_signatures(statuses, results, profile: str) -> list[str]:
