@@ -19,17 +19,21 @@ from litrec.verdicts import BEHIND, claim_statuses, result_problems, with_scales
 
 def add_parser(sub) -> None:
     """Declare the command and its options."""
-    p = sub.add_parser("status", help="one row per claim: verdict, measured vs expected",
+    p = sub.add_parser("status", help="every claim's verdict: measured beside expected",
                        description="Show every claim's verdict from the stored results, without "
-                       "running anything.")
+                       "running anything: at most two lines per claim, cut to the terminal's "
+                       "width (the verdict and the deciding number beside its expectation; then, "
+                       "for anything but reproduced, the reason). Exit 0 whatever the verdicts; 1 "
+                       "when the records have errors or a result is damaged or cannot be judged.")
     profile_arg(p, "which profile's results to judge (default: paper)")
     results_arg(p)
     p.add_argument("--check-current", action="store_true",
                    help="exit 1 when any claim's result is stale, missing, modified or in error, "
                    "its expectations changed since the run, or its signature is bad (for CI)")
     p.add_argument("--verbose", "-v", action="store_true",
-                   help="every outcome under its claim: per-seed values, interval, evaluation "
-                   "noise, expectations changed since the run")
+                   help="every outcome under its claim, wrapped to the terminal's width: both "
+                   "sides' per-seed values, the interval, the evaluation noise, the reason for "
+                   "every mark (error verdicts too), expectations changed since the run")
     records_args(p)
     format_arg(p)
 
