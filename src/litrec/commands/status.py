@@ -24,7 +24,8 @@ def add_parser(sub) -> None:
                        "running anything: at most two lines per claim, cut to the terminal's "
                        "width (the verdict and the deciding number beside its expectation; then, "
                        "for anything but reproduced, the reason). Exit 0 whatever the verdicts; 1 "
-                       "when the records have errors or a result is damaged or cannot be judged.")
+                       "when the records have errors, a result is damaged or cannot be judged, or a "
+                       "signature is bad (litrec sign).")
     profile_arg(p, "which profile's results to judge (default: paper)")
     results_arg(p)
     p.add_argument("--check-current", action="store_true",
