@@ -36,6 +36,7 @@ ORDER = (
     "sweep_speedup",
     "train_throughput",
     "deep_lsa_step",
+    "train_speed",
 )
 HELPERS = {"all", "report", "table"}  # modules of bench/ that are not benchmarks
 
