@@ -6,6 +6,7 @@
 #   make run      rerun stale analyses and judge the claims (litrec run)
 #   make status   one row per claim, from the stored results (litrec status)
 #   make serve    preview the site live (litrec site serve)
+#   make mutation mutation testing of the verdict core, with its score (tools/mutation.py)
 # Each creates .venv with pip when it is missing or older than pyproject.toml/constraints.txt;
 # litrec itself is then .venv/bin/litrec (or `. .venv/bin/activate`, then `litrec`).
 
@@ -15,7 +16,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.litrec-installed
 ARGS   ?=
 
-.PHONY: site test test-all venv run status serve clean bench
+.PHONY: site test test-all venv run status serve clean bench mutation
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -46,6 +47,10 @@ test-all: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/all.py
+
+# Mutation testing of the verdict core (mutmut, in mutants/): prints the score per module.
+mutation: $(STAMP)
+	$(BIN)/python tools/mutation.py $(ARGS)
 
 clean:
 	rm -rf build public
