@@ -22,15 +22,15 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime as dt
-import math
+import shutil
 import time
 import traceback
 from pathlib import Path
 from typing import Any, Callable
 
-from litrec import __version__, interrupt
-from litrec.errors import AnalysisExited, ResultsLocked, ResultsUnwritable
-from litrec.fingerprint import RESULT_FORMAT, Fingerprint
+from litrec import __version__, gitinfo, interrupt, ledger, resume, stats
+from litrec.errors import AnalysisExited, InputsChanged, ResultsLocked, ResultsUnwritable
+from litrec.inputs import RESULT_FORMAT, Inputs
 from litrec.layout import Layout, Spec, draw_seed_figures, lay_out_remotely, layout, spec_of
 from litrec.project import Project
 from litrec.targets import resolve_targets
@@ -38,39 +38,46 @@ from litrec.results import keep_elsewhere, locked, result_path, write_error_log,
 from litrec.seal import seal
 from litrec.state import ResultState, result_state, result_states
 from litrec.sweep import Point, aggregate, run_point, to_json
-from litrec.verdicts import expectation_record
+from litrec.verdicts import claim_statuses, expectation_record
 
 # ---------------------------------------------------------------- running
 
 
 @dataclasses.dataclass
 class Job:
-    """One analysis to run: its fingerprint, its points and, once sent, their futures."""
+    """One analysis to run: its inputs, its points and, once sent, their futures."""
 
     name: str
     title: str
     profile: str
     module: str
-    fp: Fingerprint
+    fp: Inputs
     config: dict[str, Any]          # the profile's configuration, as JSON
     sweep: dict[str, list] | None
     points: list[Point]
     grid: list[dict]                # the stored points' overrides, in order
     expectations: dict[str, dict] = dataclasses.field(default_factory=dict)
     seed_figures: Spec | None = None  # the analysis draws figures over the seeds
+    git: dict | None = None         # the commit checked out (gitinfo.commit_of), None outside git
     futures: list | None = None
+    keys: list[str] = dataclasses.field(default_factory=list)  # each point's input key (litrec.resume)
+    partials: Path | None = None    # results folder whose <profile>.partial/ keeps finished points
+    kept: dict[int, dict] = dataclasses.field(default_factory=dict)  # points kept from an earlier run
     started: dt.datetime | None = None
     t0: float = 0.0
 
 
-def prepare(proj: Project, name: str, profile: str, fp: Fingerprint,
-            lay: Layout | None = None, workers: int = 1) -> Job:
+def prepare(proj: Project, name: str, profile: str, fp: Inputs,
+            lay: Layout | None = None, workers: int = 1, fresh: bool = False) -> Job:
     """A job of the analysis's points, from its layout (`lay`, from a worker; else worked
     out here, importing the analysis: no work happens at import).
 
     The seeds of an analysis with `run_seeds` go to it in one call per point of its
     other SWEEP fields; with `workers` > 1 (its points go to that many workers), they are
     split into that many groups, one call each, so every worker trains some of them.
+
+    Each point gets its input key and, unless `fresh` (`--force`), a folder for its
+    training checkpoints (`litrec.resume`); with `fresh`, the folder is emptied.
     """
     spec = spec_of(proj, name, profile)
     lay = lay if lay is not None else layout(spec)
@@ -80,22 +87,54 @@ def prepare(proj: Project, name: str, profile: str, fp: Fingerprint,
         rest = [{k: v for k, v in o.items() if k != "seed"} for o in grid[:len(grid) // seeds]]
         seed_list, n = tuple(lay.sweep["seed"]), min(max(workers, 1), seeds)
         groups = [seed_list[seeds * g // n: seeds * (g + 1) // n] for g in range(n)]
-        points = [Point(*common, o, fp.files, fp.versions, figures=g == i == 0, seeds=group)
+        points = [Point(*common, o, fp.files, fp.versions, figures=g == i == 0, seeds=group,
+                        inputs=fp.record())
                   for g, group in enumerate(groups) for i, o in enumerate(rest)]
     else:
-        points = [Point(*common, overrides, fp.files, fp.versions, figures=i == 0)
+        points = [Point(*common, overrides, fp.files, fp.versions, figures=i == 0,
+                        inputs=fp.record())
                   for i, overrides in enumerate(grid)]
-    expectations = {f"{rec.id}#{claim.id}": expectation_record(claim.check.expect)
+    expectations = {f"{rec.id}#{claim.id}": expectation_record(claim.check.expect, profile)
                     for rec, claim in proj.claims()
                     if claim.check is not None and claim.check.analysis == name}
+    every = {**fp.versions, "(every input)": fp.key()}  # data, environment, instruction set too
+    keys = [resume.point_key(lay.module, profile, lay.config, p.overrides, p.seeds, fp.files, every)
+            for p in points]
+    folders = [resume.checkpoint_dir(spec.root, name, profile, key) for key in keys]
+    if fresh:
+        for folder in filter(None, folders):
+            shutil.rmtree(folder, ignore_errors=True)
+    points = [dataclasses.replace(p, checkpoints=folder) for p, folder in zip(points, folders)]
     return Job(name, proj.registry.entries[name].title, profile, lay.module, fp, lay.config,
-               lay.sweep, points, grid, expectations, spec if lay.seed_figures else None)
+               lay.sweep, points, grid, expectations, spec if lay.seed_figures else None,
+               gitinfo.commit_of(proj.records_dir.parent), keys=keys)
+
+
+def keep_partials(job: Job, results_dir: Path) -> None:
+    """Let a sweep keep its finished points (one per seed) as sealed partial results, and take
+    those an interrupted run of the same inputs kept (`litrec.resume`)."""
+    if len(job.points) < 2 or job.points[0].seeds is not None:
+        return  # one point, or seeds in groups: nothing finishes on its own
+    job.partials = Path(results_dir)
+    for i, (point, key) in enumerate(zip(job.points, job.keys)):
+        out = resume.kept(results_dir, job.name, job.profile, point.overrides, key)
+        if out is not None:
+            job.kept[i] = out
+
+
+def _keep(job: Job, i: int, out: dict) -> None:
+    if job.partials is None:
+        return
+    try:
+        resume.keep(job.partials, job.name, job.profile, job.points[i].overrides, job.keys[i], out)
+    except OSError:
+        pass  # not kept: a rerun computes the point again, and the run goes on
 
 
 def submit(job: Job, executor) -> None:
     """Send every point of a job to the executor."""
     job.started, job.t0 = dt.datetime.now(dt.timezone.utc), time.perf_counter()
-    job.futures = [executor.submit(run_point, p) for p in job.points]
+    job.futures = [executor.submit(run_point, p) for i, p in enumerate(job.points) if i not in job.kept]
 
 
 class PointFailed(Exception):
@@ -109,8 +148,12 @@ def _outputs(job: Job, executor, progress) -> list[dict]:
         job.started, job.t0 = dt.datetime.now(dt.timezone.utc), time.perf_counter()
         outs = []
         for i, point in enumerate(job.points):
+            if i in job.kept:
+                outs.append(job.kept[i])
+                continue
             try:
                 outs.append(run_point(point, progress if n == 1 else None))
+                _keep(job, i, outs[-1])
             except Exception as exc:
                 if n == 1:
                     raise
@@ -120,13 +163,14 @@ def _outputs(job: Job, executor, progress) -> list[dict]:
         return outs
     from concurrent.futures.process import BrokenProcessPool  # imported once a point is sent
 
-    index = {f: i for i, f in enumerate(job.futures)}
-    done: dict[int, dict] = {}
+    index = dict(zip(job.futures, [i for i in range(n) if i not in job.kept]))
+    done: dict[int, dict] = dict(job.kept)
     try:
         for fut in executor.as_completed(job.futures):
             i = index[fut]
             try:
                 done[i] = fut.result()
+                _keep(job, i, done[i])
             except BrokenProcessPool as exc:
                 raise PointFailed("a worker process died (killed, or out of memory); the local "
                                   "executor does not retry: rerun, or use --executor dask, "
@@ -175,9 +219,12 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
     if job.sweep is not None:
         metrics, spread, agg_notes = aggregate([o["metrics"] for o in outs])
         notes = list(dict.fromkeys([n for o in outs for n in o["notes"]] + agg_notes))
-        noise = _mean_noise([o.get("noise") or {} for o in outs])
+        noise = stats.mean_noise([o.get("noise") or {} for o in outs])
         if "seed" in job.sweep:
             seed = to_json(job.sweep["seed"])
+        if job.kept:
+            notes.append(f"{len(job.kept)} of {len(outs)} points were kept from an interrupted run "
+                         "of the same inputs (litrec.resume)")
     if job.seed_figures is not None:  # where the points ran: this process need not import it
         draw = (job.seed_figures, [{"seed": p.get("seed"), "metrics": o["metrics"]}
                                    for p, o in zip(job.grid, outs)])
@@ -192,7 +239,10 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         "code_hash": job.fp.code_hash,
         "code_files": job.fp.files,
         "versions": job.fp.versions,
+        "inputs": job.fp.record(),
         "litrec": __version__,
+        **({"git": job.git} if job.git else {}),
+        **({"history": f"{job.profile}{ledger.SUFFIX}"} if job.expectations else {}),
         "platform": first["platform"],
         "device": first["device"],
         "config": cfg,
@@ -211,10 +261,13 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         "notes": notes,
         "expectations": job.expectations,
     }
+    job.fp.check_unchanged(job.points[0], job.name)  # its root, package and module
     payload = seal(payload, figures, default=to_json)
     try:
         with interrupt.deferred():  # a Ctrl-C waits until the result is written whole
             write_result(results_dir, job.name, job.profile, payload, figures)
+            if job.partials is not None:
+                resume.drop(job.partials, job.name, job.profile)
     except OSError as exc:
         folder = result_path(results_dir, job.name, job.profile).parent
         try:
@@ -226,15 +279,20 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
     return payload
 
 
-def _mean_noise(per_point: list[dict]) -> dict:
-    """The evaluation noise of a mean over points: sqrt(sum of squared errors) / n, per metric."""
-    names = sorted({k for noise in per_point for k in noise})
-    out = {}
-    for k in names:
-        ses = [noise.get(k) for noise in per_point]
-        if all(isinstance(se, (int, float)) and not isinstance(se, bool) for se in ses):
-            out[k] = math.sqrt(math.fsum(se * se for se in ses)) / len(ses)
-    return out
+def record_judgements(proj: Project, results_dir: Path, name: str, profile: str,
+                      state: ResultState, job: Job) -> None:
+    """Append the judgement of every claim the new result checks to its ledger (`litrec.ledger`).
+
+    Called while the results folder is locked, right after the result is written.
+    """
+    claims = {ref for ref in job.expectations}
+    if not claims or state.result is None:
+        return
+    statuses = claim_statuses(proj, results_dir, profile, only=claims, states={name: state})
+    git = gitinfo.commit_of(proj.records_dir.parent, ledger.TRACKED) or {}
+    ledger.append(results_dir, name, profile,
+                  [ledger.entry(st, state.result, git, job.expectations.get(st.claim))
+                   for st in statuses])
 
 
 @dataclasses.dataclass
@@ -244,6 +302,7 @@ class Plan:
     todo: list[tuple[str, str]]
     states: dict[str, ResultState]
     claims: set[str] | None
+    force: bool = False              # recompute from scratch: no kept points, no checkpoints
 
     @property
     def current(self) -> list[str]:
@@ -263,7 +322,7 @@ def plan_run(proj: Project, results_dir: Path, profile: str, targets: list[str],
             continue
         why = {"current": "forced", "missing": "no result"}.get(st.state, st.reason or st.state)
         todo.append((name, why))
-    return Plan(todo, states, claims)
+    return Plan(todo, states, claims, force)
 
 
 class Events:
@@ -313,12 +372,17 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
 
     with interrupt.handling(), contextlib.ExitStack() as locks:
         prepared: dict[str, Job] = {}
-        fps = [plan_.states[name].fingerprint for name, _ in plan_.todo]
+        fps = [plan_.states[name].inputs for name, _ in plan_.todo]
         early = warm(executor_kind, jobs, scheduler,
                      any(fp is not None and "jax" in fp.versions for fp in fps), early) if fps else early
         if early is not None:
             locks.callback(early.discard)  # closed on the way out unless its points were sent
         for name, _ in plan_.todo:  # every folder checked before any work
+            inputs = plan_.states[name].inputs
+            if inputs is not None and inputs.problems:
+                fail(name, InputsChanged(f"analysis '{name}': " + "; ".join(inputs.problems)),
+                     log=False)
+                continue
             try:
                 locks.enter_context(locked(results_dir, name))
             except ResultsLocked as exc:
@@ -331,8 +395,10 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
                     continue
                 try:
                     lay = layouts[name].result() if name in layouts else None
-                    prepared[name] = prepare(proj, name, profile, plan_.states[name].fingerprint, lay,
-                                             executor.size() if name in layouts else 1)
+                    prepared[name] = prepare(proj, name, profile, plan_.states[name].inputs, lay,
+                                             executor.size() if name in layouts else 1, plan_.force)
+                    if not plan_.force:
+                        keep_partials(prepared[name], results_dir)
                     if not compile_cache:
                         job = prepared[name]
                         job.points = [dataclasses.replace(p, compile_cache=False) for p in job.points]
@@ -387,6 +453,13 @@ def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
                 continue
             plan_.states[name] = result_state(proj.registry, results_dir, name, profile,
                                               fp=job.fp)
+            try:
+                with interrupt.deferred():  # a Ctrl-C waits until the judgement is recorded
+                    record_judgements(proj, results_dir, name, profile, plan_.states[name], job)
+            except OSError as exc:  # the result is written; its judgement could not be kept
+                fail(name, ResultsUnwritable(f"cannot append to the ledger of '{name}' "
+                                             f"({exc.strerror or exc}): the result is written, "
+                                             "its judgement is not recorded"))
             events.finished(name, payload)
             interrupt.check()  # a Ctrl-C held back while the result was written
     except BaseException:
