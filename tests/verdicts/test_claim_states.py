@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from litrec.fingerprint import RESULT_FORMAT, fingerprint
+from litrec.inputs import RESULT_FORMAT
+from litrec.inputs import result_inputs as fingerprint
 from litrec.load import load_project
 from litrec.results import result_path, write_result
 from litrec.seal import broken_seal, seal
@@ -35,7 +36,8 @@ def store(root: Path, per_seed: list[dict] | None = None, metrics: dict | None =
     figures = figures or {}
     payload = {"format": RESULT_FORMAT, "analysis": NAME, "profile": PROFILE,
                "code_hash": code_hash or fp.code_hash, "code_files": fp.files,
-               "versions": fp.versions, "started": "2026-01-02T03:04:05+00:00",
+               "versions": fp.versions, "inputs": fp.record(),
+               "started": "2026-01-02T03:04:05+00:00",
                "wall_time_s": 1.0, "config": {}, "seed": 0, "notes": [],
                "metrics": metrics if metrics is not None else dict(per_seed[0]),
                "figures": {n[:-4]: f"{PROFILE}/{n}" for n in figures}}
@@ -98,8 +100,11 @@ def test_an_inconclusive_outcome_is_never_turned_into_holds(project):
     assert st.verdict == "inconclusive" and st.rests_on_it == []
     # gap 0.1e-5, std 0.5e-5: the least n with t(n-1) / sqrt(n) < 0.2 is 97 (1.960 / 9.85)
     assert st.seeds_needed == st.outcomes[1].seeds_needed == 97
-    assert st.reason == ("an interval straddles its threshold; about 97 seeds would decide at "
-                         "this spread")
+    assert st.direction == "likely reproduced"
+    assert st.reason == ("an interval straddles its threshold, wide because of the seed count: 3 "
+                         "seeds, t = 4.3 with 2 degrees of freedom; likely reproduced: "
+                         "max_abs_error_f32: mean 9e-06 below 1e-05: about 97 seeds would likely "
+                         "decide it holds")
 
 
 def test_a_failing_outcome_outweighs_an_inconclusive_one(project):
@@ -113,7 +118,9 @@ def test_an_inconclusive_outcome_with_no_estimate_says_only_that(project):
     store(project, seeds3(max_abs_error_f32=[0.5e-5, 1e-5, 1.5e-5]))
     st = p1(project)
     assert st.verdict == "inconclusive" and st.seeds_needed is None
-    assert st.reason == "an interval straddles its threshold"
+    assert st.direction == "undecided"
+    assert st.reason.endswith("max_abs_error_f32: mean 1e-05 at 1e-05: undecided, no number of "
+                              "seeds would likely decide it at this spread")
 
 
 def test_a_refused_comparison_is_an_error_located_in_the_result(project):
@@ -320,7 +327,7 @@ def test_result_states(project):
     missing = result_state(reg, res, NAME, PROFILE)
     assert (missing.state, missing.result, missing.reason) == ("missing", None,
                                                                f"no paper result for '{NAME}'")
-    assert missing.fingerprint is not None and not missing.current
+    assert missing.inputs is not None and not missing.current
     store(project, seeds3(), figures={"curve.svg": b"<svg/>"})
     assert result_state(reg, res, NAME, PROFILE).state == "current"
     assert result_states(reg, res, [NAME], PROFILE)[NAME].state == "current"
@@ -391,7 +398,8 @@ def test_the_expectation_record_is_text_and_a_hash_of_the_data():
     rec = expectation_record(exps)
     blob = json.dumps([e.model_dump(mode="json") for e in exps], sort_keys=True,
                       separators=(",", ":"), ensure_ascii=False)
-    assert rec == {"text": ["m < 2 × 0.5"], "hash": hashlib.sha256(blob.encode()).hexdigest()}
+    assert rec == {"text": ["m < 2 × 0.5"], "hash": hashlib.sha256(blob.encode()).hexdigest(),
+                   "data": [e.model_dump(mode="json") for e in exps]}
 
 
 def test_an_expectation_changed_since_the_run_is_flagged_outcome_by_outcome(project):
@@ -439,3 +447,51 @@ def test_a_status_row_round_trips(project):
     assert back.row() == json.loads(json.dumps(row, default=str))
     assert ClaimStatus.from_row({"claim": "a#b", "title": "t", "analysis": None,
                                  "profile": "p", "verdict": "unchecked"}).outcomes == []
+
+
+def test_a_changed_expectation_is_its_own_state_judged_against_the_stored_one(project, cli):
+    proj = load_project(project / "records")
+    _, claim = proj.claim(P1)
+    from litrec.expectation import Expectation
+
+    # stored: the f64 error must be below 1e-14 (fails at 1e-12); now: below 1e-10 (holds)
+    old = [e.model_copy(update={"value": 1e-14}) if i == 0 else e
+           for i, e in enumerate(claim.check.expect)]
+    assert isinstance(old[0], Expectation)
+    store(project, seeds3(), expectations={P1: expectation_record(old)})
+    st = p1(project)
+    assert st.verdict == "expectation changed" and st.expectation_changed
+    assert (st.stored_verdict, st.new_verdict) == ("not reproduced", "reproduced")
+    assert [o.decision for o in st.stored_outcomes] == ["fails", "holds", "holds"]
+    assert st.direction is None and st.seeds_needed is None
+    assert st.reason == ("the expectations changed after the run: under the expectations stored "
+                         "with the result, not reproduced; under the new ones, reproduced; until "
+                         f"the analysis reruns (litrec run {NAME} --profile {PROFILE} --force) "
+                         "neither is its verdict")
+    row = st.row()
+    assert row["stored_verdict"] == "not reproduced" and row["new_verdict"] == "reproduced"
+    assert [o["decision"] for o in row["stored_outcomes"]] == ["fails", "holds", "holds"]
+    assert ClaimStatus.from_row(row).stored_outcomes[0].decision == "fails"
+    code, _, err = cli("status", "--check-current", "--format", "json")
+    assert code == 1 and f"{P1} is expectation changed" in err
+    # only the text kept: no stored verdict
+    store(project, seeds3(), expectations={P1: {"text": ["x"], "hash": "0" * 64}})
+    st = p1(project)
+    assert st.verdict == "expectation changed" and st.stored_verdict is None
+    assert "the result kept no expectations it could be judged against again" in st.reason
+    # the claim was not checked when it ran
+    store(project, seeds3(), expectations={"other#X": {"text": [], "hash": "0" * 64}})
+    st = p1(project)
+    assert "the claim was not checked when the analysis ran" in st.reason
+    # a stored expectation naming a metric the result lacks: no stored verdict
+    gone = [old[0].model_copy(update={"metric": "gone"})]
+    store(project, seeds3(), expectations={P1: expectation_record(gone)})
+    st = p1(project)
+    assert st.stored_outcomes == [] and st.stored_verdict is None
+
+
+def test_provenance_names_the_commit(project):
+    payload = store(project, seeds3())
+    st = p1(project)
+    assert st.provenance["commit"] is None and st.provenance["content_hash"] == payload["content_hash"]
+    assert "git" not in st.provenance
