@@ -28,6 +28,10 @@ def E(**kw) -> Expectation:
      "t between gdpp (0) and gd (1): position < 0.15"),
     ({"metric": "t", "op": "between", "low": "l", "high": "h", "position": ">= 5e-1"},
      "t between l (0) and h (1): position >= 0.5"),
+    ({"metric": "drop", "op": ">", "value": 0.9, "precondition": True}, "drop > 0.9 (precondition)"),
+    ({"metric": "a", "op": "<", "ref": "b", "profiles": ["paper_full"]}, "a < b (paper_full)"),
+    ({"metric": "a", "op": "<", "ref": "b", "profiles": ["x", "y"], "precondition": True},
+     "a < b (precondition) (x, y)"),
 ])
 def test_describe(kw, text):
     assert E(**kw).describe() == text
