@@ -84,9 +84,13 @@ def display(mangled: str) -> str:
 
 
 def changed_lines(orig: str, mutant: str) -> tuple[list[str], list[str]]:
-    """The lines a mutant removes and adds, stripped, without the function's own def line."""
-    a = orig.splitlines()[1:]
-    b = mutant.splitlines()[1:]
+    """The lines a mutant removes and adds, stripped (the def line with the function's own name)."""
+    def lines(src: str) -> list[str]:
+        first, _, rest = src.partition("\n")
+        head = first.split("(", 1)
+        return ["def (" + head[1] if len(head) == 2 else first, *rest.splitlines()]
+
+    a, b = lines(orig), lines(mutant)
     minus, plus = [], []
     for line in difflib.unified_diff(a, b, lineterm="", n=0):
         if line.startswith(("---", "+++", "@@")):

@@ -424,3 +424,22 @@ def test_several_seeds_are_summarized_like_summarize():
     s = summarize(values)
     assert o.interval == [s.low, s.high] and o.mean == s.mean and o.measured == s.mean
     assert o.n == 4 and o.method == "student t" and o.judged is None
+
+
+def test_a_list_metric_against_a_number_metric_compares_every_element_with_it():
+    o = evaluate(E(metric="g", op="<", ref="r"), seeds(g=[[0.1, 0.2], [0.2, 0.3]], r=[1.0, 1.0]))
+    assert o.decision == "holds" and o.measured == pytest.approx([0.15, 0.25])
+    o = evaluate(E(metric="g", op="<", ref="r"), seeds(g=[[0.1, 2.0], [0.2, 2.1], [0.1, 2.2]],
+                                                      r=[1.0, 1.0, 1.0]))
+    assert o.decision == "fails"
+
+
+def test_a_list_whose_open_element_sits_on_the_threshold_needs_no_seed_count():
+    o = evaluate(E(metric="g", op="<", value=1.0), seeds(g=[[0.1, 0.9], [0.2, 1.0], [0.3, 1.1]]))
+    assert o.decision == "inconclusive" and o.seeds_needed is None and o.direction == "undecided"
+
+
+def test_a_number_compared_with_a_list_is_refused_and_named():
+    o = evaluate(E(metric="m", op="<", ref="r"), [{"m": 1.0, "r": [1.0, 2.0]}])
+    assert o.decision == "refused"
+    assert o.reason.startswith("metric 'r' is a list, not a number")

@@ -245,3 +245,10 @@ def test_stored_expectations_are_read_back_only_when_their_hash_matches():
     assert stored_expectations({"expectations": {"P#1": ["x"]}}, "P#1") is None
     bad = [{"metric": "m", "op": "<"}]  # no right-hand side: not an expectation of this litrec
     assert stored_expectations(_stored(bad), "P#1") is None
+
+
+def test_the_leaning_of_a_list_has_no_single_mean():
+    rows = [{"g": [0.8, 0.8]}, {"g": [0.9, 0.9]}, {"g": [1.0, 1.0]}]
+    o = evaluate(E(metric="g", op="<", value=1.0), rows)
+    assert o.mean is None and o.values is None
+    assert leaning(o) == f"about {o.seeds_needed} seeds would likely decide it holds"
