@@ -10,6 +10,7 @@ the changed lines, not by mutmut's number, which shifts when the code changes) w
 
 Exit 0 when the score is at least 95% (`--goal`), 1 when below, 2 when mutmut itself failed.
 `--keep` reuses mutants/ from the last run: mutmut reruns only the functions that changed.
+`--survivors` reruns, on the last run's mutants, those it did not kill (after adding tests).
 """
 
 from __future__ import annotations
@@ -46,11 +47,13 @@ def status(code) -> str:
             34: "skipped"}.get(code, "suspicious")
 
 
-def run_mutmut(max_children: int | None) -> float:
-    """Run mutmut in ROOT; its output goes to LOG. The wall time, in seconds."""
+def run_mutmut(max_children: int | None, names: list[str] = ()) -> float:
+    """Run mutmut in ROOT (on `names` only, when given); its output goes to LOG. The wall time,
+    in seconds."""
     cmd = [str(Path(sys.executable).parent / "mutmut"), "run"]
     if max_children:
         cmd += ["--max-children", str(max_children)]
+    cmd += list(names)
     MUTANTS.mkdir(exist_ok=True)
     t0 = time.perf_counter()
     with open(LOG, "w", encoding="utf-8") as log:
@@ -149,10 +152,15 @@ def main(argv=None) -> int:
     ap.add_argument("--max-children", type=int, default=None, help="mutmut's parallel workers")
     ap.add_argument("--goal", type=float, default=95.0, help="the least score, in percent")
     ap.add_argument("--report-only", action="store_true", help="score the last run, run nothing")
+    ap.add_argument("--survivors", action="store_true",
+                    help="rerun only the mutants the last run did not kill")
     args = ap.parse_args(argv)
     os.chdir(ROOT)
     wall = None
-    if not args.report_only:
+    if args.survivors:
+        names = [r["key"] for r in mutants() if r["status"] not in ("killed", "timeout")]
+        wall = run_mutmut(args.max_children, names) if names else 0.0
+    elif not args.report_only:
         if not args.keep and MUTANTS.exists():
             shutil.rmtree(MUTANTS)
         wall = run_mutmut(args.max_children)
