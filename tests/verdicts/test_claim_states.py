@@ -508,3 +508,42 @@ def test_a_nested_metric_is_located_at_its_own_line(tmp_path):
     assert _metric_at(tmp_path, "a", "paper", "k2.loss") == f"{path}:{line}: metrics.k2.loss"
     assert _metric_at(tmp_path, "a", "paper", None) == f"{path}:3: metrics"
     assert _metric_at(tmp_path, "b", "paper", "x").endswith(": metrics.x")  # no file: still located
+
+
+def test_a_damaged_or_edited_result_is_reported_at_its_file(project):
+    store(project, seeds3())
+    path = result_path(project / "results", NAME, PROFILE)
+    data = json.loads(path.read_text())
+    data["metrics"]["max_abs_error_f64"] = 0.5
+    path.write_text(json.dumps(data))
+    (d,) = modified_results(project / "results", display=lambda p: f"<{p.name}>")
+    assert (d.path, d.line, d.col, d.field, d.code) == ("<paper.json>", 1, 1, "content_hash",
+                                                        "result-modified")
+    assert d.message.startswith("modified since litrec wrote it: its content does not match")
+    assert d.message.endswith(f"; rerun: litrec run {NAME} --profile {PROFILE} --force")
+    path.write_text("[1]")
+    (d,) = modified_results(project / "results", display=lambda p: f"<{p.name}>")
+    assert (d.path, d.line, d.col, d.field, d.code) == ("<paper.json>", 1, 1, "", "result-modified")
+
+
+def test_an_unknown_profile_lists_every_known_one(project):
+    from litrec.errors import ProfileError
+
+    reg = load_project(project / "records").registry
+    store(project, seeds3())
+    (project / "results" / "other").mkdir()
+    (project / "results" / "other" / "quick.json").write_text("{}")
+    with pytest.raises(ProfileError) as exc:
+        check_profile(reg, project / "results", "nope")
+    known = sorted(set().union(*reg.profiles.values()) | {"paper", "quick"})
+    assert len(known) > 1
+    assert str(exc.value) == (f"--profile: unknown profile 'nope'; known profiles: {', '.join(known)} "
+                              "(the analyses' PROFILES and the stored results)")
+
+
+def test_a_figure_is_hashed_by_its_file_name_not_its_folder():
+    data = seal({"figures": {"c": "p.new-1/c.svg"}}, {"c.svg": b"x"})
+    body = {"figures": {"c": "c.svg"}, "figure_hashes": data["figure_hashes"]}
+    blob = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert data["content_hash"] == hashlib.sha256(blob.encode()).hexdigest()
+    assert data["figures"] == {"c": "p.new-1/c.svg"}

@@ -144,3 +144,10 @@ def test_seeds_needed_is_counted_from_the_seeds_there_are():
     # a larger run never asks for fewer seeds than it has
     assert seeds_needed(summary(3.0, 1.0, 12), 0.0) == 12
     assert seeds_needed(summary(0.5, 1.0, 20), 0.0) == 20
+
+
+def test_seeds_needed_counts_up_to_a_thousand_seeds_by_default():
+    # 1.960 / sqrt(1000) = 0.061981 > 0.06196 > 1.960 / sqrt(1001) = 0.061949
+    assert seeds_needed(summary(0.06196, 1.0, 3), 0.0) is None
+    assert seeds_needed(summary(0.06196, 1.0, 3), 0.0, limit=1001) == 1001
+    assert seeds_needed(summary(0.062, 1.0, 3), 0.0) == 1000
