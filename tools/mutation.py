@@ -214,6 +214,12 @@ def main(argv=None) -> int:
               "mutant (the code changed, or a test now kills it); remove them:")
         for e in stale:
             print(f"  {e['module']} {e['function']}: {e['after']}")
+    unchecked = n - sum(total[k] for k in ("killed", "timeout", "equivalent", "survived", "no tests"))
+    if unchecked:
+        checked = n - unchecked - total["equivalent"]
+        print(f"\n{unchecked} mutants were not checked (the run was stopped before them): of the "
+              f"{checked} non-equivalent mutants checked, {total['killed'] + total['timeout']} were "
+              f"killed ({100.0 * (total['killed'] + total['timeout']) / max(1, checked):.1f}%)")
     took = f" in {wall:.0f} s" if wall is not None else ""
     print(f"\nmutation score of the verdict core: {score:.1f}% ({total['killed'] + total['timeout']}"
           f" of {n - total['equivalent']} non-equivalent mutants killed, {total['equivalent']} "
