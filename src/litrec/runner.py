@@ -36,9 +36,10 @@ from litrec.project import Project
 from litrec.targets import resolve_targets
 from litrec.results import keep_elsewhere, locked, result_path, write_error_log, write_result
 from litrec.seal import seal
+from litrec.signing import unsign
 from litrec.state import ResultState, result_state, result_states
 from litrec.sweep import Point, aggregate, run_point, to_json
-from litrec.verdicts import claim_statuses, expectation_record
+from litrec.verdicts import expectation_record
 
 # ---------------------------------------------------------------- running
 
@@ -266,6 +267,7 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
     try:
         with interrupt.deferred():  # a Ctrl-C waits until the result is written whole
             write_result(results_dir, job.name, job.profile, payload, figures)
+            unsign(result_path(results_dir, job.name, job.profile))  # it signed the old one
             if job.partials is not None:
                 resume.drop(job.partials, job.name, job.profile)
     except OSError as exc:
@@ -279,20 +281,6 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
     return payload
 
 
-def record_judgements(proj: Project, results_dir: Path, name: str, profile: str,
-                      state: ResultState, job: Job) -> None:
-    """Append the judgement of every claim the new result checks to its ledger (`litrec.ledger`).
-
-    Called while the results folder is locked, right after the result is written.
-    """
-    claims = {ref for ref in job.expectations}
-    if not claims or state.result is None:
-        return
-    statuses = claim_statuses(proj, results_dir, profile, only=claims, states={name: state})
-    git = gitinfo.commit_of(proj.records_dir.parent, ledger.TRACKED) or {}
-    ledger.append(results_dir, name, profile,
-                  [ledger.entry(st, state.result, git, job.expectations.get(st.claim))
-                   for st in statuses])
 
 
 @dataclasses.dataclass
@@ -455,7 +443,8 @@ def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
                                               fp=job.fp)
             try:
                 with interrupt.deferred():  # a Ctrl-C waits until the judgement is recorded
-                    record_judgements(proj, results_dir, name, profile, plan_.states[name], job)
+                    ledger.record(proj, results_dir, name, profile, plan_.states[name],
+                                  job.expectations)
             except OSError as exc:  # the result is written; its judgement could not be kept
                 fail(name, ResultsUnwritable(f"cannot append to the ledger of '{name}' "
                                              f"({exc.strerror or exc}): the result is written, "

@@ -5,7 +5,9 @@ Each command module declares its options (`add_parser`) and does its work
 return, and turns their typed errors (`litrec.errors`) into messages and exit
 codes. Nothing below this package imports it.
 
-Exit codes: 0 success, 1 invalid input or a claim not reproduced, 2 usage error.
+Exit codes: 0 success, 1 invalid input, a damaged result or what the command's
+description names (`run`: a claim not reproduced), 2 usage error; the README
+has them command by command.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ EXIT_USAGE = 2  # as litrec.commands.common, which this module does not import a
 # Command name -> its module under litrec.commands, in the order `litrec --help` lists them.
 COMMANDS = {"validate": "validate", "schema": "schema", "run": "run", "status": "status",
             "site": "site", "new": "new", "export": "export", "import": "imports",
-            "graph": "graph"}
+            "graph": "graph", "review": "review", "diff": "diff", "sign": "sign"}
 
 
 def command_module(name: str):
