@@ -109,3 +109,15 @@ def test_an_unreachable_scheduler_is_a_usage_error(sweep_project, cli):
         code, _, err = cli("run", "--profile", "quick", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9")
     assert code == 2
     assert "litrec: error: cannot reach the dask scheduler at tcp://127.0.0.1:9" in err
+
+
+def test_a_tls_scheduler_without_tls_settings_is_a_usage_error(sweep_project, cli):
+    import dask
+
+    with dask.config.set({"distributed.comm.tls.ca-file": None, "distributed.comm.tls.client.cert": None}):
+        code, _, err = cli("run", "--profile", "quick", "--executor", "dask", "--scheduler", "tls://127.0.0.1:9")
+    assert code == 2
+    assert err.strip().splitlines()[-1] == (
+        "litrec: error: cannot reach the dask scheduler at tls://127.0.0.1:9: a tls:// scheduler needs dask's TLS "
+        "settings for a client, and distributed.comm.tls.ca-file and distributed.comm.tls.client.cert are not set "
+        "(site/scale-out.md, 'Keeping a cluster private')")
