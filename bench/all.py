@@ -29,6 +29,7 @@ SCRIPTS = (
     "noop_run",
     "seeds_batched",
     "sweep_speedup",
+    "cluster_speedup",
     "train_throughput",
 )
 
