@@ -6,6 +6,8 @@
 #   make run      rerun stale analyses and judge the claims (litrec run)
 #   make status   one row per claim, from the stored results (litrec status)
 #   make serve    preview the site live (litrec site serve)
+#   make bench    every benchmark of bench/, into bench/results.json and the docs' one table
+#   make screenshot   the README's picture of the site, by headless Chromium
 # Each creates .venv with pip when it is missing or older than pyproject.toml/constraints.txt;
 # litrec itself is then .venv/bin/litrec (or `. .venv/bin/activate`, then `litrec`).
 
@@ -15,7 +17,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.litrec-installed
 ARGS   ?=
 
-.PHONY: site test test-all venv run status serve clean bench
+.PHONY: site test test-all venv run status serve clean bench screenshot
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,7 +32,7 @@ site: $(STAMP)
 	$(BIN)/litrec site build
 
 run: $(STAMP)
-	$(BIN)/litrec run $(ARGS)
+	$(BIN)/litrec run --allow-not-reproduced $(ARGS)
 
 status: $(STAMP)
 	$(BIN)/litrec status $(ARGS)
@@ -46,6 +48,11 @@ test-all: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/all.py
+
+# The README's picture: the built home page in headless Chromium (site/assets/screenshot.png)
+screenshot: $(STAMP)
+	$(BIN)/litrec site build
+	$(BIN)/python -m litrec.site.screenshot --site public --out site/assets/screenshot.png
 
 clean:
 	rm -rf build public

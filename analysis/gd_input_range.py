@@ -45,6 +45,13 @@ PROFILES = {
     "paper": Config(),
 }
 
+# The metrics run returns, dotted for nested ones (a group covers what is under it):
+# `litrec validate` checks each claim's expectations against them.
+METRICS = (
+    "loss_gd_code_range", "loss_gd_text_range", "eta_code_range", "eta_text_range",
+    "loss_ratio_text_over_code", "loss_text_range_at_code_eta",
+)
+
 
 @partial(jax.jit, static_argnums=(0,))
 def _tuned_loss(config, key, input_range):

@@ -244,3 +244,52 @@ def fit_scalars_restarts(st: Spectral, y_q: jax.Array, K: int, N: int, eta: floa
         if loss < best_loss:
             best, best_loss = fit, loss
     return best
+
+
+# ------------------------------------------------------------------ the one GD baseline
+
+def tune_gd(X: jax.Array, Y: jax.Array, x_q: jax.Array, y_q: jax.Array, K: int,
+            eta_factor: float = 3.0) -> jax.Array:
+    """The step size of K GD steps from W0 = 0 with one eta shared by the steps, (1,).
+
+    The one routine every analysis tunes its plain-GD baseline with (one step:
+    the closed form of `analysis.lsa.tune_eta_one_step`; K steps: the best of a
+    grid over [0, eta_factor x the one-step optimum], then 1-d zooming to a
+    relative precision of about 1e-6), on tasks X (B, N, d), Y (B, N, 1), x_q
+    (B, d), y_q (B, 1) kept apart from the evaluation tasks. `optimum` checks
+    that the eta found is a minimum. A step size tuned short of its optimum
+    would flatter a trained model compared with it.
+    """
+    eta1 = lsa.tune_eta_one_step(X, Y, x_q, y_q)
+    if K == 1:
+        return jnp.reshape(eta1, (1,))
+    N = X.shape[1]
+    st, y = spectral(X, Y[..., 0], x_q), y_q[:, 0]
+    eta_max = eta_factor * float(eta1)
+    start, _ = grid_shared(st, y, K, N, eta_max, None)
+    width = eta_max / 48                                                 # the grid's spacing
+    loss = jax.jit(lambda eta: tuned_loss(st, y, eta[None], None, K, N))
+    return jnp.reshape(lsa.tune_scalar(loss, max(start - width, 0.0), start + width), (1,))
+
+
+def optimum(X: jax.Array, Y: jax.Array, x_q: jax.Array, y_q: jax.Array, etas, gammas=None,
+            K: int = 1, rel: float = 0.05) -> dict:
+    """Whether tuned step scalars are a minimum of the loss on the tasks they were tuned on.
+
+    The loss of K GD (gammas None) or GD++ steps with etas (and, separately,
+    gammas) scaled by 1 - rel and 1 + rel, beside the loss at the scalars
+    themselves; `is_minimum` is true when every one of them is higher. Stored
+    in the results, so a baseline short of its optimum shows.
+    """
+    N = X.shape[1]
+    st, y = spectral(X, Y[..., 0], x_q), y_q[:, 0]
+    etas = jnp.asarray(etas, jnp.float32)
+    gammas = None if gammas is None else jnp.asarray(gammas, jnp.float32)
+    loss = lambda e, g: float(tuned_loss(st, y, e, g, K, N))                # noqa: E731
+    out = {"loss": loss(etas, gammas),
+           "loss_eta_minus": loss(etas * (1 - rel), gammas), "loss_eta_plus": loss(etas * (1 + rel), gammas)}
+    if gammas is not None:
+        out["loss_gamma_minus"] = loss(etas, gammas * (1 - rel))
+        out["loss_gamma_plus"] = loss(etas, gammas * (1 + rel))
+    out["is_minimum"] = all(v > out["loss"] for k, v in out.items() if k != "loss")
+    return out

@@ -46,6 +46,13 @@ PROFILES = {
     "paper": Config(),
 }
 
+# The metrics run returns, dotted for nested ones (a group covers what is under it):
+# `litrec validate` checks each claim's expectations against them.
+METRICS = (
+    "max_abs_error_f64", "max_abs_error_f32", "max_abs_readout_error_f64", "n_cases",
+    "case_errors_f64", "case_errors_f32",
+)
+
 # The three forms of the check for each (seed, size): W0 and the query's initial y-slot.
 VARIANTS = ("W0=0", "W0!=0, query (x_q, 0)", "W0!=0, query (x_q, -W0 x_q)")
 

@@ -55,7 +55,7 @@ def host_draws(config, rng: np.random.Generator):
         return {"x": rng.random((n, B, T), dtype=np.float32),
                 "amp": rng.random((n, B), dtype=np.float32),
                 "phase": rng.random((n, B), dtype=np.float32)}
-    return draw
+    return task_lib.with_state(draw, rng)
 
 
 def sample_tasks(config, key, n: int):

@@ -41,8 +41,11 @@ def position(a, lo, hi) -> tuple[float, float]:
 
 
 def seed_curves(points: Sequence[dict], panels: Sequence[tuple[str, Callable[[dict], tuple]]],
-                ylog: bool = True) -> Figure:
-    """One panel per (title, getter); getter(metrics) -> (steps, values[, reference level]); a line per seed."""
+                ylog: bool = True, xlabel: str = "training step") -> Figure:
+    """One panel per (title, getter); getter(metrics) -> (x, values[, reference level]); a line per seed.
+
+    `xlabel` names what the getters return first (training steps unless said otherwise).
+    """
     fig = Figure(figsize=(5 * len(panels), 3.8))
     axes = fig.subplots(1, len(panels), squeeze=False)[0]
     for ax, (title, getter) in zip(axes, panels):
@@ -53,7 +56,7 @@ def seed_curves(points: Sequence[dict], panels: Sequence[tuple[str, Callable[[di
                 ax.axhline(got[2], color=f"C{i % 10}", linestyle=":", linewidth=0.8)
         if ylog:
             ax.set_yscale("log")
-        ax.set_xlabel("training step")
+        ax.set_xlabel(xlabel)
         ax.set_title(title, fontsize=10)
         ax.legend(fontsize=8)
     fig.tight_layout()

@@ -91,7 +91,17 @@ PROFILES = {
 }
 
 # Training seeds per profile: the runner runs `run` once per seed and judges on the spread.
-SEEDS = {"quick": (0, 1), "paper": (0, 1, 2), "paper_full": (0, 1, 2)}
+SEEDS = {"quick": (0, 1, 2), "paper": (0, 1, 2), "paper_full": (0, 1, 2)}
+
+# The metrics run returns, dotted for nested ones (a group covers what is under it):
+# `litrec validate` checks each claim's expectations against them.
+METRICS = (
+    "loss_trained", "loss_gd", "rel_gap", "eta_gd", "pred_diff", "cos_sensitivity", "model_diff",
+    "loss_interpolated", "beta", "ood.alpha", "ood.loss_trained", "ood.loss_gd",
+    "ood.loss_interpolated", "ood.cos_sensitivity", "ood.diff_share", "ood.rel_gap",
+    "ood.rel_gap_se", "ood.max_rel_gap", "ood.max_rel_gap_interpolated", "ood.min_cos",
+    "ood.max_diff_share", "training",
+)
 
 
 def _sample(config, key, n, input_range=None):
@@ -269,7 +279,8 @@ def seed_figures(points: list[dict]) -> dict:
         ("cosine of sensitivities vs GD",
          lambda m: (m["training"]["step"], [1.0 - c for c in m["training"]["cos_sensitivity"]]))]),
         "seeds_ood": seed_lib.seed_curves(points, [
-            ("OOD: mean (f_TF - f_GD)^2 / mean (y - f_GD)^2", lambda m: (m["ood"]["alpha"], m["ood"]["diff_share"]))])}
+            ("OOD: mean (f_TF - f_GD)^2 / mean (y - f_GD)^2", lambda m: (m["ood"]["alpha"], m["ood"]["diff_share"]))],
+            xlabel="alpha: x ~ U(-alpha/2, alpha/2), trained at 1")}
 
 
 def _training_figure(h):

@@ -117,6 +117,16 @@ def regression_draws(rng: np.random.Generator, batch_size: int, N: int, d: int) 
     def draw(n):
         return {"U": rng.random((n, batch_size, N + 1, d), dtype=np.float32),   # (n, B, N+1, d)
                 "w": rng.standard_normal((n, batch_size, d), dtype=np.float32)}  # (n, B, d)
+    return with_state(draw, rng)
+
+
+def with_state(draw: Callable, rng: np.random.Generator) -> Callable:
+    """`draw` with `get_state()` / `set_state(s)` of the generator it draws from (plain JSON),
+    so a checkpointed training continues the same stream (`analysis.checkpoint`)."""
+    def set_state(state):
+        rng.bit_generator.state = state
+
+    draw.get_state, draw.set_state = (lambda: rng.bit_generator.state), set_state
     return draw
 
 

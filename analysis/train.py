@@ -26,7 +26,7 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
-from analysis import lsa, metrics, tasks as task_lib
+from analysis import checkpoint, lsa, metrics, tasks as task_lib
 from analysis.keys import named_keys
 
 # Standard deviation of a unit normal truncated to [-2, 2]; dividing by it makes the
@@ -128,6 +128,11 @@ def step_indices() -> Callable[[int], np.ndarray]:
         done += n
         return ts
 
+    def set_state(state):
+        nonlocal done
+        done = state
+
+    draw.get_state, draw.set_state = (lambda: done), set_state
     return draw
 
 
@@ -161,6 +166,11 @@ def train(params, loss_fn: Callable[[Any, Any], jax.Array], draw: Callable[[int]
     multiple of chunk_size; default: every chunk) and at the end;
     `progress(done, steps, description)` is called before the first chunk and
     after each.
+
+    Under `litrec run` the training keeps a checkpoint (`analysis.checkpoint`)
+    every few minutes and at its end, and a rerun continues from it with the
+    same numbers; `draw` should then have `get_state`/`set_state`
+    (`analysis.tasks.with_state`), else its earlier chunks are drawn again.
     """
     eval_every = chunk_size if eval_every is None else eval_every
     if eval_every % chunk_size:
@@ -168,6 +178,8 @@ def train(params, loss_fn: Callable[[Any, Any], jax.Array], draw: Callable[[int]
     opt_state = optimizer.init(params)
     run_chunk = make_chunk_runner(make_step(loss_fn, optimizer))
     history: dict[str, list] = {"step": [], "chunk_step": [], "train_loss": [], "chunk_seconds": []}
+    kept = checkpoint.Checkpoint.for_training(params, description, steps, chunk_size)
+    resumed = kept.load(params, opt_state) if kept is not None else None
 
     def record(done, params):
         history["step"].append(done)
@@ -175,23 +187,32 @@ def train(params, loss_fn: Callable[[Any, Any], jax.Array], draw: Callable[[int]
             for name, value in evaluate(params).items():
                 history.setdefault(name, []).append(float(value))
 
-    record(0, params)
+    if resumed is None:
+        done = 0
+        record(0, params)
+    else:                                                          # where the last run stopped
+        done, params, opt_state, history, stream = resumed
+        if done < steps:
+            checkpoint.restore_stream(draw, stream, done, chunk_size)
     if progress is not None:
-        progress(0, steps, description)
-    done = 0
-    pending = draw(min(chunk_size, steps)) if steps else None
+        progress(done, steps, description)
+    pending = draw(min(chunk_size, steps - done)) if done < steps else None
     while done < steps:
         n = min(chunk_size, steps - done)
         start = time.perf_counter()
         params, opt_state, chunk_loss = run_chunk(params, opt_state, pending)   # dispatched
         done += n
         if done < steps:
+            stream = checkpoint.stream_state(draw) if kept is not None else None
             pending = draw(min(chunk_size, steps - done))          # drawn while the chunk runs
         history["chunk_step"].append(done)
         history["train_loss"].append(float(chunk_loss))            # waits for the chunk
         history["chunk_seconds"].append(time.perf_counter() - start)
         if done % eval_every == 0 or done == steps:
             record(done, params)
+        if kept is not None:
+            kept.maybe_save(done, params, opt_state, history, stream if done < steps else None,
+                            final=done == steps)
         if progress is not None:
             progress(done, steps, description)
     return Result(params=params, history=history)

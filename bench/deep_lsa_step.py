@@ -15,16 +15,19 @@ host, overlapped with the step in `analysis.train.train`).
     .venv/bin/python bench/deep_lsa_step.py [--repeats 3]
 """
 import argparse
+import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 
 from analysis import gdpp, lsa, tasks as task_lib, train as train_lib  # noqa: E402
+import report  # noqa: E402
 
 OFFICIAL_MS_K2 = 59.0  # official code, recurrent 2 layers, batch 2,048, 2-core CPU
 
@@ -33,7 +36,9 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--inner", type=int, default=20)
+    report.add_json_argument(parser)
     args = parser.parse_args()
+    medians: dict[tuple[int, str], float] = {}
     tasks = task_lib.regression_task_set(jax.random.key(0), 2048, 10, 10, 1.0)
     H = jnp.concatenate([jnp.concatenate([tasks.X, tasks.Y], -1),
                          jnp.concatenate([tasks.x_q, jnp.zeros_like(tasks.y_q)], -1)[:, None]], 1)
@@ -53,13 +58,20 @@ def main():
                 0, args.inner, lambda i, p: jax.tree.map(lambda a, g: a - 1e-4 * g, p, jax.grad(loss)(p)), p))
             jax.block_until_ready(steps(p0))
             best_wall = best_cpu = float("inf")
+            walls = []
             for _ in range(args.repeats):
                 w0, c0 = time.perf_counter(), time.process_time()
                 jax.block_until_ready(steps(p0))
-                best_wall = min(best_wall, (time.perf_counter() - w0) / args.inner * 1e3)
+                walls.append((time.perf_counter() - w0) / args.inner * 1e3)
+                best_wall = min(best_wall, walls[-1])
                 best_cpu = min(best_cpu, (time.process_time() - c0) / args.inner * 1e3)
+            medians[K, name] = statistics.median(walls)
             print(f"K={K} {name:7s} {best_wall:7.2f} ms/step wall {best_cpu:7.2f} ms cpu   "
                   f"official K=2 / this: {OFFICIAL_MS_K2 / best_wall:5.1f}x")
+    # the table's rows: each form against the token form, the only one with the five-layer clip
+    report.emit([report.Row(f"deeper-gdpp step K={K}, {name} form", medians[K, name], "ms/step",
+                            f"token form K={K}", medians[K, "tokens"], "(contrast)", None)
+                 for K, name in medians if name != "tokens"], args.json)
 
 
 if __name__ == "__main__":

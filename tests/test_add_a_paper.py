@@ -1,7 +1,7 @@
 """A user adds a paper to a copy of this project, and every project-level check stays green.
 
 The copy holds the project's records, analyses, results, schemas and site pages
-and its analysis tests. Into it go what site/records.md and site/writing-analyses.md
+and its analysis tests. Into it go what site/writing-records.md and site/writing-analyses.md
 describe: a literature record with a claim that an analysis checks, a note that
 uses the claim, the anthology's entry for the paper, and a NumPy-only analysis,
 registered, with a test of its own. Then, as a user would: `litrec validate`,

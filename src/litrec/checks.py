@@ -37,6 +37,7 @@ class Collection:
     registry_path: Path
     registry_exists: bool
     registry_names: set[str]
+    registry_metrics: dict[str, frozenset[str] | None] = field(default_factory=dict)  # METRICS
     diagnostics: list[Diagnostic] = field(default_factory=list)
     edges: list[Edge] = field(default_factory=list)
     _roots: dict[str, LazyRoot] = field(default_factory=dict, repr=False)
@@ -119,7 +120,7 @@ def resolve_links(proj: Collection, known: set[str]) -> None:
                     err(f"relation '{rel_name}' points to records, not claims; "
                         f"write '{target}' without '#{excerpt(claim)}'", "relation-claim")
                     continue
-                ids = [c for c, _ in tgt.claims]
+                ids = [c[0] for c in tgt.claims]
                 if claim not in ids:
                     close = difflib.get_close_matches(claim, ids, n=1, cutoff=0.5)
                     hint = f" Did you mean '{target}#{close[0]}'?" if close else (
@@ -144,7 +145,7 @@ def check_claims(proj: Collection) -> None:
         shown = proj.display(proj.paths[rid])
         root = proj.root(rid)
         seen: set[str] = set()
-        for i, (cid, analysis) in enumerate(rec.claims):
+        for i, (cid, analysis, metrics) in enumerate(rec.claims):
             if cid in seen:
                 line, col = locate(root, ("claims", i, "id"))
                 diags.append(Diagnostic(shown, line, col, f"claims[{i}].id",
@@ -154,10 +155,30 @@ def check_claims(proj: Collection) -> None:
             if analysis is not None:
                 _check_analysis_name(proj, names, rid, shown, root,
                                      ("claims", i, "check", "analysis"), analysis)
+                _check_metrics(proj, rid, shown, root, analysis, metrics)
         for i, analysis in enumerate(rec.discrepancies):
             if analysis is not None:
                 _check_analysis_name(proj, names, rid, shown, root,
                                      ("discrepancies", i, "analysis"), analysis)
+
+
+def _check_metrics(proj, rid, shown, root, analysis, metrics) -> None:
+    """Every metric an expectation names is one its analysis declares (METRICS), when it declares."""
+    from litrec.contract import declares
+
+    declared = proj.registry_metrics.get(analysis)
+    if declared is None:
+        return
+    for name, loc in metrics:
+        if declares(declared, name):
+            continue
+        close = difflib.get_close_matches(name, sorted(declared), n=1)
+        hint = f" Did you mean '{close[0]}'?" if close else ""
+        line, col = locate(root, loc)
+        proj.diagnostics.append(Diagnostic(
+            shown, line, col, format_field(loc),
+            f"analysis '{analysis}' declares no metric '{name}'.{hint} Its METRICS: "
+            f"{', '.join(sorted(declared))}", "unknown-metric", record=rid))
 
 
 def _check_analysis_name(proj, names, rid, shown, root, loc, name) -> None:

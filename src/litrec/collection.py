@@ -90,12 +90,12 @@ def check_collection(records_dir: Path, analysis_dir: Path | None = None, *,
     files = _Files(names, len(str(records_dir)) + 1, top, cache)
     with _gc_paused():
         files.check(want_models)
-        registry, reg_diags, reg_names, reg_exists = _registry(analysis_dir, top, display, cache,
-                                                              want_models)
+        registry, reg_diags, reg_names, reg_exists, reg_metrics = _registry(
+            analysis_dir, top, display, cache, want_models)
         state = [(name, res[0] if res[0] is not None else res[3])
                  for name, res in zip(names, files.results)]
         memo_key = digest(checks_hash(), os.getcwd(), str(records_dir), str(analysis_dir),
-                          analysis_dir.exists(), reg_exists, reg_names, digest(*state))
+                          analysis_dir.exists(), reg_exists, reg_names, reg_metrics, digest(*state))
         memo = cache.memo if cache is not None and cache.memo and cache.memo[0] == memo_key else None
         if memo is None:
             files.recheck_misshapen()
@@ -104,7 +104,7 @@ def check_collection(records_dir: Path, analysis_dir: Path | None = None, *,
         if memo is not None:
             diags.extend(Diagnostic(*d) for d in memo[2])
         else:
-            _between(out, files, analysis_dir, reg_exists, reg_names, display)
+            _between(out, files, analysis_dir, reg_exists, reg_names, reg_metrics, display)
             if cache is not None:
                 cache.memo = (memo_key, tuple(map(_row, out.dups)),
                               tuple(map(_row, out.between)), out.edges)
@@ -236,14 +236,15 @@ def _assemble(files: _Files, diags: list[Diagnostic], display, memo: tuple | Non
 
 
 def _between(out: Checked, files: _Files, analysis_dir: Path, reg_exists: bool,
-             reg_names: tuple, display) -> None:
+             reg_names: tuple, reg_metrics: tuple, display) -> None:
     """The checks between records, on the valid records' facts."""
     from litrec.checks import Collection, run_checks
     from litrec.filecheck import Facts
 
     col = Collection({rid: Facts._make(files.facts(i)) for rid, i in out.winner.items()},
                      {rid: files.names[i] for rid, i in out.winner.items()}, display, analysis_dir,
-                     analysis_dir / "registry.yaml", reg_exists, set(reg_names))
+                     analysis_dir / "registry.yaml", reg_exists, set(reg_names),
+                     {name: None if m is None else frozenset(m) for name, m in reg_metrics})
     run_checks(col, out.known)
     out.between = col.diagnostics
     out.diagnostics.extend(col.diagnostics)
@@ -278,13 +279,15 @@ def _registry(analysis_dir: Path, top: Path, display, cache: Cache | None, want_
             key = digest(key, checks_hash(), os.getcwd())
         held = cache.registry
         if key is not None and held is not None and held[0] == key:
-            return None, [Diagnostic(*d) for d in held[3]], held[2], held[1]
+            return None, [Diagnostic(*d) for d in held[3]], held[2], held[1], held[4]
     from litrec.registry import load_registry
 
     reg_diags: list[Diagnostic] = []
     reg = load_registry(analysis_dir, reg_diags, display)
     names = tuple(sorted(reg.entries))
+    metrics = tuple((n, None if reg.metrics.get(n) is None else tuple(sorted(reg.metrics[n])))
+                    for n in names)
     if cache is not None and key is not None:
-        cache.registry = (key, reg.exists, names, tuple(map(_row, reg_diags)))
+        cache.registry = (key, reg.exists, names, tuple(map(_row, reg_diags)), metrics)
         cache.changed = True
-    return (reg if want_models else None), reg_diags, names, reg.exists
+    return (reg if want_models else None), reg_diags, names, reg.exists, metrics

@@ -15,6 +15,12 @@ A registered module provides
 - optionally `seed_figures(points) -> {name: figure}`: figures drawn over all
   seeds once they ran (each point `{"seed": s, "metrics": {...}}`), e.g. every
   seed's training curve;
+- optionally `METRICS`: the names of the metrics `run` returns, a literal
+  tuple of text (`("loss_trained", "ood.max_rel_gap", "training")`), dotted
+  for nested mappings; a name covers the metric itself and everything nested
+  under it (`"training"` covers `training.step`). `litrec validate` checks
+  every metric a claim's expectations name against it, and the runner refuses
+  an output with a metric it does not declare;
 - optionally `run_seeds(config, seeds, progress=None) -> [output, ...]`: all
   of a profile's SEEDS in one call (e.g. trained side by side in one compiled
   step), one output per seed in the order given, each what
@@ -116,6 +122,9 @@ def source_problems(source: str) -> list[str]:
                             "run_seeds(config, seeds, progress=None)")
         if "SEEDS" not in names:
             problems.append("defines run_seeds() but no SEEDS (the seeds it runs, per profile)")
+    if "METRICS" in names and source_metrics(source) is None:
+        problems.append("METRICS is not a literal tuple of metric names "
+                        "(METRICS = (\"loss\", \"ood.max_gap\"))")
     return problems
 
 
@@ -150,12 +159,45 @@ def check_module(mod: Any, name: str) -> None:
     if getattr(mod, "run_seeds", None) is not None and not callable(mod.run_seeds):
         raise ContractError(f"{where}: run_seeds must be a function run_seeds(config, seeds, "
                             "progress=None)")
+    metrics = getattr(mod, "METRICS", None)
+    if metrics is not None and (isinstance(metrics, (str, bytes)) or not isinstance(
+            metrics, (list, tuple, set, frozenset)) or not all(isinstance(m, str) for m in metrics)):
+        raise ContractError(f"{where}: METRICS must be a tuple of metric names, found "
+                            f"{type(metrics).__name__}")
     if getattr(mod, "seed_figures", None) is not None and not callable(mod.seed_figures):
         raise ContractError(f"{where}: seed_figures must be a function of the points")
 
 
-def check_output(out: Any, where: str, fn: str = "run") -> Output:
-    """`out` if it is what `run` must return; ContractError naming the wrong piece otherwise."""
+def metric_names(metrics: Mapping, prefix: str = "") -> list[str]:
+    """The dotted names of a metrics mapping's leaves (`{"ood": {"alpha": ...}}` -> `ood.alpha`)."""
+    names = []
+    for key, value in metrics.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping) and value:
+            names.extend(metric_names(value, name + "."))
+        else:
+            names.append(name)
+    return names
+
+
+def declares(declared: Any, name: str) -> bool:
+    """Whether the METRICS `declared` cover the metric `name` (itself or a name above it)."""
+    parts = name.split(".")
+    return any(".".join(parts[:i]) in declared for i in range(1, len(parts) + 1))
+
+
+def undeclared(metrics: Mapping, declared: Any) -> list[str]:
+    """The metrics of an output its module's METRICS do not declare (none when it declares none)."""
+    if declared is None:
+        return []
+    return [n for n in metric_names(metrics) if not declares(declared, n)]
+
+
+def check_output(out: Any, where: str, fn: str = "run", declared: Any = None) -> Output:
+    """`out` if it is what `run` must return; ContractError naming the wrong piece otherwise.
+
+    `declared`: the module's METRICS, when it has them; a metric it does not
+    declare is a breach."""
     if not isinstance(out, Mapping) or not isinstance(out.get("metrics"), Mapping):
         found = type(out).__name__ if not isinstance(out, Mapping) else \
             f"metrics of type {type(out.get('metrics')).__name__}"
@@ -169,17 +211,24 @@ def check_output(out: Any, where: str, fn: str = "run") -> Output:
     if not isinstance(noise, Mapping) or not all(isinstance(k, str) for k in noise):
         raise ContractError(f"{where}.{fn} returned 'noise' that is not a mapping of metric names "
                             "to standard errors")
+    extra = undeclared(out["metrics"], declared)
+    if extra:
+        shown = ", ".join(extra[:8]) + (f" and {len(extra) - 8} more" if len(extra) > 8 else "")
+        raise ContractError(f"{where}.{fn} returned metrics its METRICS do not declare: {shown}; "
+                            "add them to METRICS (or stop returning them)")
     return out  # type: ignore[return-value]
 
 
-def check_seed_outputs(outs: Any, seeds: list[int], where: str) -> list[Output]:
+def check_seed_outputs(outs: Any, seeds: list[int], where: str,
+                       declared: Any = None) -> list[Output]:
     """The outputs of `run_seeds`, one per seed, each checked as `check_output` checks `run`'s."""
     if isinstance(outs, Mapping) or not isinstance(outs, (list, tuple)) or len(outs) != len(seeds):
         found = (f"{len(outs)} outputs" if isinstance(outs, (list, tuple))
                  else type(outs).__name__)
         raise ContractError(f"{where}.run_seeds returned {found} for the {len(seeds)} seeds "
                             f"{list(seeds)}; expected a list of one output per seed, in order")
-    return [check_output(out, where, f"run_seeds (seed {seed})") for out, seed in zip(outs, seeds)]
+    return [check_output(out, where, f"run_seeds (seed {seed})", declared)
+            for out, seed in zip(outs, seeds)]
 
 
 def source_profiles(source: str) -> frozenset[str] | None:
@@ -203,4 +252,21 @@ def source_profiles(source: str) -> frozenset[str] | None:
           and value.func.id == "dict" and not value.args
           and all(k.arg is not None for k in value.keywords)):
         return frozenset(k.arg for k in value.keywords)  # type: ignore[misc]
+    return None
+
+
+def source_metrics(source: str) -> frozenset[str] | None:
+    """The metric names a module's source gives METRICS, read without importing it.
+
+    None when it has no METRICS, or they are not a literal tuple (list, set) of
+    text, or the source does not parse: then nothing is checked against them.
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    value = getattr(bound_names(tree).get("METRICS"), "value", None)
+    if isinstance(value, (ast.Tuple, ast.List, ast.Set)) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts):
+        return frozenset(e.value for e in value.elts)  # type: ignore[union-attr]
     return None

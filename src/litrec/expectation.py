@@ -37,6 +37,12 @@ class Expectation(Strict):
     paper: float | str | None = Field(None, description="the paper's own number, where it states one")
     official: float | str | None = Field(None, description="the official code's number")
     note: str | None = None
+    profiles: list[str] | None = Field(
+        None, min_length=1, description="the profiles this expectation is judged in (default: "
+        "every profile), e.g. [paper_full] for a test of the paper's own scale only")
+    precondition: bool = Field(
+        False, description="a precondition of the run (e.g. the baseline converged), not the "
+        "claim itself: when it fails, the claim is inconclusive, never not reproduced")
 
     @model_serializer(mode="wrap")
     def _dump(self, handler):
@@ -44,7 +50,15 @@ class Expectation(Strict):
         for name in ("value", "ref"):  # only the right-hand side it has: null is refused in a record
             if data.get(name) is None:
                 data.pop(name, None)
+        if data.get("profiles") is None:  # the default is left out: older expectations hash alike
+            data.pop("profiles", None)
+        if not data.get("precondition"):  # the default is left out: older expectations hash alike
+            data.pop("precondition", None)
         return data
+
+    def applies(self, profile: str) -> bool:
+        """Whether this expectation is judged in `profile` (every profile unless `profiles` says)."""
+        return self.profiles is None or profile in self.profiles
 
     @field_validator("value", "ref", mode="before")
     @classmethod
@@ -84,7 +98,16 @@ class Expectation(Strict):
         return match.group(1), float(match.group(2))
 
     def describe(self) -> str:
-        """The expectation in words: `loss_trained <= 1.05 × loss_gd (±0.01 rel)`."""
+        """The expectation in words: `loss_trained <= 1.05 × loss_gd (±0.01 rel)`.
+
+        A precondition says so at its end: `loss_gd_drop > 0.9 (precondition)`, and an
+        expectation of some profiles only names them: `k5.loss_trained < k5.loss_gd (paper_full)`.
+        """
+        text = self._relation()
+        text = f"{text} (precondition)" if self.precondition else text
+        return f"{text} ({', '.join(self.profiles)})" if self.profiles else text
+
+    def _relation(self) -> str:
         if self.op == "between":
             op, x = self.bound()
             return f"{self.metric} between {self.low} (0) and {self.high} (1): position {op} {fmt(x, terminal=True)}"

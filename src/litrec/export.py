@@ -102,6 +102,9 @@ def graph_document(proj: Project, results_dir: Path, profile: str) -> dict:
             "seeds": st.seeds if st else None,
             "expectation_changed": st.expectation_changed if st else False,
             "stored_expectations": st.stored_expectations if st else None,
+            "stored_verdict": st.stored_verdict if st else None,
+            "new_verdict": st.new_verdict if st else None,
+            "stored_outcomes": [o.__dict__ for o in st.stored_outcomes] if st else [],
             "outcomes": [o.__dict__ for o in st.outcomes] if st else [],
             "rests_on_it": st.rests_on_it if st else [],
             "links_in": [{"rel": e.inverse, "source": e.source, "note": _note(proj.records[e.source], e)}

@@ -36,17 +36,28 @@ class Facts(NamedTuple):
     id: str
     kind: str
     refs: tuple            # ((relation, "ID" or "ID#C1", field location), ...)
-    claims: tuple          # ((claim id, analysis name or None), ...), in order
+    claims: tuple          # ((claim id, analysis name or None, ((metric, field location), ...)), ...)
     discrepancies: tuple   # (analysis name or None, ...), in order
     status: str | None
     partial: bool
     known_from: str | None
 
 
+def _metrics(i: int, claim: Any) -> tuple:
+    """The metric names a claim's expectations compare, each with its field's location."""
+    out = []
+    for j, e in enumerate(claim.check.expect if claim.check is not None else ()):
+        for name in ("metric", "ref", "low", "high"):
+            value = getattr(e, name, None)
+            if isinstance(value, str):
+                out.append((value, ("claims", i, "check", "expect", j, name)))
+    return tuple(out)
+
+
 def facts_of(rec: Any) -> Facts:
     """The facts of a validated record model."""
-    claims = tuple((c.id, c.check.analysis if c.check is not None else None)
-                   for c in getattr(rec, "claims", None) or ())
+    claims = tuple((c.id, c.check.analysis if c.check is not None else None, _metrics(i, c))
+                   for i, c in enumerate(getattr(rec, "claims", None) or ()))
     discs = tuple(d.analysis for d in getattr(rec, "discrepancies", None) or ())
     return Facts(rec.id, rec.kind, tuple(rec.refs()), claims, discs,
                  getattr(rec, "status", None), rec.partial, rec.known_from)

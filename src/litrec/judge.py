@@ -13,7 +13,8 @@ For each seed the judge computes the quantity the expectation constrains:
 The 95% interval of that quantity's mean over seeds (`litrec.stats`) decides:
 `holds` when the whole interval satisfies the expectation, `fails` when the
 whole interval violates it, `inconclusive` when it straddles, with the number
-of seeds that would decide at the spread seen. One seed is a degenerate
+of seeds that would decide at the spread seen and which way they would likely
+decide it (`direction`: the side of the threshold the mean sits on). One seed is a degenerate
 interval: the point decides, as it always did. A comparison that makes no
 sense (a boolean or a text against a number) is `refused`, with the reason.
 """
@@ -24,7 +25,8 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from litrec.stats import Summary, seeds_needed, summarize
+from litrec.formatting import fmt
+from litrec.stats import Summary, few_seeds, seeds_needed, summarize
 
 if TYPE_CHECKING:
     from litrec.model import Expectation
@@ -76,6 +78,11 @@ class Outcome:
     rel_diff: float | None = None
     expectation_changed: bool = False
     stored_expectation: str | None = None
+    precondition: bool = False         # a precondition of the run, not the claim itself
+    direction: str | None = None       # inconclusive: likely holds, likely fails or undecided
+    ref_values: list | None = None     # the other side (ref × factor), one value per seed
+    ref: str | None = None             # what the other side is: `0.8 × k2.loss_gd`
+    threshold: float | None = None     # what the judged quantity's mean is compared with
 
 
 def _what(v: Any) -> str:
@@ -96,6 +103,27 @@ def _number(v: Any, what: str) -> float | None:
                       "(the claim and the analysis disagree on the metric's type)")
     x = float(v)
     return None if math.isnan(x) else x
+
+
+DIRECTIONS = ("likely holds", "likely fails", "undecided")
+
+
+def _direction(s: Summary, op: str, t: float, needed: int | None) -> str:
+    """Which way more seeds would likely decide an inconclusive `mean(q) op t`, at the spread seen.
+
+    The side of the threshold the mean sits on; `undecided` when it sits on the
+    threshold or no number of seeds (up to `seeds_needed`'s limit) would clear it.
+    """
+    if needed is None:
+        return "undecided"
+    m = s.mean
+    if op == "band":
+        inside = abs(m) < 1
+        return "likely holds" if inside else "likely fails" if abs(m) > 1 else "undecided"
+    if m == t:
+        return "undecided"
+    below = m < t
+    return "likely holds" if below == (op in ("<", "<=")) else "likely fails"
 
 
 def _decide(s: Summary, op: str, t: float) -> tuple[str, int | None]:
@@ -154,6 +182,22 @@ def _per_seed(exp: Expectation, seeds: list[dict]) -> tuple[list, list, str, str
     return ms, qs, exp.metric, exp.op, float(exp.value) * exp.factor
 
 
+def _ref_values(exp: Expectation, seeds: list[dict]) -> list | None:
+    """The other side per seed (`ref` × `factor`) over several seeds, when it is a number."""
+    if exp.ref is None or len(seeds) < 2:
+        return None
+    vals = [get_metric(m, exp.ref) for m in seeds]
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+        return [v * exp.factor for v in vals]
+    return None
+
+
+def _ref(exp: Expectation) -> str | None:
+    if exp.ref is None:
+        return None
+    return exp.ref if exp.factor == 1 else f"{exp.factor:g} × {exp.ref}"
+
+
 def _expected(exp: Expectation, seeds: list[dict]) -> Any:
     """The other side in the metric's units, as shown beside the measured value."""
     if exp.op == "between":
@@ -189,12 +233,15 @@ def _equality(exp: Expectation, seeds: list[dict]) -> tuple[str, list]:
 def evaluate(exp: Expectation, seeds: list[dict], noise: dict | None = None) -> Outcome:
     """Judge `exp` on the per-seed metrics `seeds` (one dict for a single run)."""
     out = Outcome(exp.describe(), exp.metric, None, None, None, paper=exp.paper,
-                  official=exp.official, note=exp.note, n=len(seeds))
+                  official=exp.official, note=exp.note, n=len(seeds),
+                  precondition=exp.precondition)
     out.noise = (noise or {}).get(exp.metric)
     try:
         out.expected = _expected(exp, seeds)
+        out.ref_values, out.ref = _ref_values(exp, seeds), _ref(exp)
         if exp.op == "==":
             out.decision, got = _equality(exp, seeds)
+            out.direction = "undecided" if out.decision == "inconclusive" else None
             out.values = got
             out.measured = got[0] if len(set(map(repr, got))) == 1 else got
         elif any(isinstance(get_metric(m, exp.metric), list) for m in seeds):
@@ -224,6 +271,11 @@ def _judge_scalars(exp: Expectation, seeds: list[dict], out: Outcome) -> None:
     if quantity != exp.metric:
         out.judged = {"quantity": quantity, **q_sum.to_json()}
     out.decision, out.seeds_needed = _decide(q_sum, op, t)
+    out.threshold = t if op != "band" else (1.0 if q_sum.mean >= 0 else -1.0)
+    if out.decision == "inconclusive":
+        out.direction = _direction(q_sum, op, t, out.seeds_needed)
+        if out.reason is None:
+            out.reason = few_seeds(q_sum.n)
 
 
 def _judge_lists(exp: Expectation, seeds: list[dict], out: Outcome) -> None:
@@ -234,7 +286,7 @@ def _judge_lists(exp: Expectation, seeds: list[dict], out: Outcome) -> None:
         raise Refused(f"metric '{exp.metric}' is a list at some seeds and not at others, or its "
                       "length changes")
     (length,) = lengths
-    decisions, needed, means = [], [], []
+    decisions, needed, means, directions = [], [], [], []
     for i in range(length):
         def pick(m: dict, name: str | None, i=i) -> Any:
             v = get_metric(m, name)
@@ -251,8 +303,36 @@ def _judge_lists(exp: Expectation, seeds: list[dict], out: Outcome) -> None:
         decisions.append(one.decision)
         needed.append(one.seeds_needed or 0)
         means.append(one.measured)
+        directions.append(one.direction)
     out.measured, out.values = means, None
     out.decision = ("fails" if "fails" in decisions else
                     "inconclusive" if "inconclusive" in decisions else "holds")
     out.seeds_needed = max(needed) or None if out.decision == "inconclusive" else None
+    if out.decision == "inconclusive":  # every element must hold: one likely to fail decides
+        out.direction = next((d for d in ("likely fails", "undecided") if d in directions),
+                             "likely holds")
+        if out.reason is None:
+            out.reason = few_seeds(len(seeds))
     out.expected = _expected(exp, seeds)
+
+
+def leaning(o: Outcome, terminal: bool = True) -> str | None:
+    """Where an inconclusive outcome's mean sits and which way more seeds would likely decide it.
+
+    `mean 0.982 below 0.99: about 4 seeds would likely decide it fails`; None when decided.
+    """
+    if o.decision != "inconclusive":
+        return None
+    if o.mean is None and o.values is not None:  # op ==, judged seed by seed
+        return "undecided: the metric equals the expected value at some seeds, not at others"
+    where = ""
+    mean = o.judged["mean"] if o.judged else o.mean
+    if isinstance(mean, (int, float)) and o.threshold is not None:
+        side = "below" if mean < o.threshold else "above" if mean > o.threshold else "at"
+        what = "mean" if not o.judged else f"mean of {o.judged['quantity']}"
+        where = f"{what} {fmt(mean, terminal)} {side} {fmt(o.threshold, terminal)}: "
+    if o.direction == "undecided":
+        return where + "undecided, no number of seeds would likely decide it at this spread"
+    way = "holds" if o.direction == "likely holds" else "fails"
+    return where + f"about {o.seeds_needed} seeds would likely decide it {way}"
+

@@ -19,7 +19,7 @@ from typing import Callable
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from litrec.confine import Refused, check, project_root, read_file, walk
-from litrec.contract import source_problems, source_profiles
+from litrec.contract import source_metrics, source_problems, source_profiles
 from litrec.diagnostics import Diagnostic, format_field
 from litrec.formatting import excerpt
 from litrec.sourcefacts import fact
@@ -47,6 +47,7 @@ class Registry:
     exists: bool
     entries: dict[str, Entry] = field(default_factory=dict)
     profiles: dict[str, frozenset[str] | None] = field(default_factory=dict)  # None: not readable
+    metrics: dict[str, frozenset[str] | None] = field(default_factory=dict)  # None: not declared
 
     def module_path(self, name: str) -> Path:
         """The source file of an entry's module."""
@@ -104,8 +105,9 @@ def load_registry(analysis_dir: Path, diags: list[Diagnostic],
             diags.append(Diagnostic(shown, line, col, name,
                                     f"module {display(path)} cannot be read: {exc}", "registry"))
             continue
-        profiles, problems = fact(root, "contract", raw, lambda: _contract(source))
+        profiles, problems, metrics = fact(root, "contract-metrics", raw, lambda: _contract(source))
         reg.profiles[name] = None if profiles is None else frozenset(profiles)
+        reg.metrics[name] = None if metrics is None else frozenset(metrics)
         for problem in problems:
             diags.append(Diagnostic(shown, line, col, name,
                                     f"module {display(path)} breaks the analysis contract: "
@@ -114,9 +116,12 @@ def load_registry(analysis_dir: Path, diags: list[Diagnostic],
 
 
 def _contract(source: str) -> list:
-    """[the PROFILES names (None: not readable from the source), the contract's problems]."""
+    """[the PROFILES names (None: not readable from the source), the contract's problems,
+    the METRICS names (None: none declared)]."""
     profiles = source_profiles(source)
-    return [None if profiles is None else sorted(profiles), source_problems(source)]
+    metrics = source_metrics(source)
+    return [None if profiles is None else sorted(profiles), source_problems(source),
+            None if metrics is None else sorted(metrics)]
 
 
 def _check_modules(analysis_dir: Path, root: Path, diags: list[Diagnostic],

@@ -23,12 +23,13 @@ import contextlib
 import dataclasses
 import datetime as dt
 import math
+import shutil
 import time
 import traceback
 from pathlib import Path
 from typing import Any, Callable
 
-from litrec import __version__, interrupt
+from litrec import __version__, gitinfo, interrupt, ledger, resume
 from litrec.errors import AnalysisExited, ResultsLocked, ResultsUnwritable
 from litrec.fingerprint import RESULT_FORMAT, Fingerprint
 from litrec.layout import Layout, Spec, draw_seed_figures, lay_out_remotely, layout, spec_of
@@ -38,7 +39,7 @@ from litrec.results import keep_elsewhere, locked, result_path, write_error_log,
 from litrec.seal import seal
 from litrec.state import ResultState, result_state, result_states
 from litrec.sweep import Point, aggregate, run_point, to_json
-from litrec.verdicts import expectation_record
+from litrec.verdicts import claim_statuses, expectation_record
 
 # ---------------------------------------------------------------- running
 
@@ -58,19 +59,26 @@ class Job:
     grid: list[dict]                # the stored points' overrides, in order
     expectations: dict[str, dict] = dataclasses.field(default_factory=dict)
     seed_figures: Spec | None = None  # the analysis draws figures over the seeds
+    git: dict | None = None         # the commit checked out (gitinfo.commit_of), None outside git
     futures: list | None = None
+    keys: list[str] = dataclasses.field(default_factory=list)  # each point's input key (litrec.resume)
+    partials: Path | None = None    # results folder whose <profile>.partial/ keeps finished points
+    kept: dict[int, dict] = dataclasses.field(default_factory=dict)  # points kept from an earlier run
     started: dt.datetime | None = None
     t0: float = 0.0
 
 
 def prepare(proj: Project, name: str, profile: str, fp: Fingerprint,
-            lay: Layout | None = None, workers: int = 1) -> Job:
+            lay: Layout | None = None, workers: int = 1, fresh: bool = False) -> Job:
     """A job of the analysis's points, from its layout (`lay`, from a worker; else worked
     out here, importing the analysis: no work happens at import).
 
     The seeds of an analysis with `run_seeds` go to it in one call per point of its
     other SWEEP fields; with `workers` > 1 (its points go to that many workers), they are
     split into that many groups, one call each, so every worker trains some of them.
+
+    Each point gets its input key and, unless `fresh` (`--force`), a folder for its
+    training checkpoints (`litrec.resume`); with `fresh`, the folder is emptied.
     """
     spec = spec_of(proj, name, profile)
     lay = lay if lay is not None else layout(spec)
@@ -85,17 +93,46 @@ def prepare(proj: Project, name: str, profile: str, fp: Fingerprint,
     else:
         points = [Point(*common, overrides, fp.files, fp.versions, figures=i == 0)
                   for i, overrides in enumerate(grid)]
-    expectations = {f"{rec.id}#{claim.id}": expectation_record(claim.check.expect)
+    expectations = {f"{rec.id}#{claim.id}": expectation_record(claim.check.expect, profile)
                     for rec, claim in proj.claims()
                     if claim.check is not None and claim.check.analysis == name}
+    keys = [resume.point_key(lay.module, profile, lay.config, p.overrides, p.seeds, fp.files, fp.versions)
+            for p in points]
+    folders = [resume.checkpoint_dir(spec.root, name, profile, key) for key in keys]
+    if fresh:
+        for folder in filter(None, folders):
+            shutil.rmtree(folder, ignore_errors=True)
+    points = [dataclasses.replace(p, checkpoints=folder) for p, folder in zip(points, folders)]
     return Job(name, proj.registry.entries[name].title, profile, lay.module, fp, lay.config,
-               lay.sweep, points, grid, expectations, spec if lay.seed_figures else None)
+               lay.sweep, points, grid, expectations, spec if lay.seed_figures else None,
+               gitinfo.commit_of(proj.records_dir.parent), keys=keys)
+
+
+def keep_partials(job: Job, results_dir: Path) -> None:
+    """Let a sweep keep its finished points (one per seed) as sealed partial results, and take
+    those an interrupted run of the same inputs kept (`litrec.resume`)."""
+    if len(job.points) < 2 or job.points[0].seeds is not None:
+        return  # one point, or seeds in groups: nothing finishes on its own
+    job.partials = Path(results_dir)
+    for i, (point, key) in enumerate(zip(job.points, job.keys)):
+        out = resume.kept(results_dir, job.name, job.profile, point.overrides, key)
+        if out is not None:
+            job.kept[i] = out
+
+
+def _keep(job: Job, i: int, out: dict) -> None:
+    if job.partials is None:
+        return
+    try:
+        resume.keep(job.partials, job.name, job.profile, job.points[i].overrides, job.keys[i], out)
+    except OSError:
+        pass  # not kept: a rerun computes the point again, and the run goes on
 
 
 def submit(job: Job, executor) -> None:
     """Send every point of a job to the executor."""
     job.started, job.t0 = dt.datetime.now(dt.timezone.utc), time.perf_counter()
-    job.futures = [executor.submit(run_point, p) for p in job.points]
+    job.futures = [executor.submit(run_point, p) for i, p in enumerate(job.points) if i not in job.kept]
 
 
 class PointFailed(Exception):
@@ -109,8 +146,12 @@ def _outputs(job: Job, executor, progress) -> list[dict]:
         job.started, job.t0 = dt.datetime.now(dt.timezone.utc), time.perf_counter()
         outs = []
         for i, point in enumerate(job.points):
+            if i in job.kept:
+                outs.append(job.kept[i])
+                continue
             try:
                 outs.append(run_point(point, progress if n == 1 else None))
+                _keep(job, i, outs[-1])
             except Exception as exc:
                 if n == 1:
                     raise
@@ -120,13 +161,14 @@ def _outputs(job: Job, executor, progress) -> list[dict]:
         return outs
     from concurrent.futures.process import BrokenProcessPool  # imported once a point is sent
 
-    index = {f: i for i, f in enumerate(job.futures)}
-    done: dict[int, dict] = {}
+    index = dict(zip(job.futures, [i for i in range(n) if i not in job.kept]))
+    done: dict[int, dict] = dict(job.kept)
     try:
         for fut in executor.as_completed(job.futures):
             i = index[fut]
             try:
                 done[i] = fut.result()
+                _keep(job, i, done[i])
             except BrokenProcessPool as exc:
                 raise PointFailed("a worker process died (killed, or out of memory); the local "
                                   "executor does not retry: rerun, or use --executor dask, "
@@ -178,6 +220,9 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         noise = _mean_noise([o.get("noise") or {} for o in outs])
         if "seed" in job.sweep:
             seed = to_json(job.sweep["seed"])
+        if job.kept:
+            notes.append(f"{len(job.kept)} of {len(outs)} points were kept from an interrupted run "
+                         "of the same inputs (litrec.resume)")
     if job.seed_figures is not None:  # where the points ran: this process need not import it
         draw = (job.seed_figures, [{"seed": p.get("seed"), "metrics": o["metrics"]}
                                    for p, o in zip(job.grid, outs)])
@@ -193,6 +238,8 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         "code_files": job.fp.files,
         "versions": job.fp.versions,
         "litrec": __version__,
+        **({"git": job.git} if job.git else {}),
+        **({"history": f"{job.profile}{ledger.SUFFIX}"} if job.expectations else {}),
         "platform": first["platform"],
         "device": first["device"],
         "config": cfg,
@@ -215,6 +262,8 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
     try:
         with interrupt.deferred():  # a Ctrl-C waits until the result is written whole
             write_result(results_dir, job.name, job.profile, payload, figures)
+            if job.partials is not None:
+                resume.drop(job.partials, job.name, job.profile)
     except OSError as exc:
         folder = result_path(results_dir, job.name, job.profile).parent
         try:
@@ -224,6 +273,22 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         raise ResultsUnwritable(f"cannot write the result to '{folder}' ({exc.strerror or exc}); "
                                 f"{kept}") from None
     return payload
+
+
+def record_judgements(proj: Project, results_dir: Path, name: str, profile: str,
+                      state: ResultState, job: Job) -> None:
+    """Append the judgement of every claim the new result checks to its ledger (`litrec.ledger`).
+
+    Called while the results folder is locked, right after the result is written.
+    """
+    claims = {ref for ref in job.expectations}
+    if not claims or state.result is None:
+        return
+    statuses = claim_statuses(proj, results_dir, profile, only=claims, states={name: state})
+    git = gitinfo.commit_of(proj.records_dir.parent, ledger.TRACKED) or {}
+    ledger.append(results_dir, name, profile,
+                  [ledger.entry(st, state.result, git, job.expectations.get(st.claim))
+                   for st in statuses])
 
 
 def _mean_noise(per_point: list[dict]) -> dict:
@@ -244,6 +309,7 @@ class Plan:
     todo: list[tuple[str, str]]
     states: dict[str, ResultState]
     claims: set[str] | None
+    force: bool = False              # recompute from scratch: no kept points, no checkpoints
 
     @property
     def current(self) -> list[str]:
@@ -263,7 +329,7 @@ def plan_run(proj: Project, results_dir: Path, profile: str, targets: list[str],
             continue
         why = {"current": "forced", "missing": "no result"}.get(st.state, st.reason or st.state)
         todo.append((name, why))
-    return Plan(todo, states, claims)
+    return Plan(todo, states, claims, force)
 
 
 class Events:
@@ -332,7 +398,9 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
                 try:
                     lay = layouts[name].result() if name in layouts else None
                     prepared[name] = prepare(proj, name, profile, plan_.states[name].fingerprint, lay,
-                                             executor.size() if name in layouts else 1)
+                                             executor.size() if name in layouts else 1, plan_.force)
+                    if not plan_.force:
+                        keep_partials(prepared[name], results_dir)
                     if not compile_cache:
                         job = prepared[name]
                         job.points = [dataclasses.replace(p, compile_cache=False) for p in job.points]
@@ -387,6 +455,13 @@ def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
                 continue
             plan_.states[name] = result_state(proj.registry, results_dir, name, profile,
                                               fp=job.fp)
+            try:
+                with interrupt.deferred():  # a Ctrl-C waits until the judgement is recorded
+                    record_judgements(proj, results_dir, name, profile, plan_.states[name], job)
+            except OSError as exc:  # the result is written; its judgement could not be kept
+                fail(name, ResultsUnwritable(f"cannot append to the ledger of '{name}' "
+                                             f"({exc.strerror or exc}): the result is written, "
+                                             "its judgement is not recorded"))
             events.finished(name, payload)
             interrupt.check()  # a Ctrl-C held back while the result was written
     except BaseException:

@@ -67,6 +67,33 @@ def summarize(values) -> Summary:
     return Summary(xs, mean, std, float(low), float(high), "bootstrap")
 
 
+FEW_SEEDS = 3  # up to this many seeds, t_{0.975, n-1} is more than twice the normal 1.960
+
+
+def few_seeds(n: int) -> str | None:
+    """Why an interval over `n` seeds is wide whatever the spread, when it is (None otherwise).
+
+    With n seeds the interval is the mean ± t_{0.975, n-1} · std / sqrt(n): at 2 seeds
+    t has one degree of freedom and is 12.7 (±9.0 standard deviations of the seeds),
+    at 3 it is 4.30 (±2.5), against 1.96 for many seeds.
+    """
+    if not 2 <= n <= FEW_SEEDS:
+        return None
+    t = t975(n - 1)
+    return (f"the interval is wide because of the seed count: {n} seeds give Student t with "
+            f"{n - 1} degree{'s' * (n != 2)} of freedom (t = {t:.3g}, against 1.96 for many "
+            f"seeds), so the mean is known only to ±{t / math.sqrt(n):.2g} standard deviations "
+            "of the seeds; run more seeds (a paper profile) to decide")
+
+
+def few_seeds_short(n: int) -> str | None:
+    """`few_seeds` in a few words, for a claim's one-line reason."""
+    if not 2 <= n <= FEW_SEEDS:
+        return None
+    return (f"wide because of the seed count: {n} seeds, t = {t975(n - 1):.3g} with {n - 1} "
+            f"degree{'s' * (n != 2)} of freedom")
+
+
 def seeds_needed(summary: Summary, threshold: float, limit: int = 1000) -> int | None:
     """Seeds at which the interval, at this mean and spread, would clear `threshold` (None: never).
 

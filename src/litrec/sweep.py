@@ -43,6 +43,7 @@ from litrec.errors import AnalysisExited, SweepError
 from litrec.fingerprint import module_imports, package_versions
 from litrec.jaxcache import compile_cache
 from litrec.machine import device_info, platform_info
+from litrec.resume import checkpoint_env
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,6 +60,7 @@ class Point:
     figures: bool = True            # render figures (only the first point's are kept)
     seeds: tuple[int, ...] | None = None  # all these seeds in one run_seeds call: one output each
     compile_cache: bool = True      # JAX's compile cache in root/.litrec-cache/jax (litrec.jaxcache)
+    checkpoints: str | None = None  # the folder its trainings keep checkpoints in (litrec.resume)
 
 
 # ---------------------------------------------------------------- conversion
@@ -236,15 +238,17 @@ def _run_point(point: Point, progress=None) -> dict | list[dict]:
     config = make_config(mod, point.profile, point.overrides)
     uses_jax = "jax" in point.versions if point.versions is not None else "jax" in sys.modules
 
-    with compile_cache(point.root if point.compile_cache and uses_jax else None):
+    with compile_cache(point.root if point.compile_cache and uses_jax else None), \
+            checkpoint_env(point.checkpoints):
         t0 = time.perf_counter()
         if point.seeds is None:
-            outs = [check_output(mod.run(config, progress=progress), mod.__name__)]
+            outs = [check_output(mod.run(config, progress=progress), mod.__name__,
+                                 declared=getattr(mod, "METRICS", None))]
             configs = [config]
         else:
             seeds = list(point.seeds)
             outs = check_seed_outputs(mod.run_seeds(config, seeds, progress=progress), seeds,
-                                      mod.__name__)
+                                      mod.__name__, getattr(mod, "METRICS", None))
             configs = [dataclasses.replace(config, seed=s) for s in seeds]
         metrics = [to_json(out["metrics"]) for out in outs]  # waits for JAX's asynchronous work
         wall = time.perf_counter() - t0

@@ -39,7 +39,7 @@ from litrec.cachedir import litrec_code_hash
 SUBDIR = "validate"
 FILE = "records.bin"
 MAGIC = b"litrec validation cache\n"
-FORMAT = 2
+FORMAT = 3
 
 # The modules whose source decides what one file yields (parsing, schemas, messages).
 SCHEMA_MODULES = ("confine", "diagnostics", "discover", "expectation", "explain", "filecheck", "formatting",
@@ -111,7 +111,7 @@ class Cache:
         self._facts_blob = b""                # the facts by path, decoded on first use
         self._facts: dict[str, tuple] | None = None
         self.memo: tuple | None = None        # (key, duplicate ids, problems between records, edges)
-        self.registry: tuple | None = None    # (key, exists, names, problems)
+        self.registry: tuple | None = None    # (key, exists, names, problems, metrics)
         self.refused = _refused(Path(root))
         self.damaged = False
         self.changed = False
@@ -255,9 +255,14 @@ def _is_memo(memo) -> bool:
 
 
 def _is_registry(reg) -> bool:
-    return (isinstance(reg, tuple) and len(reg) == 4 and type(reg[0]) is str
+    return (isinstance(reg, tuple) and len(reg) == 5 and type(reg[0]) is str
             and type(reg[1]) is bool and isinstance(reg[2], tuple)
-            and all(type(n) is str for n in reg[2]) and _rows_ok(reg[3]))
+            and all(type(n) is str for n in reg[2]) and _rows_ok(reg[3])
+            and isinstance(reg[4], tuple)
+            and all(isinstance(m, tuple) and len(m) == 2 and type(m[0]) is str
+                    and (m[1] is None or (isinstance(m[1], tuple)
+                                          and all(type(x) is str for x in m[1])))
+                    for m in reg[4]))
 
 
 def facts_ok(f) -> bool:
@@ -271,8 +276,10 @@ def facts_ok(f) -> bool:
         if not (isinstance(ref, tuple) and len(ref) == 3 and type(ref[0]) is str
                 and type(ref[1]) is str and isinstance(ref[2], tuple)):
             return False
-    return (all(isinstance(c, tuple) and len(c) == 2 and type(c[0]) is str
-                and (c[1] is None or type(c[1]) is str) for c in f[3])
+    return (all(isinstance(c, tuple) and len(c) == 3 and type(c[0]) is str
+                and (c[1] is None or type(c[1]) is str) and isinstance(c[2], tuple)
+                and all(isinstance(m, tuple) and len(m) == 2 and type(m[0]) is str
+                        and isinstance(m[1], tuple) for m in c[2]) for c in f[3])
             and all(a is None or type(a) is str for a in f[4]))
 
 

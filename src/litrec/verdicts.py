@@ -5,7 +5,14 @@ A claim's verdict is one of
 - `reproduced`: every expectation holds on the whole interval over seeds;
 - `not reproduced`: an expectation fails on the whole interval;
 - `inconclusive`: none fails but one straddles its threshold (with the number
-  of seeds that would decide, at the spread seen);
+  of seeds that would decide, at the spread seen, and which way: `direction`,
+  likely reproduced, likely not reproduced or undecided), or a precondition of the
+  run (an expectation marked `precondition: true`, e.g. "the baseline
+  converged") fails or straddles: the run could not test the claim;
+- `expectation changed`: the claim's expectations differ from those stored
+  with its (current) result when it ran; it is judged against the stored ones
+  (`stored_verdict`), the new ones' verdict shown beside (`new_verdict`),
+  until the analysis reruns;
 - `unchecked`: the claim names no analysis (most claims of most papers);
 - `stale`: a result exists, but its code, profile or package versions changed
   since; its numbers are shown, not judged;
@@ -27,25 +34,35 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from litrec.judge import MissingMetric, Outcome, evaluate
+from litrec.judge import MissingMetric, Outcome, evaluate, leaning
 from litrec.result_checks import json_line
+from litrec.stats import few_seeds_short
 from litrec.results import result_path
 from litrec.state import ResultState, result_states
 
 if TYPE_CHECKING:  # the records' models: a kept answer is printed without them
+    from litrec.expectation import Expectation
     from litrec.project import Project
 
-VERDICTS = ("reproduced", "not reproduced", "inconclusive", "unchecked", "stale", "missing",
-            "modified", "error")
-BEHIND = ("stale", "missing", "modified", "error")  # what `status --check-current` refuses
+VERDICTS = ("reproduced", "not reproduced", "inconclusive", "expectation changed", "unchecked",
+            "stale", "missing", "modified", "error")
+# what `status --check-current` refuses
+BEHIND = ("expectation changed", "stale", "missing", "modified", "error")
 
 
-def expectation_record(expect) -> dict:
-    """What a result stores of a claim's expectations: their text and a hash of their data."""
+def judged_in(expect, profile: str | None) -> list:
+    """The expectations judged in `profile` (those without `profiles`, and those naming it)."""
+    return [e for e in expect if profile is None or e.applies(profile)]
+
+
+def expectation_record(expect, profile: str | None = None) -> dict:
+    """What a result stores of a claim's expectations judged in `profile` (every one when
+    None): their text and a hash of their data."""
+    expect = judged_in(expect, profile)
     data = [e.model_dump(mode="json") for e in expect]
     blob = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return {"text": [e.describe() for e in expect],
-            "hash": hashlib.sha256(blob.encode("utf-8")).hexdigest()}
+            "hash": hashlib.sha256(blob.encode("utf-8")).hexdigest(), "data": data}
 
 
 @dataclass
@@ -66,8 +83,12 @@ class ClaimStatus:
     spread: dict[str, dict] = field(default_factory=dict)  # metric -> {std, min, max, n}
     seeds: list | None = None
     seeds_needed: int | None = None
+    direction: str | None = None  # inconclusive: likely reproduced, likely not reproduced, undecided
     expectation_changed: bool = False
     stored_expectations: list[str] | None = None
+    stored_verdict: str | None = None  # expectation changed: the verdict under the stored ones
+    new_verdict: str | None = None     # ... and under the new ones, shown beside it
+    stored_outcomes: list[Outcome] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # about its result: a figure missing on disk
 
     @classmethod
@@ -75,6 +96,7 @@ class ClaimStatus:
         """The status a `row()` was made of (as `litrec.runmemo` keeps it)."""
         fields = {k: v for k, v in row.items() if k in cls.__dataclass_fields__}
         fields["outcomes"] = [Outcome(**o) for o in row.get("outcomes") or ()]
+        fields["stored_outcomes"] = [Outcome(**o) for o in row.get("stored_outcomes") or ()]
         return cls(**fields)
 
     def row(self) -> dict:
@@ -87,12 +109,15 @@ class ClaimStatus:
             "verdict": self.verdict,
             "seeds": self.seeds,
             "seeds_needed": self.seeds_needed,
+            "direction": self.direction,
             "measured": self.measured,
             "expected": self.expected,
             "outcomes": [o.__dict__ for o in self.outcomes],
             "reason": self.reason,
             "expectation_changed": self.expectation_changed,
-            **({"stored_expectations": self.stored_expectations}
+            **({"stored_expectations": self.stored_expectations,
+                "stored_verdict": self.stored_verdict, "new_verdict": self.new_verdict,
+                "stored_outcomes": [o.__dict__ for o in self.stored_outcomes]}
                if self.expectation_changed else {}),
             "rests_on_it": self.rests_on_it,
             "spread": self.spread,
@@ -102,9 +127,12 @@ class ClaimStatus:
 
 
 def _provenance(result: dict) -> dict:
-    keys = ("code_hash", "content_hash", "versions", "platform", "device", "seed", "seeds",
+    keys = ("code_hash", "content_hash", "git", "versions", "platform", "device", "seed", "seeds",
             "started", "wall_time_s", "config", "sweep", "litrec")
-    return {k: result.get(k) for k in keys if k in result}
+    out = {k: result.get(k) for k in keys if k in result}
+    git = result.get("git") if isinstance(result.get("git"), dict) else {}
+    out["commit"] = git.get("commit")  # the interface's per-result commit (null outside git)
+    return out
 
 
 def claim_statuses(proj: Project, results_dir: Path, profile: str,
@@ -159,7 +187,7 @@ def _metric_at(results_dir: Path, name: str, profile: str, metric: str | None) -
 def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> ClaimStatus:
     ref, name = f"{rec.id}#{claim.id}", claim.check.analysis
     st = ClaimStatus(ref, claim.title, name, profile, "missing",
-                     expected=[e.describe() for e in claim.check.expect],
+                     expected=[e.describe() for e in judged_in(claim.check.expect, profile)],
                      warnings=list(state.warnings))
     if state.state == "missing":
         st.reason = f"{state.reason}; run: litrec run {ref} --profile {profile}"
@@ -172,7 +200,7 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> 
     seeds, st.seeds = seed_metrics(result)
     noise = result.get("noise") if isinstance(result.get("noise"), dict) else {}
     try:
-        st.outcomes = [evaluate(e, seeds, noise) for e in claim.check.expect]
+        st.outcomes = [evaluate(e, seeds, noise) for e in judged_in(claim.check.expect, profile)]
     except MissingMetric as exc:
         if not state.current:  # an older result need not hold a metric the claim names now
             st.verdict, st.reason = "stale", state.reason
@@ -182,36 +210,102 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> 
                      f"has no metric {exc.args[0]!r}; rename the claim's metric, or rerun the "
                      "analysis with --force if it should have it")
         return st
-    _preregistered(st, claim, result)
+    _preregistered(st, claim, result, profile)
     st.measured = {o.metric: o.measured for o in st.outcomes}
     spread = result.get("spread") or {}
     st.spread = {o.metric: spread[o.metric] for o in st.outcomes if o.metric in spread}
-    decisions = [o.decision for o in st.outcomes]
     if not state.current:
         st.verdict, st.reason = "stale", state.reason
-    elif "refused" in decisions:
-        st.verdict = "error"
-        o = next(o for o in st.outcomes if o.decision == "refused")
-        st.reason = f"{_metric_at(results_dir, name, profile, o.metric)}: {o.reason}; not judged"
-    elif "fails" in decisions:
-        st.verdict = "not reproduced"
-    elif "inconclusive" in decisions:
-        st.verdict = "inconclusive"
-        st.seeds_needed = max((o.seeds_needed or 0) for o in st.outcomes) or None
-        st.reason = (f"an interval straddles its threshold; about {st.seeds_needed} seeds would "
-                     "decide at this spread" if st.seeds_needed else
-                     "an interval straddles its threshold")
-    else:
-        st.verdict = "reproduced"
+        return st
+    verdict = _verdict(st.outcomes, lambda o: _metric_at(results_dir, name, profile, o.metric))
+    st.verdict, st.reason, st.direction, st.seeds_needed = verdict
+    if st.expectation_changed:
+        _judge_stored(st, result, seeds, noise, name, profile)
     return st
 
 
-def _preregistered(st: ClaimStatus, claim, result: dict) -> None:
+def _verdict(outcomes: list[Outcome], where) -> tuple[str, str | None, str | None, int | None]:
+    """(verdict, reason, direction, seeds needed) of a claim from its outcomes on a current result."""
+    decisions = [o.decision for o in outcomes]
+    unmet = [o for o in outcomes if o.precondition and o.decision in ("fails", "inconclusive")]
+    if "refused" in decisions:
+        o = next(o for o in outcomes if o.decision == "refused")
+        return "error", f"{where(o)}: {o.reason}; not judged", None, None
+    if unmet:  # the run cannot test the claim: never `not reproduced` on its numbers
+        reason = "; ".join(
+            f"precondition {'failed' if o.decision == 'fails' else 'undecided'}: {o.expectation}"
+            for o in unmet)
+        return "inconclusive", reason, "undecided", None  # more seeds cannot mend the run
+    if "fails" in decisions:
+        return "not reproduced", None, None, None
+    if "inconclusive" in decisions:
+        needed = max((o.seeds_needed or 0) for o in outcomes) or None
+        open_ = [o for o in outcomes if o.decision == "inconclusive"]
+        ways = {o.direction for o in open_}
+        direction = ("likely not reproduced" if "likely fails" in ways else
+                     "undecided" if "undecided" in ways else "likely reproduced")
+        reason = f"an interval straddles its threshold, {direction}: " + "; ".join(
+            f"{o.metric}: {leaning(o)}" for o in open_)
+        few = few_seeds_short(max((o.n for o in open_), default=0))
+        if few and any(o.reason and "seed count" in o.reason for o in open_):
+            reason = f"an interval straddles its threshold, {few}; " + reason.removeprefix(
+                "an interval straddles its threshold, ")
+        return "inconclusive", reason, direction, needed
+    return "reproduced", None, None, None
+
+
+def stored_expectations(result: dict, claim: str) -> list[Expectation] | None:
+    """The expectations a result stored for `claim` when it ran; None where it kept only their text."""
+    from litrec.expectation import Expectation
+
+    stored = (result.get("expectations") or {}).get(claim)
+    data = stored.get("data") if isinstance(stored, dict) else None
+    if not isinstance(data, list):
+        return None
+    blob = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    if hashlib.sha256(blob.encode("utf-8")).hexdigest() != stored.get("hash"):
+        return None
+    try:
+        return [Expectation.model_validate(d) for d in data]
+    except ValueError:  # written by a litrec whose expectations differ from this one's
+        return None
+
+
+def _judge_stored(st: ClaimStatus, result: dict, seeds: list[dict], noise: dict, name: str,
+                  profile: str) -> None:
+    """A claim whose expectations changed since the run: judged against the stored ones.
+
+    Its verdict is `expectation changed` until the analysis reruns; `stored_verdict`
+    is the verdict under the expectations stored with the result (`stored_outcomes`;
+    None where the result kept only their text, or the claim was not checked then),
+    `new_verdict` the one the new expectations (`outcomes`, each flagged where it
+    changed) would give, shown beside it and binding on no one.
+    """
+    st.new_verdict = st.verdict
+    exps = stored_expectations(result, st.claim)
+    if exps:
+        try:
+            st.stored_outcomes = [evaluate(e, seeds, noise) for e in exps]
+        except MissingMetric:
+            st.stored_outcomes = []
+        if st.stored_outcomes:
+            st.stored_verdict = _verdict(st.stored_outcomes, lambda o: o.metric)[0]
+    under = (f"under the expectations stored with the result, {st.stored_verdict}"
+             if st.stored_verdict else
+             "the result kept no expectations it could be judged against again"
+             if st.stored_expectations else "the claim was not checked when the analysis ran")
+    st.verdict, st.direction, st.seeds_needed = "expectation changed", None, None
+    st.reason = (f"the expectations changed after the run: {under}; under the new ones, "
+                 f"{st.new_verdict}; until the analysis reruns (litrec run {name} --profile "
+                 f"{profile} --force) neither is its verdict")
+
+
+def _preregistered(st: ClaimStatus, claim, result: dict, profile: str) -> None:
     """Flag expectations that differ from those the result was judged against when it ran."""
     if not isinstance(result.get("expectations"), dict):
         return  # a result from before litrec stored expectations: nothing to compare
     stored = result["expectations"].get(st.claim)
-    now = expectation_record(claim.check.expect)
+    now = expectation_record(claim.check.expect, profile)
     if isinstance(stored, dict) and stored.get("hash") == now["hash"]:
         return
     was = list(stored.get("text") or []) if isinstance(stored, dict) else []

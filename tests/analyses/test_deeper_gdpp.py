@@ -101,7 +101,7 @@ def test_position_se_matches_resampling():
 
 
 def test_seeds_declared():
-    assert len(deeper_gdpp.SEEDS["quick"]) == 2 and len(deeper_gdpp.SEEDS["paper"]) >= 5
+    assert len(deeper_gdpp.SEEDS["quick"]) == 3 and len(deeper_gdpp.SEEDS["paper"]) >= 5
     full = {d.K: d for d in deeper_gdpp.PROFILES["paper_full"].depths}
     assert full[5].separate and full[5].steps == 50_000 and deeper_gdpp.comparator(full[5]) == "gdpp"
 

@@ -66,7 +66,7 @@ def test_noise_is_the_standard_error_over_tasks():
 
 
 def test_profiles_and_seeds():
-    assert p2.SEEDS["quick"] == (0, 1) and len(p2.SEEDS["paper"]) == 5 and len(p2.SEEDS["paper_tied_phase"]) == 3
+    assert p2.SEEDS["quick"] == (0, 1, 2) and len(p2.SEEDS["paper"]) == 5 and len(p2.SEEDS["paper_tied_phase"]) == 3
     assert set(p2.SEEDS) <= set(p2.PROFILES)
     full, paper = p2.PROFILES["paper_full"], p2.PROFILES["paper"]
     assert full.steps == 20_000 and full.batch_size == paper.batch_size == 2_048

@@ -99,7 +99,7 @@ def test_official_token_format():
 
 
 def test_seeds_and_profiles():
-    assert len(m.SEEDS["quick"]) == 2 and len(m.SEEDS["paper"]) >= 3
+    assert len(m.SEEDS["quick"]) == 3 and len(m.SEEDS["paper"]) >= 3
     assert m.PROFILES["paper"].token_format == "official" and m.PROFILES["paper_slot"].token_format == "slot"
     assert m.PROFILES["paper_full"].steps == 40_000
 

@@ -37,8 +37,21 @@ def test_quick_profile_trained_layer_matches_one_gd_step():
     assert set(figs) == {"seeds_training", "seeds_ood"}
 
 
+def test_the_per_seed_ood_figure_is_drawn_against_alpha():
+    """Its x axis is the input scale alpha (0.5..2), not a training step."""
+    alphas = [0.5, 1.0, 1.5, 2.0]
+    metrics = {"training": {"step": [0, 10], "loss": [1.0, 0.5], "loss_gd": 0.4,
+                            "cos_sensitivity": [0.5, 0.9]},
+               "ood": {"alpha": alphas, "diff_share": [1e-4, 1e-3, 2e-3, 3e-3]}}
+    figs = m.seed_figures([{"seed": 0, "metrics": metrics}])
+    ood_ax, = figs["seeds_ood"].axes
+    assert ood_ax.get_xlabel().startswith("alpha")
+    assert list(ood_ax.lines[0].get_xdata()) == alphas
+    assert figs["seeds_training"].axes[0].get_xlabel() == "training step"
+
+
 def test_seeds_declared():
-    assert len(m.SEEDS["quick"]) == 2 and len(m.SEEDS["paper"]) >= 3 and "paper_full" in m.PROFILES
+    assert len(m.SEEDS["quick"]) == 3 and len(m.SEEDS["paper"]) >= 3 and "paper_full" in m.PROFILES
 
 
 @pytest.mark.slow

@@ -631,4 +631,5 @@ def test_sigkill_at_random_moments_leaves_the_old_or_the_new_result_whole(ran):
     final = start(ran, "run", "--profile", "quick", "--force", env={**env, "TOY_TOKEN": "last"})
     final.communicate(timeout=300)
     assert token_of(ran / "results") == "last"
-    assert sorted(p.name for p in (ran / "results" / "toy").iterdir()) == ["quick", "quick.json"]
+    assert sorted(p.name for p in (ran / "results" / "toy").iterdir()) == [
+        "quick", "quick.history.jsonl", "quick.json"]  # the result, its figures, its ledger

@@ -1,11 +1,11 @@
-"""The record reference (site/records.md) names every kind, field and relation."""
+"""The record reference (site/writing-records.md) names every kind, field and relation."""
 
 from __future__ import annotations
 
 from litrec import model as m
 from tests.conftest import REPO
 
-DOC = (REPO / "site" / "records.md").read_text(encoding="utf-8")
+DOC = (REPO / "site" / "writing-records.md").read_text(encoding="utf-8")
 
 
 def test_every_relation_and_inverse_is_documented():

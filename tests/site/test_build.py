@@ -196,11 +196,17 @@ def test_dashboard_shows_every_claim_with_its_verdict(pages):
         assert "no analysis yet" in text(row_of(ref)), ref
     note = (pages["records/NOTE-9001.html"].path).read_text(encoding="utf-8")
     assert "no analysis yet" in text(note)
-    p1 = text(row_of("ARXIV-2212.07677#P1"))
-    assert "✓ max_abs_error_f64 < 1e-10 3e-16 1e-10" in p1  # expectation, measured (results/), expected
-    f1 = rows[rows.index(row_of("ARXIV-2212.07677#F1"))]
-    # measured, expected (from the loss_gd metric), the paper's and the official code's numbers
-    assert "loss_trained ≈ loss_gd (±0.01 rel) 0.2031 0.2029 0.2 0.2052" in text(f1)
+    # one row per claim, problems first (the record's order among equals), each with why
+    order = [next(ref for ref in expected if text(r).startswith(ref + " "))
+             for r in rows if any(text(r).startswith(ref + " ") for ref in expected)]
+    assert order == ["ARXIV-2212.07677#F1", "ARXIV-2212.07677#F2", "ARXIV-2212.07677#P2",
+                     "NOTE-621#C1", "DOI-10.1000_a(b)c#P1", "NOTE-9001#C1", "ARXIV-2212.07677#P1"]
+    assert "✓ 3 of 3 expectations" in text(row_of("ARXIV-2212.07677#P1"))
+    f1 = text(row_of("ARXIV-2212.07677#F1"))
+    # the reason under the badge: what fails, by the numbers
+    assert "not reproduced cos_sensitivity > 0.99 fails: 0.42 against 0.99" in f1
+    assert "✓ 8 ✗ 1 of 9 expectations" in f1, f1
+    assert "code changed" in text(row_of("ARXIV-2212.07677#F2"))
 
 
 def test_home_lists_partial_records_and_validation_notes(pages):
@@ -261,12 +267,37 @@ def test_analysis_pages_show_metrics_figures_provenance_and_claims(built):
 def test_graph_pages_use_mermaid_and_keep_its_source_out_of_search(built):
     for rel in ("graph.html", "records/ARXIV-2212.07677.html"):
         html = (built.out / rel).read_text(encoding="utf-8")
-        assert '<pre class="mermaid" data-search-exclude><code>graph LR' in html
+        assert '<pre class="mermaid" data-search-exclude><code>%%{init: ' in html
+        assert "%%\ngraph LR\n" in htmllib.unescape(html)
     import json
 
     docs = json.loads((built.out / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
     generated = [d for d in docs if d["location"].startswith(("records/", "anthology/", "graph.html"))]
     assert generated and not [d["location"] for d in generated if "classDef" in d["text"]]
+
+
+def graph_source(html: str) -> str:
+    return htmllib.unescape(re.search(r'<pre class="mermaid"[^>]*><code>(.*?)</code></pre>', html,
+                                      re.S).group(1))
+
+
+def test_graph_nodes_link_to_their_pages_and_parallel_links_share_an_arrow(built):
+    whole = graph_source((built.out / "graph.html").read_text(encoding="utf-8"))
+    ids = dict(re.findall(r'^  (n\d+)\["([^:"]+)', whole, re.M))
+    links = dict(re.findall(r'^  click (n\d+) href "([^"]+)"$', whole, re.M))
+    assert links and set(links) == set(ids)  # every record, on the page of the whole graph
+    for nid, url in links.items():
+        assert (built.out / unquote(url)).is_file(), url
+        assert unquote(url).endswith(f"/{ids[nid]}.html"), (ids[nid], url)
+    # NOTE-621 reads the paper and uses two of its claims: one arrow, its three labels
+    note, paper = (next(n for n, r in ids.items() if r == rid) for rid in ("NOTE-621", "ARXIV-2212.07677"))
+    arrows = re.findall(rf'^  {note} -->\|"([^"]*)"\| {paper}$', whole, re.M)
+    assert arrows == ["reading of, uses P1, uses F1"], arrows
+    # a record's own graph links its neighbours, relative to its page, and not itself
+    own = graph_source((built.out / "records" / "NOTE-621.html").read_text(encoding="utf-8"))
+    urls = re.findall(r'click n\d+ href "([^"]+)"', own)
+    assert "ARXIV-2212.07677.html" in urls and "NOTE-621.html" not in urls
+    assert all((built.out / "records" / unquote(u)).resolve().is_file() for u in urls)
 
 
 def test_hand_written_pages_missing_from_the_nav_are_added_under_guide(built, pages):
@@ -357,7 +388,7 @@ def test_search_finds_a_record_by_its_id_and_keeps_table_cells_apart(built):
     assert by_location["anthology/ANTH-LIT-533.html"]["title"].startswith("ANTH-LIT-533 · ")
     assert [d["location"] for d in docs if "NOTE-621" in d["title"]] == ["records/NOTE-621.html"]
     p1 = by_location["records/ARXIV-2212.07677.html#p1"]["text"]
-    assert "Expectation Measured Expected Paper Official code Note" in p1
+    assert "Expectation Measured Expected Paper Official code ✓ <code>max_abs_error_f64 &lt; 1e-10</code> 3e-16 1e-10" in p1
     assert "3e-16 1e-10" in p1
 
 

@@ -27,13 +27,15 @@ import pytest
 
 from litrec.commands import main
 from tests.conftest import REPO, copy_project
+from tests.site.conftest import write_results
 from tests.site.test_browser import CHROMIUM, FLAGS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 OFFLINE = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
            "--proxy-server=127.0.0.1:9"]
-FORMULA = r"$\Delta W = -\frac{\eta}{N} \sum_i (W_0 x_i - y_i) x_i^\top$"
+FORMULA = (r"$\Delta W = -\frac{\eta}{N} \sum_i (W_0 x_i - y_i) x_i^\top$ with "
+           r"$W_K = \begin{pmatrix} I_x & 0 \\ 0 & 0 \end{pmatrix}$")  # & and \\ reach KaTeX
 DISPLAY = "\n  $$\n  L(W) = \\frac{1}{2N} \\sum_{i=1}^{N} \\|W x_i - y_i\\|^2\n  $$\n"
 
 
@@ -128,7 +130,7 @@ def _evaluate(browser: Browser, expression: str):
 
 @pytest.fixture(scope="module")
 def site_dir(tmp_path_factory):
-    """The fixture project's site, with maths in claim P1 and in the body, built."""
+    """The fixture project's site, with maths in claim P1 and in the body, and results, built."""
     root = copy_project(tmp_path_factory.mktemp("offline") / "project")
     record = root / "records" / "literature" / "ARXIV-2212.07677.yaml"
     text = record.read_text(encoding="utf-8")
@@ -136,6 +138,7 @@ def site_dir(tmp_path_factory):
     assert end in text
     record.write_text(text.replace(end, end.rstrip("\n") + f" In symbols, {FORMULA}.\n", 1)
                       .replace("body: |\n", "body: |\n" + DISPLAY + "\n", 1), encoding="utf-8")
+    write_results(root)  # verdicts to plot
     (root / "mkdocs.yml").write_bytes((REPO / "mkdocs.yml").read_bytes())
     shutil.copytree(REPO / "site", root / "site")
     cwd = os.getcwd()
@@ -213,7 +216,8 @@ def test_record_page_draws_its_graph_and_its_maths_offline(site_dir, served, bro
     maths = _wait(lambda: _evaluate(browser, "[...document.querySelectorAll('.arithmatex')]"
                                              ".map(e => [e.tagName, !!e.querySelector('.katex'),"
                                              " !!e.querySelector('.katex-error'), e.textContent])"))
-    assert [m[:3] for m in maths] == [["DIV", True, False], ["SPAN", True, False]], maths
+    assert [m[:3] for m in maths] == [["DIV", True, False], ["SPAN", True, False],
+                                      ["SPAN", True, False]], maths
     assert "katex-display" in _evaluate(browser, "document.querySelector('div.arithmatex').innerHTML")
     # KaTeX's fonts came from the site, not from elsewhere
     assert _wait(lambda: _evaluate(browser, "document.fonts.check('16px KaTeX_Main')"))
@@ -248,3 +252,25 @@ def test_badges_are_readable(served, browser, page):
     sizes = _evaluate(browser, "[...document.querySelectorAll('.lr-badge, .lr-tag, .lr-reason')]"
                                ".map(e => parseFloat(getComputedStyle(e).fontSize))")
     assert sizes and min(sizes) >= 12, sorted(set(sizes))
+
+
+def test_graph_nodes_are_links_to_their_pages(served, browser):
+    _open(browser, served + "/graph.html")
+    graphs = _wait(lambda: [g for g in _mermaid_graphs(browser)
+                            if any(n.get("nodeName") == "svg" for n in _walk(g))])
+    links = [dict(zip(n["attributes"][::2], n["attributes"][1::2]))
+             for n in _walk(graphs[0]) if n.get("nodeName") == "a"]
+    hrefs = {a.get("xlink:href") or a.get("href") for a in links}
+    assert "records/NOTE-621.html" in hrefs and "anthology/ANTH-LIT-533.html" in hrefs, hrefs
+
+
+def test_claims_show_their_interval_plot(served, browser):
+    _open(browser, served + "/records/ARXIV-2212.07677.html")
+    plots = _evaluate(browser, "[...document.querySelectorAll('#p1 ~ * svg.lr-plot')]"
+                               ".map(s => [s.getBoundingClientRect().width,"
+                               " s.querySelectorAll('.lr-plot-row').length,"
+                               " getComputedStyle(s.querySelector('.lr-plot-interval')).fill])")
+    assert plots, "no interval plot under P1"
+    width, rows, fill = plots[0]
+    assert 300 < width <= 640 and rows == 3
+    assert fill not in ("", "none", "rgb(0, 0, 0)"), fill  # coloured by the site's CSS

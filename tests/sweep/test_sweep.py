@@ -100,7 +100,7 @@ def test_a_local_sweep_stores_points_spread_and_judges_the_mean(sweep_project, c
 
     code, out, _ = cli("status", "--profile", "quick")
     s = summarize(levels)  # the mean over seeds with its 95% interval
-    assert f"level {s.mean:.4g} [{s.low:.4g}, {s.high:.4g}] n=3; expected level > 9" in out
+    assert f"level {s.mean:.4g} [{s.low:.4g}, {s.high:.4g}] n=3, expected > 9" in out
     code, out, _ = cli("run", "--profile", "quick", "--jobs", "2", "--format", "json")
     assert json.loads(out)["ran"] == [] and json.loads(out)["current"] == ["toy-sweep"]
 

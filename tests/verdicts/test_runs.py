@@ -155,3 +155,24 @@ def test_a_hand_edited_result_is_modified_and_fails_the_checks(ran, tmp_path, ed
     val = litrec("validate", cwd=root)
     assert val.returncode == 1 and "results/toy/quick.json:1:1" in val.stdout
     assert "modified since litrec wrote it" in val.stdout
+
+
+def test_an_expectation_for_another_profile_is_neither_judged_nor_a_change(ran, tmp_path):
+    import shutil
+
+    root = tmp_path / "copy"
+    shutil.copytree(ran, root)
+    rec = root / "records" / "literature" / "ARXIV-0000.00003.yaml"
+    rec.write_text(rec.read_text().replace(
+        "        - {metric: loss_trained, op: \"<\", value: 0.5}\n",
+        "        - {metric: loss_trained, op: \"<\", value: 0.5}\n"
+        "        - {metric: loss_trained, op: \"<\", value: 0.01, profiles: [paper]}\n"))
+    code, rows = status(root, "--check-current")
+    f1 = next(r for r in rows if r["claim"].endswith("#F1"))
+    assert code == 0 and f1["verdict"] == "reproduced" and f1["expectation_changed"] is False
+    assert len(f1["outcomes"]) == 2 and "loss_trained < 0.01 (paper)" not in f1["expected"]
+    rec.write_text(rec.read_text().replace("profiles: [paper]", "profiles: [quick]"))
+    code, rows = status(root)
+    f1 = next(r for r in rows if r["claim"].endswith("#F1"))
+    assert f1["expectation_changed"] is True and len(f1["outcomes"]) == 3
+    assert f1["outcomes"][2]["expectation_changed"] and f1["outcomes"][2]["stored_expectation"] is None

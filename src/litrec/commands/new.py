@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from litrec.commands.common import format_arg, need_dir
-from litrec import scaffold_analysis
+from litrec import newclaim, scaffold_analysis
 from litrec.errors import UsageError
 from litrec.kinds import KIND, KINDS
 from litrec.scaffold import (
@@ -20,6 +20,7 @@ from litrec.scaffold import (
     record_path,
     skeleton,
     write_new,
+    write_replace,
 )
 
 
@@ -30,12 +31,22 @@ def add_parser(sub) -> None:
                        "ID, numbered kinds take the next free number and a work takes its id from "
                        "--title. `litrec new analysis NAME` writes analysis/<module>.py from the "
                        "analysis contract, registers it in analysis/registry.yaml and writes its "
-                       "test, tests/analyses/test_<module>.py. Exit 1 when the id or name exists, "
-                       "2 for a malformed one.")
+                       "test, tests/analyses/test_<module>.py. `litrec new claim RECORD` appends a claim "
+                       "(a proposition, finding, observation...) to a literature record, a note or "
+                       "a theory, keeping the file's other content and comments. Exit 1 when the "
+                       "id or name exists, 2 for a malformed one.")
     p.add_argument("kind", metavar="KIND",
-                   help="literature, note, theory, decision, work, anthology, or analysis")
+                   help="literature, note, theory, decision, work, anthology, analysis, or claim")
     p.add_argument("id", nargs="?", metavar="ID",
-                   help="the record id (default: the next free one), or the analysis's name")
+                   help="the record id (default: the next free one), the analysis's name, or for "
+                   "a claim the record that holds it")
+    p.add_argument("--kind", dest="claim_kind", default="proposition",
+                   choices=list(newclaim.PREFIX), metavar="CLAIM_KIND",
+                   help="for `new claim`: proposition (default), finding, observation, definition "
+                   "or conjecture")
+    p.add_argument("--claim-id", default=None, metavar="CID",
+                   help="for `new claim`: the claim's id (default: the next free one of its kind, "
+                   "P4 after P3)")
     p.add_argument("--title", default=None, metavar="T", help="the record's or analysis's title")
     p.add_argument("--records", type=Path, default=Path("records"), metavar="DIR",
                    help="the records folder (default: records)")
@@ -49,6 +60,13 @@ def run(args) -> int:
     title = " ".join(args.title.split()) if args.title else None
     if args.kind == "analysis":
         return new_analysis(args, title)
+    if args.kind == "claim":
+        return new_claim(args, title)
+    if args.kind in newclaim.PREFIX or args.kind.rstrip("s") in newclaim.PREFIX:
+        kind = args.kind.rstrip("s")
+        raise UsageError(f"a {kind} is a claim inside a record, not a record of its own: "
+                         f"litrec new claim RECORD --kind {kind} appends one to a literature "
+                         "record (or a note, or a theory)")
     if args.kind not in KINDS:
         close = difflib.get_close_matches(args.kind, [*KINDS, "analysis"], n=1)
         hint = f"did you mean '{close[0]}'? " if close else ""
@@ -77,6 +95,28 @@ def run(args) -> int:
         print(json.dumps({"id": rid, "kind": args.kind, "path": display(path)}, indent=2))
     else:
         print(f"created {display(path)}")
+    return 0
+
+
+def new_claim(args, title: str | None) -> int:
+    """Append a claim to a record; exit 1 when the record does not exist."""
+    if not args.id:
+        raise UsageError("give the record that holds the claim: litrec new claim ARXIV-2212.07677")
+    need_dir(args.records, "records")
+    ids = existing_ids(args.records)
+    path = ids.get(args.id)
+    if path is None:
+        close = difflib.get_close_matches(args.id, sorted(ids), n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        print(f"litrec new: no record '{args.id}'{hint}", file=sys.stderr)
+        return 1
+    new = newclaim.plan_claim(args.id, path, args.claim_kind, args.claim_id, title)
+    write_replace(path, new.text)
+    if args.format == "json":
+        print(json.dumps({"claim": new.ref, "kind": args.claim_kind, "path": display(path)},
+                         indent=2))
+    else:
+        print(f"added {new.ref} ({args.claim_kind}) to {display(path)}")
     return 0
 
 

@@ -32,6 +32,9 @@ def add_parser(sub) -> None:
                            help="the address to serve on (default: 127.0.0.1, this machine only)")
             q.add_argument("--port", type=port_number, default=8000, metavar="PORT",
                            help="the port to serve on (default: 8000)")
+            q.add_argument("--verbose", "-v", action="store_true",
+                           help="also print MkDocs' notes about the nav (pages not in it), "
+                           "which it repeats at every rebuild")
 
 
 def port_number(text: str) -> int:
@@ -48,7 +51,7 @@ def run(args) -> int:
     need_dir(args.records, "records")
     if args.site_command == "serve":
         serve_site(args.records, args.analysis, args.results, args.profile, host=args.host,
-                   port=args.port)
+                   port=args.port, verbose=args.verbose)
         return 0
     check_out(args.out, args.records, folder=True)
     try:

@@ -25,8 +25,8 @@ def add_parser(sub) -> None:
     profile_arg(p, "which profile's results to judge (default: paper)")
     results_arg(p)
     p.add_argument("--check-current", action="store_true",
-                   help="exit 1 when any claim's result is stale, missing, modified or in error "
-                   "(for CI)")
+                   help="exit 1 when any claim's result is stale, missing, modified or in error, "
+                   "or its expectations changed since the run (for CI)")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="every outcome under its claim: per-seed values, interval, evaluation "
                    "noise, expectations changed since the run")

@@ -1,10 +1,15 @@
-"""The claims table that `litrec run` and `litrec status` print: one line per claim.
+"""The claims table that `litrec run` and `litrec status` print: at most two lines per claim.
 
-Each line holds the claim, its verdict and the numbers that decided it (the
-first expectation that fails, else the first that is inconclusive, else the
-first); a summary line follows. `--verbose` adds every outcome under its claim:
-per-seed values, the interval, the evaluation noise, and an expectation that
-changed since the run. Lines are cut to the terminal's width, never wrapped.
+The first line holds the claim, its verdict and the number that decided it
+beside its expectation (the first expectation that fails, else the first that
+is inconclusive, else the first); for anything but *reproduced* a second line,
+indented, says why (the reason, and the records that rest on a claim not
+reproduced). Both are cut to the terminal's width, never wrapped; the number
+is shortened first (its `n=`, then its interval) so that it stays beside its
+expectation. A summary line follows. `--verbose` adds every outcome under its
+claim, wrapped to the terminal's width: both sides' per-seed values, the
+interval, the evaluation noise, the reason for every mark, and an expectation
+that changed since the run. The state words are `litrec.words`'.
 """
 
 from __future__ import annotations
@@ -15,96 +20,176 @@ from rich.text import Text
 
 from litrec.commands.common import console
 from litrec.formatting import fmt
-from litrec.judge import Outcome
+from litrec.judge import Outcome, leaning
 from litrec.verdicts import VERDICTS, ClaimStatus
+from litrec.words import STYLE, mark, word
 
-_STYLE = {"reproduced": "green", "not reproduced": "red", "inconclusive": "yellow",
-          "stale": "yellow", "missing": "dim", "unchecked": "dim", "modified": "red", "error": "red"}
-_MARK = {"holds": "✓", "fails": "✗", "inconclusive": "?", "refused": "!"}
+JUDGED = ("reproduced", "not reproduced", "inconclusive", "stale")  # states shown with numbers
+VERDICT_WIDTH = 14  # `not reproduced`; the column is as wide as the longest verdict shown
 
 
-def _value(o: Outcome) -> str:
+def _value(o: Outcome, interval: bool = True, n: bool = True) -> str:
     """`0.2051` for one seed; `0.2051 [0.2043, 0.2059] n=3` over seeds."""
-    if o.interval and o.n > 1:
-        return f"{fmt(o.measured, True)} [{fmt(o.interval[0], True)}, {fmt(o.interval[1], True)}] n={o.n}"
+    if interval and o.interval and o.n > 1:
+        text = f"{fmt(o.measured, True)} [{fmt(o.interval[0], True)}, {fmt(o.interval[1], True)}]"
+        return text + (f" n={o.n}" if n else "")
     return fmt(o.measured, True)
 
 
 def _deciding(s: ClaimStatus) -> Outcome | None:
-    for decision in ("refused", "fails", "inconclusive"):
+    """The outcome that decided: refused, then an unmet precondition, then fails, inconclusive."""
+    order = [("refused", None), ("fails", True), ("inconclusive", True), ("fails", False),
+             ("inconclusive", False)]
+    for decision, precondition in order:
         for o in s.outcomes:
-            if o.decision == decision:
+            if o.decision == decision and precondition in (None, o.precondition):
                 return o
     return s.outcomes[0] if s.outcomes else None
 
 
-def _numbers(s: ClaimStatus) -> str:
-    """The numbers that decided the verdict, or why there are none."""
+def _expected(o: Outcome) -> str:
+    """The expectation without its metric's name when it starts with it: `< 0.1 × loss_gd`."""
+    text = o.expectation
+    return text[len(o.metric) + 1:] if text.startswith(o.metric + " ") else text
+
+
+def _number_forms(s: ClaimStatus) -> list[str]:
+    """The deciding number beside its expectation, from the most detailed form to the shortest."""
     o = _deciding(s)
-    if o is None or s.verdict in ("missing", "modified", "unchecked", "error"):
-        return s.reason or ""
-    text = f"{o.metric} {_value(o)}; expected {o.expectation}"
-    if o.judged and s.verdict in ("not reproduced", "inconclusive"):
+    if o is None or s.verdict not in JUDGED:
+        return []
+    forms = [f"{o.metric} {_value(o, i, n)}, expected {_expected(o)}"
+             for i, n in ((True, True), (True, False), (False, False))]
+    if o.judged and s.verdict in ("not reproduced", "inconclusive") and not o.precondition:
         j = o.judged
-        text = (f"{j['quantity']} = {fmt(j['mean'], True)} [{fmt(j['interval'][0], True)}, "
-                f"{fmt(j['interval'][1], True)}]; expected {o.expectation}")
-    if s.verdict == "stale":
-        text = f"{s.reason} (last: {text})"
-    if s.expectation_changed:
-        text = "expectation changed after the run; " + text
-    return text
+        forms.insert(0, f"{j['quantity']} = {fmt(j['mean'], True)} [{fmt(j['interval'][0], True)}, "
+                        f"{fmt(j['interval'][1], True)}], expected {o.expectation}")
+    return list(dict.fromkeys(forms))
+
+
+def reason(s: ClaimStatus) -> str:
+    """Why the claim is not *reproduced*, in a line (empty when it is)."""
+    if s.verdict == "reproduced" and not s.expectation_changed:
+        return ""
+    text = s.reason or ""
+    if not text and s.verdict == "not reproduced":
+        failed = [o.expectation for o in s.outcomes if o.decision == "fails"]
+        text = "fails on its whole interval: " + "; ".join(failed)
+    if s.verdict == "stale" and s.outcomes:
+        text = f"{text}; the last run's numbers, not judged"
+    if s.expectation_changed and "expectation" not in s.verdict:
+        text += "; expectation changed after the run"
+    if s.rests_on_it:
+        text += f"; rests on it: {', '.join(s.rests_on_it)}"
+    return text.strip("; ")
 
 
 def summary_line(statuses: list[ClaimStatus], profile: str) -> str:
     """`7 claims: 5 reproduced, 1 not reproduced, 1 unchecked (profile paper)`."""
     counts = Counter(s.verdict for s in statuses)
-    parts = [f"{counts[v]} {v}" for v in VERDICTS if counts[v]]
+    order = list(VERDICTS) + sorted(v for v in counts if v not in VERDICTS)  # states added elsewhere
+    parts = [f"{counts[v]} {word(v)}" for v in order if counts[v]]
     n = len(statuses)
     return f"{n} claim{'s' * (n != 1)}: {', '.join(parts) or 'none'} (profile {profile})"
 
 
+def _fit(text: str, room: int) -> str:
+    """`text` cut to `room` characters with an ellipsis."""
+    return text if len(text) <= room else text[:max(room - 1, 0)] + "…"
+
+
+def claim_lines(s: ClaimStatus, width: int, claim_width: int, verdict_width: int = VERDICT_WIDTH
+                ) -> list[tuple[str, str, str]]:
+    """One claim's lines as `(head, verdict, rest)`, each line at most `width` characters."""
+    head = f"{s.claim:<{claim_width}}  "
+    verdict = f"{word(s.verdict):<{verdict_width}}"
+    room = width - len(head) - len(verdict) - 2
+    forms = _number_forms(s)
+    why = reason(s)
+    if forms:
+        first = next((f for f in forms if len(f) <= room), forms[-1])
+        lines = [(head, verdict, "  " + _fit(first, room))]
+    else:  # no numbers: the reason's first parts on the first line, the rest on the second
+        parts = why.split("; ") if why else []
+        k = 0
+        while k < len(parts) and len("; ".join(parts[:k + 1])) <= room:
+            k += 1
+        lines = [(head, verdict, ("  " + "; ".join(parts[:k])) if k else "")]
+        why = "; ".join(parts[k:])
+    if why:
+        lines.append(("    ", "", _fit(why, width - 4)))
+    return lines
+
+
 def print_table(statuses: list[ClaimStatus], profile: str, verbose: bool = False) -> None:
-    """One line per claim, then the summary; with `verbose`, every outcome under its claim."""
+    """At most two lines per claim, then the summary; with `verbose`, every outcome under its claim."""
     out = console()
-    width = max(len(s.claim) for s in statuses) if statuses else 5
+    width = max(out.width, 40)
+    claim_width = max((len(s.claim) for s in statuses), default=5)
+    verdict_width = max((len(word(s.verdict)) for s in statuses), default=VERDICT_WIDTH)
+    claim_width = min(claim_width, max(width - verdict_width - 24, 8))
     for s in statuses:
-        line = Text(f"{s.claim:<{width}}  ")
-        line.append(f"{s.verdict:<14}", style=_STYLE.get(s.verdict) or None)
-        line.append(f"  {_numbers(s)}")
-        out.print(line, no_wrap=True, overflow="ellipsis", highlight=False)
-        if s.rests_on_it:
-            out.print(f"{'':<{width}}  rests on it: {', '.join(s.rests_on_it)}", no_wrap=True,
-                      overflow="ellipsis", highlight=False)
+        lines = claim_lines(s, width, claim_width, verdict_width)
+        for head, verdict, rest in lines[:1] if verbose else lines:
+            line = Text(head)
+            if verdict:
+                line.append(verdict, style=STYLE.get(s.verdict) or None)
+            line.append(rest)
+            out.print(line, no_wrap=True, overflow="ellipsis", highlight=False)
         if verbose:
+            if len(lines) > 1:  # the reason in full, wrapped
+                for text in wrap(reason(s), width, 4, 6):
+                    out.print(text, markup=False, highlight=False, no_wrap=True)
             _outcomes(out, s, width)
     out.print(summary_line(statuses, profile), no_wrap=True, overflow="ellipsis", highlight=False)
 
 
 def _outcomes(out, s: ClaimStatus, width: int) -> None:
-    pad = " " * (width + 2)
+    """Every outcome under its claim, wrapped to the width with a hanging indent."""
+    def say(text: str) -> None:
+        for line in wrap(text, width, 4, 8):
+            out.print(line, markup=False, highlight=False, no_wrap=True, overflow="ellipsis")
+
     if s.seeds:
-        out.print(f"{pad}seeds: {', '.join(map(str, s.seeds))}", highlight=False)
+        say(f"seeds: {', '.join(map(str, s.seeds))}")
     if not s.outcomes:
         for text in s.expected:  # no result to judge them on yet
-            out.print(f"{pad}  {text}", markup=False, highlight=False, soft_wrap=True)
+            say(f"  {text}: not judged ({word(s.verdict)})")
     for o in s.outcomes:
-        line = f"{pad}{_MARK.get(o.decision, ' ')} {o.expectation}: {_value(o)}"
-        if o.interval and o.n > 1:
-            line += f" ({o.method})"
-        if o.values and o.n > 1:
-            line += f"; per seed {fmt(o.values, True)}"
-        if o.noise is not None:
-            line += f"; evaluation noise ±{fmt(o.noise, True)}"
-        if o.judged:
-            j = o.judged
-            line += (f"; judged on {j['quantity']} = {fmt(j['mean'], True)} "
-                     f"[{fmt(j['interval'][0], True)}, {fmt(j['interval'][1], True)}]")
-        if o.seeds_needed:
-            line += f"; about {o.seeds_needed} seeds would decide"
-        if o.reason:
-            line += f"; {o.reason}"
-        out.print(line, markup=False, highlight=False, soft_wrap=True)
+        say(outcome_text(o))
         if o.expectation_changed:
-            out.print(f"{pad}  expectation changed after the run: was "
-                      f"{o.stored_expectation or '(none)'}, now {o.expectation}",
-                      markup=False, highlight=False, soft_wrap=True)
+            say(f"  expectation changed after the run: was {o.stored_expectation or '(none)'}, "
+                f"now {o.expectation}")
+
+
+def outcome_text(o: Outcome) -> str:
+    """One outcome in full: mark, expectation, value, both sides per seed, and why its mark."""
+    text = f"{mark(o.decision)} {o.expectation}: {_value(o)}"
+    if o.interval and o.n > 1:
+        text += f" ({o.method})"
+    if o.values and o.n > 1:
+        text += f"; {o.metric} per seed {fmt(o.values, True)}"
+    if o.ref_values:
+        text += f"; {o.ref or 'the other side'} per seed {fmt(o.ref_values, True)}"
+    if o.noise is not None:
+        text += f"; evaluation noise ±{fmt(o.noise, True)}"
+    if o.judged:
+        j = o.judged
+        text += (f"; judged on {j['quantity']} = {fmt(j['mean'], True)} "
+                 f"[{fmt(j['interval'][0], True)}, {fmt(j['interval'][1], True)}]")
+    if o.decision == "inconclusive":
+        text += f"; {o.direction}: {leaning(o)}"
+    whole = " on its whole interval" if o.n > 1 else ""
+    why = o.reason or {"holds": f"holds{whole}", "fails": f"fails{whole}"}.get(o.decision)
+    if why:
+        text += f"; {why}"
+    return text
+
+
+def wrap(text: str, width: int, indent: int = 4, hang: int = 6) -> list[str]:
+    """`text` in lines of at most `width`, the first indented by `indent`, the rest by `hang`."""
+    import textwrap
+
+    return textwrap.wrap(text, width=max(width, indent + 20), initial_indent=" " * indent,
+                         subsequent_indent=" " * hang, break_long_words=True,
+                         break_on_hyphens=False) or [" " * indent]

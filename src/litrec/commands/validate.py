@@ -26,10 +26,24 @@ def add_parser(sub) -> None:
                    help="the results folder whose files must be as litrec wrote them "
                    "(default: results beside the records folder, when there is one)")
     format_arg(p)
-    p.add_argument("--quiet", action="store_true", help="print errors only, not information notes")
+    p.add_argument("--quiet", action="store_true", help="print errors only, not warnings or notes")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="also print every information note (partial records, known by reference)")
+    p.add_argument("--strict", action="store_true",
+                   help="warnings count as errors (a suspect link, a file that is not a record): "
+                   "exit 1")
     p.add_argument("--no-cache", dest="cache", action="store_false",
                    help="check every file again, and neither read nor write the validation cache "
                    "(.litrec-cache/validate/ at the project root)")
+
+
+QUIET_CODES = ("partial",)  # notes of a state the owner chose: printed with --verbose only
+
+
+def _as_error(d):
+    import dataclasses
+
+    return dataclasses.replace(d, severity="error")
 
 
 def run(args) -> int:
@@ -43,9 +57,14 @@ def run(args) -> int:
     results = args.results or args.records.resolve().parent / "results"
     if results.is_dir():  # only then is the results' code loaded
         from litrec.diagnostics import PathDisplay
+        from litrec.ledger import history_problems
         from litrec.state import modified_results
 
         proj.diagnostics.extend(modified_results(results, PathDisplay()))
+        proj.diagnostics.extend(history_problems(results, PathDisplay()))
+    if args.strict:
+        proj.diagnostics = [_as_error(d) if d.severity == "warning" else d
+                            for d in proj.diagnostics]
     errors = sorted(proj.errors, key=lambda d: (d.path, d.line, d.col))
     if args.format == "json":
         out = {
@@ -59,13 +78,19 @@ def run(args) -> int:
     else:
         for d in errors:
             print(d.format())
+        hidden = 0
         if not args.quiet:
             for d in proj.diagnostics:
-                if d.severity != "error":
-                    print(d.format())
+                if d.severity == "error":
+                    continue
+                if d.code in QUIET_CODES and not args.verbose:
+                    hidden += 1
+                    continue
+                print(d.format())
         n_info = len(proj.diagnostics) - len(errors)
         verdict = "valid" if not errors else f"{len(errors)} error{'s' * (len(errors) != 1)}"
+        shown = f" ({hidden} shown with --verbose)" if hidden else ""
         print(f"checked {proj.files} files, {proj.records} valid records, "
-              f"{proj.edges} links: {verdict}; {n_info} note{'s' * (n_info != 1)}",
+              f"{proj.edges} links: {verdict}; {n_info} note{'s' * (n_info != 1)}{shown}",
               file=sys.stderr)
     return EXIT_OK if not errors else EXIT_INVALID

@@ -125,7 +125,9 @@ def build_once(config_file: Path, docs_dir: Path, site_dir: Path, handwritten: d
     try:
         cfg = load_config(config_file=str(config_file), docs_dir=str(docs_dir),
                           site_dir=str(site_dir), strict=serve_url is None)
-        add_to_nav(cfg["nav"], handwritten)
+        excluded = cfg.get("exclude_docs")  # a page included into others (bench-table.md) is no page
+        add_to_nav(cfg["nav"], {rel: title for rel, title in handwritten.items()
+                                if not (excluded and excluded.match_file(rel))})
         for name, plugin in (extra or {}).items():
             cfg.plugins[name] = plugin
         if render is not None or not static:

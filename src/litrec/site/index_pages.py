@@ -24,6 +24,7 @@ from litrec.site.markup import (
     span,
     table,
     ul,
+    words,
 )
 from litrec.site.parts import (
     analysis_link,
@@ -71,11 +72,11 @@ def home(data: SiteData, intro: str) -> str:
     if not rows:
         out.append(block(p("No record states a claim yet.")))
     else:
-        counts = ", ".join(f"{verdicts[v]} {badge(v)}" for v in VERDICT_ORDER if verdicts.get(v))
+        counts = ", ".join(f"{verdicts[v]} {badge(v)}" for v in PROBLEM_ORDER if verdicts.get(v))
         out.append(block(p(f"Every claim of the record, judged against the <strong>{esc(data.profile)}"
-                           f"</strong> results in {code('results/')}: {counts}"),
-                         table(["Claim", "Verdict", "Expectation", "Measured", "Expected", "Paper",
-                                "Official code"],
+                           f"</strong> results in {code('results/')}: {counts}; problems first. "
+                           "Each claim's page shows every expectation with its interval."),
+                         table(["Claim", "Verdict and why", "Expectations"],
                                _dashboard_rows(data, page, rows), cls="lr-dashboard")))
     out.append("## Partial records { #partial }\n")
     partial = sorted(rid for rid, r in proj.records.items() if r.partial)
@@ -104,26 +105,56 @@ def home(data: SiteData, intro: str) -> str:
     return "\n".join(out)
 
 
+# Problems first: what needs the owner's attention, then what is merely behind, then what holds.
+PROBLEM_ORDER = ("error", "not reproduced", "modified", "inconclusive", "expectation changed",
+                 "stale", "missing", "unchecked", "reproduced")
+
+
 def _dashboard_rows(data: SiteData, page: str, rows):
-    """One table row per expectation; the claim and its verdict on the first."""
-    for rec, c in rows:
+    """One table row per claim, problems first: verdict with its one-line reason, how many
+    expectations hold, and the number that decided it (beside what it was held to)."""
+    order = {v: i for i, v in enumerate(PROBLEM_ORDER)}
+    keyed = sorted(((order.get(verdict_of(data, f"{r.id}#{c.id}"), len(order)), i, r, c)
+                    for i, (r, c) in enumerate(rows)), key=lambda k: k[:2])
+    for _, _, rec, c in keyed:
         ref = f"{rec.id}#{c.id}"
-        first = f"{ref_link(data, page, ref)}<br>{esc(c.title)}"
-        verdict = badge(verdict_of(data, ref))
         st = data.statuses.get(ref)
+        verdict = badge(verdict_of(data, ref))
+        why = reason_line(data, ref, c)
+        if why:
+            verdict += "<br>" + span("lr-reason", esc(why))
         if st is not None and st.rests_on_it:
             verdict += "<br>" + span("lr-reason", "rests on it: " + ", ".join(
                 ref_link(data, page, r) for r in st.rests_on_it))
-        for r in outcome_rows(data, ref, c) or [None]:
-            if r is None:
-                cells = ["—"] * 5
-            else:
-                cells = [mark(r["holds"]) + code(r["expectation"]),
-                         esc(fmt(r["measured"])) if r["has_result"] else "—",
-                         esc(fmt(r["expected"])) if r["has_result"] else "—",
-                         esc(fmt(r["paper"])), esc(fmt(r["official"]))]
-            yield [first, verdict, *cells]
-            first = verdict = ""
+        outcome = outcome_rows(data, ref, c)
+        tally = Counter(r["decision"] for r in outcome if r["holds"] is not None
+                        or r["decision"] == "inconclusive")
+        marks = " ".join(f"{mark(h, d)}{tally[k]}" for k, h, d in (
+            ("holds", True, None), ("fails", False, None), ("inconclusive", None, "inconclusive"))
+            if tally.get(k))
+        total = f"{len(outcome)} expectation{'s' * (len(outcome) != 1)}" if outcome else "—"
+        yield [f"{ref_link(data, page, ref)}<br>{esc(c.title)}", verdict,
+               (marks + " of " if marks else "") + total]
+
+
+def reason_line(data: SiteData, ref: str, claim) -> str | None:
+    """A claim's verdict in one line: its status's reason, or, for a claim not reproduced,
+    which expectations fail and by what numbers."""
+    st = data.statuses.get(ref)
+    if st is None:
+        return None
+    if st.verdict == "not reproduced" and not st.reason:
+        failed = [r for r in outcome_rows(data, ref, claim) if r["decision"] == "fails"]
+        return "; ".join(f"{r['expectation']} fails: {_measured(r['outcome'])} against "
+                         f"{fmt(r['expected'])}" for r in failed) or None
+    return st.reason if st.verdict != "reproduced" else None
+
+
+def _measured(o) -> str:
+    """A measured mean with its interval over seeds, when there is one."""
+    if o.interval and o.n > 1:
+        return f"{fmt(o.measured)} [{fmt(o.interval[0])}, {fmt(o.interval[1])}]"
+    return fmt(o.measured)
 
 
 # ------------------------------------------------------------------ records
@@ -287,16 +318,23 @@ def analysis_page(data: SiteData, name: str) -> str:
                                      if rows else p("The result holds no metrics.")))
     if res.get("notes"):
         out.append("## Notes\n" + block(ul(esc(n) for n in res["notes"])))
-    prov = {k: res.get(k) for k in ("code_hash", "versions", "platform", "device", "seed",
-                                    "started", "wall_time_s", "litrec") if k in res}
+    prov = {k: res.get(k) for k in ("code_hash", "git", "versions", "platform", "device", "seed",
+                                    "seeds", "started", "wall_time_s", "litrec") if k in res}
     parts = [provenance(prov)]
     files = res.get("code_files") or {}
     if files:
         parts.append(table(["File", "SHA-256"], ([code(f), code(str(h)[:16])] for f, h in files.items())))
     cfg = res.get("config")
     if isinstance(cfg, dict) and cfg:
-        parts.append(p("<strong>Configuration</strong>")
-                     + table(["Setting", "Value"], ([code(k), esc(fmt(v))] for k, v in flatten(cfg))))
+        swept = set(res.get("sweep") or {}) if isinstance(res.get("sweep"), dict) else set()
+        settings = [(k, v) for k, v in flatten(cfg) if k not in swept]  # a swept one: its points
+        others = "; ".join(f"{code(k)}: {esc(', '.join(fmt(x) for x in res['sweep'][k]))}"
+                           for k in sorted(swept - {"seed"}))
+        note = " (a point per " + ", ".join(code(k) for k in sorted(swept)) + (
+            "; the seeds are listed above" if "seed" in swept else "") + (
+            f"; {others}" if others else "") + ")" if swept else ""
+        parts.append(p("<strong>Configuration</strong>" + note)
+                     + table(["Setting", "Value"], ([code(k), esc(fmt(v))] for k, v in settings)))
     out.append("## Provenance\n" + block(*parts))
     return "\n".join(out)
 

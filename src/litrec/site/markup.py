@@ -15,6 +15,7 @@ from, since MkDocs does not rewrite links inside stored HTML.
 from __future__ import annotations
 
 import html as _html
+import re
 from typing import Any, Iterable
 
 from litrec.site.text import ID_CANDIDATE, clean
@@ -105,3 +106,30 @@ def linked(s: Any, resolve) -> str:
         pos = m.start() + len(ref)
     out.append(esc(text[pos:]))
     return "".join(out)
+
+
+_SPAN = re.compile(r"(`+)(.+?)\1|\*\*(.+?)\*\*|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", re.S)
+
+
+def inline_md(s: Any, resolve) -> str:
+    """A short text written in Markdown (an expectation's note) as HTML: `code`, *emphasis*,
+    **strong**; everything else escaped, record ids and claim refs linked (`resolve(ref)`)."""
+    text = clean(s)
+    out, pos = [], 0
+    for m in _SPAN.finditer(text):
+        out.append(linked(text[pos:m.start()], resolve))
+        if m.group(1):
+            out.append(code(m.group(2).strip() if m.group(2).strip() else m.group(2)))
+        elif m.group(3) is not None:
+            out.append(f"<strong>{linked(m.group(3), resolve)}</strong>")
+        else:
+            out.append(f"<em>{linked(m.group(4), resolve)}</em>")
+        pos = m.end()
+    out.append(linked(text[pos:], resolve))
+    return "".join(out)
+
+
+def words(s: Any) -> str:
+    """Text, escaped, that breaks only between words: each word kept whole on its line
+    (a metric name, `1e-06`), as a browser would otherwise break at `_` or `-`."""
+    return " ".join(f'<span class="lr-w">{esc(w)}</span>' for w in clean(s).split(" ") if w)

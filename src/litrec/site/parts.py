@@ -6,9 +6,13 @@ from collections import Counter
 from typing import Any
 
 from litrec.formatting import fmt
+from litrec.judge import leaning
+from litrec.ledger import read_history
 from litrec.model import RELATIONS
 from litrec.site.data import SiteData, anchor
-from litrec.site.markup import a, code, esc, span, table, ul
+from litrec.site.markup import a, code, esc, inline_md, p, span, table, ul, words
+from litrec.site.plots import interval_plot, row_of
+from litrec.verdicts import judged_in
 
 VERDICT_TEXT = {"missing": "not run", "not_run": "not run", "unchecked": "no analysis yet"}
 
@@ -70,7 +74,8 @@ def outcome_rows(data: SiteData, ref: str, claim) -> list[dict[str, Any]]:
     judged = st is not None and st.verdict in ("reproduced", "not reproduced", "inconclusive")
     rows = []
     outcomes = st.outcomes if st is not None else []
-    for i, exp in enumerate(claim.check.expect if claim.check else []):
+    # the expectations of this site's profile, in the order the status judged them
+    for i, exp in enumerate(judged_in(claim.check.expect, data.profile) if claim.check else []):
         o = outcomes[i] if i < len(outcomes) else None
         rows.append({
             "expectation": exp.describe(), "metric": exp.metric,
@@ -95,39 +100,74 @@ def mark(holds: bool | None, decision: str | None = None) -> str:
 
 
 def measured_cell(o) -> str:
-    """The measured value: the mean with its 95% interval and n seeds, per-seed values on demand."""
+    """The measured mean, its 95% interval under it (n seeds), then what decided it; the rest
+    (evaluation noise, the judged quantity, per-seed values) folded away under "details"."""
     if o is None:
         return "—"
-    text = esc(fmt(o.measured))
+    text = span("lr-num", esc(fmt(o.measured)))
     if o.interval and o.n > 1:
-        text += (f"<br>{esc(f'[{fmt(o.interval[0])}, {fmt(o.interval[1])}]')} "
-                 + span("lr-reason", esc(f"95% interval, {o.n} seeds ({o.method})")))
-    if o.noise is not None:
-        text += "<br>" + span("lr-reason", esc(f"evaluation noise ±{fmt(o.noise)}"))
-    if o.judged:
-        j = o.judged
-        text += "<br>" + span("lr-reason", esc(
-            f"judged on {j['quantity']} = {fmt(j['mean'])} [{fmt(j['interval'][0])}, "
-            f"{fmt(j['interval'][1])}]"))
-    if o.seeds_needed:
-        text += "<br>" + span("lr-reason", esc(f"about {o.seeds_needed} seeds would decide"))
-    if o.values and o.n > 1:
-        text += (f"<details><summary>per seed</summary>{esc(fmt(o.values))}</details>")
+        text += ("<br>" + span("lr-num", esc(f"[{fmt(o.interval[0])}, {fmt(o.interval[1])}]"))
+                 + " " + span("lr-reason", esc(f"95%, {o.n} seeds")))
+    if o.decision == "inconclusive":
+        text += "<br>" + span("lr-reason", esc(f"{o.direction}: {leaning(o, terminal=False)}"))
     if o.reason:
         text += "<br>" + span("lr-reason", esc(o.reason))
+    more = []
+    if o.interval and o.n > 1:
+        more.append(esc(f"interval: {o.method}"))
+    if o.noise is not None:
+        more.append(esc(f"evaluation noise ±{fmt(o.noise)}"))
+    if o.judged:
+        j = o.judged
+        more.append(esc(f"judged on {j['quantity']} = {fmt(j['mean'])} "
+                        f"[{fmt(j['interval'][0])}, {fmt(j['interval'][1])}]"))
+    if o.values and o.n > 1:
+        more.append(esc(f"per seed: {fmt(o.values)}"))
+    if more:
+        text += (f'<details class="lr-more"><summary>details</summary>'
+                 + "<br>".join(span("lr-reason", m) for m in more) + "</details>")
     return text
 
 
-def outcome_table(data: SiteData, ref: str, claim) -> str:
-    """A claim's expectations: measured, expected, paper, official, note."""
+def outcome_table(data: SiteData, ref: str, claim, page: str | None = None) -> str:
+    """A claim's expectations: measured (interval under the mean), expected, paper, official
+    code; each note in a row of its own beneath, as Markdown."""
     rows = outcome_rows(data, ref, claim)
     if not rows:
         return ""
-    return table(["Expectation", "Measured", "Expected", "Paper", "Official code", "Note"], (
-        [mark(r["holds"], r["decision"]) + code(r["expectation"]) + _changed(r["outcome"]),
-         measured_cell(r["outcome"]) if r["has_result"] else "—",
-         esc(fmt(r["expected"])) if r["has_result"] else "—",
-         esc(fmt(r["paper"])), esc(fmt(r["official"])), esc(r["note"] or "")] for r in rows))
+    resolve = data.href_resolver(page) if page else (lambda _ref: None)
+    out = ['<div class="lr-outcomes">\n<table>\n<thead><tr><th>Expectation</th> <th>Measured</th> '
+           "<th>Expected</th> <th>Paper</th> <th>Official code</th></tr></thead>\n<tbody>\n"]
+    for r in rows:
+        cells = [mark(r["holds"], r["decision"]) + f"<code>{words(r['expectation'])}</code>"
+                 + _changed(r["outcome"]),
+                 measured_cell(r["outcome"]) if r["has_result"] else "—",
+                 span("lr-num", esc(fmt(r["expected"]))) if r["has_result"] else "—",
+                 span("lr-num", esc(fmt(r["paper"]))), span("lr-num", esc(fmt(r["official"])))]
+        note = bool(r["note"])
+        out.append(("<tr class=\"lr-has-note\">" if note else "<tr>")
+                   + " ".join(f"<td>{c}</td>" for c in cells) + "</tr>\n")
+        if note:
+            out.append(f'<tr class="lr-note"><td colspan="5">{inline_md(r["note"], resolve)}'
+                       "</td></tr>\n")
+    out.append("</tbody>\n</table>\n</div>\n")
+    return "".join(out)
+
+
+def outcome_plot(data: SiteData, ref: str, claim) -> str:
+    """The claim's interval plot (`litrec.site.plots`): each judged outcome against its threshold."""
+    st = data.statuses.get(ref)
+    if st is None or not st.outcomes or st.verdict not in ("reproduced", "not reproduced",
+                                                            "inconclusive"):
+        return ""
+    rows, left = [], 0
+    for exp, o in zip(judged_in(claim.check.expect, data.profile), st.outcomes):
+        row = row_of(exp, o)
+        if row is None:
+            left += 1
+        else:
+            rows.append(row)
+    return interval_plot(rows, left, f"{ref}: each expectation's interval against its threshold")
 
 
 def _changed(o) -> str:
@@ -145,7 +185,14 @@ def provenance(prov: dict) -> str:
     versions = prov.get("versions") or {}
     if versions:
         rows.append(("versions", esc(", ".join(f"{k} {v}" for k, v in versions.items()))))
-    if "seed" in prov:
+    git = prov.get("git")
+    if isinstance(git, dict) and git.get("commit"):
+        dirty = " (with uncommitted changes to analysis/)" if git.get("dirty") else ""
+        rows.append(("git commit", code(str(git["commit"])[:12]) + esc(dirty)))
+    seeds = prov.get("seeds")
+    if isinstance(seeds, list) and seeds:  # the seeds run; `seed` is then the same list again
+        rows.append(("seeds", esc(", ".join(fmt(s) for s in seeds))))
+    elif "seed" in prov:
         rows.append(("seed", esc(fmt(prov.get("seed")))))
     if prov.get("started"):
         rows.append(("run started", esc(prov["started"])))
@@ -159,6 +206,9 @@ def provenance(prov: dict) -> str:
         rows.append(("platform", esc(" ".join(str(plat.get(k, "")) for k in ("system", "machine", "python")))))
     if prov.get("litrec"):
         rows.append(("litrec", esc(prov["litrec"])))
+    if prov.get("commit"):
+        rows.append(("git commit", code(str(prov["commit"])[:12])
+                     + (" (records or code uncommitted)" if prov.get("dirty") else "")))
     return table(["", ""], ([k, v] for k, v in rows)) if rows else ""
 
 
@@ -200,3 +250,42 @@ def links_list(data: SiteData, page: str, groups: dict[str, list], incoming: boo
             items.append(item)
         out.append(f"<strong>{esc(rel_text(name))}</strong>: " + "; ".join(items))
     return ul(out)
+
+
+def stored_outcomes(st) -> str:
+    """A claim whose expectations changed since the run: the stored ones, as judged."""
+    if st is None or st.verdict != "expectation changed" or not st.stored_outcomes:
+        return ""
+    items = [mark(o.holds, o.decision) + code(o.expectation) + ": " + esc(fmt(o.measured))
+             for o in st.stored_outcomes]
+    return p(f"Judged against the expectations stored with the result when it ran "
+             f"({badge(st.stored_verdict or 'unchecked')}):") + ul(items)
+
+
+def history(data: SiteData, ref: str, analysis: str) -> str:
+    """The claim's ledger of judgements at this site's profile, oldest first (`litrec.ledger`).
+
+    `2026-12-03 16:40 · commit 1a2b3c4d5e · not reproduced under cos > 0.99`, then
+    `... · expectation changed to cos > 0.97: reproduced`.
+    """
+    entries = read_history(data.results_dir, analysis, data.profile, ref)
+    if not entries:
+        return ""
+    items, last_hash = [], None
+    for e in entries:
+        exp = e.get("expectations") if isinstance(e.get("expectations"), dict) else {}
+        text = ", ".join(code(str(t)) for t in exp.get("text") or []) or "—"
+        commit = str(e.get("commit") or "")[:10]
+        where = f"commit {code(commit)}" if commit else "no commit"
+        if e.get("dirty"):
+            where += " (records or code uncommitted)"
+        changed = last_hash is not None and exp.get("hash") != last_hash
+        verdict = badge(str(e.get("verdict") or "unchecked"))
+        what = (f"expectation changed to {text}: {verdict}" if changed
+                else f"{verdict} under {text}")
+        items.append(f"{esc(str(e.get('when') or '?').replace('T', ' ')[:16])} · {where} · {what}")
+        last_hash = exp.get("hash")
+    return (p(f"<strong>History</strong> ({len(entries)} judgement{'s' * (len(entries) != 1)} "
+              f"at {code(data.profile)}, oldest first, from the ledger "
+              f"{code(f'results/{analysis}/{data.profile}.history.jsonl')}):") + ul(items))
+

@@ -34,10 +34,13 @@ from litrec.site.markup import (
 from litrec.site.parts import (
     analysis_link,
     badge,
+    history,
     links_list,
+    outcome_plot,
     outcome_table,
     provenance,
     ref_link,
+    stored_outcomes,
     verdict_of,
 )
 from litrec.site.text import clean, inline, prose
@@ -167,10 +170,13 @@ def _claim(data: SiteData, rec, c, page: str) -> str:
         if st is not None and st.rests_on_it:
             parts.append(p("<strong>Rests on it:</strong> "
                            + ", ".join(ref_link(data, page, r) for r in st.rests_on_it)))
-        parts.append(outcome_table(data, ref, c))
+        parts.append(stored_outcomes(st))
+        parts.append(outcome_table(data, ref, c, page))
+        parts.append(outcome_plot(data, ref, c))
         for name, path in data.figures(c.check.analysis):
             parts.append(p(f'<img src="{esc(data.link(page, path))}" alt="{esc(name)}" '
                            'class="lr-figure" loading="lazy">'))
+        parts.append(history(data, ref, c.check.analysis))
         if st is not None and st.provenance:
             parts.append(details("Provenance", provenance(st.provenance)))
     backs = {inv: [e for e in es if e.claim == c.id]

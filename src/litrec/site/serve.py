@@ -29,12 +29,23 @@ from litrec.state import check_profile
 log = logging.getLogger("mkdocs.litrec")
 
 
+NAV_NOTES = ("not included in the \"nav\" configuration", "not found in the documentation files",
+             "included in the 'nav' configuration, but", "excluded from the \"nav\"")
+
+
+def quiet_nav(record: logging.LogRecord) -> bool:
+    """False for MkDocs' notes about the nav, which the generated pages make on every rebuild."""
+    message = record.getMessage()
+    return not any(note in message for note in NAV_NOTES)
+
+
 def serve_site(records_dir: Path, analysis_dir: Path | None = None,
                results_dir: Path = Path("results"), profile: str = "paper",
                config_file: Path = Path("mkdocs.yml"), host: str = "127.0.0.1",
-               port: int = 8000) -> None:
+               port: int = 8000, verbose: bool = False) -> None:
     """Serve the site on `host`:`port`, rebuilding what changes; SiteError when that address
-    cannot be had."""
+    cannot be had. MkDocs' notes about the nav (pages not in it, said again at every rebuild)
+    are printed only when `verbose`."""
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     from mkdocs.livereload import LiveReloadServer, _serve_url
 
@@ -57,6 +68,8 @@ def serve_site(records_dir: Path, analysis_dir: Path | None = None,
 
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+    if not verbose:
+        handler.addFilter(quiet_nav)
     logging.getLogger("mkdocs").addHandler(handler)
     logging.getLogger("mkdocs").setLevel(logging.INFO)
     site_dir = Path(tempfile.mkdtemp(prefix="litrec-serve-"))

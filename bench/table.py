@@ -1,0 +1,106 @@
+"""The one table of measured figures the docs show: bench/results.json, rendered.
+
+`bench/all.py` (`make bench`) stores each script's rows in `bench/results.json`,
+with when and where they were measured (UTC time, git commit, CPU count and
+model, the load average as the script started), replacing only the scripts it
+ran; then it writes `site/bench-table.md`, which the site's pages include with
+the snippets extension (`--8<-- "bench-table.md"`; mkdocs.yml keeps it from
+being a page of its own), and the same table into README.md between its
+`bench-table` markers. No figure in the docs is copied
+by hand: a test checks that both are what `results.json` renders.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import time
+from pathlib import Path
+
+import report
+
+HERE = Path(__file__).resolve().parent
+RESULTS, README = HERE / "results.json", HERE.parent / "README.md"
+TABLE = HERE.parent / "site" / "bench-table.md"  # not a page: mkdocs.yml excludes it, pages include it
+START, END = "<!-- bench-table:start -->", "<!-- bench-table:end -->"
+
+
+def machine() -> dict:
+    """Where and when the figures are measured."""
+    try:
+        commit = subprocess.run(["git", "-C", str(HERE), "rev-parse", "--short=12", "HEAD"],
+                                capture_output=True, text=True, timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = ""
+    model = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        model = platform.processor()
+    return {"measured": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": commit,
+            "cpus": os.cpu_count(), "cpu": model,
+            "load": round(os.getloadavg()[0], 1) if hasattr(os, "getloadavg") else None}
+
+
+def load() -> dict:
+    """{script: {"rows": [...], "measured", "commit", "cpus", "cpu", "load"}}."""
+    if not RESULTS.is_file():
+        return {}
+    return json.loads(RESULTS.read_text(encoding="utf-8"))
+
+
+def store(script: str, rows: list[report.Row], where: dict) -> None:
+    """Replace one script's rows (and where they were measured) in results.json."""
+    data = load()
+    data[script] = {**where, "rows": [{k: v for k, v in r.__dict__.items()} for r in rows]}
+    RESULTS.write_text(json.dumps(dict(sorted(data.items())), indent=1, ensure_ascii=False) + "\n",
+                       encoding="utf-8")
+
+
+def _num(x) -> str:
+    if x is None:
+        return "—"
+    return f"{x:.3g}" if abs(x) < 1000 else f"{x:,.0f}"
+
+
+def render(data: dict, scripts: list[str]) -> str:
+    """The Markdown table of every script's rows, in the order of `scripts`."""
+    lines = ["| figure | median | baseline, measured in the same run | ratio | goal | met | measured |",
+             "|---|---|---|---|---|---|---|"]
+    notes = []
+    for name in scripts:
+        got = data.get(name)
+        if not got:
+            lines.append(f"| `bench/{name}.py` | not measured yet: `python bench/all.py --only {name}` "
+                         "| | | | | |")
+            continue
+        n = len(notes) + 1
+        notes.append(f"{n}. `bench/{name}.py`: {got['measured']}, commit `{got['commit']}`, "
+                     f"{got['cpus']} CPUs ({got['cpu']}), load average {got['load']} at its start.")
+        for r in (report.Row(**row) for row in got["rows"]):
+            base = f"{r.baseline}: {_num(r.baseline_value)} {r.unit}" if r.baseline_value else (
+                r.baseline or "—")
+            lines.append(f"| {r.bench} | {_num(r.value)} {r.unit} | {base} | {report._ratio(r).replace('-', '—')} "
+                         f"| {r.goal or '—'} | {({True: 'yes', False: '**no**', None: '—'})[r.met]} "
+                         f"| [{n}](#bench-{n}) |")
+    foot = "\n".join(f'<span id="bench-{i}"></span>{note}' for i, note in enumerate(notes, 1)
+                     ).replace('<span id="bench-', '\n<span id="bench-').lstrip("\n")
+    return ("Every figure below was measured by `make bench` (`bench/all.py`), each beside its "
+            "baseline measured in the same run; medians. The machine is shared, so a ratio says "
+            "more than a time.\n\n" + "\n".join(lines) + "\n\nWhere each script ran:\n\n" + foot + "\n")
+
+
+def write(scripts: list[str]) -> str:
+    """Render results.json into site/bench-table.md and README.md's table; return the table."""
+    text = render(load(), scripts)
+    TABLE.write_text(text, encoding="utf-8")
+    readme = README.read_text(encoding="utf-8")
+    if START in readme and END in readme:
+        head, rest = readme.split(START, 1)
+        README.write_text(head + START + "\n" + text + END + rest.split(END, 1)[1], encoding="utf-8")
+    return text

@@ -1,0 +1,203 @@
+"""Per claim, one small interval plot: each outcome's interval against its threshold.
+
+As rliable draws interval estimates (Agarwal et al., NeurIPS 2021), one row
+per expectation shows what decided it: the quantity judged (the metric, or the
+paired difference, the position, or (measured − expected) / tolerance), its
+95% interval over seeds as a bar, its mean as a dot, each seed as a tick, and
+the threshold as a line, the side where the expectation would fail shaded. A
+reader sees at a glance how far each expectation is from flipping. The plot is
+inline SVG written here (no script, every text escaped), coloured by the
+site's CSS so it follows the light and dark schemes; it computes no number,
+only positions on the page, from the stored outcome.
+
+A row's scale is its own: logarithmic where the mean, the interval's top and the
+threshold are positive and span more than two orders of magnitude (an error of
+1e-16 against 1e-10; a lower end at or below zero then starts at the left
+edge), linear otherwise. Outcomes with no interval to draw (a list-valued
+metric, `==`, a refused comparison) are left out, and said so under the plot.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from litrec.formatting import fmt
+from litrec.site.markup import esc
+
+WIDTH, ROW, TOP = 640, 60, 4
+LEFT, RIGHT = 12, 12          # margins of each row's axis
+LOG_SPAN = 100.0              # a row spanning more than this factor is drawn on a log scale
+
+
+@dataclass(frozen=True)
+class Row:
+    """What one row draws: the judged quantity against its rule."""
+
+    label: str                # the expectation as written
+    quantity: str             # what is judged (the metric itself, or a derived quantity)
+    op: str                   # <, <=, >, >= or band (|q| <= 1)
+    threshold: float
+    mean: float
+    low: float
+    high: float
+    values: tuple[float, ...]
+    decision: str             # holds, fails, inconclusive
+
+
+def rule(exp, expected) -> tuple[str, float]:
+    """(op, threshold) the judged quantity is compared with, as `litrec.judge` decides it."""
+    if exp.op == "between":
+        return exp.bound()
+    if exp.op == "≈":
+        return "band", 0.0
+    if exp.ref is not None:
+        return exp.op, 0.0  # the paired difference metric − factor × ref
+    return exp.op, float(expected)
+
+
+def row_of(exp, o) -> Row | None:
+    """The row of one outcome, or None when it has nothing to draw."""
+    if o is None or exp.op == "==" or o.decision not in ("holds", "fails", "inconclusive"):
+        return None
+    if o.judged:
+        q = o.judged
+        mean, (low, high), values = q["mean"], q["interval"], q["values"]
+    else:
+        if o.interval is None or not _number(o.measured):
+            return None
+        mean, (low, high), values = o.measured, o.interval, o.values or []
+    quantity = ("position" if exp.op == "between" else
+                "(measured − expected) / tolerance" if exp.op == "≈" else
+                "paired difference" if exp.ref is not None else exp.metric)
+    try:
+        op, t = rule(exp, o.expected)
+        nums = [float(mean), float(low), float(high), float(t), *map(float, values)]
+    except (TypeError, ValueError):
+        return None
+    if not all(math.isfinite(x) for x in nums):
+        return None
+    return Row(exp.describe(), quantity, op, float(t), float(mean), float(low), float(high),
+               tuple(float(v) for v in values), o.decision)
+
+
+def _number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+class _Scale:
+    """Data to x pixels over a row's span, linear or logarithmic."""
+
+    def __init__(self, lo: float, hi: float, log: bool):
+        self.log = log
+        f = math.log10 if log else (lambda x: x)
+        a, b = f(lo), f(hi)
+        if b - a < 1e-300:
+            a, b = a - 1, b + 1
+        pad = 0.08 * (b - a)
+        self.a, self.b = a - pad, b + pad
+        self.f = f
+
+    def __call__(self, x: float) -> float:
+        if self.log and x <= 0:  # an interval reaching zero or below: from the left edge
+            return LEFT
+        u = (self.f(x) - self.a) / (self.b - self.a)
+        return LEFT + max(0.0, min(1.0, u)) * (WIDTH - LEFT - RIGHT)
+
+
+def _scale(r: Row) -> _Scale:
+    pts = [r.low, r.high, r.mean, *r.values]
+    marks = [-1.0, 1.0] if r.op == "band" else [r.threshold]
+    every = pts + marks
+    # a log scale where the mean, the top and the threshold are positive and far apart; a lower
+    # end at or below zero (a t interval of tiny errors) then runs from the left edge
+    key = [r.high, r.mean, *marks]
+    if r.op != "band" and all(x > 0 for x in key):
+        shown = [x for x in every if x > 0]
+        if max(shown) / min(shown) > LOG_SPAN:
+            return _Scale(min(shown), max(shown), True)
+    lo, hi = min(every), max(every)
+    if r.op == "band":  # the band is always in view, with room on both sides of it
+        lo, hi = min(lo, -1.5), max(hi, 1.5)
+    return _Scale(lo, hi, False)
+
+
+def _fail_zones(r: Row, s: _Scale) -> list[tuple[float, float]]:
+    """Pixel spans where the quantity would fail its rule."""
+    x0, x1 = LEFT, WIDTH - RIGHT
+    if r.op == "band":
+        return [(x0, s(-1.0)), (s(1.0), x1)]
+    t = s(r.threshold)
+    return [(t, x1)] if r.op in ("<", "<=") else [(x0, t)]
+
+
+def _margin(r: Row) -> str:
+    """How far the interval's nearer end is from flipping, in the row's own terms."""
+    if r.op == "band":
+        gap = min(1 - r.high, r.low + 1) if r.decision == "holds" else None
+        return f"margin {fmt(gap)} of the tolerance" if gap is not None else ""
+    if r.decision != "holds":
+        return ""
+    near = r.high if r.op in ("<", "<=") else r.low
+    if r.threshold > 0 and near > 0 and max(r.threshold, near) / min(r.threshold, near) > 10:
+        return f"{fmt(max(r.threshold, near) / min(r.threshold, near))}× from the threshold"
+    return f"margin {fmt(abs(r.threshold - near))}"
+
+
+def interval_plot(rows: list[Row], left_out: int = 0, title: str = "") -> str:
+    """The inline SVG of the rows (and a line on what was left out); '' when nothing to draw."""
+    if not rows:
+        return ""
+    h = TOP + ROW * len(rows) + 4
+    out = [f'<svg class="lr-plot" viewBox="0 0 {WIDTH} {h}" width="{WIDTH}" height="{h}" '
+           f'role="img" aria-label="{esc(title or "interval plot")}" '
+           'xmlns="http://www.w3.org/2000/svg">']
+    for i, r in enumerate(rows):
+        y = TOP + i * ROW
+        s = _scale(r)
+        axis = y + 30
+        out.append(f'<g class="lr-plot-row lr-plot-{r.decision}">')
+        if i:
+            out.append(f'<line class="lr-plot-rule" x1="0" y1="{y - 2}" x2="{WIDTH}" y2="{y - 2}"/>')
+        for a, b in _fail_zones(r, s):
+            if b > a:
+                out.append(f'<rect class="lr-plot-fail" x="{a:.1f}" y="{axis - 9}" '
+                           f'width="{b - a:.1f}" height="18"/>')
+        out.append(f'<line class="lr-plot-axis" x1="{LEFT}" y1="{axis}" x2="{WIDTH - RIGHT}" '
+                   f'y2="{axis}"/>')
+        for t in ([-1.0, 1.0] if r.op == "band" else [r.threshold]):
+            out.append(f'<line class="lr-plot-threshold" x1="{s(t):.1f}" y1="{axis - 11}" '
+                       f'x2="{s(t):.1f}" y2="{axis + 11}"/>')
+        lo, hi = s(r.low), s(r.high)
+        out.append(f'<rect class="lr-plot-interval" x="{lo:.1f}" y="{axis - 4}" '
+                   f'width="{max(hi - lo, 1.5):.1f}" height="8"/>')
+        for v in r.values:
+            out.append(f'<line class="lr-plot-seed" x1="{s(v):.1f}" y1="{axis - 7}" '
+                       f'x2="{s(v):.1f}" y2="{axis + 7}"/>')
+        out.append(f'<circle class="lr-plot-mean" cx="{s(r.mean):.1f}" cy="{axis}" r="3.5"/>')
+        rule_text = ("|q| ≤ 1" if r.op == "band" else f"{r.op} {fmt(r.threshold)}")
+        judged = "" if r.quantity == r.label.split(" ")[0] else f"{r.quantity} "
+        head = f"{r.label}"
+        spread = (f" [{fmt(r.low)}, {fmt(r.high)}]" if r.high > r.low else
+                  " (one seed)" if len(r.values) <= 1 else " (every seed equal)")
+        note = f"{judged}{fmt(r.mean)}{spread}, rule {rule_text}"
+        margin = _margin(r)
+        if margin:
+            note += f"; {margin}"
+        if s.log:
+            note += " (log scale)"
+        out.append(f'<text class="lr-plot-label" x="{LEFT}" y="{y + 13}">{esc(head)}</text>')
+        out.append(f'<text class="lr-plot-note" x="{WIDTH - RIGHT}" y="{y + 13}" '
+                   f'text-anchor="end">{esc(_mark(r.decision))}</text>')
+        out.append(f'<title>{esc(head + " — " + note)}</title>')
+        out.append(f'<text class="lr-plot-note" x="{LEFT}" y="{axis + 22}">{esc(note)}</text>')
+        out.append("</g>")
+    out.append("</svg>")
+    svg = "".join(out)
+    more = (f'<p class="lr-reason">{left_out} expectation{"s" * (left_out != 1)} not drawn '
+            "(no interval: a list, an equality or a refused comparison).</p>") if left_out else ""
+    return f'<figure class="lr-plot-box" data-search-exclude>{svg}{more}</figure>\n'
+
+
+def _mark(decision: str) -> str:
+    return {"holds": "holds", "fails": "fails", "inconclusive": "straddles"}.get(decision, decision)

@@ -1,0 +1,91 @@
+"""Declared metrics (METRICS): validate checks claims' metric names, the runner refuses extras,
+and a record with several problems has every one of them reported in one pass."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+
+import pytest
+
+from litrec.contract import declares, source_metrics, source_problems, undeclared
+
+TOY = '''
+"""A toy analysis that declares what it returns."""
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Config:
+    """Nothing to set."""
+
+    seed: int = 0
+
+
+PROFILES = {"quick": Config()}
+METRICS = ("err_avg", "err_ols", "curve")
+
+
+def run(config, progress=None):
+    """Two errors and a curve (nested)."""
+    return {"metrics": {"err_avg": 0.6, "err_ols": 1e-30, "curve": {"step": [0, 1], "loss": [1.0, 0.5]}}}
+'''
+
+LIT = '''
+id: ARXIV-0000.00009
+kind: literature
+title: A paper
+claims:
+  - id: F1
+    kind: finding
+    title: OLS beats averaging
+    statement: Least squares has a smaller error than averaging.
+    check:
+      analysis: toy
+      expect:
+        - {metric: err_ols, op: "<", ref: err_avg}
+'''
+
+
+@pytest.fixture
+def toy(tmp_path, monkeypatch):
+    (tmp_path / "analysis").mkdir()
+    (tmp_path / "analysis" / "__init__.py").write_text("")
+    (tmp_path / "analysis" / "toy.py").write_text(TOY)
+    (tmp_path / "analysis" / "registry.yaml").write_text("toy:\n  module: toy\n  title: Toy\n")
+    rec = tmp_path / "records" / "literature" / "ARXIV-0000.00009.yaml"
+    rec.parent.mkdir(parents=True)
+    rec.write_text(textwrap.dedent(LIT))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for mod in [m for m in sys.modules if m == "analysis" or m.startswith("analysis.")]:
+        monkeypatch.delitem(sys.modules, mod)
+    return tmp_path
+
+
+def test_source_metrics_and_coverage():
+    assert source_metrics(TOY) == {"err_avg", "err_ols", "curve"}
+    assert source_metrics("PROFILES = {}\n") is None
+    assert declares({"curve"}, "curve.step") and not declares({"curve"}, "curves")
+    assert undeclared({"a": 1, "b": {"c": 2, "d": 3}}, {"a", "b.c"}) == ["b.d"]
+    assert undeclared({"a": 1}, None) == []
+    assert any("METRICS is not a literal" in p for p in source_problems(
+        "PROFILES = {}\nMETRICS = tuple(NAMES)\n\ndef run(config, progress=None):\n    pass\n"))
+
+
+def test_a_misspelt_metric_is_a_located_error_with_a_suggestion(toy, cli):
+    assert cli("validate")[0] == 0
+    rec = toy / "records" / "literature" / "ARXIV-0000.00009.yaml"
+    rec.write_text(rec.read_text().replace("ref: err_avg", "ref: err_avgg"))
+    code, out, _ = cli("validate")
+    assert code == 1
+    assert ("records/literature/ARXIV-0000.00009.yaml:13:43: claims[0].check.expect[0].ref: "
+            "analysis 'toy' declares no metric 'err_avgg'. Did you mean 'err_avg'?") in out
+
+
+def test_the_runner_refuses_a_metric_the_module_does_not_declare(toy, cli):
+    (toy / "analysis" / "toy.py").write_text(TOY.replace('"err_ols", "curve")', '"err_ols")'))
+    code, _, err = cli("run", "--profile", "quick", "--jobs", "1")
+    assert code == 1
+    assert "returned metrics its METRICS do not declare: curve.step, curve.loss" in " ".join(err.split())
+    assert not (toy / "results" / "toy" / "quick.json").exists()

@@ -1,0 +1,51 @@
+"""A result names the git commit it was computed from (and whether the analysis code differed)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from litrec.gitinfo import commit_of
+from tests.runner.test_runner import toy  # noqa: F401 (a fixture)
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+
+def git(root, *args):
+    return subprocess.run(["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t",
+                           *args], check=True, capture_output=True, text=True).stdout.strip()
+
+
+def test_outside_a_repository_there_is_no_commit(tmp_path):
+    assert commit_of(tmp_path) is None
+
+
+def test_the_commit_and_whether_the_analysis_code_differs(tmp_path):
+    (tmp_path / "analysis").mkdir()
+    (tmp_path / "analysis" / "a.py").write_text("x = 1\n")
+    (tmp_path / "notes.txt").write_text("n\n")
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-qm", "first")
+    head = git(tmp_path, "rev-parse", "HEAD")
+    assert commit_of(tmp_path) == {"commit": head, "dirty": False}
+    (tmp_path / "notes.txt").write_text("changed, but not analysis code\n")
+    (tmp_path / "analysis" / "new.py").write_text("untracked\n")
+    assert commit_of(tmp_path) == {"commit": head, "dirty": False}
+    (tmp_path / "analysis" / "a.py").write_text("x = 2\n")
+    assert commit_of(tmp_path) == {"commit": head, "dirty": True}
+
+
+def test_a_run_in_a_repository_stores_its_commit(toy, cli):  # noqa: F811
+    git(toy, "init", "-q")
+    git(toy, "add", ".")
+    git(toy, "commit", "-qm", "records and analysis")
+    cli("run", "--profile", "quick")
+    result = json.loads((toy / "results" / "toy" / "quick.json").read_text())
+    assert result["git"] == {"commit": git(toy, "rev-parse", "HEAD"), "dirty": False}
+    code, out, _ = cli("status", "--profile", "quick", "--format", "json")
+    claim = json.loads(out)[0]
+    assert claim["provenance"]["git"]["commit"] == result["git"]["commit"], claim["provenance"].keys()

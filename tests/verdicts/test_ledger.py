@@ -1,0 +1,133 @@
+"""The ledger of judgements: one chained entry per claim and run, shown on the claim's page, checked by validate."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from litrec.ledger import history_problems, line_hash
+from tests.verdicts.toyproject import claim, litrec, site_pages, status, write_claims, write_project
+
+TIGHT = claim("F1", '{metric: loss_trained, op: "<", value: 0.099}')  # mean 0.1022: fails
+LOOSE = claim("F1", '{metric: loss_trained, op: "<", value: 0.2}')
+OTHER = claim("F2", '{metric: loss_trained, op: ">", value: 0.0}')
+
+
+@pytest.fixture(scope="module")
+def ran(tmp_path_factory):
+    """Judged under `< 0.099` (not reproduced), then the expectation loosened and rerun."""
+    root = write_project(tmp_path_factory.mktemp("ledger"), TIGHT, OTHER)
+    assert litrec("run", "--profile", "quick", "--jobs", "1", cwd=root).returncode == 1
+    write_claims(root, LOOSE, OTHER)
+    assert litrec("run", "--profile", "quick", "--jobs", "1", "--force", cwd=root).returncode == 0
+    return root
+
+
+def lines(root):
+    return (root / "results" / "toy" / "quick.history.jsonl").read_text().splitlines()
+
+
+def test_every_run_appends_one_chained_entry_per_claim(ran):
+    got = [json.loads(line) for line in lines(ran)]
+    assert [(e["entry"], e["claim"].split("#")[1], e["verdict"]) for e in got] == [
+        (1, "F1", "not reproduced"), (2, "F2", "reproduced"),
+        (3, "F1", "reproduced"), (4, "F2", "reproduced")]
+    assert got[0]["prev"] is None
+    assert [e["prev"] for e in got[1:]] == [line_hash(line) for line in lines(ran)[:-1]]
+    assert got[0]["expectations"]["text"] == ["loss_trained < 0.099"]
+    assert got[2]["expectations"]["text"] == ["loss_trained < 0.2"]
+    assert got[0]["expectations"]["hash"] != got[2]["expectations"]["hash"]
+    assert got[0]["numbers"][0]["decision"] == "fails" and got[0]["numbers"][0]["n"] == 3
+    result = json.loads((ran / "results" / "toy" / "quick.json").read_text())
+    assert got[3]["result"] == result["content_hash"] != got[1]["result"]
+    assert got[0]["commit"] is None and got[0]["dirty"] is None  # not a git repository
+
+
+def test_the_ledger_leaves_the_result_current_and_validate_accepts_it(ran):
+    code, rows = status(ran, "--check-current")
+    assert code == 0 and rows["F1"]["verdict"] == "reproduced"
+    assert litrec("validate", cwd=ran).returncode == 0
+
+
+def test_the_claim_page_shows_its_history(ran):
+    page = next(v for k, v in site_pages(ran).items() if "ARXIV-0000.00003" in k)
+    assert "<strong>History</strong> (2 judgements at <code>quick</code>" in page
+    first = page.index("lr-v-not-reproduced\">not reproduced</span> under <code>loss_trained &lt; 0.099")
+    then = page.index("expectation changed to <code>loss_trained &lt; 0.2</code>: <span")
+    assert first < then
+
+
+@pytest.mark.parametrize("edit", ["rewrite", "remove", "insert", "reorder"])
+def test_a_rewritten_history_is_a_located_error(ran, tmp_path, edit):
+    root = tmp_path / "copy"
+    shutil.copytree(ran, root)
+    path = root / "results" / "toy" / "quick.history.jsonl"
+    got = lines(root)
+    if edit == "rewrite":  # the first verdict made to look like a pass
+        got[0] = got[0].replace('"verdict":"not reproduced"', '"verdict":"reproduced"')
+        where = 2
+    elif edit == "remove":
+        del got[0]
+        where = 1
+    elif edit == "insert":
+        got.insert(2, got[1])
+        where = 3
+    else:
+        got[1], got[2] = got[2], got[1]
+        where = 2
+    path.write_text("".join(line + "\n" for line in got))
+    proc = litrec("validate", cwd=root)
+    assert proc.returncode == 1, proc.stdout
+    assert f"results/toy/quick.history.jsonl:{where}:" in proc.stdout
+    assert "history is append-only" in proc.stdout
+    assert len(history_problems(root / "results")) == 1
+
+
+@pytest.mark.parametrize("cut", ["last entries", "whole file"])
+def test_a_history_cut_from_its_end_is_an_error(ran, tmp_path, cut):
+    root = tmp_path / "copy"
+    shutil.copytree(ran, root)
+    path = root / "results" / "toy" / "quick.history.jsonl"
+    if cut == "whole file":
+        path.unlink()
+    else:
+        path.write_text("".join(line + "\n" for line in lines(root)[:2]))
+    proc = litrec("validate", cwd=root)
+    assert proc.returncode == 1, proc.stdout
+    line = 1 if cut == "whole file" else 2
+    assert f"results/toy/quick.history.jsonl:{line}:1: " in proc.stdout
+    assert ("missing: quick.json" if cut == "whole file" else "no entry judges the stored result") \
+        in proc.stdout
+
+
+def test_a_damaged_line_is_located(ran, tmp_path):
+    root = tmp_path / "copy"
+    shutil.copytree(ran, root)
+    path = root / "results" / "toy" / "quick.history.jsonl"
+    path.write_text(path.read_text() + "{not json\n")
+    proc = litrec("validate", cwd=root)
+    assert proc.returncode == 1 and "quick.history.jsonl:5:1: not a JSON object" in proc.stdout
+
+
+def test_the_commit_and_a_dirty_tree_are_recorded(tmp_path):
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = write_project(tmp_path / "g", OTHER)
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run(git + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "records", "analysis"], check=True)
+    subprocess.run(git + ["commit", "-qm", "records"], check=True)
+    head = subprocess.run(git + ["rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    assert litrec("run", "--profile", "quick", "--jobs", "1", cwd=root).returncode == 0
+    write_claims(root, OTHER, LOOSE.replace("F1", "F3"))  # uncommitted
+    assert litrec("run", "--profile", "quick", "--jobs", "1", "--force", cwd=root).returncode == 0
+    got = [json.loads(line) for line in lines(root)]
+    assert [(e["commit"], e["dirty"]) for e in got] == [(head, False), (head, True), (head, True)]
+    result = json.loads((root / "results" / "toy" / "quick.json").read_text())
+    assert result["git"] == {"commit": head, "dirty": False}  # of analysis/ alone
+    assert result["history"] == "quick.history.jsonl"
+    _, rows = status(root)
+    assert rows["F3"]["provenance"]["commit"] == head

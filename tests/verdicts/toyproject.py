@@ -1,0 +1,93 @@
+"""A toy project for the verdict tests: one NumPy analysis over three seeds, its records written by the test."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+TOY = '''
+"""A toy trained model: its loss is 0.1 plus a seed-dependent wiggle (NumPy only)."""
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Config:
+    """The seed and the size of the wiggle."""
+
+    seed: int = 0
+    wiggle: float = 0.01
+
+
+PROFILES = {"quick": Config(), "paper": Config(wiggle=0.002)}
+SEEDS = {"quick": (0, 1, 2), "paper": (0, 1, 2)}
+
+
+def run(config, progress=None):
+    """One seed's losses; the baseline fell by half, not by 90%."""
+    rng = np.random.default_rng(config.seed)
+    trained = 0.1 + config.wiggle * rng.standard_normal()
+    return {"metrics": {"loss_trained": trained, "loss_gd": trained + 0.02,
+                        "baseline_drop": 0.5 + 0.01 * config.seed}}
+'''
+
+
+def claim(cid: str, *expect: str) -> str:
+    """A claim of the toy paper checked by the toy analysis, with these expectations (YAML flow maps)."""
+    lines = "\n".join(f"        - {e}" for e in expect)
+    return textwrap.dedent(f"""\
+      - id: {cid}
+        kind: finding
+        title: Claim {cid}
+        statement: A statement.
+        check:
+          analysis: toy
+          expect:
+    """) + lines + "\n"
+
+
+def write_project(root: Path, *claims: str) -> Path:
+    """The toy analysis and a paper whose claims are `claims` (from `claim`)."""
+    (root / "analysis").mkdir(parents=True, exist_ok=True)
+    (root / "analysis" / "__init__.py").write_text("")
+    (root / "analysis" / "toy.py").write_text(TOY)
+    (root / "analysis" / "registry.yaml").write_text("toy:\n  module: toy\n  title: Toy\n")
+    write_claims(root, *claims)
+    return root
+
+
+def write_claims(root: Path, *claims: str) -> None:
+    """Rewrite the toy paper with these claims."""
+    rec = root / "records" / "literature" / "ARXIV-0000.00003.yaml"
+    rec.parent.mkdir(parents=True, exist_ok=True)
+    rec.write_text("id: ARXIV-0000.00003\nkind: literature\ntitle: A toy paper\nclaims:\n"
+                   + "".join(textwrap.indent(c, "  ") for c in claims))
+
+
+def litrec(*args, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    """litrec in a subprocess, without colour, 120 columns wide."""
+    full = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120", **(env or {})}
+    return subprocess.run([sys.executable, "-m", "litrec", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, env=full, timeout=300)
+
+
+def status(root: Path, *extra: str, profile: str = "quick") -> tuple[int, dict[str, dict]]:
+    """(exit code, rows of `status --format json` by claim id: F1, F2, ...)."""
+    proc = litrec("status", "--profile", profile, "--format", "json", *extra, cwd=root)
+    rows = json.loads(proc.stdout)
+    return proc.returncode, {r["claim"].partition("#")[2]: r for r in rows}
+
+
+def site_pages(root: Path, profile: str = "quick") -> dict[str, str]:
+    """The generated pages of the toy project's site (docs path -> Markdown), without MkDocs."""
+    from litrec.load import load_project
+    from litrec.site.build import generate
+
+    files, _ = generate(load_project(root / "records", root / "analysis"), root / "results",
+                        profile, None)
+    return {k: v for k, v in files.items() if isinstance(v, str)}
