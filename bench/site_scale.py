@@ -169,7 +169,7 @@ def generate(root: Path, n: int, seed: int = 0) -> dict[str, int]:
 def _result(root: Path) -> None:
     """A current result for bench-identity, with a figure; bench-training stays not run."""
     from litrec.load import load_project
-    from litrec.fingerprint import fingerprint
+    from litrec.inputs import result_inputs as fingerprint
     from litrec.results import write_result
 
     proj = load_project(root / "records", root / "analysis")
@@ -177,7 +177,7 @@ def _result(root: Path) -> None:
     svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'
     write_result(root / "results", "bench-identity", "paper", {
         "format": 1, "analysis": "bench-identity", "profile": "paper", "code_hash": fp.code_hash,
-        "code_files": fp.files, "versions": fp.versions, "seed": 0, "wall_time_s": 1.0,
+        "code_files": fp.files, "versions": fp.versions, "inputs": fp.record(), "seed": 0, "wall_time_s": 1.0,
         "started": "2026-01-01T00:00:00+00:00", "metrics": {"max_abs_error": 1e-9},
         "figures": {"error": "paper/error.svg"}}, {"error.svg": svg})
 

@@ -75,3 +75,8 @@ class ResultsUnwritable(RunError):
 
 class ResultsLocked(RunError):
     """Another litrec run holds an analysis's results (its lock file) at the moment."""
+
+
+class InputsChanged(RunError):
+    """An analysis's inputs are not known (a module loaded by a computed name, a declared data
+    file missing) or changed between being hashed and being used; nothing is stored."""

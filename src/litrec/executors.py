@@ -78,7 +78,7 @@ def _imports_jax(folder) -> bool:
     each module's imports, kept in `.litrec-cache/sources/`)."""
     from pathlib import Path
 
-    from litrec.fingerprint import JAX_IMPORTS, module_imports
+    from litrec.inputs import JAX_IMPORTS, module_imports
 
     try:
         with os.scandir(folder) as it:

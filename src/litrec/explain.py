@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 from litrec import model as m
 from litrec.diagnostics import Diagnostic, format_field
 from litrec.formatting import excerpt
-from litrec.kinds import ID_RE, KIND, KINDS
+from litrec.kinds import GENERATED_PAGE_NAMES, ID_RE, KIND, KINDS
 from litrec.yamlsafe import locate
 
 
@@ -170,13 +170,29 @@ def _unwrap(tp: Any) -> Any:
 
 
 def check_id(rec, path: Path, root, shown: str, diags: list[Diagnostic]) -> None:
-    """The id must fit its kind's pattern and match the file name."""
-    if not ID_RE[rec.kind].match(rec.id):
+    """The id must be ASCII, fit its kind's pattern, not be a generated page's name and match
+    the file name."""
+    odd = next((ch for ch in rec.id if not ch.isascii()), None)
+    if odd is not None:
+        line, col = locate(root, ("id",))
+        diags.append(Diagnostic(
+            shown, line, col, "id",
+            f"{excerpt(rec.id)!r} is not a {rec.kind} id: it holds the non-ASCII character "
+            f"{odd!r} (U+{ord(odd):04X}), and ids are ASCII; expected the form "
+            f"{KIND[rec.kind].example}",
+            "id-pattern", record=rec.id))
+    elif not ID_RE[rec.kind].match(rec.id):
         line, col = locate(root, ("id",))
         diags.append(Diagnostic(
             shown, line, col, "id",
             f"{excerpt(rec.id)!r} is not a {rec.kind} id; expected the form {KIND[rec.kind].example}",
             "id-pattern", record=rec.id))
+    elif rec.id in GENERATED_PAGE_NAMES:
+        line, col = locate(root, ("id",))
+        diags.append(Diagnostic(
+            shown, line, col, "id",
+            f"id '{rec.id}' is the name of a page the site generates ({KIND[rec.kind].section}/"
+            f"{rec.id}.md); choose another id", "id-pattern", record=rec.id))
     elif path.stem != rec.id:
         line, col = locate(root, ("id",))
         diags.append(Diagnostic(

@@ -29,7 +29,8 @@ from litrec import interrupt
 from litrec.confine import Refused, project_root, read_file
 from litrec.contract import bound_names, check_module
 from litrec.errors import AnalysisExited, ContractError, RunError, SweepError
-from litrec.sweep import load_analysis, make_config, plan, svg_bytes, to_json
+from litrec.analysisimport import load_analysis
+from litrec.sweep import make_config, plan, svg_bytes, to_json
 
 if TYPE_CHECKING:
     from litrec.project import Project

@@ -30,7 +30,7 @@ from litrec.strict import Strict
 
 # --------------------------------------------------------------------------- ids
 
-CLAIM_ID = r"[A-Z][A-Za-z]*\d+[a-z]?"
+CLAIM_ID = r"[A-Z][A-Za-z]*[0-9]+[a-z]?"  # ASCII digits: never a look-alike
 CLAIM_ID_RE = re.compile(rf"^{CLAIM_ID}$")
 REF_RE = re.compile(rf"^(?P<record>[^#\s]+)(?:#(?P<claim>{CLAIM_ID}))?$")
 

@@ -22,6 +22,8 @@ from litrec.confine import Refused, check, project_root, read_file, walk
 from litrec.contract import source_metrics, source_problems, source_profiles
 from litrec.diagnostics import Diagnostic, format_field
 from litrec.formatting import excerpt
+from litrec.inputs import module_closure
+from litrec.kinds import GENERATED_PAGE_NAMES
 from litrec.sourcefacts import fact
 from litrec.yamlsafe import MAX_BYTES, YamlProblem, load_bytes, locate
 
@@ -76,6 +78,12 @@ def load_registry(analysis_dir: Path, diags: list[Diagnostic],
         return reg
     for name, raw in loaded.data.items():
         line, col = locate(loaded.root, (name,), key=True)
+        if isinstance(name, str) and name in GENERATED_PAGE_NAMES:
+            diags.append(Diagnostic(shown, line, col, name,
+                                    f"analysis name '{name}' is the name of a page the site "
+                                    f"generates (analyses/{name}.md); choose another name",
+                                    "registry"))
+            continue
         if not isinstance(name, str) or not NAME_RE.match(name):
             diags.append(Diagnostic(shown, line, col, str(name),
                                     f"analysis name {excerpt(repr(name), 60)} must be lower-case "
@@ -112,6 +120,10 @@ def load_registry(analysis_dir: Path, diags: list[Diagnostic],
             diags.append(Diagnostic(shown, line, col, name,
                                     f"module {display(path)} breaks the analysis contract: "
                                     f"{problem} (see site/writing-analyses.md)", "contract"))
+        for problem in module_closure(Path(analysis_dir), reg.entries[name].module).problems:
+            diags.append(Diagnostic(shown, line, col, name,
+                                    f"analysis '{name}' has inputs litrec cannot see: {problem} "
+                                    "(see site/writing-analyses.md)", "inputs"))
     return reg
 
 

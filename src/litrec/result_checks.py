@@ -27,7 +27,7 @@ def _kind(value: Any) -> str:
 
 
 _TEXT = ("analysis", "title", "profile", "module", "code_hash", "litrec", "started")
-_MAPPINGS = ("platform", "device", "config", "sweep", "spread", "git")
+_MAPPINGS = ("platform", "device", "config", "sweep", "spread", "inputs", "git")
 
 
 def result_problem(data: dict) -> tuple[tuple, str] | None:

@@ -3,7 +3,7 @@
 A result lives at `results/<analysis>/<profile>.json`, its figures in the
 folder its `figures` entries point into, `results/<analysis>/<profile>/` once
 written. Whether a result is current is decided in `litrec.state`, from its
-fingerprint (`litrec.fingerprint`).
+inputs (`litrec.inputs`).
 
 A result and its figures change as one: the JSON only ever points into a
 complete folder of figures, and a folder is removed only once no JSON points

@@ -11,9 +11,16 @@ kept in `.litrec-cache/run/`, under a key made of all of those:
   or a file that cannot be read, means no key (and no memo);
 - the folders as given and the working folder (messages name paths);
 - the profile and the targets;
-- litrec's version and the source of each of its modules, the Python
-  interpreter, and each folder on `sys.path` outside the project with its
-  modification time (any package installed, upgraded or removed changes it).
+- litrec's version and the source of each of its modules, the inputs every
+  result shares (`litrec.inputs.environment`: the interpreter, the numerics
+  environment variables, the instruction set), and each folder on `sys.path`
+  with its modification time (any package installed, upgraded or removed
+  changes it), the project's own `.venv` included;
+- the data files the analyses declare (`DATA`): kept with the answer, with
+  their hashes, and expanded and hashed again before the answer is used.
+
+The answer is kept only when the key worked out again after the run is the key
+made before it: an input edited while the run read it leaves no answer.
 
 A run finds the same key, so the same inputs, and prints the kept answer
 without loading the records' schemas: what it prints is what the full run
@@ -33,9 +40,10 @@ from pathlib import Path
 from litrec import __version__
 from litrec.atomic import replace_file
 from litrec.cachedir import cache_dir, litrec_code_hash
+from litrec.inputs import data_files, environment
 
 SUBDIR = "run"
-FORMAT = 1
+FORMAT = 2
 SKIPPED = frozenset({"__pycache__"})
 
 
@@ -79,17 +87,17 @@ def _litrec_sources() -> str:
     return litrec_code_hash(names, here)
 
 
-def _packages(h, project: Path) -> None:
-    """Add each folder on `sys.path` outside the project, with its modification time (a
-    package installed, upgraded or removed there changes it). The project's own folders are
-    left out: their files that decide a verdict are hashed one by one, and the project
+def _packages(h, project: Path, hashed: list[Path]) -> None:
+    """Add each folder on `sys.path` with its modification time (a package installed,
+    upgraded or removed there changes it), the project's `.venv` included. The project
+    folder itself and the folders hashed file by file (`hashed`) are left out: the project
     folder's time changes with any file made in it."""
     for entry in sys.path:
         try:
             where = Path(entry or ".").resolve()
         except (OSError, RuntimeError):
             continue
-        if where == project or project in where.parents:
+        if where == project or any(where == f or f in where.parents for f in hashed):
             continue
         try:
             h.update(f"{where}\0{os.stat(where).st_mtime_ns}\0".encode())
@@ -102,10 +110,11 @@ def inputs_key(records: Path, analysis: Path, results: Path, profile: str,
     """The key of everything a no-op run's answer depends on (see the module docstring);
     None where it cannot be made safely."""
     h = hashlib.blake2b(digest_size=20)
-    head = [FORMAT, __version__, _litrec_sources(), sys.version, sys.executable, os.getcwd(),
+    head = [FORMAT, __version__, _litrec_sources(), sys.version, environment(), os.getcwd(),
             str(records), str(analysis), str(results), profile, list(targets)]
     h.update(json.dumps(head).encode() + b"\0")
-    _packages(h, Path(records).resolve().parent)
+    _packages(h, Path(records).resolve().parent,
+              [Path(f).resolve() for f in (records, analysis, results)])
     try:
         for folder in (records, analysis, results):
             h.update(f"[{folder}]\0".encode())
@@ -148,17 +157,29 @@ def recall(records: Path, profile: str, key: str | None) -> dict | None:
     body = json.dumps(answer, separators=(",", ":"))
     if held.get("check") != hashlib.sha256(body.encode()).hexdigest() or not _answer_ok(answer):
         return None
+    data = answer["data"]
+    if data["files"] and data_files(Path(records).resolve().parent, data["patterns"]) \
+            != (data["files"], []):
+        return None  # a declared data file changed, went or came
     return answer
 
 
 def _answer_ok(answer) -> bool:
+    data = answer.get("data") if isinstance(answer, dict) else None
     return (isinstance(answer, dict) and isinstance(answer.get("current"), list)
             and isinstance(answer.get("claims"), list)
-            and all(isinstance(c, dict) for c in answer["claims"]))
+            and all(isinstance(c, dict) for c in answer["claims"])
+            and isinstance(data, dict) and isinstance(data.get("patterns"), list)
+            and all(isinstance(p, str) for p in data["patterns"])
+            and isinstance(data.get("files"), dict))
 
 
-def keep(records: Path, profile: str, key: str | None, answer: dict) -> None:
-    """Keep `answer` (`{"current": [...], "claims": [rows]}`) under `key`; silent when it cannot."""
+def keep(records: Path, profile: str, key: str | None, answer: dict, again=None) -> None:
+    """Keep `answer` (`{"current": [...], "claims": [rows], "data": {"patterns": [...],
+    "files": {path: sha256}}}`) under `key`; silent when it cannot. `again()` works the key
+    out anew: the answer is kept only when it is still `key` (nothing changed meanwhile)."""
+    if key and again is not None and again() != key:
+        return
     path = _memo_path(records, profile, create=True) if key else None
     if path is None:
         return

@@ -22,16 +22,15 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime as dt
-import math
 import shutil
 import time
 import traceback
 from pathlib import Path
 from typing import Any, Callable
 
-from litrec import __version__, gitinfo, interrupt, ledger, resume
-from litrec.errors import AnalysisExited, ResultsLocked, ResultsUnwritable
-from litrec.fingerprint import RESULT_FORMAT, Fingerprint
+from litrec import __version__, gitinfo, interrupt, ledger, resume, stats
+from litrec.errors import AnalysisExited, InputsChanged, ResultsLocked, ResultsUnwritable
+from litrec.inputs import RESULT_FORMAT, Inputs
 from litrec.layout import Layout, Spec, draw_seed_figures, lay_out_remotely, layout, spec_of
 from litrec.project import Project
 from litrec.targets import resolve_targets
@@ -46,13 +45,13 @@ from litrec.verdicts import claim_statuses, expectation_record
 
 @dataclasses.dataclass
 class Job:
-    """One analysis to run: its fingerprint, its points and, once sent, their futures."""
+    """One analysis to run: its inputs, its points and, once sent, their futures."""
 
     name: str
     title: str
     profile: str
     module: str
-    fp: Fingerprint
+    fp: Inputs
     config: dict[str, Any]          # the profile's configuration, as JSON
     sweep: dict[str, list] | None
     points: list[Point]
@@ -68,7 +67,7 @@ class Job:
     t0: float = 0.0
 
 
-def prepare(proj: Project, name: str, profile: str, fp: Fingerprint,
+def prepare(proj: Project, name: str, profile: str, fp: Inputs,
             lay: Layout | None = None, workers: int = 1, fresh: bool = False) -> Job:
     """A job of the analysis's points, from its layout (`lay`, from a worker; else worked
     out here, importing the analysis: no work happens at import).
@@ -88,15 +87,18 @@ def prepare(proj: Project, name: str, profile: str, fp: Fingerprint,
         rest = [{k: v for k, v in o.items() if k != "seed"} for o in grid[:len(grid) // seeds]]
         seed_list, n = tuple(lay.sweep["seed"]), min(max(workers, 1), seeds)
         groups = [seed_list[seeds * g // n: seeds * (g + 1) // n] for g in range(n)]
-        points = [Point(*common, o, fp.files, fp.versions, figures=g == i == 0, seeds=group)
+        points = [Point(*common, o, fp.files, fp.versions, figures=g == i == 0, seeds=group,
+                        inputs=fp.record())
                   for g, group in enumerate(groups) for i, o in enumerate(rest)]
     else:
-        points = [Point(*common, overrides, fp.files, fp.versions, figures=i == 0)
+        points = [Point(*common, overrides, fp.files, fp.versions, figures=i == 0,
+                        inputs=fp.record())
                   for i, overrides in enumerate(grid)]
     expectations = {f"{rec.id}#{claim.id}": expectation_record(claim.check.expect, profile)
                     for rec, claim in proj.claims()
                     if claim.check is not None and claim.check.analysis == name}
-    keys = [resume.point_key(lay.module, profile, lay.config, p.overrides, p.seeds, fp.files, fp.versions)
+    every = {**fp.versions, "(every input)": fp.key()}  # data, environment, instruction set too
+    keys = [resume.point_key(lay.module, profile, lay.config, p.overrides, p.seeds, fp.files, every)
             for p in points]
     folders = [resume.checkpoint_dir(spec.root, name, profile, key) for key in keys]
     if fresh:
@@ -217,7 +219,7 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
     if job.sweep is not None:
         metrics, spread, agg_notes = aggregate([o["metrics"] for o in outs])
         notes = list(dict.fromkeys([n for o in outs for n in o["notes"]] + agg_notes))
-        noise = _mean_noise([o.get("noise") or {} for o in outs])
+        noise = stats.mean_noise([o.get("noise") or {} for o in outs])
         if "seed" in job.sweep:
             seed = to_json(job.sweep["seed"])
         if job.kept:
@@ -237,6 +239,7 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         "code_hash": job.fp.code_hash,
         "code_files": job.fp.files,
         "versions": job.fp.versions,
+        "inputs": job.fp.record(),
         "litrec": __version__,
         **({"git": job.git} if job.git else {}),
         **({"history": f"{job.profile}{ledger.SUFFIX}"} if job.expectations else {}),
@@ -258,6 +261,7 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         "notes": notes,
         "expectations": job.expectations,
     }
+    job.fp.check_unchanged(job.points[0], job.name)  # its root, package and module
     payload = seal(payload, figures, default=to_json)
     try:
         with interrupt.deferred():  # a Ctrl-C waits until the result is written whole
@@ -289,17 +293,6 @@ def record_judgements(proj: Project, results_dir: Path, name: str, profile: str,
     ledger.append(results_dir, name, profile,
                   [ledger.entry(st, state.result, git, job.expectations.get(st.claim))
                    for st in statuses])
-
-
-def _mean_noise(per_point: list[dict]) -> dict:
-    """The evaluation noise of a mean over points: sqrt(sum of squared errors) / n, per metric."""
-    names = sorted({k for noise in per_point for k in noise})
-    out = {}
-    for k in names:
-        ses = [noise.get(k) for noise in per_point]
-        if all(isinstance(se, (int, float)) and not isinstance(se, bool) for se in ses):
-            out[k] = math.sqrt(math.fsum(se * se for se in ses)) / len(ses)
-    return out
 
 
 @dataclasses.dataclass
@@ -379,12 +372,17 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
 
     with interrupt.handling(), contextlib.ExitStack() as locks:
         prepared: dict[str, Job] = {}
-        fps = [plan_.states[name].fingerprint for name, _ in plan_.todo]
+        fps = [plan_.states[name].inputs for name, _ in plan_.todo]
         early = warm(executor_kind, jobs, scheduler,
                      any(fp is not None and "jax" in fp.versions for fp in fps), early) if fps else early
         if early is not None:
             locks.callback(early.discard)  # closed on the way out unless its points were sent
         for name, _ in plan_.todo:  # every folder checked before any work
+            inputs = plan_.states[name].inputs
+            if inputs is not None and inputs.problems:
+                fail(name, InputsChanged(f"analysis '{name}': " + "; ".join(inputs.problems)),
+                     log=False)
+                continue
             try:
                 locks.enter_context(locked(results_dir, name))
             except ResultsLocked as exc:
@@ -397,7 +395,7 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
                     continue
                 try:
                     lay = layouts[name].result() if name in layouts else None
-                    prepared[name] = prepare(proj, name, profile, plan_.states[name].fingerprint, lay,
+                    prepared[name] = prepare(proj, name, profile, plan_.states[name].inputs, lay,
                                              executor.size() if name in layouts else 1, plan_.force)
                     if not plan_.force:
                         keep_partials(prepared[name], results_dir)

@@ -1,7 +1,7 @@
 """What litrec reads from an analysis module's source without importing it, kept per content.
 
 Staleness and validation read the analysis sources: the modules each imports
-(`litrec.fingerprint`), its PROFILES and what it lacks of the contract
+(`litrec.inputs`), its PROFILES and what it lacks of the contract
 (`litrec.contract`). Parsing them (`ast`) cost more than everything else a
 no-op `litrec run` does, yet the answers depend only on the source's bytes and
 on the litrec code that reads them. So each answer is kept in
@@ -76,7 +76,7 @@ _READER: list[str] = []
 def _reader_hash() -> str:
     """A hash of the litrec modules whose code reads the sources: a new litrec, new answers."""
     if not _READER:
-        _READER.append(litrec_code_hash(("contract", "fingerprint", "sourcefacts")))
+        _READER.append(litrec_code_hash(("contract", "importscan", "inputs", "sourcefacts")))
     return _READER[0]
 
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from litrec.diagnostics import Diagnostic
 from litrec.errors import DamagedResult, ProfileError
-from litrec.fingerprint import RESULT_FORMAT, Fingerprint, fingerprint
+from litrec.inputs import RESULT_FORMAT, Inputs, result_inputs
 from litrec.results import (missing_figures, read_result, result_path,
                             stored_profiles)
 from litrec.seal import broken_seal
@@ -40,7 +40,7 @@ class ResultState:
     profile: str
     state: str
     result: dict | None = None
-    fingerprint: Fingerprint | None = None
+    inputs: Inputs | None = None
     reason: str | None = None
     warnings: tuple[str, ...] = ()  # located: a figure the result lists that is not on disk
 
@@ -54,7 +54,7 @@ class ResultState:
 
 
 def result_state(registry: Registry | None, results_dir: Path, name: str, profile: str,
-                 versions: dict | None = None, fp: Fingerprint | None = None) -> ResultState:
+                 versions: dict | None = None, fp: Inputs | None = None) -> ResultState:
     """Decide the state of `name`'s result for `profile` (pass `fp` when already computed)."""
     try:
         result = read_result(Path(results_dir), name, profile)
@@ -71,10 +71,11 @@ def result_state(registry: Registry | None, results_dir: Path, name: str, profil
 def _state(registry, results_dir, name, profile, result, versions, fp) -> ResultState:
     registered = registry is not None and name in registry.entries
     if fp is None and registered:
-        fp = fingerprint(registry, name, profile, versions)
+        fp = result_inputs(registry, name, profile, versions)
     if result is None:
+        unknown = f"; its inputs cannot be known: {'; '.join(fp.problems)}" if fp and fp.problems else ""
         return ResultState(name, profile, "missing", None, fp,
-                           f"no {profile} result for '{name}'")
+                           f"no {profile} result for '{name}'{unknown}")
     if fp is None:
         return ResultState(name, profile, "stale", result, None,
                            f"analysis '{name}' is not in the registry")

@@ -48,23 +48,48 @@ class Summary:
                 "interval": [self.low, self.high], "n": self.n, "method": self.method}
 
 
+def mean(xs) -> float:
+    """The mean of numbers (at least one), summed exactly (`math.fsum`)."""
+    return math.fsum(xs) / len(xs)
+
+
+def sample_std(xs) -> float:
+    """The sample standard deviation (n - 1 in the denominator) of numbers; 0 for fewer than 2."""
+    if len(xs) < 2:
+        return 0.0
+    m = mean(xs)
+    return math.sqrt(math.fsum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+
+
+def mean_noise(per_point: list[dict]) -> dict:
+    """The evaluation noise of a mean over points, per metric: sqrt(sum of squared standard
+    errors) / n, for the metrics every point gives a number for."""
+    names = sorted({k for noise in per_point for k in noise})
+    out = {}
+    for k in names:
+        ses = [noise.get(k) for noise in per_point]
+        if all(isinstance(se, (int, float)) and not isinstance(se, bool) for se in ses):
+            out[k] = math.sqrt(math.fsum(se * se for se in ses)) / len(ses)
+    return out
+
+
 def summarize(values) -> Summary:
     """Mean, std and 95% interval of the mean of finite `values` (at least one)."""
     xs = tuple(float(v) for v in values)
     n = len(xs)
-    mean = math.fsum(xs) / n
+    m = mean(xs)
     if n == 1:
-        return Summary(xs, mean, 0.0, mean, mean, "single seed")
-    std = math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / (n - 1))
+        return Summary(xs, m, 0.0, m, m, "single seed")
+    std = sample_std(xs)
     if n < BOOTSTRAP_FROM:
         half = t975(n - 1) * std / math.sqrt(n)
-        return Summary(xs, mean, std, mean - half, mean + half, "student t")
+        return Summary(xs, m, std, m - half, m + half, "student t")
     import numpy as np
 
     rng = np.random.default_rng(0)
     means = np.asarray(xs)[rng.integers(0, n, size=(BOOTSTRAP_RESAMPLES, n))].mean(axis=1)
     low, high = np.percentile(means, [2.5, 97.5])
-    return Summary(xs, mean, std, float(low), float(high), "bootstrap")
+    return Summary(xs, m, std, float(low), float(high), "bootstrap")
 
 
 FEW_SEEDS = 3  # up to this many seeds, t_{0.975, n-1} is more than twice the normal 1.960

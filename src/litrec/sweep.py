@@ -10,9 +10,11 @@ The points are the product of the lists, in the order written; each runs
 
 A point runs through `run_point`, a top-level function that an executor ships
 to another process or machine. It imports the analysis by its registry module
-name (never a path from a record), first checking that the worker sees the
-same analysis code and package versions as the machine that fingerprinted the
-run, so a result is never labelled with code it did not run.
+name (never a path from a record), compiling each module from the source whose
+hash the run's inputs hold (`litrec.inputs`), and checks that the worker has the
+same packages, interpreter, numerics environment and instruction set, and the
+same declared data before and after the run: a result is never labelled with
+inputs it was not computed from.
 
 The stored result aggregates the points: every numeric metric is the mean over
 points (lists element-wise, booleans: all true), `spread` holds each numeric
@@ -25,22 +27,19 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import difflib
-import hashlib
-import importlib
-import importlib.machinery
 import io
 import itertools
-import math
 import socket
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from litrec import interrupt
+from litrec import interrupt, stats
+from litrec.analysisimport import expecting, load_analysis
 from litrec.contract import check_module, check_output, check_seed_outputs
-from litrec.errors import AnalysisExited, SweepError
-from litrec.fingerprint import module_imports, package_versions
+from litrec.errors import AnalysisExited, InputsChanged, SweepError
+from litrec.inputs import data_files, interpreter, machine_isa, numeric_env, package_versions
 from litrec.jaxcache import compile_cache
 from litrec.machine import device_info, platform_info
 from litrec.resume import checkpoint_env
@@ -55,11 +54,12 @@ class Point:
     module: str                     # the registry's module name inside it, e.g. "prop1_identity"
     profile: str
     overrides: dict[str, Any]
-    code_files: dict[str, str] | None = None   # what the driver fingerprinted; None: no check
+    code_files: dict[str, str] | None = None   # the code the run hashed; None: no check
     versions: dict[str, str | None] | None = None
     figures: bool = True            # render figures (only the first point's are kept)
     seeds: tuple[int, ...] | None = None  # all these seeds in one run_seeds call: one output each
     compile_cache: bool = True      # JAX's compile cache in root/.litrec-cache/jax (litrec.jaxcache)
+    inputs: dict | None = None      # the rest of the run's inputs (`Inputs.record`); None: no check
     checkpoints: str | None = None  # the folder its trainings keep checkpoints in (litrec.resume)
 
 
@@ -90,61 +90,6 @@ def svg_bytes(fig) -> bytes:
         fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
     plt.close(fig)
     return buf.getvalue()
-
-
-# ---------------------------------------------------------------- loading
-
-_LOADED: dict[str, tuple[str, dict[str, str]]] = {}  # package -> (its folder, files imported)
-
-
-def _code_files(analysis_dir: Path, module: str) -> dict[str, str]:
-    return module_imports(analysis_dir, module)[0]
-
-
-def _stale(package: str, where: str) -> bool:
-    """Whether the imported `package` is not what its folder `where` now holds."""
-    loaded = sys.modules.get(package)
-    if loaded is None:
-        return False
-    if package not in _LOADED or _LOADED[package][0] != where \
-            or where not in [str(p) for p in getattr(loaded, "__path__", [])]:
-        return True  # imported from elsewhere, or by someone else: what it holds is unknown
-    base = Path(where).parent
-    for rel, digest in _LOADED[package][1].items():
-        try:
-            if hashlib.sha256((base / rel).read_bytes()).hexdigest() != digest:
-                return True
-        except OSError:
-            return True
-    return False
-
-
-def load_analysis(root: str, package: str, module: str):
-    """Import `package.module`, `root` first on the path; return (module, its code files).
-
-    A long-lived worker re-imports the package when any of its files imported so
-    far changed, or when the package now resolves to another folder (another
-    project), so an edited analysis or helper never runs as its old self.
-    """
-    if not sys.path or sys.path[0] != root:
-        if root in sys.path:
-            sys.path.remove(root)
-        sys.path.insert(0, root)
-    importlib.invalidate_caches()
-    spec = importlib.machinery.PathFinder.find_spec(package, sys.path)  # ignores sys.modules
-    if spec is None:
-        raise SweepError(f"cannot import the analysis package '{package}' on {socket.gethostname()}: "
-                         f"it is neither in {root} nor on PYTHONPATH")
-    where = str(Path(spec.origin).parent if spec.origin else list(spec.submodule_search_locations)[0])
-    if _stale(package, where):
-        for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
-            del sys.modules[name]
-    if package not in sys.modules:
-        _LOADED[package] = (where, {})
-    files = _code_files(Path(where), module)
-    mod = importlib.import_module(f"{package}.{module}")
-    _LOADED[package][1].update(files)
-    return mod, files
 
 
 def make_config(mod, profile: str, overrides: dict[str, Any]):
@@ -195,19 +140,38 @@ def plan(mod, profile: str) -> tuple[dict[str, list] | None, list[dict[str, Any]
 # ---------------------------------------------------------------- one point
 
 
-def _check_worker(point: Point, files: dict[str, str], versions: dict) -> None:
+def _check_worker(point: Point, versions: dict) -> None:
+    """SweepError unless this process has the packages, interpreter, numerics environment and
+    instruction set the run's inputs hold (the code is checked as it is imported)."""
     host = socket.gethostname()
-    if point.code_files is not None and files != point.code_files:
-        changed = sorted(f for f in set(files) | set(point.code_files)
-                         if files.get(f) != point.code_files.get(f))
-        raise SweepError(f"worker {host} sees different analysis code ({', '.join(changed)}) than "
-                         "the machine that started the run; give the workers the project's "
-                         "analysis folder as it is there (a shared filesystem or a synced copy)")
     if point.versions is not None and versions != point.versions:
         diff = [f"{k} {versions.get(k)} (here {v})" for k, v in point.versions.items()
                 if versions.get(k) != v]
         raise SweepError(f"worker {host} has {', '.join(diff)}; install the same constraints "
                          "file on the workers")
+    want = point.inputs
+    if want is None:
+        return
+    here = {"env": numeric_env(), "python": interpreter(),
+            "isa": list(machine_isa()) if want.get("isa") is not None else None}
+    diff = [f"{k} {here[k]!r} (the run has {want.get(k)!r})" for k in here if here[k] != want.get(k)]
+    if diff:
+        raise SweepError(f"worker {host} has {'; '.join(diff)}; a result is computed with one "
+                         "interpreter, numerics environment and instruction set: run the workers "
+                         "alike")
+
+
+def _check_data(point: Point, when: str) -> None:
+    """InputsChanged unless the declared data files hold the bytes the run hashed."""
+    recorded = (point.inputs or {}).get("data") or {}
+    if not recorded:
+        return
+    now, problems = data_files(Path(point.root), list(recorded))
+    changed = sorted(f for f in recorded if now.get(f) != recorded[f])
+    if changed or problems:
+        raise InputsChanged(f"the data file{'s' if len(changed) > 1 else ''} "
+                            f"{', '.join(changed) or '; '.join(problems)} changed {when}; "
+                            "nothing was stored: run again")
 
 
 def run_point(point: Point, progress=None) -> dict | list[dict]:
@@ -232,14 +196,15 @@ def run_point(point: Point, progress=None) -> dict | list[dict]:
 
 def _run_point(point: Point, progress=None) -> dict | list[dict]:
     """One output (`run`), or one per seed in order when the point batches seeds (`run_seeds`)."""
-    mod, files = load_analysis(point.root, point.package, point.module)
+    mod, _ = load_analysis(point.root, point.package, point.module, point.code_files)
     check_module(mod, point.module)
-    _check_worker(point, files, package_versions(tuple(point.versions or ())))
+    _check_worker(point, package_versions(tuple(point.versions or ())))
+    _check_data(point, "since the run hashed it")
     config = make_config(mod, point.profile, point.overrides)
     uses_jax = "jax" in point.versions if point.versions is not None else "jax" in sys.modules
 
     with compile_cache(point.root if point.compile_cache and uses_jax else None), \
-            checkpoint_env(point.checkpoints):
+            expecting(point.package, point.code_files), checkpoint_env(point.checkpoints):
         t0 = time.perf_counter()
         if point.seeds is None:
             outs = [check_output(mod.run(config, progress=progress), mod.__name__,
@@ -252,6 +217,7 @@ def _run_point(point: Point, progress=None) -> dict | list[dict]:
             configs = [dataclasses.replace(config, seed=s) for s in seeds]
         metrics = [to_json(out["metrics"]) for out in outs]  # waits for JAX's asynchronous work
         wall = time.perf_counter() - t0
+    _check_data(point, "while the analysis ran")
     where = {"platform": platform_info(), "device": device_info(uses_jax)}
     done = []
     for i, (out, m, cfg) in enumerate(zip(outs, metrics, configs)):
@@ -305,14 +271,7 @@ def _leaves(values: list, fn):
 def _mean(xs: list) -> float | int:
     if all(x == xs[0] for x in xs):
         return xs[0]  # agreed values stay exact (an int stays an int)
-    return math.fsum(xs) / len(xs)
-
-
-def _std(xs: list) -> float:
-    if len(xs) < 2:
-        return 0.0
-    m = math.fsum(xs) / len(xs)
-    return math.sqrt(math.fsum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+    return stats.mean(xs)
 
 
 def _numeric(v: Any) -> bool:
@@ -341,7 +300,7 @@ def aggregate(per_point: list[dict]) -> tuple[dict, dict, list[str]]:
             notes.append(f"metric '{path}' not aggregated: {exc}")
             return None
         if all(_numeric(v) for v in values):
-            spread[path] = {"std": _leaves(values, _std), "min": _leaves(values, min),
+            spread[path] = {"std": _leaves(values, stats.sample_std), "min": _leaves(values, min),
                             "max": _leaves(values, max), "n": len(values)}
         return mean
 

@@ -45,7 +45,7 @@ FORMAT = 3
 SCHEMA_MODULES = ("confine", "diagnostics", "discover", "expectation", "explain", "filecheck", "formatting",
                   "kinds", "locators", "model", "safetext", "strict", "yamlsafe", "errors")
 # The modules of the checks between records and of the registry (keyed with the memos).
-CHECK_MODULES = ("checks", "collection", "contract", "project", "registry")
+CHECK_MODULES = ("checks", "collection", "contract", "inputs", "project", "registry")
 # Packages whose version changes what validation says (PyYAML, pydantic).
 PACKAGES = ("yaml", "_yaml", "pydantic", "pydantic_core")
 

@@ -191,3 +191,31 @@ def test_measured_figures_come_from_the_one_generated_table():
     assert f"{table.START}\n{want}{table.END}" in readme, "README.md's table is not bench/results.json's"
     for name in ("scale-out.md", "writing-analyses.md"):  # the pages that discuss measured figures
         assert '--8<-- "bench-table.md"' in (SITE / name).read_text(encoding="utf-8"), name
+
+
+def test_the_validation_example_is_what_validate_prints(tmp_path):
+    """README.md and writing-records.md show the error for a misspelt link target: the fixture
+    project's NOTE-621 with THEORY-169 written THEORY-196 prints it."""
+    root = console.fixture_project(tmp_path / "project")
+    note = root / "records" / "notes" / "NOTE-621.yaml"
+    note.write_text(note.read_text(encoding="utf-8").replace("target: THEORY-169", "target: THEORY-196"),
+                    encoding="utf-8")
+    out = console.run("litrec validate", root)
+    for page, lead in ((REPO / "README.md", "Validation reports every problem at once"),
+                       (SITE / "writing-records.md", "Every problem of the run is reported at once")):
+        text = page.read_text(encoding="utf-8")
+        shown = re.search(lead + r".*?\n```\n(.*?)\n```", text, re.S).group(1)
+        assert shown in out.splitlines(), (page.name, shown, out)
+
+
+@pytest.mark.slow  # runs a sweep on worker processes
+def test_scale_outs_failure_example_is_what_run_prints(tmp_path):
+    """The failed point's message on scale-out.md: the toy sweep with seed 1 raising prints it."""
+    from tests.sweep.conftest import write_toy
+
+    root = console.sweep_project(tmp_path / "project")
+    write_toy(root, fail_seed=1)
+    out = console.run("litrec run --profile quick", root)
+    page = (SITE / "scale-out.md").read_text(encoding="utf-8")
+    shown = re.search(r"results/<analysis>/<profile>.error.log`:\n\n```\n(.*?)\n```", page, re.S).group(1)
+    assert shown in out.splitlines(), (shown, out)

@@ -10,7 +10,8 @@ import pytest
 
 from litrec import model as m
 from litrec.load import load_project
-from litrec.fingerprint import RESULT_FORMAT, fingerprint
+from litrec.inputs import RESULT_FORMAT
+from litrec.inputs import result_inputs as fingerprint
 from litrec.results import write_result
 from litrec.seal import seal
 from litrec.schema import schema_for
@@ -31,7 +32,7 @@ def write_current_result(project, name: str, metrics: dict, profile: str = "pape
     proj = load_project(project / "records")
     fp = fingerprint(proj.registry, name, profile)
     payload = {"format": RESULT_FORMAT, "analysis": name, "profile": profile,
-               "code_hash": fp.code_hash, "code_files": fp.files, "versions": fp.versions,
+               "code_hash": fp.code_hash, "code_files": fp.files, "versions": fp.versions, "inputs": fp.record(),
                "seed": 0, "started": "2026-01-02T03:04:05+00:00", "wall_time_s": 1.5,
                "config": {"seed": 0}, "metrics": metrics, "figures": {}, "notes": []}
     write_result(project / "results", name, profile, seal(payload, {}), {})

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from litrec.fingerprint import fingerprint
+from litrec.inputs import result_inputs as fingerprint
 from litrec.load import load_project
-from litrec.fingerprint import RESULT_FORMAT
+from litrec.inputs import RESULT_FORMAT
 from litrec.results import write_result
 from litrec.seal import seal
 from tests.hardening.conftest import snapshot, write
@@ -265,7 +265,7 @@ def current_result(root: Path, metrics: dict, **extra) -> Path:
     fp = fingerprint(proj.registry, "toy", "quick")
     payload = {"format": RESULT_FORMAT, "analysis": "toy", "title": "Toy sum", "profile": "quick",
                "module": "analysis.toy", "code_hash": fp.code_hash, "code_files": fp.files,
-               "versions": fp.versions, "litrec": "0", "platform": {}, "device": {},
+               "versions": fp.versions, "inputs": fp.record(), "litrec": "0", "platform": {}, "device": {},
                "config": {"n": 5}, "seed": None, "started": "2026-01-01T00:00:00+00:00",
                "wall_time_s": 0.1, "metrics": metrics, "figures": {}, "notes": []}
     payload.update(extra)

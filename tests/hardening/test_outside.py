@@ -198,7 +198,7 @@ def test_a_matplotlib_figure_survives_sanitising_and_a_script_does_not():
 def _site_project(root: Path, secret: Path) -> None:
     """mini + mkdocs.yml and site/ from the repository, a result with four figures: a real
     matplotlib one, a malicious one, one linked out of the project, and a FIFO."""
-    from litrec.fingerprint import fingerprint
+    from litrec.inputs import result_inputs as fingerprint
     from litrec.load import load_project
     from litrec.results import write_result
 
@@ -207,7 +207,7 @@ def _site_project(root: Path, secret: Path) -> None:
     proj = load_project(root / "records", root / "analysis")
     fp = fingerprint(proj.registry, "toy", "paper")
     payload = {"format": 1, "analysis": "toy", "title": "Toy sum", "profile": "paper",
-               "code_hash": fp.code_hash, "code_files": fp.files, "versions": fp.versions,
+               "code_hash": fp.code_hash, "code_files": fp.files, "versions": fp.versions, "inputs": fp.record(),
                "litrec": "0.1.0", "config": {"n": 6}, "seed": 0, "wall_time_s": 0.1,
                "started": "2026-01-01T00:00:00+00:00", "metrics": {"total": 15.0, "n": 6},
                "figures": {f: f"paper/{f}.svg" for f in ("curve", "evil", "linked", "piped")}}

@@ -110,7 +110,7 @@ def test_run_writes_result_with_provenance_and_verdicts(toy, cli):
     for key in ("code_hash", "code_files", "versions", "platform", "device", "seed", "started",
                 "wall_time_s", "config", "metrics"):
         assert key in result
-    assert set(result["code_files"]) == {"analysis/toy.py", "analysis/helper.py"}
+    assert set(result["code_files"]) == {"analysis/__init__.py", "analysis/toy.py", "analysis/helper.py"}
     assert result["metrics"]["xs"] == [0.0, 1.0, 2.0, 3.0]
     assert (toy / "results" / "toy" / "quick" / "line.svg").read_bytes().startswith(b"<?xml")
 

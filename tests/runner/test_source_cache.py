@@ -9,7 +9,7 @@ import json
 import pytest
 
 from litrec import sourcefacts
-from litrec.fingerprint import fingerprint
+from litrec.inputs import result_inputs as fingerprint
 from litrec.load import load_project
 from litrec.registry import load_registry
 

@@ -21,8 +21,8 @@ import yaml
 
 from litrec.commands import main
 from litrec.load import load_project
-from litrec.fingerprint import fingerprint
-from litrec.fingerprint import RESULT_FORMAT
+from litrec.inputs import result_inputs as fingerprint
+from litrec.inputs import RESULT_FORMAT
 from litrec.results import write_result
 from litrec.seal import seal
 from tests.conftest import REPO, copy_project
@@ -61,7 +61,7 @@ def _result(proj, name: str, metrics: dict, figures: list[str], stale: bool = Fa
     payload = {
         "format": RESULT_FORMAT, "analysis": name, "title": name, "profile": PROFILE,
         "code_hash": "0" * 64 if stale else fp.code_hash, "code_files": fp.files,
-        "versions": fp.versions, "litrec": "0.1.0",
+        "versions": fp.versions, "inputs": fp.record(), "litrec": "0.1.0",
         "platform": {"system": "Linux", "machine": "x86_64", "python": "3.11"},
         "device": {"platform": "cpu", "devices": ["cpu"]},
         "config": {"seed": 0, "n_tasks": 8}, "seed": 0,

@@ -24,7 +24,7 @@ def test_each_rule_is_the_one_the_judge_applies():
     assert rule(e, 1e-10) == ("<", 1e-10) and r.quantity == "err" and r.decision == "holds"
     assert len(r.values) == 3 and r.low <= r.mean <= r.high
     e, r = _row(metric="loss", op="≈", ref="gd", rel_tol=0.05)
-    assert (r.op, r.threshold, r.quantity) == ("band", 0.0, "(measured − expected) / tolerance")
+    assert (r.op, r.threshold, r.quantity) == ("band", 0.0, "q = (measured − expected)/tol")
     assert -1 < r.low < r.high < 1
     e, r = _row(metric="loss", op=">", ref="gd", factor=0.5)
     assert (r.op, r.threshold, r.quantity) == (">", 0.0, "paired difference")

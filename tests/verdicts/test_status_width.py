@@ -15,7 +15,8 @@ from litrec.seal import seal
 
 
 def _result(project, name: str, metrics: dict | list[dict]) -> None:
-    from litrec.fingerprint import RESULT_FORMAT, fingerprint
+    from litrec.inputs import RESULT_FORMAT
+    from litrec.inputs import result_inputs as fingerprint
     from litrec.load import load_project
     from litrec.results import write_result
 
@@ -24,6 +25,7 @@ def _result(project, name: str, metrics: dict | list[dict]) -> None:
     seeds = metrics if isinstance(metrics, list) else None
     payload = {"format": RESULT_FORMAT, "analysis": name, "profile": "paper",
                "code_hash": fp.code_hash, "code_files": fp.files, "versions": fp.versions,
+               "inputs": fp.record(),
                "started": "2026-01-02T03:04:05+00:00", "wall_time_s": 1.0, "config": {},
                "metrics": seeds[0] if seeds else metrics, "figures": {}, "notes": []}
     if seeds:

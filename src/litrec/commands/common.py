@@ -7,8 +7,9 @@ import functools
 import os
 import re
 import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from litrec.errors import UsageError
 from litrec.safetext import raw_stream, safe_text
@@ -164,3 +165,29 @@ def emit(text: str, out: Path | None, what: str, records: Path | None = None) ->
     else:
         write_out(out, text, records)
         print(f"wrote {out}: {what}", file=sys.stderr)
+
+
+@contextmanager
+def stdout_to_stderr(active: bool = True) -> Iterator[None]:
+    """While inside (when `active`), whatever anything writes to standard output, file
+    descriptor 1 (an analysis, a C library, a worker process started meanwhile), goes to
+    standard error, so that `--format json` prints only JSON on standard output afterwards."""
+    if not active:
+        yield
+        return
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+        os.dup2(2, 1)
+    except OSError:  # no descriptor 1 to move: nothing can reach it either
+        yield
+        return
+    try:
+        yield
+    finally:
+        try:
+            sys.stdout.flush()  # what Python buffered meanwhile goes to standard error too
+        except (OSError, ValueError):
+            pass
+        os.dup2(saved, 1)
+        os.close(saved)

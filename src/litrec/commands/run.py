@@ -8,6 +8,7 @@ from pathlib import Path
 
 from litrec.commands.common import (
     console,
+    stdout_to_stderr,
     format_arg,
     load_valid_project,
     positive_int,
@@ -125,16 +126,19 @@ def run(args) -> int:
         return _report(args, statuses, [], kept["current"], [], ran_any=False)
     from litrec.executors import prestart  # something may run: its workers start now
 
-    early = prestart(args.executor, args.jobs, args.scheduler, analysis)
-    try:
-        return _run(args, key, early)
-    finally:
-        if early is not None:
-            early.discard()  # closed unless its points were sent
+    with stdout_to_stderr(args.format == "json"):  # standard output is for the JSON alone
+        early = prestart(args.executor, args.jobs, args.scheduler, analysis)
+        try:
+            report = _run(args, key, early, analysis)
+        finally:
+            if early is not None:
+                early.discard()  # closed unless its points were sent
+    return report() if callable(report) else report
 
 
-def _run(args, key: str | None, early) -> int:
-    """The full path of `run`: load, plan, run what is stale, judge."""
+def _run(args, key: str | None, early, analysis: Path):
+    """The full path of `run`: load, plan, run what is stale, judge; the exit code, or the
+    report to print (a function giving the exit code)."""
     from litrec import runmemo
     from litrec.runner import plan_run, run_plan
     from litrec.state import check_profile
@@ -158,10 +162,15 @@ def _run(args, key: str | None, early) -> int:
                               compile_cache=not args.no_compile_cache, early=early)
     statuses = claim_statuses(proj, args.results, args.profile, plan.claims, plan.states)
     if not plan.todo and key is not None:
+        inputs = [st.inputs for st in plan.states.values() if st.inputs is not None]
+        data = {"patterns": sorted({p for i in inputs for p in i.patterns}),
+                "files": {f: d for i in inputs for f, d in i.data.items()}}
         runmemo.keep(args.records, args.profile, key,
-                     {"current": plan.current, "claims": [s.row() for s in statuses]})
+                     {"current": plan.current, "claims": [s.row() for s in statuses], "data": data},
+                     again=lambda: runmemo.inputs_key(args.records, analysis, args.results,
+                                                      args.profile, args.targets))
     ran = [n for n, _ in plan.todo if n not in failed]
-    return _report(args, statuses, ran, plan.current, failed, ran_any=bool(plan.todo))
+    return lambda: _report(args, statuses, ran, plan.current, failed, ran_any=bool(plan.todo))
 
 
 def _report(args, statuses: list[ClaimStatus], ran: list[str], current: list[str],

@@ -68,7 +68,7 @@ def row_of(exp, o) -> Row | None:
             return None
         mean, (low, high), values = o.measured, o.interval, o.values or []
     quantity = ("position" if exp.op == "between" else
-                "(measured − expected) / tolerance" if exp.op == "≈" else
+                "q = (measured − expected)/tol" if exp.op == "≈" else
                 "paired difference" if exp.ref is not None else exp.metric)
     try:
         op, t = rule(exp, o.expected)
@@ -135,7 +135,7 @@ def _margin(r: Row) -> str:
     """How far the interval's nearer end is from flipping, in the row's own terms."""
     if r.op == "band":
         gap = min(1 - r.high, r.low + 1) if r.decision == "holds" else None
-        return f"margin {fmt(gap)} of the tolerance" if gap is not None else ""
+        return f"margin {gap:.2f}" if gap is not None else ""
     if r.decision != "holds":
         return ""
     near = r.high if r.op in ("<", "<=") else r.low
@@ -176,11 +176,11 @@ def interval_plot(rows: list[Row], left_out: int = 0, title: str = "") -> str:
                        f'x2="{s(v):.1f}" y2="{axis + 7}"/>')
         out.append(f'<circle class="lr-plot-mean" cx="{s(r.mean):.1f}" cy="{axis}" r="3.5"/>')
         rule_text = ("|q| ≤ 1" if r.op == "band" else f"{r.op} {fmt(r.threshold)}")
-        judged = "" if r.quantity == r.label.split(" ")[0] else f"{r.quantity} "
+        judged = "" if r.quantity == r.label.split(" ")[0] else f"{r.quantity} = "
         head = f"{r.label}"
         spread = (f" [{fmt(r.low)}, {fmt(r.high)}]" if r.high > r.low else
                   " (one seed)" if len(r.values) <= 1 else " (every seed equal)")
-        note = f"{judged}{fmt(r.mean)}{spread}, rule {rule_text}"
+        note = f"{judged}{fmt(r.mean)}{spread}; rule {rule_text}"
         margin = _margin(r)
         if margin:
             note += f"; {margin}"

@@ -1,8 +1,8 @@
 """`litrec site serve`: the site on a local address, rebuilt as records, results or pages change.
 
 The first build is a whole one (sharded, as `litrec site build`). Then MkDocs'
-development server watches the records, the results, `site/`, the registry
-and mkdocs.yml; on a change the docs folder is generated again (only the
+development server watches the records, the results, `site/`, `analysis/`, the
+folders of the data files the analyses declare (`litrec.inputs`) and mkdocs.yml; on a change the docs folder is generated again (only the
 files that differ are written) and only the pages whose docs file changed are
 rendered again (`live`): saving a record shows its page, and the pages that
 link or list it, without a whole build (`bench/serve_edit.py` times it).
@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from litrec.errors import SiteError
+from litrec.inputs import watch_paths
 from litrec.load import load_project
 from litrec.site.build import directory_urls, handwritten, plan, sync
 from litrec.site.engine import MkDocsFailed
@@ -54,16 +55,19 @@ def serve_site(records_dir: Path, analysis_dir: Path | None = None,
         raise SiteError(f"no MkDocs configuration at '{config_file}'; run from the project root")
     root = config_file.parent
     analysis = Path(analysis_dir) if analysis_dir else Path(records_dir).resolve().parent / "analysis"
-    watched = [Path(records_dir), Path(results_dir), root / "site", analysis / "registry.yaml",
-               config_file]
+    watched = [Path(records_dir), Path(results_dir), root / "site", analysis, config_file]
     address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
     docs = DocsFolder(records_dir, analysis_dir, results_dir, profile, config_file)
+    server = None
+    watching: set[tuple[Path, bool]] = set()
 
     def regenerate(jobs: int | None) -> tuple[set[str], dict[str, str]]:
         changed, titles, refused = docs.generate(jobs)
         for line in refused:
             print(f"litrec site serve: {line}", file=sys.stderr)
+        if server is not None:
+            _watch_data(server, docs.data_folders, watching)
         return changed, titles
 
     handler = logging.StreamHandler()
@@ -95,6 +99,7 @@ def serve_site(records_dir: Path, analysis_dir: Path | None = None,
         except MkDocsFailed as exc:
             raise SiteError(str(exc)) from None
         server = LiveReloadServer(builder=rebuild, host=host, port=port, root=str(site_dir))
+        _watch_data(server, docs.data_folders, watching)
         server.error_handler = lambda code: _error_page(site_dir, code)
         for path in watched:
             if path.exists():
@@ -113,6 +118,15 @@ def serve_site(records_dir: Path, analysis_dir: Path | None = None,
     finally:
         logging.getLogger("mkdocs").removeHandler(handler)
         shutil.rmtree(site_dir, ignore_errors=True)
+
+
+def _watch_data(server, folders: set[tuple[Path, bool]], watching: set) -> None:
+    """Watch the folders of the data files the analyses declare (`litrec.inputs`), as they are
+    declared now: an edit of a data file makes its results stale, and the pages say so."""
+    for folder, recursive in sorted(folders - watching):
+        if folder.is_dir():
+            server.watch(str(folder.resolve()), recursive=recursive)
+            watching.add((folder, recursive))
 
 
 class DocsFolder:
@@ -136,6 +150,7 @@ class DocsFolder:
         self.records: dict[str, tuple] = {}  # record id -> (record, file) when last generated
         self.statuses: dict = {}
         self.analyses: dict | None = None  # what record pages show of each analysis
+        self.data_folders: set[tuple[Path, bool]] = set()  # where the declared data files are
 
     def generate(self, jobs: int | None = None) -> tuple[set[str], dict[str, str], list[str]]:
         """Generate what may have changed: (docs paths written or removed, hand-written pages'
@@ -146,6 +161,10 @@ class DocsFolder:
                                     self.config_file.parent / "site", directory_urls(self.config_file))
         now = {rid: (rec, project.paths[rid]) for rid, rec in project.records.items()}
         analyses = {name: (info.registered, info.result_state) for name, info in data.analyses.items()}
+        root = self.config_file.parent
+        self.data_folders = {w for info in data.analyses.values()
+                             if info.result_state is not None and info.result_state.inputs
+                             for w in watch_paths(root, info.result_state.inputs.patterns)}
         edited: set[str] = set()
         if analyses != self.analyses:
             todo = dict(records)

@@ -1,0 +1,286 @@
+"""Never a stale answer: every input of a result is seen (`litrec.inputs`), by every cache.
+
+Each case is built in a temporary project, run once, then changed as a user (or a hostile
+user) would. Its answer is then worked out three ways, each on its own copy of the project,
+caches included: `litrec run` as it is (caches on), with every cache off
+(`LITREC_NO_CACHE=1`) and with `--force`; the three verdicts must agree, and they must say
+what the changed input says.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import py_compile
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.hardening.conftest import PAPER, write
+
+COUNTING = '''
+"""Counts the lines of a data file it declares."""
+from dataclasses import dataclass
+from pathlib import Path
+
+DATA = ("analysis/data/*.txt",)
+
+
+@dataclass(frozen=True)
+class Config:
+    n: int = 1
+
+
+PROFILES = {"quick": Config(), "paper": Config()}
+
+
+def run(config, progress=None):
+    folder = Path(__file__).parent / "data"
+    total = sum(len(p.read_text().split()) for p in sorted(folder.glob("*.txt")))
+    return {"metrics": {"total": float(total)}}
+'''
+
+BY_NAME = '''
+"""Loads its helper by name."""
+import importlib
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Config:
+    n: int = 1
+
+
+PROFILES = {"quick": Config(), "paper": Config()}
+
+
+def run(config, progress=None):
+    helper = importlib.import_module("analysis.helper")
+    return {"metrics": {"total": float(helper.TOTAL)}}
+'''
+
+PLAIN = '''
+"""The total its source says."""
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Config:
+    n: int = 1
+
+
+PROFILES = {"quick": Config(), "paper": Config()}
+
+
+def run(config, progress=None):
+    return {"metrics": {"total": 10.0}}
+'''
+
+
+def _project(root: Path, analysis: str) -> Path:
+    write(root, "analysis/__init__.py", "")
+    write(root, "analysis/toy.py", analysis)
+    write(root, "analysis/registry.yaml", "toy:\n  module: toy\n  title: Toy\n")
+    write(root, "records/literature/ARXIV-0000.00001.yaml", PAPER)
+    return root
+
+
+def _answer(litrec, root: Path, *args, env=None):
+    done = litrec("run", "--profile", "quick", "--format", "json", *args, cwd=root, env=env)
+    assert "Traceback" not in done.err, done.err
+    try:
+        doc = json.loads(done.out)
+    except ValueError:
+        raise AssertionError(f"not JSON on stdout: {done.out!r}\n{done.err}") from None
+    return doc, {c["claim"]: (c["verdict"], c.get("measured")) for c in doc["claims"]}
+
+
+def three_ways(litrec, root: Path, tmp_path: Path, env=lambda copy: {}):
+    """The verdicts of `run`, `LITREC_NO_CACHE=1 run` and `run --force`, each on a copy of
+    the project; asserted equal, and returned (with what the cached run ran)."""
+    got = {}
+    ran = None
+    for how, args, extra in (("cached", (), {}), ("no cache", (), {"LITREC_NO_CACHE": "1"}),
+                             ("force", ("--force",), {})):
+        copy = tmp_path / f"copy-{how.replace(' ', '-')}"
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(root, copy, symlinks=True)
+        doc, got[how] = _answer(litrec, copy, *args, env={**env(copy), **extra})
+        if how == "cached":
+            ran = doc["ran"]
+    assert got["cached"] == got["no cache"] == got["force"], got
+    return got["cached"], ran
+
+
+CLAIM = "ARXIV-0000.00001#F1"
+
+
+def test_a_declared_data_file_that_changes_makes_the_result_stale(tmp_path, litrec):
+    root = _project(tmp_path / "p", COUNTING)
+    write(root, "analysis/data/a.txt", "1 2 3 4 5 6 7 8 9 10\n")
+    _, verdicts = _answer(litrec, root)
+    assert verdicts[CLAIM] == ("reproduced", {"total": 10.0})
+    _answer(litrec, root)  # a no-op run: its answer is kept
+    (root / "analysis/data/a.txt").write_text("1 2 3 4 5 6 7 8 9\n")  # now 9 < 10
+    verdicts, ran = three_ways(litrec, root, tmp_path)
+    assert ran == ["toy"] and verdicts[CLAIM] == ("not reproduced", {"total": 9.0})
+
+
+@pytest.mark.slow
+def test_a_new_file_matching_a_declared_glob_makes_the_result_stale(tmp_path, litrec):
+    root = _project(tmp_path / "p", COUNTING)
+    write(root, "analysis/data/a.txt", "1 2 3 4 5 6 7 8 9\n")
+    _, verdicts = _answer(litrec, root)
+    assert verdicts[CLAIM][0] == "not reproduced"
+    _answer(litrec, root)
+    write(root, "analysis/data/b.txt", "x\n")
+    verdicts, ran = three_ways(litrec, root, tmp_path)
+    assert ran == ["toy"] and verdicts[CLAIM] == ("reproduced", {"total": 10.0})
+
+
+@pytest.mark.slow
+def test_a_helper_loaded_by_name_is_an_input(tmp_path, litrec):
+    root = _project(tmp_path / "p", BY_NAME)
+    write(root, "analysis/helper.py", "TOTAL = 10\n")
+    _, verdicts = _answer(litrec, root)
+    assert verdicts[CLAIM][0] == "reproduced"
+    _answer(litrec, root)
+    write(root, "analysis/helper.py", "TOTAL = 9\n")
+    verdicts, ran = three_ways(litrec, root, tmp_path)
+    assert ran == ["toy"] and verdicts[CLAIM] == ("not reproduced", {"total": 9.0})
+
+
+@pytest.mark.slow
+def test_a_module_loaded_by_a_computed_name_is_refused_with_its_line(tmp_path, litrec):
+    computed = BY_NAME.replace('importlib.import_module("analysis.helper")',
+                               'importlib.import_module("analysis." + "helper")')
+    root = _project(tmp_path / "p", computed)
+    write(root, "analysis/helper.py", "TOTAL = 10\n")
+    done = litrec("validate", cwd=root)
+    assert done.code == 1 and "Traceback" not in done.text
+    assert "analysis/toy.py:15: import_module() loads a module whose name is worked out" in done.text
+    assert "IMPORTS = (" in done.text
+    run = litrec("run", "--profile", "quick", cwd=root)
+    assert run.code == 1 and "Traceback" not in run.text
+    assert not (root / "results/toy/quick.json").exists()
+    # declared: it runs, and the declared module is an input
+    write(root, "analysis/toy.py", computed.replace('from dataclasses import dataclass\n',
+                                                    'from dataclasses import dataclass\n\n'
+                                                    'IMPORTS = ("analysis.helper",)\n', 1))
+    assert litrec("validate", cwd=root).code == 0
+    _, verdicts = _answer(litrec, root)
+    assert verdicts[CLAIM][0] == "reproduced"
+    write(root, "analysis/helper.py", "TOTAL = 9\n")
+    verdicts, _ = three_ways(litrec, root, tmp_path)
+    assert verdicts[CLAIM][0] == "not reproduced"
+
+
+def test_a_declared_data_file_that_is_missing_or_outside_is_refused(tmp_path, litrec):
+    root = _project(tmp_path / "p", COUNTING.replace('"analysis/data/*.txt"', '"../secret.txt"'))
+    done = litrec("run", "--profile", "quick", cwd=root)
+    assert done.code == 1 and "Traceback" not in done.text
+    assert "DATA entry '../secret.txt' must be a path or glob relative to the project" in done.text
+    write(root, "analysis/toy.py", COUNTING.replace('"analysis/data/*.txt"', '"data/none.csv"'))
+    done = litrec("status", "--profile", "quick", cwd=root)
+    assert "DATA entry 'data/none.csv' matches no file" in done.text
+
+
+def test_an_edit_that_keeps_size_and_mtime_is_run_not_the_old_bytecode(tmp_path, litrec):
+    root = _project(tmp_path / "p", PLAIN)
+    source = root / "analysis/toy.py"
+    _, verdicts = _answer(litrec, root)
+    assert verdicts[CLAIM] == ("reproduced", {"total": 10.0})
+    py_compile.compile(str(source), cfile=str(root / "analysis/__pycache__/toy.cpython-"
+                                              f"{''.join(map(str, __import__('sys').version_info[:2]))}.pyc"))
+    st = source.stat()
+    source.write_text(source.read_text().replace("10.0", "09.0"))  # same size
+    os.utime(source, ns=(st.st_atime_ns, st.st_mtime_ns))          # same mtime
+    assert source.stat().st_size == st.st_size
+    verdicts, ran = three_ways(litrec, root, tmp_path)
+    assert ran == ["toy"] and verdicts[CLAIM] == ("not reproduced", {"total": 9.0})
+
+
+def _venv_package(root: Path, version: str) -> Path:
+    site = root / ".venv/lib/site-packages"
+    for old in site.glob("toypkg-*.dist-info") if site.is_dir() else []:
+        shutil.rmtree(old)
+    write(site, "toypkg/__init__.py", "TOTAL = 10\n")
+    info = site / f"toypkg-{version}.dist-info"
+    write(info, "METADATA", f"Metadata-Version: 2.1\nName: toypkg\nVersion: {version}\n")
+    write(info, "top_level.txt", "toypkg\n")
+    write(info, "RECORD", "toypkg/__init__.py,,\n")
+    return site
+
+
+@pytest.mark.slow
+def test_a_package_upgraded_in_the_projects_venv_makes_results_stale(tmp_path, litrec):
+    uses = PLAIN.replace('return {"metrics": {"total": 10.0}}',
+                         'import toypkg\n    return {"metrics": {"total": float(toypkg.TOTAL)}}')
+    root = _project(tmp_path / "p", uses)
+    _venv_package(root, "1.0")
+    env = lambda copy: {"PYTHONPATH": str(copy / ".venv/lib/site-packages")}  # noqa: E731
+    _, verdicts = _answer(litrec, root, env=env(root))
+    assert verdicts[CLAIM][0] == "reproduced"
+    assert json.loads((root / "results/toy/quick.json").read_text())["versions"] == {"toypkg": "1.0"}
+    _answer(litrec, root, env=env(root))  # kept as a no-op answer
+    _venv_package(root, "2.0")
+    status = litrec("status", "--profile", "quick", cwd=root, env=env(root))
+    assert "versions changed: toypkg 1.0 -> 2.0" in status.text
+    verdicts, ran = three_ways(litrec, root, tmp_path, env=env)
+    assert ran == ["toy"] and verdicts[CLAIM][0] == "reproduced"
+
+
+@pytest.mark.parametrize("name, value", [
+    ("PYTHONHASHSEED", "7"),
+    pytest.param("XLA_FLAGS", "--xla_cpu_x=1", marks=pytest.mark.slow),
+    pytest.param("JAX_ENABLE_X64", "1", marks=pytest.mark.slow)])
+def test_a_numerics_variable_makes_results_stale(tmp_path, litrec, name, value):
+    root = _project(tmp_path / "p", PLAIN)
+    _answer(litrec, root)
+    status = litrec("status", "--profile", "quick", cwd=root, env={name: value})
+    assert f"numerics environment changed: {name} (unset) -> {value}" in status.text
+    doc, _ = _answer(litrec, root, env={name: value})
+    assert doc["ran"] == ["toy"]
+    assert json.loads((root / "results/toy/quick.json").read_text())["inputs"]["env"] == {name: value}
+
+
+def test_a_result_that_records_no_inputs_is_stale_and_says_why(tmp_path, litrec):
+    root = _project(tmp_path / "p", PLAIN)
+    _answer(litrec, root)
+    path = root / "results/toy/quick.json"
+    result = json.loads(path.read_text())
+    del result["inputs"]
+    from litrec.seal import seal
+
+    figures = {}
+    path.write_text(json.dumps(seal({k: v for k, v in result.items()
+                                     if k not in ("content_hash", "figure_hashes")}, figures)))
+    status = litrec("status", "--profile", "quick", cwd=root)
+    assert "stale" in status.text and "records no data files, numerics environment" in status.text
+    doc, _ = _answer(litrec, root)
+    assert doc["ran"] == ["toy"]
+
+
+def test_a_data_file_changed_while_the_analysis_runs_stores_nothing(tmp_path, litrec):
+    editing = COUNTING.replace('    return {"metrics"', '    (folder / "a.txt").write_text("1\\n")\n'
+                               '    return {"metrics"')
+    root = _project(tmp_path / "p", editing)
+    write(root, "analysis/data/a.txt", "1 2 3 4 5 6 7 8 9 10\n")
+    done = litrec("run", "--profile", "quick", cwd=root)
+    assert done.code == 1 and "Traceback" not in done.text
+    assert "changed while the analysis ran" in done.text
+    assert not (root / "results/toy/quick.json").exists()
+
+
+def test_the_run_memo_is_kept_only_when_the_inputs_did_not_change_during_the_run(tmp_path):
+    from litrec import runmemo
+
+    root = _project(tmp_path / "p", PLAIN)
+    records, answer = root / "records", {"current": [], "claims": [],
+                                         "data": {"patterns": [], "files": {}}}
+    key = runmemo.inputs_key(records, root / "analysis", root / "results", "quick", [])
+    runmemo.keep(records, "quick", key, answer, again=lambda: "another key")
+    assert runmemo.recall(records, "quick", key) is None
+    runmemo.keep(records, "quick", key, answer, again=lambda: key)
+    assert runmemo.recall(records, "quick", key) == answer
