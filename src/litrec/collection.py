@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from litrec.cachedir import caching_off
+from litrec.cache import caching_off
 from litrec.confine import Refused, project_root
 from litrec.diagnostics import Diagnostic, PathDisplay
 from litrec.discover import id_position, map_files, read_problem, read_record, scan_record_names

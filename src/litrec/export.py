@@ -69,6 +69,11 @@ def graph_document(proj: Project, results_dir: Path, profile: str) -> dict:
         out_of[ln["source"]].append({"rel": ln["rel"], "target": ln["ref"], "note": ln["note"]})
         into[ln["target"]].append({"rel": ln["inverse"], "source": ln["source"], "claim": ln["claim"],
                                    "note": ln["note"]})
+    from litrec.suspect import link_reviews
+
+    reviews: dict[str, list[dict]] = {rid: [] for rid in proj.records}
+    for r in link_reviews(proj, results_dir):
+        reviews[r.record].append(r.to_json())
     records = []
     for rid in sorted(proj.records):
         rec = proj.records[rid]
@@ -80,6 +85,8 @@ def graph_document(proj: Project, results_dir: Path, profile: str) -> dict:
             "claims": [f"{rid}#{c.id}" for c in getattr(rec, "claims", []) or []],
             "links_out": out_of[rid],
             "links_in": into[rid],
+            "reviews": reviews[rid],
+            "suspect": any(r["state"] == "suspect" for r in reviews[rid]),
             "data": rec.model_dump(mode="json"),
         })
     claims = []

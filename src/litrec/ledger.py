@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING, Any
 from litrec.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
+    from litrec.project import Project
+    from litrec.state import ResultState
     from litrec.verdicts import ClaimStatus
 
 FORMAT = 1
@@ -68,6 +70,22 @@ def entry(st: ClaimStatus, result: dict, git: dict, expectations: dict | None,
         "seeds": st.seeds,
         "result": result.get("content_hash"),
     }
+
+
+def record(proj: Project, results_dir: Path, name: str, profile: str, state: ResultState,
+           expectations: dict[str, dict]) -> None:
+    """Append the judgement of every claim a new result checks (`expectations`, as the result
+    stores them) to its ledger. The runner calls it with the results folder locked."""
+    from litrec.gitinfo import commit_of
+    from litrec.verdicts import claim_statuses
+
+    if not expectations or state.result is None:
+        return
+    statuses = claim_statuses(proj, results_dir, profile, only=set(expectations),
+                              states={name: state})
+    git = commit_of(proj.records_dir.parent, TRACKED) or {}
+    append(results_dir, name, profile,
+           [entry(st, state.result, git, expectations.get(st.claim)) for st in statuses])
 
 
 def _last_line(path: Path) -> tuple[int, str | None]:

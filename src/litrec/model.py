@@ -193,6 +193,11 @@ class Filing(Strict):
     from_work: str | None = Field(None, description="the work whose bibliography it came from")
 
 
+ENTRY_TYPE = Literal["article", "inproceedings", "incollection", "inbook", "book", "proceedings",
+                     "phdthesis", "mastersthesis", "techreport", "manual", "misc", "unpublished",
+                     "online"]
+
+
 class Literature(Base):
     """A paper: citation, claims with their checks, discrepancies, filing."""
 
@@ -202,6 +207,16 @@ class Literature(Base):
                              "names (the venue's year); without a venue, of the arXiv version")
     month: int | None = Field(None, ge=1, le=12, description="the month of that version, 1 to 12")
     venue: str | None = None
+    entry_type: ENTRY_TYPE | None = Field(None, description="the BibTeX entry type it was imported "
+                                           "as (inproceedings, article, ...); `export bibtex` "
+                                           "writes it, and `venue` as its booktitle or journal")
+    editors: list[str] = Field(default_factory=list, description="the editors of the volume "
+                               "`venue` names (a proceedings), one 'First von Last' name each")
+    series: str | None = Field(None, description="the series of the volume (Proceedings of "
+                               "Machine Learning Research)")
+    address: str | None = Field(None, description="where the venue's publisher is, or where the "
+                                "conference took place, as the entry gave it")
+    organization: str | None = Field(None, description="the organisation behind a conference")
     volume: str | None = None
     number: str | None = Field(None, description="the issue number")
     pages: str | None = None

@@ -36,9 +36,10 @@ from litrec.project import Project
 from litrec.targets import resolve_targets
 from litrec.results import keep_elsewhere, locked, result_path, write_error_log, write_result
 from litrec.seal import seal
+from litrec.signing import unsign
 from litrec.state import ResultState, result_state, result_states
 from litrec.sweep import Point, aggregate, run_point, to_json
-from litrec.verdicts import claim_statuses, expectation_record
+from litrec.verdicts import expectation_record
 
 # ---------------------------------------------------------------- running
 
@@ -266,6 +267,7 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
     try:
         with interrupt.deferred():  # a Ctrl-C waits until the result is written whole
             write_result(results_dir, job.name, job.profile, payload, figures)
+            unsign(result_path(results_dir, job.name, job.profile))  # it signed the old one
             if job.partials is not None:
                 resume.drop(job.partials, job.name, job.profile)
     except OSError as exc:
@@ -279,20 +281,6 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
     return payload
 
 
-def record_judgements(proj: Project, results_dir: Path, name: str, profile: str,
-                      state: ResultState, job: Job) -> None:
-    """Append the judgement of every claim the new result checks to its ledger (`litrec.ledger`).
-
-    Called while the results folder is locked, right after the result is written.
-    """
-    claims = {ref for ref in job.expectations}
-    if not claims or state.result is None:
-        return
-    statuses = claim_statuses(proj, results_dir, profile, only=claims, states={name: state})
-    git = gitinfo.commit_of(proj.records_dir.parent, ledger.TRACKED) or {}
-    ledger.append(results_dir, name, profile,
-                  [ledger.entry(st, state.result, git, job.expectations.get(st.claim))
-                   for st in statuses])
 
 
 @dataclasses.dataclass
@@ -347,9 +335,7 @@ class Events:
 
 
 def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events: Events,
-             executor_kind: str = "local", jobs: int | None = None,
-             scheduler: str | None = None, compile_cache: bool = True,
-             early=None) -> list[str]:
+             spec=None, compile_cache: bool = True, early=None) -> list[str]:
     """Run every analysis of the plan and write its result; return the names that failed.
 
     Where points may go to workers, the server they fork from starts first
@@ -360,7 +346,7 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
     stop the run (`interrupt.Interrupted`), stopping the workers and leaving every
     result whole. Afterwards `plan_.states` holds the new state of each analysis that ran.
     """
-    from litrec.executors import warm  # not on a no-op run's path
+    from litrec.executors import ExecutorSpec, warm  # not on a no-op run's path
 
     failed: list[str] = []
 
@@ -373,8 +359,8 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
     with interrupt.handling(), contextlib.ExitStack() as locks:
         prepared: dict[str, Job] = {}
         fps = [plan_.states[name].inputs for name, _ in plan_.todo]
-        early = warm(executor_kind, jobs, scheduler,
-                     any(fp is not None and "jax" in fp.versions for fp in fps), early) if fps else early
+        spec = spec or ExecutorSpec.of()
+        early = warm(spec, any(fp is not None and fp.uses_jax for fp in fps), early) if fps else early
         if early is not None:
             locks.callback(early.discard)  # closed on the way out unless its points were sent
         for name, _ in plan_.todo:  # every folder checked before any work
@@ -388,7 +374,7 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
             except ResultsLocked as exc:
                 fail(name, exc, log=False)
         executor, layouts = lay_out_remotely(proj, [n for n, _ in plan_.todo if n not in failed],
-                                             profile, executor_kind, jobs, scheduler, early)
+                                             profile, spec, early)
         try:
             for name, _ in plan_.todo:
                 if name in failed:
@@ -409,27 +395,20 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
                 executor.close(wait=False)
             raise
         _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
-                      executor_kind, jobs, scheduler, early, executor)
+                      spec, early, executor)
     return failed
 
 
 def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
-                  executor_kind, jobs, scheduler, early=None, executor=None) -> None:
+                  spec, early=None, executor=None) -> None:
     """Send the prepared jobs to an executor (the one given, or one started now), or run
     them here, and write their results; the executor is closed at the end."""
-    from litrec.executors import default_jobs, open_executor  # not on a no-op run's path
-
-    n_jobs = jobs or default_jobs()
-    # dask: every point goes to the cluster; local: sweeps go to worker processes
-    # when there is more than one job, and a single point runs here as it always did.
-    sent = [j for j in prepared.values()
-            if executor_kind == "dask" or (len(j.points) > 1 and n_jobs > 1)]
+    sent = [j for j in prepared.values() if spec.sends(len(j.points))]
     try:
         if sent:
             n_points = sum(len(j.points) for j in sent)
             if executor is None:
-                executor = early.take() if early is not None else \
-                    open_executor(executor_kind, min(n_jobs, n_points), scheduler)
+                executor = early.take() if early is not None else spec.open(n_points)
             events.executor(n_points, len(sent), executor.describe())
             for job in sent:
                 submit(job, executor)
@@ -455,7 +434,8 @@ def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
                                               fp=job.fp)
             try:
                 with interrupt.deferred():  # a Ctrl-C waits until the judgement is recorded
-                    record_judgements(proj, results_dir, name, profile, plan_.states[name], job)
+                    ledger.record(proj, results_dir, name, profile, plan_.states[name],
+                                  job.expectations)
             except OSError as exc:  # the result is written; its judgement could not be kept
                 fail(name, ResultsUnwritable(f"cannot append to the ledger of '{name}' "
                                              f"({exc.strerror or exc}): the result is written, "

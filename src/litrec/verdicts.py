@@ -38,6 +38,7 @@ from litrec.judge import MissingMetric, Outcome, evaluate, leaning
 from litrec.result_checks import json_line
 from litrec.stats import few_seeds_short
 from litrec.results import result_path
+from litrec.signing import signature_state
 from litrec.state import ResultState, result_states
 
 if TYPE_CHECKING:  # the records' models: a kept answer is printed without them
@@ -197,6 +198,11 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> 
         return st
     result = state.result or {}
     st.provenance = _provenance(result)
+    path = result_path(results_dir, name, profile)
+    signed, by = signature_state(path, Path(results_dir).resolve().parent)
+    st.provenance["signature"] = signed  # signed, unsigned or bad (`litrec.signing`)
+    if by:
+        st.provenance["signer" if signed == "signed" else "signature_problem"] = by
     seeds, st.seeds = seed_metrics(result)
     noise = result.get("noise") if isinstance(result.get("noise"), dict) else {}
     try:

@@ -28,6 +28,7 @@ CHECKED_BY = {
     "export-format.md": "this file (its console example rerun, its JSON examples found in an export)",
     "guide.md": "this file (it names every page); tests/site (what it describes)",
     "index.md": "tests/site/test_build.py (the home page it introduces)",
+    "manuscript.md": "tests/ecosystem/test_export_tex.py (the names it gives, its example compiled)",
     "scale-out.md": "this file (its console examples rerun); tests/sweep",
     "usage.md": "tests/ecosystem/test_usage_doc.py (every example rerun)",
     "writing-analyses.md": "tests/ecosystem/test_new_analysis.py, tests/analyses/test_contract.py",

@@ -14,11 +14,13 @@ import pytest
 from litrec.seal import seal
 
 
-def _result(project, name: str, metrics: dict | list[dict]) -> None:
+def _result(project, name: str, metrics: dict | list[dict], store: bool = False) -> None:
+    """A sealed `paper` result of `name`; with `store`, the expectations it was judged against."""
     from litrec.inputs import RESULT_FORMAT
     from litrec.inputs import result_inputs as fingerprint
     from litrec.load import load_project
     from litrec.results import write_result
+    from litrec.verdicts import expectation_record
 
     proj = load_project(project / "records")
     fp = fingerprint(proj.registry, name, "paper")
@@ -28,6 +30,10 @@ def _result(project, name: str, metrics: dict | list[dict]) -> None:
                "inputs": fp.record(),
                "started": "2026-01-02T03:04:05+00:00", "wall_time_s": 1.0, "config": {},
                "metrics": seeds[0] if seeds else metrics, "figures": {}, "notes": []}
+    if store:
+        payload["expectations"] = {f"{r.id}#{c.id}": expectation_record(c.check.expect, "paper")
+                                   for r, c in proj.claims()
+                                   if c.check is not None and c.check.analysis == name}
     if seeds:
         payload["seeds"] = list(range(len(seeds)))
         payload["sweep"] = {"seed": list(range(len(seeds)))}

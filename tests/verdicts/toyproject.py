@@ -76,9 +76,10 @@ def litrec(*args, cwd: Path, env: dict | None = None) -> subprocess.CompletedPro
                           capture_output=True, text=True, env=full, timeout=300)
 
 
-def status(root: Path, *extra: str, profile: str = "quick") -> tuple[int, dict[str, dict]]:
+def status(root: Path, *extra: str, profile: str = "quick",
+           env: dict | None = None) -> tuple[int, dict[str, dict]]:
     """(exit code, rows of `status --format json` by claim id: F1, F2, ...)."""
-    proc = litrec("status", "--profile", profile, "--format", "json", *extra, cwd=root)
+    proc = litrec("status", "--profile", profile, "--format", "json", *extra, cwd=root, env=env)
     rows = json.loads(proc.stdout)
     return proc.returncode, {r["claim"].partition("#")[2]: r for r in rows}
 

@@ -42,13 +42,18 @@ from litrec.scaffold import today
 ARXIV_NUMBER = re.compile(r"(?<![\d.])(\d{4}\.\d{4,5})(v\d+)?(?!\d)", re.ASCII)
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
 _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(\d{4}\.\d{4,5})(v\d+)?$", re.I)
+ENTRY_TYPES = frozenset(m.ENTRY_TYPE.__args__)  # the entry types a record keeps
 _VENUES = ("journal", "booktitle", "school", "institution", "howpublished")  # the first is `venue`
-_TEXT = ("title", "author", *_VENUES, "publisher", "volume", "number", "pages", "abstract", "keywords")
+_EXTRA = ("editor", "series", "address", "organization")  # kept when readable, else dropped
+_TEXT = ("title", "author", *_VENUES, "publisher", "volume", "number", "pages", "abstract",
+         "keywords", *_EXTRA)
 # Every field an entry is read from; a value litrec cannot read fails the entry only in these.
-_USED = (*_TEXT, "year", "month", "url", "doi", "eprint", "archiveprefix", "eprinttype", "arxiv",
+_USED = (*(t for t in _TEXT if t not in _EXTRA), "year", "month", "url", "doi", "eprint", "archiveprefix", "eprinttype", "arxiv",
          "arxivid", "note")
 # BibTeX fields kept under a record field of the same meaning (the venue and the ids aside)
-_KEPT = {"title": "title", "author": "authors", "year": "year", "month": "month", "volume": "volume",
+_KEPT = {"title": "title", "author": "authors", "editor": "editors", "series": "series",
+         "address": "address", "organization": "organization", "year": "year", "month": "month",
+         "volume": "volume",
          "number": "number", "pages": "pages", "publisher": "publisher", "abstract": "abstract",
          "keywords": "keywords", "doi": "doi", "url": "url"}
 
@@ -181,12 +186,27 @@ def convert_entry(entry: Entry, filed: dt.date | None = None, macros: dict | Non
                         ("number", text.get("number")), ("pages", text.get("pages")),
                         ("publisher", text.get("publisher")), ("arxiv", arxiv), ("doi", doi),
                         ("url", raw.get("url", "").strip() or None),
-                        ("abstract", text.get("abstract")), ("keywords", [w for w in keywords if w])):
+                        ("abstract", text.get("abstract")), ("keywords", [w for w in keywords if w]),
+                        ("editors", text.get("editor")), ("series", text.get("series")),
+                        ("address", text.get("address")),
+                        ("organization", text.get("organization"))):
         if value:
             data[name] = value
+    entry_type = {"conference": "inproceedings"}.get(entry.entry_type.lower(), entry.entry_type.lower())
+    if entry_type in ENTRY_TYPES and entry_type != _implied_type(data.get("venue")):
+        data["entry_type"] = entry_type  # kept only where the venue does not say it
     data["filed"] = {"date": filed or today()}
     check_record(data)
     return data, _dropped(entry, raw, data, venue_from)
+
+
+def _implied_type(venue: str | None) -> str:
+    """The entry type `export bibtex` gives a record with this venue and no entry_type."""
+    from types import SimpleNamespace
+
+    from litrec.bibtex.write import entry_type
+
+    return entry_type(SimpleNamespace(venue=venue, entry_type=None))
 
 
 def _month(text: str) -> int:
@@ -237,9 +257,10 @@ def _values(entry: Entry, macros: dict | None) -> dict[str, str]:
 def _decode(values: dict[str, str]) -> dict:
     """LaTeX to Unicode for text fields; authors split into 'First von Last' names first, so
     that a braced group (`{Barnes and Noble}`) stays one name."""
-    people = _people(values["author"]) if "author" in values else []
-    fields = {k: v for k, v in values.items() if k != "author"}
-    fields.update({f"author {i}": name for i, name in enumerate(people)})
+    people = {role: _people(values[role]) for role in ("author", "editor") if role in values}
+    fields = {k: v for k, v in values.items() if k not in people}
+    for role, names in people.items():
+        fields.update({f"{role} {i}": name for i, name in enumerate(names)})
     if not fields:
         return {}
     lib = Library([Entry("misc", "k", [Field(k, v) for k, v in fields.items()])])
@@ -250,9 +271,10 @@ def _decode(values: dict[str, str]) -> dict:
     if not isinstance(block, Entry):
         raise Unconvertible(f"cannot decode its LaTeX: {excerpt(getattr(block, 'error', block), 120)}")
     out = {f.key: " ".join(str(f.value).split()) for f in block.fields}
-    names = [out.pop(f"author {i}") for i in range(len(people))]
-    if people:
-        out["author"] = [n for n in names if n]
+    for role, names in people.items():
+        decoded = [out.pop(f"{role} {i}") for i in range(len(names))]
+        if names:
+            out[role] = [n for n in decoded if n]
     return out
 
 

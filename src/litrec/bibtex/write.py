@@ -72,11 +72,20 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 
 
 def entry_type(record) -> str:
-    """`inproceedings` for a conference venue, `article` for another venue, else `misc`."""
+    """The type it was imported as; else `inproceedings` for a conference venue, `article` for
+    another venue, `misc` for a preprint."""
+    if getattr(record, "entry_type", None):
+        return record.entry_type
     venue = record.venue or ""
     if not venue or re.search(r"\barxiv\b", venue, re.I):
         return "misc"
     return "inproceedings" if _CONFERENCE.search(venue) else "article"
+
+
+# the field of each entry type that holds the record's venue
+VENUE_FIELD = {"inproceedings": "booktitle", "incollection": "booktitle", "inbook": "booktitle",
+               "article": "journal", "phdthesis": "school", "mastersthesis": "school",
+               "techreport": "institution"}
 
 
 def _entry(record, key: str | None = None) -> Entry:
@@ -93,10 +102,10 @@ def _entry(record, key: str | None = None) -> Entry:
     year = entry_year(record)
     add("year", year and str(year))
     add("month", record.month and _MONTHS[record.month - 1], "no-enclosing")  # month = jun
-    venue_field = {"inproceedings": "booktitle", "article": "journal"}.get(kind, "howpublished")
-    add(venue_field, record.venue and _latex(record.venue))
-    for name in ("publisher", "volume", "number", "pages"):
-        add(name, getattr(record, name) and _latex(getattr(record, name)))
+    add("editor", " and ".join(_name(a) for a in getattr(record, "editors", None) or ()))
+    add(VENUE_FIELD.get(kind, "howpublished"), record.venue and _latex(record.venue))
+    for name in ("series", "publisher", "address", "organization", "volume", "number", "pages"):
+        add(name, getattr(record, name, None) and _latex(getattr(record, name)))
     for name in ("doi", "url"):  # verbatim; braces would unbalance the entry
         add(name, getattr(record, name) and
             getattr(record, name).replace("{", "%7B").replace("}", "%7D"))
@@ -121,12 +130,12 @@ def _latex(text: str, protect: bool = False) -> str:
     # literal '' `` -- would read back as a quote or a dash: break each pair with {}
     text = re.sub(r"(?<=-)(?=-)|(?<=')(?=')|(?<=`)(?=`)", "\0", text)
     text = text.replace("–", "--").replace("—", "---")  # LaTeX's en and em dashes
-    for i, word in enumerate(text.split()):
+    for word in text.split():
         out = "".join(_SPECIALS.get(c, c) for c in word)
         if not out.isascii():
             out = _unicode_encoder().unicode_to_latex(out)
-        if protect and any(c.isupper() for c in (word[1:] if i == 0 else word)):
-            out = f"{{{out}}}"  # bibliography styles keep it as written: {BERT}, {Gaussian}
+        if protect and any(c.isupper() for c in word[1:]):
+            out = f"{{{out}}}"  # capitals past its first letter: styles keep it as written, {BERT}
         words.append(out.replace("\0", "{}"))
     return " ".join(words)
 

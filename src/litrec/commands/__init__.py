@@ -5,12 +5,15 @@ Each command module declares its options (`add_parser`) and does its work
 return, and turns their typed errors (`litrec.errors`) into messages and exit
 codes. Nothing below this package imports it.
 
-Exit codes: 0 success, 1 invalid input or a claim not reproduced, 2 usage error.
+Exit codes: 0 success, 1 invalid input, a damaged result or what the command's
+description names (`run`: a claim not reproduced), 2 usage error; the README
+has them command by command.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -24,7 +27,7 @@ EXIT_USAGE = 2  # as litrec.commands.common, which this module does not import a
 # Command name -> its module under litrec.commands, in the order `litrec --help` lists them.
 COMMANDS = {"validate": "validate", "schema": "schema", "run": "run", "status": "status",
             "site": "site", "new": "new", "export": "export", "import": "imports",
-            "graph": "graph"}
+            "graph": "graph", "review": "review", "diff": "diff", "sign": "sign"}
 
 
 def command_module(name: str):
@@ -73,7 +76,8 @@ def _main(argv: list[str] | None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
-        return command_module(args.command).run(args)
+        with _caches(getattr(args, "cache", True)):
+            return command_module(args.command).run(args)
     except UsageError as exc:
         print(f"litrec: error: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -87,3 +91,23 @@ def _main(argv: list[str] | None) -> int:
     except BrokenPipeError:  # the reader went away (`litrec export json | head`): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+@contextlib.contextmanager
+def _caches(on: bool):
+    """`--no-cache`: litrec's caches off while the command runs (in this process and the
+    processes it starts), as `LITREC_NO_CACHE=1` turns them off."""
+    if on:
+        yield
+        return
+    from litrec.cache import OFF_VARIABLE, turn_off
+
+    was = os.environ.get(OFF_VARIABLE)
+    turn_off()
+    try:
+        yield
+    finally:
+        if was is None:
+            os.environ.pop(OFF_VARIABLE, None)
+        else:
+            os.environ[OFF_VARIABLE] = was

@@ -1,4 +1,4 @@
-"""`litrec export bibtex|json`: literature records as BibTeX, or the whole graph as JSON."""
+"""`litrec export bibtex|json|tex`: literature records as BibTeX, the whole graph as JSON, or\nevery claim's verdict and numbers as LaTeX macros."""
 
 from __future__ import annotations
 
@@ -25,9 +25,11 @@ from litrec.load import load_project
 
 def add_parser(sub) -> None:
     """Declare the command, its two formats and their options."""
-    p = sub.add_parser("export", help="write records as BibTeX or the whole graph as JSON",
-                       description="Write literature records as BibTeX, or the whole record graph "
-                       "(records, links both ways, claims with verdicts) as one JSON document.")
+    p = sub.add_parser("export", help="write records as BibTeX, the graph as JSON, numbers as "
+                       "LaTeX macros",
+                       description="Write literature records as BibTeX, the whole record graph "
+                       "(records, links both ways, claims with verdicts) as one JSON document, or "
+                       "every claim's verdict and numbers as LaTeX macros.")
     what = p.add_subparsers(dest="export_format", metavar="FORMAT")
     q = what.add_parser("bibtex", help="BibTeX entries for literature records",
                         description="BibTeX entries for the literature records named (all of them "
@@ -44,6 +46,17 @@ def add_parser(sub) -> None:
     q.add_argument("--out", type=Path, default=None, metavar="FILE",
                    help="write to FILE (default: standard output)")
     records_args(q)
+    q = what.add_parser("tex", help="LaTeX macros of every claim's verdict and numbers",
+                        description="One LaTeX macro per claim's verdict and per number that "
+                        "decides it (with its 95%% interval), named from the claim's id "
+                        "(\\litrecARXIVTwoTwoOneTwoZeroSevenSixSevenSevenFOneVerdict), for a "
+                        "manuscript to \\input; see site/manuscript.md. Exit 1 when two claims "
+                        "would share a name or a result is damaged.")
+    results_arg(q)
+    profile_arg(q, "which profile's results give the numbers (default: paper)")
+    q.add_argument("--out", type=Path, default=None, metavar="FILE",
+                   help="write to FILE (default: standard output)")
+    records_args(q)
 
 
 def run(args) -> int:
@@ -52,7 +65,29 @@ def run(args) -> int:
         return _bibtex(args)
     if args.export_format == "json":
         return _json(args)
-    raise UsageError("export needs a format: 'litrec export bibtex' or 'litrec export json'")
+    if args.export_format == "tex":
+        return _tex(args)
+    raise UsageError("export needs a format: 'litrec export bibtex', 'litrec export json' or "
+                     "'litrec export tex'")
+
+
+def _tex(args) -> int:
+    from litrec.tex import NameClash, tex_document
+
+    if args.out:
+        check_out(args.out, args.records)
+    proj = load_valid_project(args)
+    if proj is None:
+        return 1
+    check_profile(proj.registry, args.results, args.profile)
+    try:
+        text = tex_document(proj, args.results, args.profile)
+    except NameClash as exc:
+        print(f"litrec export: error: {exc}", file=sys.stderr)
+        return 1
+    n = text.count("\\newcommand")
+    emit(text, args.out, f"{n} macros (profile {args.profile})", args.records)
+    return 0
 
 
 def _bibtex(args) -> int:

@@ -35,7 +35,10 @@ def render() -> str:
     parser = build_parser()
     out = ["# Command-line reference", "",
            "Generated from `litrec --help` by `python -m litrec.commands.reference`; a test keeps it current.",
-           "Exit status: 0 success, 1 invalid input or a claim not reproduced, 2 usage error.", ""]
+           "Exit status: 0 success; 1 invalid records, a damaged result, or what a command's "
+           "description below names (`run`: a claim not reproduced, unless "
+           "`--allow-not-reproduced`; `validate --strict`: a warning); 2 usage error. The "
+           "README has a table, command by command.", ""]
     for name, sub in _walk(parser, "litrec"):
         out += [f"## `{name}`", "", "```text", sub.format_help().rstrip(), "```", ""]
     return "\n".join(out)

@@ -19,17 +19,21 @@ from litrec.verdicts import BEHIND, claim_statuses, result_problems
 
 def add_parser(sub) -> None:
     """Declare the command and its options."""
-    p = sub.add_parser("status", help="one row per claim: verdict, measured vs expected",
+    p = sub.add_parser("status", help="every claim's verdict: measured beside expected",
                        description="Show every claim's verdict from the stored results, without "
-                       "running anything.")
+                       "running anything: at most two lines per claim, cut to the terminal's "
+                       "width (the verdict and the deciding number beside its expectation; then, "
+                       "for anything but reproduced, the reason). Exit 0 whatever the verdicts; 1 "
+                       "when the records have errors or a result is damaged or cannot be judged.")
     profile_arg(p, "which profile's results to judge (default: paper)")
     results_arg(p)
     p.add_argument("--check-current", action="store_true",
                    help="exit 1 when any claim's result is stale, missing, modified or in error, "
-                   "or its expectations changed since the run (for CI)")
+                   "its expectations changed since the run, or its signature is bad (for CI)")
     p.add_argument("--verbose", "-v", action="store_true",
-                   help="every outcome under its claim: per-seed values, interval, evaluation "
-                   "noise, expectations changed since the run")
+                   help="every outcome under its claim, wrapped to the terminal's width: both "
+                   "sides' per-seed values, the interval, the evaluation noise, the reason for "
+                   "every mark (error verdicts too), expectations changed since the run")
     records_args(p)
     format_arg(p)
 
@@ -45,15 +49,46 @@ def run(args) -> int:
         print(json.dumps([s.row() for s in statuses], indent=2, default=str))
     else:
         print_table(statuses, args.profile, args.verbose)
+        line = signature_line(statuses)
+        if line:
+            print(line)
     errors, warnings = result_problems(statuses)
     for w in warnings:
         print(f"litrec status: warning: {w}", file=sys.stderr)
+    bad = bad_signatures(statuses, args.results, args.profile)
+    for b in bad:
+        print(f"litrec status: error: {b}", file=sys.stderr)
     if args.check_current:
         behind = [s for s in statuses if s.verdict in BEHIND]
         for s in behind:
             print(f"litrec status: {s.claim} is {s.verdict.replace('_', ' ')}: {s.reason}",
                   file=sys.stderr)
-        return 1 if behind else 0
+        return 1 if behind or bad else 0
     for e in errors:  # a result that cannot be judged is bad input: said once, exit 1
         print(f"litrec status: error: {e}", file=sys.stderr)
-    return 1 if errors else 0
+    return 1 if errors or bad else 0
+
+
+def _by_result(statuses) -> dict[str, dict]:
+    """The provenance of each analysis's result, once per analysis."""
+    return {s.analysis: s.provenance for s in statuses if s.analysis and "signature" in s.provenance}
+
+
+def signature_line(statuses) -> str:
+    """`results: 2 signed, 3 unsigned, 1 bad signature`; empty when no result is signed."""
+    seen = [p["signature"] for p in _by_result(statuses).values()]
+    if not any(v != "unsigned" for v in seen):
+        return ""
+    counts = {v: seen.count(v) for v in ("signed", "unsigned", "bad")}
+    words = {"signed": "signed", "unsigned": "unsigned", "bad": "bad signature"}
+    return "results: " + ", ".join(f"{n} {words[v]}" for v, n in counts.items() if n)
+
+
+def bad_signatures(statuses, results, profile: str) -> list[str]:
+    """A located line for each result whose signature does not verify."""
+    from litrec.results import result_path
+
+    return [f"{result_path(results, name, profile)}.sig: bad signature: {p.get('signature_problem')}; "
+            f"re-sign it (litrec sign {name} --profile {profile}) if the result is yours as it is, "
+            "else rerun the analysis"
+            for name, p in sorted(_by_result(statuses).items()) if p["signature"] == "bad"]

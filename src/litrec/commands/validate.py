@@ -32,12 +32,49 @@ def add_parser(sub) -> None:
     p.add_argument("--strict", action="store_true",
                    help="warnings count as errors (a suspect link, a file that is not a record): "
                    "exit 1")
-    p.add_argument("--no-cache", dest="cache", action="store_false",
-                   help="check every file again, and neither read nor write the validation cache "
-                   "(.litrec-cache/validate/ at the project root)")
 
 
-QUIET_CODES = ("partial",)  # notes of a state the owner chose: printed with --verbose only
+QUIET_CODES = ("partial", "unreviewed")  # notes of a state the owner chose: printed with --verbose only
+
+
+def _reviews(args, results: Path, proj) -> list:
+    """Suspect links, when the project keeps a review file (reviews.yaml): a warning each at the
+    link, an information note for each link never reviewed; empty without the file or with
+    records that have errors (they are reported first)."""
+    from litrec.suspect import link_reviews, read_reviews, reviews_path
+
+    path = reviews_path(args.records)
+    if not path.exists() or proj.errors:
+        return []
+    from litrec.diagnostics import Diagnostic, PathDisplay, format_field
+    from litrec.load import load_project
+    from litrec.yamlsafe import LazyRoot, locate
+
+    stored, problem = read_reviews(path)
+    display = PathDisplay()
+    if problem is not None:
+        proj.diagnostics.append(Diagnostic(display(path), 1, 1, "", problem, "reviews", "warning"))
+        return []
+    full = load_project(args.records, args.analysis)
+    links = link_reviews(full, results, reviews=stored)
+    strict = " (an error with --strict)" if not args.strict else ""
+    for r in links:
+        if r.state == "reviewed":
+            continue
+        file = full.paths[r.holder]
+        line, col = locate(LazyRoot(str(file)), r.loc)
+        if r.state == "suspect":
+            msg = (f"suspect: {r.record} rests on {r.target} ({r.rel}), which moved since "
+                   f"{r.record} was last reviewed: {'; '.join(r.moved)}. Read it again, then "
+                   f"`litrec review {r.record}`{strict}")
+            severity = "error" if args.strict else "warning"
+        else:
+            msg = (f"{r.record} rests on {r.target} ({r.rel}) and was never reviewed against it; "
+                   f"`litrec review {r.record}` records what it rests on now")
+            severity = "info"
+        proj.diagnostics.append(Diagnostic(display(file), line, col, format_field(r.loc), msg,
+                                           r.state, severity, record=r.record))
+    return links
 
 
 def _as_error(d):
@@ -65,6 +102,7 @@ def run(args) -> int:
     if args.strict:
         proj.diagnostics = [_as_error(d) if d.severity == "warning" else d
                             for d in proj.diagnostics]
+    links = _reviews(args, results, proj)
     errors = sorted(proj.errors, key=lambda d: (d.path, d.line, d.col))
     if args.format == "json":
         out = {
@@ -73,6 +111,8 @@ def run(args) -> int:
             "files": proj.files,
             "errors": [d.to_json() for d in errors],
             "info": [d.to_json() for d in proj.diagnostics if d.severity != "error"],
+            "suspect": [r.to_json() for r in links if r.state == "suspect"],
+            "reviews": [r.to_json() for r in links],
         }
         print(json.dumps(out, indent=2, default=str))
     else:

@@ -209,6 +209,10 @@ def provenance(prov: dict) -> str:
     if prov.get("commit"):
         rows.append(("git commit", code(str(prov["commit"])[:12])
                      + (" (records or code uncommitted)" if prov.get("dirty") else "")))
+    if prov.get("signature"):
+        sig = {"signed": f"signed by {prov.get('signer') or 'a key'}", "unsigned": "unsigned",
+               "bad": f"bad signature: {prov.get('signature_problem') or ''}"}[prov["signature"]]
+        rows.append(("signature", esc(sig)))
     return table(["", ""], ([k, v] for k, v in rows)) if rows else ""
 
 
