@@ -37,6 +37,7 @@ ORDER = (
     "cluster_speedup",
     "train_throughput",
     "deep_lsa_step",
+    "train_speed",
 )
 HELPERS = {"all", "report", "table"}  # modules of bench/ that are not benchmarks
 

@@ -36,6 +36,7 @@ from litrec.site.parts import (
     badge,
     history,
     links_list,
+    other_scales,
     outcome_plot,
     outcome_table,
     provenance,
@@ -154,7 +155,8 @@ def _external(url: str, text: str) -> str:
 def _claim(data: SiteData, rec, c, page: str) -> str:
     ref = f"{rec.id}#{c.id}"
     out = [f"### {inline(c.id)} · {inline(c.title)} {{ #{anchor(c.id)} }}\n"]
-    meta = [badge(verdict_of(data, ref)), esc(c.kind)]
+    meta = [badge(verdict_of(data, ref)) + other_scales(data, ref).replace("<br>", " "),
+            esc(c.kind)]
     if c.where and c.where.describe():
         meta.append(esc(c.where.describe()))
     if c.check:
