@@ -14,13 +14,12 @@ from litrec.site.data import SiteData, anchor
 from litrec.site.markup import a, code, esc, inline_md, p, span, table, ul, words
 from litrec.site.plots import interval_plot, row_of
 from litrec.verdicts import judged_in
-
-VERDICT_TEXT = {"missing": "not run", "not_run": "not run", "unchecked": "no analysis yet"}
-
+from litrec.words import word
 
 def badge(value: str, family: str = "v") -> str:
-    """A small coloured label; its class derives from `value` (`lr-v-not-run`)."""
-    text = VERDICT_TEXT.get(value, value) if family == "v" else value
+    """A small coloured label in the command line's words (`litrec.words`: `missing`, not
+    "not run"); its class derives from `value` (`lr-v-not-run`)."""
+    text = word(value) if family == "v" else value
     cls = "".join(c if c.isalnum() else "-" for c in value.lower())
     return span(f"lr-badge lr-{family}-{cls}", esc(text))
 

@@ -166,6 +166,8 @@ def _claim(data: SiteData, rec, c, page: str) -> str:
     out.append(prose(c.statement, data.resolver(page), 4))
     st = data.statuses.get(ref)
     parts = []
+    if not c.check:  # the badge says `unchecked`, as the command line does; the reason says why
+        parts.append(p("no analysis yet: the claim names none (check.analysis)", "lr-reason"))
     if c.check:
         if st is not None and st.reason and st.verdict != "reproduced":
             parts.append(p(esc(st.reason), "lr-reason"))
