@@ -45,7 +45,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -n 2
 
 test-all: $(STAMP)
-	$(BIN)/python -m pytest -m ''
+	$(BIN)/python -m pytest -m '' -n 2 --dist loadscope
 
 bench: $(STAMP)
 	$(BIN)/python bench/all.py
