@@ -34,6 +34,7 @@ ORDER = (
     "noop_run",
     "seeds_batched",
     "sweep_speedup",
+    "cluster_speedup",
     "train_throughput",
     "deep_lsa_step",
     "train_speed",
