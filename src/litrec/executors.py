@@ -239,6 +239,7 @@ class DaskExecutor:
                                 "pip install 'dask[distributed]'") from None
         self.cluster = self.method = None
         if address:
+            _check_tls_settings(address)
             try:
                 self.client = Client(address)  # waits distributed.comm.timeouts.connect (30 s)
             except (OSError, TimeoutError) as exc:
@@ -289,6 +290,24 @@ class DaskExecutor:
         if self.method is not None:
             self.method.__exit__(None, None, None)
             self.method = None
+
+
+def _check_tls_settings(address: str) -> None:
+    """A `tls://` scheduler needs dask's TLS settings for a client (dask's `Client` would
+    fail with a TypeError deep in its connection code)."""
+    if not address.startswith("tls://"):
+        return
+    from distributed.security import Security
+
+    security = Security()  # from dask's configuration: files, DASK_* environment variables
+    missing = [name for name, value in (("distributed.comm.tls.ca-file", security.tls_ca_file),
+                                        ("distributed.comm.tls.client.cert", security.tls_client_cert))
+               if not value]
+    if missing:
+        verb = "is" if len(missing) == 1 else "are"
+        raise ExecutorError(f"cannot reach the dask scheduler at {address}: a tls:// scheduler needs dask's "
+                            f"TLS settings for a client, and {' and '.join(missing)} {verb} not set "
+                            "(site/scale-out.md, 'Keeping a cluster private')")
 
 
 def _ignore_sigint() -> None:
