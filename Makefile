@@ -8,6 +8,7 @@
 #   make serve    preview the site live (litrec site serve)
 #   make bench    every benchmark of bench/, into bench/results.json and the docs' one table
 #   make screenshot   the README's picture of the site, by headless Chromium
+#   make mutation mutation testing of the verdict core, with its score (tools/mutation.py)
 # Each creates .venv with pip when it is missing or older than pyproject.toml/constraints.txt;
 # litrec itself is then .venv/bin/litrec (or `. .venv/bin/activate`, then `litrec`).
 
@@ -17,7 +18,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.litrec-installed
 ARGS   ?=
 
-.PHONY: site test test-all venv run status serve clean bench screenshot
+.PHONY: site test test-all venv run status serve clean bench screenshot mutation
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -44,7 +45,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -n 2
 
 test-all: $(STAMP)
-	$(BIN)/python -m pytest -m ''
+	$(BIN)/python -m pytest -m '' -n 2 --dist loadscope
 
 bench: $(STAMP)
 	$(BIN)/python bench/all.py
@@ -53,6 +54,10 @@ bench: $(STAMP)
 screenshot: $(STAMP)
 	$(BIN)/litrec site build
 	$(BIN)/python -m litrec.site.screenshot --site public --out site/assets/screenshot.png
+
+# Mutation testing of the verdict core (mutmut, in mutants/): prints the score per module.
+mutation: $(STAMP)
+	$(BIN)/python tools/mutation.py $(ARGS)
 
 clean:
 	rm -rf build public

@@ -34,8 +34,10 @@ ORDER = (
     "noop_run",
     "seeds_batched",
     "sweep_speedup",
+    "cluster_speedup",
     "train_throughput",
     "deep_lsa_step",
+    "train_speed",
 )
 HELPERS = {"all", "report", "table"}  # modules of bench/ that are not benchmarks
 

@@ -70,7 +70,7 @@ def _num(x) -> str:
 
 def render(data: dict, scripts: list[str]) -> str:
     """The Markdown table of every script's rows, in the order of `scripts`."""
-    lines = ["| figure | median | baseline, measured in the same run | ratio | goal | met | measured |",
+    lines = ["| figure | median | baseline | ratio | goal | met | measured |",
              "|---|---|---|---|---|---|---|"]
     notes = []
     for name in scripts:
@@ -90,9 +90,10 @@ def render(data: dict, scripts: list[str]) -> str:
                          f"| [{n}](#bench-{n}) |")
     foot = "\n".join(f'<span id="bench-{i}"></span>{note}' for i, note in enumerate(notes, 1)
                      ).replace('<span id="bench-', '\n<span id="bench-').lstrip("\n")
-    return ("Every figure below was measured by `make bench` (`bench/all.py`), each beside its "
-            "baseline measured in the same run; medians. The machine is shared, so a ratio says "
-            "more than a time.\n\n" + "\n".join(lines) + "\n\nWhere each script ran:\n\n" + foot + "\n")
+    return ("Every figure below was measured by `make bench` (`bench/all.py`); medians. Each "
+            "stands beside its named baseline, measured in the same run unless it is a reference "
+            "figure named as one (the official code's). The machine is shared (see each script's "
+            "load average), so a ratio says more than a time.\n\n" + "\n".join(lines) + "\n\nWhere each script ran:\n\n" + foot + "\n")
 
 
 def write(scripts: list[str]) -> str:

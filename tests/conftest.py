@@ -16,15 +16,43 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
-from litrec.commands import main
-
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
 PROJECT = Path(os.environ.get("LITREC_TEST_PROJECT") or REPO).resolve()
+
+# Settings that make JAX keep every program it compiles in a folder, however small or quick.
+COMPILE_CACHE_VARIABLES = ("JAX_COMPILATION_CACHE_DIR", "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS",
+                           "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES")
+
+
+def _share_compiled_programs() -> None:
+    """One JAX compilation cache for the whole test session: the repository's own
+    `.litrec-cache/jax/`, where `litrec run` keeps what it compiles (CI's quick run fills it
+    before the tests). Every test, both xdist workers and every process they start (litrec
+    runs, workers, scripts: they inherit the environment) then compile a program once and
+    load it afterwards; compiling is most of a quick training's CPU time. A loaded program
+    is the executable XLA compiled, so no number changes (tests/sweep/test_warm_workers.py
+    checks it bit for bit). Set before JAX is imported, which reads these variables. Left
+    alone with `LITREC_NO_CACHE=1` or a JAX_COMPILATION_CACHE_DIR of one's own; the tests
+    of litrec's own compile cache, and of reruns compiled afresh, take it away again
+    (`without_shared_compile_cache`)."""
+    from litrec.cache import cache_dir
+
+    if os.environ.get("JAX_COMPILATION_CACHE_DIR") or "jax" in sys.modules:
+        return
+    folder = cache_dir(REPO, "jax")
+    if folder is not None:
+        os.environ.update(dict(zip(COMPILE_CACHE_VARIABLES, (str(folder), "0", "-1"))))
+
+
+_share_compiled_programs()
+
+from litrec.commands import main  # noqa: E402
 
 # Tests that take many seconds each on a two-core machine (training to the end of a quick
 # profile, or many subprocess runs of one class of bad input). The everyday suite (`make test`) leaves them, like every
@@ -118,3 +146,29 @@ def cli(capsys):
         return code, out.out, out.err
 
     return run
+
+
+@pytest.fixture
+def without_shared_compile_cache(monkeypatch):
+    """JAX as a user has it, without the session's compile cache (`_share_compiled_programs`):
+    for the tests of litrec's own compile cache, and of reruns that must compile afresh."""
+    for name in COMPILE_CACHE_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    if "jax" not in sys.modules:
+        yield
+        return
+    import jax
+    from jax.experimental.compilation_cache import compilation_cache as cc
+
+    names = ("jax_compilation_cache_dir", "jax_persistent_cache_min_compile_time_secs",
+             "jax_persistent_cache_min_entry_size_bytes")
+    saved = {name: getattr(jax.config, name) for name in names}
+    for name, value in zip(names, (None, 1.0, 0)):  # JAX's defaults
+        jax.config.update(name, value)
+    cc.reset_cache()
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            jax.config.update(name, value)
+        cc.reset_cache()

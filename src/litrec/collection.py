@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from litrec.cachedir import caching_off
+from litrec.cache import caching_off
 from litrec.confine import Refused, project_root
 from litrec.diagnostics import Diagnostic, PathDisplay
 from litrec.discover import id_position, map_files, read_problem, read_record, scan_record_names
@@ -237,19 +237,27 @@ def _assemble(files: _Files, diags: list[Diagnostic], display, memo: tuple | Non
 
 def _between(out: Checked, files: _Files, analysis_dir: Path, reg_exists: bool,
              reg_names: tuple, reg_metrics: tuple, display) -> None:
-    """The checks between records, on the valid records' facts."""
+    """The checks between records, on the valid records' facts, and on what can be read of each
+    invalid one (its links and claims), so that a record's every problem is reported in one pass:
+    a misspelt field does not hide a dangling link of the same record."""
     from litrec.checks import Collection, run_checks
-    from litrec.filecheck import Facts
+    from litrec.filecheck import Facts, salvaged_facts
 
-    col = Collection({rid: Facts._make(files.facts(i)) for rid, i in out.winner.items()},
-                     {rid: files.names[i] for rid, i in out.winner.items()}, display, analysis_dir,
+    facts = {rid: Facts._make(files.facts(i)) for rid, i in out.winner.items()}
+    paths = {rid: files.names[i] for rid, i in out.winner.items()}
+    for i, res in enumerate(files.results):
+        if res[1] and res[4] is None and res[0] is not None:  # read as YAML, not a valid record
+            found = salvaged_facts(files.names[i], files.top)
+            if found is not None and found.id not in facts:
+                facts[found.id], paths[found.id] = found, files.names[i]
+    col = Collection(facts, paths, display, analysis_dir,
                      analysis_dir / "registry.yaml", reg_exists, set(reg_names),
                      {name: None if m is None else frozenset(m) for name, m in reg_metrics})
     run_checks(col, out.known)
     out.between = col.diagnostics
     out.diagnostics.extend(col.diagnostics)
-    out.edges = len(col.edges)
-    out.edge_list = col.edges
+    out.edge_list = [e for e in col.edges if e.source in out.winner]  # the valid records' graph
+    out.edges = len(out.edge_list)
 
 
 def _row(d: Diagnostic) -> tuple:

@@ -19,8 +19,8 @@ A registered module provides
   tuple of text (`("loss_trained", "ood.max_rel_gap", "training")`), dotted
   for nested mappings; a name covers the metric itself and everything nested
   under it (`"training"` covers `training.step`). `litrec validate` checks
-  every metric a claim's expectations name against it, and the runner refuses
-  an output with a metric it does not declare;
+  every metric a claim's expectations name against it, and the runner notes
+  in the result any metric it returns that METRICS does not declare;
 - optionally `run_seeds(config, seeds, progress=None) -> [output, ...]`: all
   of a profile's SEEDS in one call (e.g. trained side by side in one compiled
   step), one output per seed in the order given, each what
@@ -197,7 +197,7 @@ def check_output(out: Any, where: str, fn: str = "run", declared: Any = None) ->
     """`out` if it is what `run` must return; ContractError naming the wrong piece otherwise.
 
     `declared`: the module's METRICS, when it has them; a metric it does not
-    declare is a breach."""
+    declare is named in the output's notes (stored with the result)."""
     if not isinstance(out, Mapping) or not isinstance(out.get("metrics"), Mapping):
         found = type(out).__name__ if not isinstance(out, Mapping) else \
             f"metrics of type {type(out.get('metrics')).__name__}"
@@ -212,10 +212,10 @@ def check_output(out: Any, where: str, fn: str = "run", declared: Any = None) ->
         raise ContractError(f"{where}.{fn} returned 'noise' that is not a mapping of metric names "
                             "to standard errors")
     extra = undeclared(out["metrics"], declared)
-    if extra:
+    if extra:  # kept, and said in the result's notes: a run is never lost to a missing declaration
         shown = ", ".join(extra[:8]) + (f" and {len(extra) - 8} more" if len(extra) > 8 else "")
-        raise ContractError(f"{where}.{fn} returned metrics its METRICS do not declare: {shown}; "
-                            "add them to METRICS (or stop returning them)")
+        out = {**out, "notes": [*notes, f"{where}.{fn} returned metrics its METRICS do not "
+                                         f"declare: {shown}; add them to METRICS"]}
     return out  # type: ignore[return-value]
 
 

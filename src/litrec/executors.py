@@ -26,6 +26,7 @@ the workers are spawned, each importing JAX itself.
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import multiprocessing
 import os
 import signal
@@ -62,15 +63,47 @@ def start_method() -> str:
     return "forkserver" if sys.platform.startswith("linux") else "spawn"
 
 
-def prestart(kind: str, jobs: int | None, scheduler: str | None, analysis_dir) -> Early | None:
+@dataclasses.dataclass(frozen=True)
+class ExecutorSpec:
+    """Where the points of a run go: the executor's kind, its workers (`--jobs`, else one per
+    CPU: worked out once, in `of`) and the dask scheduler to use (None: litrec starts one).
+    The command builds it once; the runner, the layout and the warm-up read it."""
+
+    kind: str = "local"
+    workers: int = 1
+    scheduler: str | None = None
+
+    @classmethod
+    def of(cls, kind: str = "local", jobs: int | None = None,
+           scheduler: str | None = None) -> ExecutorSpec:
+        """The spec of the options as given (`jobs` None: one worker per CPU)."""
+        return cls(kind, jobs or default_jobs(), scheduler)
+
+    @property
+    def parallel(self) -> bool:
+        """Whether any point may go to workers: on dask always, locally with several."""
+        return self.kind == "dask" or self.workers > 1
+
+    def sends(self, n_points: int) -> bool:
+        """The one rule of whether an analysis's points go to workers: on dask every
+        analysis's; on the local executor those of an analysis of several points, when
+        there are several workers (an analysis of one point runs in litrec's process)."""
+        return self.kind == "dask" or (n_points > 1 and self.workers > 1)
+
+    def open(self, n_points: int | None = None):
+        """Start the executor, with no more workers than `n_points`."""
+        return open_executor(self.kind, min(self.workers, n_points or self.workers),
+                             self.scheduler)
+
+
+def prestart(spec: ExecutorSpec, analysis_dir) -> Early | None:
     """`warm`, at once, before the project is loaded: the server the workers fork from
     imports while litrec loads and plans, and for `dask` the LocalCluster starts (returned:
     hand it to `warm`, or `discard` it when nothing runs). The server imports JAX when a
-    module of `analysis_dir` does (read from the sources, as the fingerprint reads their imports)."""
-    jobs = jobs or default_jobs()
-    if scheduler is not None or (kind == "local" and jobs == 1):
+    module of `analysis_dir` does (read from the sources, as the inputs read their imports)."""
+    if spec.scheduler is not None or not spec.parallel:
         return None
-    return warm(kind, jobs, scheduler, _imports_jax(analysis_dir))
+    return warm(spec, _imports_jax(analysis_dir))
 
 
 def _imports_jax(folder) -> bool:
@@ -98,21 +131,19 @@ def _start_server(kind: str, uses_jax: bool) -> None:
     forkserver.ensure_running()  # a running server keeps what it has imported
 
 
-def warm(kind: str, jobs: int | None, scheduler: str | None, uses_jax: bool,
-         early: Early | None = None) -> Early | None:
+def warm(spec: ExecutorSpec, uses_jax: bool, early: Early | None = None) -> Early | None:
     """Start, while this process prepares the analyses, what workers on this machine would
     start from: the server they fork from, importing what every point needs (JAX when
     `uses_jax`; once per process: a server already running keeps what it imported), and
-    for `dask` the LocalCluster of `jobs` workers (returned, to `take`; `early`: one
+    for `dask` the LocalCluster of the spec's workers (returned, to `take`; `early`: one
     started already). Nothing when the points cannot go to such workers."""
-    jobs = jobs or default_jobs()
-    if scheduler is not None or (kind == "local" and jobs == 1):
+    if spec.scheduler is not None or not spec.parallel:
         return None
-    if start_method() == "forkserver" and kind in EXECUTORS:
-        _start_server(kind, uses_jax)
-    if kind != "dask":
+    if start_method() == "forkserver" and spec.kind in EXECUTORS:
+        _start_server(spec.kind, uses_jax)
+    if spec.kind != "dask":
         return None
-    return early if early is not None else Early(jobs)
+    return early if early is not None else Early(spec.workers)
 
 
 class Early:
@@ -208,6 +239,7 @@ class DaskExecutor:
                                 "pip install 'dask[distributed]'") from None
         self.cluster = self.method = None
         if address:
+            _check_tls_settings(address)
             try:
                 self.client = Client(address)  # waits distributed.comm.timeouts.connect (30 s)
             except (OSError, TimeoutError) as exc:
@@ -258,6 +290,24 @@ class DaskExecutor:
         if self.method is not None:
             self.method.__exit__(None, None, None)
             self.method = None
+
+
+def _check_tls_settings(address: str) -> None:
+    """A `tls://` scheduler needs dask's TLS settings for a client (dask's `Client` would
+    fail with a TypeError deep in its connection code)."""
+    if not address.startswith("tls://"):
+        return
+    from distributed.security import Security
+
+    security = Security()  # from dask's configuration: files, DASK_* environment variables
+    missing = [name for name, value in (("distributed.comm.tls.ca-file", security.tls_ca_file),
+                                        ("distributed.comm.tls.client.cert", security.tls_client_cert))
+               if not value]
+    if missing:
+        verb = "is" if len(missing) == 1 else "are"
+        raise ExecutorError(f"cannot reach the dask scheduler at {address}: a tls:// scheduler needs dask's "
+                            f"TLS settings for a client, and {' and '.join(missing)} {verb} not set "
+                            "(site/scale-out.md, 'Keeping a cluster private')")
 
 
 def _ignore_sigint() -> None:

@@ -26,7 +26,7 @@ from litrec.kinds import KIND
 from litrec.project import Edge, Project
 from litrec.results import result_path
 from litrec.site.text import mermaid_label
-from litrec.verdicts import claim_statuses
+from litrec.verdicts import SCALES, claim_statuses, with_scales
 
 FORMAT, VERSION = "litrec-graph", 2  # 2: verdicts over seeds, unchecked claims, pre-registration
 
@@ -61,7 +61,8 @@ def _clean(value: Any) -> Any:
 
 def graph_document(proj: Project, results_dir: Path, profile: str) -> dict:
     """The whole record graph as plain JSON data (see site/export-format.md)."""
-    statuses = {s.claim: s for s in claim_statuses(proj, results_dir, profile)}
+    statuses = {s.claim: s for s in with_scales(proj, results_dir,
+                                                claim_statuses(proj, results_dir, profile), profile)}
     links = [_link(proj, e) for e in proj.edges]
     out_of: dict[str, list[dict]] = {rid: [] for rid in proj.records}
     into: dict[str, list[dict]] = {rid: [] for rid in proj.records}
@@ -105,6 +106,7 @@ def graph_document(proj: Project, results_dir: Path, profile: str) -> dict:
             "analysis": check.analysis if check else None,
             "expect": [e.describe() for e in check.expect] if check else [],
             "verdict": st.verdict if st else None,
+            "verdicts": st.verdicts if st else {scale: None for scale in SCALES},
             "reason": st.reason if st else None,
             "seeds": st.seeds if st else None,
             "expectation_changed": st.expectation_changed if st else False,
@@ -125,6 +127,7 @@ def graph_document(proj: Project, results_dir: Path, profile: str) -> dict:
         "version": VERSION,
         "litrec": __version__,
         "profile": profile,
+        "scales": list(SCALES),
         "relations": {r.name: {"inverse": r.inverse, "sources": sorted(r.sources),
                                "targets": sorted(r.targets), "claims": r.claims,
                                "acyclic": r.acyclic, "description": r.description}

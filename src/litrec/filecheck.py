@@ -63,6 +63,42 @@ def facts_of(rec: Any) -> Facts:
                  getattr(rec, "status", None), rec.partial, rec.known_from)
 
 
+def salvaged_facts(path: str, root: Path) -> Facts | None:
+    """What the checks between records can use of an invalid record: its links and claims as far
+    as they are well-formed (None when its id, kind or file name cannot be trusted)."""
+    from litrec import model as m
+
+    try:
+        data = load_bytes(read_record(path, root)[0]).data
+    except (Refused, OSError, YamlProblem):
+        return None
+    if not isinstance(data, dict):
+        return None
+    rid, kind = data.get("id"), data.get("kind")
+    if not isinstance(rid, str) or kind not in m.MODELS or rid.strip() != Path(path).stem:
+        return None
+    refs = []
+    for i, ln in enumerate(data.get("links") if isinstance(data.get("links"), list) else ()):
+        if (isinstance(ln, dict) and ln.get("rel") in m.RELATIONS
+                and isinstance(ln.get("target"), str) and m.REF_RE.match(ln["target"])):
+            refs.append((ln["rel"], ln["target"], ("links", i, "target")))
+    claims = []
+    for i, c in enumerate(data.get("claims") if isinstance(data.get("claims"), list) else ()):
+        if not isinstance(c, dict) or not isinstance(c.get("id"), str):
+            continue
+        check = c.get("check") if isinstance(c.get("check"), dict) else {}
+        analysis = check.get("analysis") if isinstance(check.get("analysis"), str) else None
+        metrics = []
+        for j, e in enumerate(check.get("expect") if isinstance(check.get("expect"), list) else ()):
+            for name in ("metric", "ref", "low", "high"):
+                if isinstance(e, dict) and isinstance(e.get(name), str):
+                    metrics.append((e[name], ("claims", i, "check", "expect", j, name)))
+        claims.append((c["id"], analysis, tuple(metrics)))
+    known_from = data.get("known_from")
+    return Facts(rid.strip(), kind, tuple(refs), tuple(claims), (), None,
+                 data.get("partial") is True, known_from if isinstance(known_from, str) else None)
+
+
 def check_file(path: str, root: Path, want_model: bool = False):
     """`(key, parsed, raw_id, problems, facts)` of one record file (see the module docstring).
 

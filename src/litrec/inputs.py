@@ -83,8 +83,26 @@ def interpreter() -> str:
 
 
 def numeric_env() -> dict[str, str]:
-    """The variables of `NUMERIC_ENV` that are set, with their values."""
-    return {k: os.environ[k] for k in NUMERIC_ENV if k in os.environ}
+    """The variables of `NUMERIC_ENV` that are set, with their values (`PYTHONHASHSEED` as
+    the interpreter started with it, `hash_seed_at_start`)."""
+    env = {k: os.environ[k] for k in NUMERIC_ENV if k in os.environ and k != "PYTHONHASHSEED"}
+    seed = hash_seed_at_start()
+    return {**env, "PYTHONHASHSEED": seed} if seed is not None else env  # the last of NUMERIC_ENV
+
+
+@functools.lru_cache(maxsize=1)
+def hash_seed_at_start() -> str | None:
+    """`PYTHONHASHSEED` as this interpreter started with it: only that sets its hashing. (dask's
+    nannies write their own, 6640, into the environment of the process that starts them, a
+    LocalCluster's litrec among them, which changes nothing of that process's hashing.) Read
+    from /proc/self/environ where there is one, else from the environment when first asked."""
+    try:
+        with open("/proc/self/environ", "rb") as fh:
+            start = dict(item.partition(b"=")[::2] for item in fh.read().split(b"\0") if item)
+    except OSError:
+        return os.environ.get("PYTHONHASHSEED")
+    seed = start.get(b"PYTHONHASHSEED")
+    return seed.decode("utf-8", "replace") if seed is not None else None
 
 
 @functools.lru_cache(maxsize=1)

@@ -23,7 +23,7 @@ import warnings
 from pathlib import Path
 from typing import Iterator
 
-from litrec.cachedir import cache_dir
+from litrec.cache import cache_dir
 
 # Settings while a point runs: keep every program, however small or quick to compile.
 SETTINGS = {"jax_persistent_cache_min_compile_time_secs": 0.0,

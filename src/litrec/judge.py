@@ -280,9 +280,9 @@ def _judge_scalars(exp: Expectation, seeds: list[dict], out: Outcome) -> None:
 
 def _judge_lists(exp: Expectation, seeds: list[dict], out: Outcome) -> None:
     """A list-valued metric must hold at every element: any element failing fails."""
-    lengths = {len(get_metric(m, exp.metric)) for m in seeds
-               if isinstance(get_metric(m, exp.metric), list)}
-    if len(lengths) != 1:
+    lengths = {len(v) if isinstance(v, list) else None
+               for v in (get_metric(m, exp.metric) for m in seeds)}
+    if len(lengths) != 1:  # None: a seed where it is not a list
         raise Refused(f"metric '{exp.metric}' is a list at some seeds and not at others, or its "
                       "length changes")
     (length,) = lengths

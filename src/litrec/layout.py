@@ -125,22 +125,20 @@ def laid_out_remotely(proj: Project, name: str) -> bool:
     return declares_points(source.decode("utf-8", "replace"))
 
 
-def lay_out_remotely(proj: Project, names: list[str], profile: str, executor_kind: str,
-                     jobs: int | None, scheduler: str | None, early) -> tuple[Any, dict]:
-    """(executor, layout futures by name): where points go to workers, the analyses that may
-    have many points are laid out there, so this process imports none of them (nor JAX)."""
-    from litrec.executors import default_jobs, open_executor
-
-    if executor_kind != "dask" and (jobs or default_jobs()) == 1:
+def lay_out_remotely(proj: Project, names: list[str], profile: str, spec, early
+                     ) -> tuple[Any, dict]:
+    """(executor, layout futures by name): where points go to workers (`spec`, an
+    `ExecutorSpec`), the analyses that may have many points are laid out there, so this
+    process imports none of them (nor JAX)."""
+    if not spec.parallel:
         return None, {}
-    names = [n for n in names if executor_kind == "dask" or laid_out_remotely(proj, n)]
+    names = [n for n in names if spec.sends(2 if laid_out_remotely(proj, n) else 1)]
     if not names:
         return None, {}
-    workers = jobs or default_jobs()
-    executor = early.take() if early is not None else open_executor(executor_kind, workers, scheduler)
+    executor = early.take() if early is not None else spec.open()
     try:
         futures = {n: executor.submit(layout, spec_of(proj, n, profile)) for n in names}
-        for _ in range(workers - len(names)):  # the other workers start (and import) meanwhile
+        for _ in range(spec.workers - len(names)):  # the other workers start (and import) meanwhile
             executor.submit(layout, spec_of(proj, names[0], profile))
         return executor, futures
     except BaseException:

@@ -33,7 +33,7 @@ import sys
 from pathlib import Path
 
 from litrec.atomic import replace_file
-from litrec.cachedir import CACHE, caching_off
+from litrec.cache import CACHE, caching_off
 from litrec.seal import _canonical, seal
 
 DIR_VARIABLE = "LITREC_CHECKPOINT_DIR"

@@ -4,7 +4,7 @@ A run with nothing stale reads every record, validates it against its schema,
 decides each result's state and judges every claim: a pure function of the
 files under `records/`, `analysis/` and `results/`, the installed packages and
 litrec itself. Its answer (the current analyses and the claim statuses) is
-kept in `.litrec-cache/run/`, under a key made of all of those:
+kept in `.litrec-cache/run/PROFILE.bin` (`litrec.cache`), under a key made of all of those:
 
 - every file under the three folders: its path, size, modification time and
   content hash (`__pycache__` folders aside); a symbolic link anywhere in them,
@@ -35,15 +35,15 @@ import json
 import os
 import stat
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from litrec import __version__
-from litrec.atomic import replace_file
-from litrec.cachedir import cache_dir, litrec_code_hash
+from litrec.cache import Slot, litrec_code_hash, named
 from litrec.inputs import data_files, environment
 
 SUBDIR = "run"
-FORMAT = 2
+FORMAT = 3
 SKIPPED = frozenset({"__pycache__"})
 
 
@@ -83,7 +83,7 @@ def _tree(h, folder: Path) -> None:
 def _litrec_sources() -> str:
     """The hash of every module of litrec's own package folder (the code that decides verdicts)."""
     here = Path(__file__).resolve().parent
-    names = sorted(n[:-3] for n in os.listdir(here) if n.endswith(".py"))
+    names = sorted(n[:-3] for n in os.listdir(here) if n.endswith(".py")) + ["cache/__init__"]
     return litrec_code_hash(names, here)
 
 
@@ -124,72 +124,45 @@ def inputs_key(records: Path, analysis: Path, results: Path, profile: str,
     return h.hexdigest()
 
 
-def _memo_path(records: Path, profile: str, create: bool) -> Path | None:
-    folder = cache_dir(Path(records).resolve().parent, SUBDIR, create=create)
-    return folder / f"{profile}.json" if folder is not None else None
+@dataclass(frozen=True)
+class Answer:
+    """What a run with nothing to run printed, and the declared data it depended on."""
+
+    current: list            # the analyses whose results are current
+    claims: list             # each claim's status row (`ClaimStatus.row`)
+    data_patterns: list      # the DATA entries of every analysis
+    data_files: dict         # what they matched: path inside the project -> SHA-256
+
+    def ok(self) -> bool:
+        """Whether every field has the type a run wrote (a damaged entry may not)."""
+        return (isinstance(self.current, list) and isinstance(self.claims, list)
+                and all(isinstance(c, dict) for c in self.claims)
+                and isinstance(self.data_patterns, list)
+                and all(isinstance(p, str) for p in self.data_patterns)
+                and isinstance(self.data_files, dict))
 
 
-def recall(records: Path, profile: str, key: str | None) -> dict | None:
-    """The answer kept under `key` for `profile`, or None (none kept, another key, damaged)."""
-    path = _memo_path(records, profile, create=False) if key else None
-    if path is None:
+def _slot(records: Path, profile: str) -> Slot:
+    return Slot(Path(records).resolve().parent, SUBDIR, profile)
+
+
+def recall(records: Path, profile: str, key: str | None) -> Answer | None:
+    """The answer kept under `key` for `profile`, or None (none kept, another key, damaged,
+    a declared data file changed)."""
+    if not key:
         return None
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
+    answer = named(Answer, _slot(records, profile).read(key))
+    if answer is None or not answer.ok():
         return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            blob = fh.read()
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    try:
-        held = json.loads(blob)
-    except (ValueError, UnicodeDecodeError):
-        return None
-    if not isinstance(held, dict) or held.get("key") != key:
-        return None
-    answer = held.get("answer")
-    body = json.dumps(answer, separators=(",", ":"))
-    if held.get("check") != hashlib.sha256(body.encode()).hexdigest() or not _answer_ok(answer):
-        return None
-    data = answer["data"]
-    if data["files"] and data_files(Path(records).resolve().parent, data["patterns"]) \
-            != (data["files"], []):
+    if answer.data_files and data_files(Path(records).resolve().parent, answer.data_patterns) \
+            != (answer.data_files, []):
         return None  # a declared data file changed, went or came
     return answer
 
 
-def _answer_ok(answer) -> bool:
-    data = answer.get("data") if isinstance(answer, dict) else None
-    return (isinstance(answer, dict) and isinstance(answer.get("current"), list)
-            and isinstance(answer.get("claims"), list)
-            and all(isinstance(c, dict) for c in answer["claims"])
-            and isinstance(data, dict) and isinstance(data.get("patterns"), list)
-            and all(isinstance(p, str) for p in data["patterns"])
-            and isinstance(data.get("files"), dict))
-
-
-def keep(records: Path, profile: str, key: str | None, answer: dict, again=None) -> None:
-    """Keep `answer` (`{"current": [...], "claims": [rows], "data": {"patterns": [...],
-    "files": {path: sha256}}}`) under `key`; silent when it cannot. `again()` works the key
-    out anew: the answer is kept only when it is still `key` (nothing changed meanwhile)."""
-    if key and again is not None and again() != key:
+def keep(records: Path, profile: str, key: str | None, answer: Answer, again=None) -> None:
+    """Keep `answer` under `key`; silent when it cannot. `again()` works the key out anew: the
+    answer is kept only when it is still `key` (no input changed while the run read them)."""
+    if not key or (again is not None and again() != key):
         return
-    path = _memo_path(records, profile, create=True) if key else None
-    if path is None:
-        return
-    try:
-        body = json.dumps(answer, separators=(",", ":"))
-    except (TypeError, ValueError):
-        return  # a value JSON cannot hold: no memo
-    blob = json.dumps({"key": key, "check": hashlib.sha256(body.encode()).hexdigest(),
-                       "answer": answer})
-    try:
-        replace_file(path, blob.encode(), prefix=".run-")
-    except OSError:
-        return
+    _slot(records, profile).write(key, answer)

@@ -335,9 +335,7 @@ class Events:
 
 
 def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events: Events,
-             executor_kind: str = "local", jobs: int | None = None,
-             scheduler: str | None = None, compile_cache: bool = True,
-             early=None) -> list[str]:
+             spec=None, compile_cache: bool = True, early=None) -> list[str]:
     """Run every analysis of the plan and write its result; return the names that failed.
 
     Where points may go to workers, the server they fork from starts first
@@ -348,7 +346,7 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
     stop the run (`interrupt.Interrupted`), stopping the workers and leaving every
     result whole. Afterwards `plan_.states` holds the new state of each analysis that ran.
     """
-    from litrec.executors import warm  # not on a no-op run's path
+    from litrec.executors import ExecutorSpec, warm  # not on a no-op run's path
 
     failed: list[str] = []
 
@@ -361,8 +359,8 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
     with interrupt.handling(), contextlib.ExitStack() as locks:
         prepared: dict[str, Job] = {}
         fps = [plan_.states[name].inputs for name, _ in plan_.todo]
-        early = warm(executor_kind, jobs, scheduler,
-                     any(fp is not None and "jax" in fp.versions for fp in fps), early) if fps else early
+        spec = spec or ExecutorSpec.of()
+        early = warm(spec, any(fp is not None and fp.uses_jax for fp in fps), early) if fps else early
         if early is not None:
             locks.callback(early.discard)  # closed on the way out unless its points were sent
         for name, _ in plan_.todo:  # every folder checked before any work
@@ -376,7 +374,7 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
             except ResultsLocked as exc:
                 fail(name, exc, log=False)
         executor, layouts = lay_out_remotely(proj, [n for n, _ in plan_.todo if n not in failed],
-                                             profile, executor_kind, jobs, scheduler, early)
+                                             profile, spec, early)
         try:
             for name, _ in plan_.todo:
                 if name in failed:
@@ -397,27 +395,20 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
                 executor.close(wait=False)
             raise
         _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
-                      executor_kind, jobs, scheduler, early, executor)
+                      spec, early, executor)
     return failed
 
 
 def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
-                  executor_kind, jobs, scheduler, early=None, executor=None) -> None:
+                  spec, early=None, executor=None) -> None:
     """Send the prepared jobs to an executor (the one given, or one started now), or run
     them here, and write their results; the executor is closed at the end."""
-    from litrec.executors import default_jobs, open_executor  # not on a no-op run's path
-
-    n_jobs = jobs or default_jobs()
-    # dask: every point goes to the cluster; local: sweeps go to worker processes
-    # when there is more than one job, and a single point runs here as it always did.
-    sent = [j for j in prepared.values()
-            if executor_kind == "dask" or (len(j.points) > 1 and n_jobs > 1)]
+    sent = [j for j in prepared.values() if spec.sends(len(j.points))]
     try:
         if sent:
             n_points = sum(len(j.points) for j in sent)
             if executor is None:
-                executor = early.take() if early is not None else \
-                    open_executor(executor_kind, min(n_jobs, n_points), scheduler)
+                executor = early.take() if early is not None else spec.open(n_points)
             events.executor(n_points, len(sent), executor.describe())
             for job in sent:
                 submit(job, executor)

@@ -5,7 +5,7 @@ Staleness and validation read the analysis sources: the modules each imports
 (`litrec.contract`). Parsing them (`ast`) cost more than everything else a
 no-op `litrec run` does, yet the answers depend only on the source's bytes and
 on the litrec code that reads them. So each answer is kept in
-`.litrec-cache/sources/facts.json` under the SHA-256 of the source and of that
+`.litrec-cache/sources/facts.bin` (`litrec.cache`) under the SHA-256 of the source and of that
 code: a run whose analyses did not change parses nothing, and a changed module
 or a new litrec is read afresh. The file is a cache: a damaged or missing one
 is read as empty, and a failed write is ignored.
@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import atexit
 import hashlib
-import json
 from pathlib import Path
 from typing import Any, Callable
 
-from litrec.atomic import replace_file
-from litrec.cachedir import cache_dir, litrec_code_hash
+from litrec.cache import Slot, litrec_code_hash
 
 MAX_ENTRIES = 2000  # the oldest answers go first; a project's analyses hold a few dozen modules
 
@@ -30,20 +28,14 @@ class _Store:
 
     def __init__(self, root: Path | None):
         self.root = root
+        self.slot = Slot(root, "sources", "facts") if root is not None else None
         self.facts: dict[str, Any] | None = None
         self.dirty = False
 
     def _load(self) -> dict[str, Any]:
         if self.facts is None:
-            self.facts = {}
-            folder = cache_dir(self.root, "sources", create=False) if self.root else None
-            if folder is not None:
-                try:
-                    data = json.loads((folder / "facts.json").read_bytes())
-                    if isinstance(data, dict):
-                        self.facts = data
-                except (OSError, ValueError):
-                    pass  # missing or damaged: every answer is worked out again
+            held = self.slot.read(_reader_hash()) if self.slot is not None else None
+            self.facts = held if isinstance(held, dict) else {}  # missing or damaged: worked out again
         return self.facts
 
     def get(self, key: str, compute: Callable[[], Any]) -> Any:
@@ -59,14 +51,10 @@ class _Store:
         return value
 
     def _save(self) -> None:
-        folder = cache_dir(self.root, "sources") if self.root else None
-        if folder is None:
-            return
         self.dirty = False
-        try:
-            replace_file(folder / "facts.json", json.dumps(self.facts).encode())
-        except OSError:
-            pass  # a cache that cannot be written only costs the next run a parse
+        if self.slot is not None:
+            self.slot.write(_reader_hash(), self.facts)  # a cache that cannot be written only
+            # costs the next run a parse
 
 
 _STORES: dict[Path | None, _Store] = {}

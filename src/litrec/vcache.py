@@ -14,12 +14,12 @@ It lives in one file, `.litrec-cache/validate/records.bin` at the project root
   folder are as they were (`memo_key`);
 - the registry's problems, reused only when no file of `analysis/` changed.
 
-The whole file is keyed on the litrec version and `SCHEMA_HASH`, a hash of the
-source of every module that decides a file's result (the schemas included),
-so an edited model invalidates it. It is written whole, in one rename, and
-read only after its magic, format, checksum and keys match: a damaged or
-foreign file is ignored and rebuilt. Nothing is read or written through a
-symbolic link: a linked `.litrec-cache` is not used at all.
+The whole file is a `litrec.cache.Slot`, keyed on the litrec version and
+`SCHEMA_HASH`, a hash of the source of every module that decides a file's
+result (the schemas included), so an edited model invalidates it; the slot is
+sealed, written whole in one rename, and a damaged, foreign or linked one is
+not used (the cache's refusal rules). The shapes of its entries are checked
+as they are read (marshal keeps no types).
 """
 
 from __future__ import annotations
@@ -32,13 +32,10 @@ import sys
 from pathlib import Path
 
 from litrec import __version__
-from litrec.atomic import replace_file
-from litrec.cachedir import CACHE as CACHE_DIR
-from litrec.cachedir import litrec_code_hash
+from litrec.cache import Slot, litrec_code_hash
 
 SUBDIR = "validate"
-FILE = "records.bin"
-MAGIC = b"litrec validation cache\n"
+NAME = "records"
 FORMAT = 3
 
 # The modules whose source decides what one file yields (parsing, schemas, messages).
@@ -103,47 +100,27 @@ class Cache:
     """
 
     def __init__(self, root: Path, records_dir: Path) -> None:
-        self.folder = Path(root) / CACHE_DIR / SUBDIR
-        self.path = self.folder / FILE
-        self.header = (__version__, schema_hash(), str(Path(records_dir).resolve()))
+        self.slot = Slot(root, SUBDIR, NAME)
+        self.key = repr((FORMAT, __version__, schema_hash(), str(Path(records_dir).resolve())))
         # path inside records/ -> (key, parsed, raw_id, problems, record id or None)
         self.entries: dict[str, tuple] = {}
         self._facts_blob = b""                # the facts by path, decoded on first use
         self._facts: dict[str, tuple] | None = None
         self.memo: tuple | None = None        # (key, duplicate ids, problems between records, edges)
-        self.registry: tuple | None = None    # (key, exists, names, problems, metrics)
-        self.refused = _refused(Path(root))
+        self.registry: tuple | None = None    # (key, exists, names, problems)
+        self.refused = self.slot.refused()
         self.damaged = False
         self.changed = False
         if not self.refused:
             self._read()
 
     def _read(self) -> None:
-        try:
-            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
-                         | getattr(os, "O_NONBLOCK", 0))
-        except OSError:
-            return  # none yet (or a link: O_NOFOLLOW refuses it): built this run
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                self.damaged = True
-                return
-            with os.fdopen(fd, "rb", closefd=False) as fh:
-                blob = fh.read()
-        except OSError:
+        held = self.slot.read(self.key)  # None: none yet, damaged, or another litrec or schema
+        if not (isinstance(held, tuple) and len(held) == 4 and isinstance(held[0], dict)
+                and type(held[3]) is bytes):
             self.damaged = True
             return
-        finally:
-            os.close(fd)
-        payload = _unseal(blob)
-        if payload is None:
-            self.damaged = True
-            return
-        fmt, header, entries, memo, registry, facts = payload
-        if (fmt != FORMAT or header != self.header or not isinstance(entries, dict)
-                or type(facts) is not bytes):
-            self.damaged = True  # another version, schema or records folder: rebuilt
-            return
+        entries, memo, registry, facts = held
         self.entries = entries
         self._facts_blob = facts
         self.memo = memo if _is_memo(memo) else None
@@ -178,57 +155,9 @@ class Cache:
         facts = self.facts()
         try:
             blob = marshal.dumps({rel: facts.get(rel) for rel in self.entries})
-            payload = marshal.dumps((FORMAT, self.header, self.entries, self.memo, self.registry, blob))
         except ValueError:  # pragma: no cover - an entry marshal cannot write: keep no cache
             return
-        try:
-            for folder in (self.folder.parent, self.folder):
-                try:
-                    os.mkdir(folder, 0o777)
-                except FileExistsError:
-                    pass
-            if _refused(self.folder.parent.parent):  # made a link since it was read: leave it
-                return
-            replace_file(self.path, _seal(payload), prefix=".records-")
-        except OSError:
-            return  # a read-only project validates as before, only without a cache
-
-
-def _refused(root: Path) -> str:
-    """Why the cache folders at `root` are not used (a link or not a folder), or ''."""
-    for folder in (root / CACHE_DIR, root / CACHE_DIR / SUBDIR):
-        try:
-            mode = os.lstat(folder).st_mode
-        except FileNotFoundError:
-            return ""
-        except OSError as exc:
-            return f"{folder} cannot be read ({exc.strerror})"
-        if stat.S_ISLNK(mode):
-            return f"{folder} is a symbolic link; litrec does not follow it"
-        if not stat.S_ISDIR(mode):
-            return f"{folder} is not a folder"
-    return ""
-
-
-def _seal(payload: bytes) -> bytes:
-    return MAGIC + hashlib.blake2b(payload, digest_size=32).digest() + payload
-
-
-def _unseal(blob: bytes):
-    """The payload tuple of a sealed cache file, or None when it is not one whole."""
-    head = len(MAGIC) + 32
-    if len(blob) < head or not blob.startswith(MAGIC):
-        return None
-    payload = blob[head:]
-    if hashlib.blake2b(payload, digest_size=32).digest() != blob[len(MAGIC):head]:
-        return None
-    try:
-        data = marshal.loads(payload)
-    except (EOFError, ValueError, TypeError):
-        return None
-    if not isinstance(data, tuple) or len(data) != 6:
-        return None
-    return data
+        self.slot.write(self.key, (self.entries, self.memo, self.registry, blob))
 
 
 def problems_ok(problems) -> bool:

@@ -56,6 +56,26 @@ def judged_in(expect, profile: str | None) -> list:
     return [e for e in expect if profile is None or e.applies(profile)]
 
 
+# The scales every surface shows side by side: the reduced profile the committed results and the
+# dashboard's headline use, and the paper's own (its number of steps and seeds).
+SCALES = ("paper", "paper_full")
+
+
+def with_scales(proj: Project, results_dir: Path, statuses: list[ClaimStatus],
+                profile: str) -> list[ClaimStatus]:
+    """Give each status its `verdicts` at every scale of SCALES (the given `profile`'s own
+    verdict reused), so a claim's verdict at `paper` and at `paper_full` are read side by side."""
+    by = {profile: {s.claim: s.verdict for s in statuses}}
+    only = {s.claim for s in statuses}
+    for scale in SCALES:
+        if scale not in by:
+            by[scale] = {s.claim: s.verdict
+                         for s in claim_statuses(proj, results_dir, scale, only=only)}
+    for s in statuses:
+        s.verdicts = {scale: by[scale].get(s.claim) for scale in SCALES}
+    return statuses
+
+
 def expectation_record(expect, profile: str | None = None) -> dict:
     """What a result stores of a claim's expectations judged in `profile` (every one when
     None): their text and a hash of their data."""
@@ -91,6 +111,7 @@ class ClaimStatus:
     new_verdict: str | None = None     # ... and under the new ones, shown beside it
     stored_outcomes: list[Outcome] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # about its result: a figure missing on disk
+    verdicts: dict[str, str | None] = field(default_factory=dict)  # at each of SCALES (with_scales)
 
     @classmethod
     def from_row(cls, row: dict) -> ClaimStatus:
@@ -108,6 +129,7 @@ class ClaimStatus:
             "analysis": self.analysis,
             "profile": self.profile,
             "verdict": self.verdict,
+            "verdicts": self.verdicts or {self.profile: self.verdict},
             "seeds": self.seeds,
             "seeds_needed": self.seeds_needed,
             "direction": self.direction,

@@ -53,3 +53,4 @@ def test_every_analysis_tunes_its_gd_baseline_with_the_one_routine():
     for mod in (deeper_gdpp, prop3_token_building):
         assert "gdpp.tune_gd(" in inspect.getsource(mod)
         assert "tune_scalar(" not in inspect.getsource(mod)
+

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import COMPILE_CACHE_VARIABLES
+
 ROOT = Path(__file__).resolve().parents[2]
 
 CHILD = """
@@ -28,7 +30,8 @@ print(json.dumps(metrics, sort_keys=True, default=repr))
 
 def _metrics_in_a_fresh_process(module: str, overrides: dict, cores: set[int] | None) -> str:
     code = CHILD.format(root=str(ROOT), module=module, overrides=overrides)
-    env = {k: v for k, v in os.environ.items() if k != "XLA_FLAGS"}
+    # each compiles afresh: without XLA_FLAGS, and without the tests' shared compile cache
+    env = {k: v for k, v in os.environ.items() if k != "XLA_FLAGS" and k not in COMPILE_CACHE_VARIABLES}
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                           cwd=ROOT, timeout=600,
                           preexec_fn=(lambda: os.sched_setaffinity(0, cores)) if cores else None)

@@ -277,8 +277,7 @@ def test_the_run_memo_is_kept_only_when_the_inputs_did_not_change_during_the_run
     from litrec import runmemo
 
     root = _project(tmp_path / "p", PLAIN)
-    records, answer = root / "records", {"current": [], "claims": [],
-                                         "data": {"patterns": [], "files": {}}}
+    records, answer = root / "records", runmemo.Answer([], [], [], {})
     key = runmemo.inputs_key(records, root / "analysis", root / "results", "quick", [])
     runmemo.keep(records, "quick", key, answer, again=lambda: "another key")
     assert runmemo.recall(records, "quick", key) is None

@@ -203,18 +203,19 @@ def test_problems_are_the_same_cached_and_uncached(project, cli):
 
 
 def _reseal(project: Path, change) -> None:
-    """Rewrite the cache with a valid seal around a changed payload."""
-    blob = (project / CACHE).read_bytes()
-    payload = list(marshal.loads(blob[len(vcache.MAGIC) + 32:]))
-    change(payload)
-    (project / CACHE).write_bytes(vcache._seal(marshal.dumps(tuple(payload))))
+    """Rewrite the cache, a valid slot under its key, around a changed value
+    (`[entries, memo, registry, facts]`)."""
+    cache = vcache.Cache(project, project / "records")
+    held = list(cache.slot.read(cache.key))
+    change(held)
+    cache.slot.write(cache.key, tuple(held))
 
 
-def _lie(payload) -> None:  # the note's entry says it has an error it has not
-    entry = list(payload[2]["notes/NOTE-621.yaml"])
+def _lie(held) -> None:  # the note's entry says it has an error it has not
+    entry = list(held[0]["notes/NOTE-621.yaml"])
     entry[3] = ((1, 1, "", "a problem only the cache knows", "lie", "error", None),)
-    payload[2]["notes/NOTE-621.yaml"] = tuple(entry)
-    payload[3] = None
+    held[0]["notes/NOTE-621.yaml"] = tuple(entry)
+    held[1] = None
 
 
 def test_the_cache_is_what_a_warm_run_reads_and_no_cache_does_not(project, cli):
@@ -244,23 +245,26 @@ def test_litrec_no_cache_turns_the_validation_cache_off_too(project, cli, monkey
     assert (project / CACHE).is_file()
 
 
+def _forged(project: Path, value, key=None) -> None:
+    cache = vcache.Cache(project, project / "records")
+    cache.slot.write(key or cache.key, value)
+
+
 @pytest.mark.parametrize("damage", [
-    lambda b: b[: len(b) // 2],                      # truncated
-    lambda b: b"\x00garbage\xff" * 100,              # garbage
-    lambda b: b"",                                   # empty
-    lambda b: b[:-1] + bytes([b[-1] ^ 1]),           # one bit flipped: the seal breaks
-    lambda b: json.dumps({"format": 1}).encode(),    # another format
-    lambda b: vcache._seal(marshal.dumps((99, "x", {}, None, None, b""))),       # another format
-    lambda b: vcache._seal(marshal.dumps((vcache.FORMAT, ("0", "x", "y"), {}, None, None, b""))),
-    lambda b: vcache._seal(marshal.dumps(["not", "a", "tuple"])),
-    lambda b: vcache._seal(b"\x00\x01not marshal"),
-], ids=["truncated", "garbage", "empty", "bitflip", "json", "format", "header", "shape",
-        "undecodable"])
+    lambda p, b: (p / CACHE).write_bytes(b[: len(b) // 2]),              # truncated
+    lambda p, b: (p / CACHE).write_bytes(b"\x00garbage\xff" * 100),       # garbage
+    lambda p, b: (p / CACHE).write_bytes(b""),                             # empty
+    lambda p, b: (p / CACHE).write_bytes(b[:-1] + bytes([b[-1] ^ 1])),     # the seal breaks
+    lambda p, b: (p / CACHE).write_bytes(json.dumps({"format": 1}).encode()),
+    lambda p, b: _forged(p, ({}, None, None, b""), key=repr((99, "x"))),   # another key
+    lambda p, b: _forged(p, ["not", "a", "tuple"]),
+    lambda p, b: _forged(p, ({}, None, None, "not bytes")),
+], ids=["truncated", "garbage", "empty", "bitflip", "json", "key", "shape", "facts-type"])
 def test_a_damaged_or_foreign_cache_is_rebuilt(project, cli, damage):
     _errors_project(project)
     expected = cli("validate", "--no-cache")
     cli("validate")
-    (project / CACHE).write_bytes(damage((project / CACHE).read_bytes()))
+    damage(project, (project / CACHE).read_bytes())
     got = cli("validate")
     assert got[:2] == expected[:2] and "Traceback" not in got[2]
     assert vcache.Cache(project, project / "records").entries  # rebuilt whole
@@ -269,20 +273,20 @@ def test_a_damaged_or_foreign_cache_is_rebuilt(project, cli, damage):
 
 @pytest.mark.parametrize("drop_memo", [False, True], ids=["memo", "no-memo"])
 @pytest.mark.parametrize("change", [
-    lambda p: p[2].update({"notes/NOTE-621.yaml": "not an entry"}),
-    lambda p: p[2].update({k: (v[0], v[1], v[2], v[3], ("an id",)) for k, v in p[2].items()}),
-    lambda p: p[2].update({k: (v[0], v[1], v[2], ((1, "x"),), v[4]) for k, v in p[2].items()}),
-    lambda p: p.__setitem__(5, marshal.dumps({k: ("bad facts",) for k in p[2]})),
-    lambda p: p.__setitem__(5, marshal.dumps({k: None for k in p[2]})),
-    lambda p: p.__setitem__(5, b"\x00not marshal"),
-    lambda p: p.__setitem__(3, ("key", "not rows", (), 0)),
-    lambda p: p.__setitem__(4, (1, 2, 3)),
+    lambda p: p[0].update({"notes/NOTE-621.yaml": "not an entry"}),
+    lambda p: p[0].update({k: (v[0], v[1], v[2], v[3], ("an id",)) for k, v in p[0].items()}),
+    lambda p: p[0].update({k: (v[0], v[1], v[2], ((1, "x"),), v[4]) for k, v in p[0].items()}),
+    lambda p: p.__setitem__(3, marshal.dumps({k: ("bad facts",) for k in p[0]})),
+    lambda p: p.__setitem__(3, marshal.dumps({k: None for k in p[0]})),
+    lambda p: p.__setitem__(3, b"\x00not marshal"),
+    lambda p: p.__setitem__(1, ("key", "not rows", (), 0)),
+    lambda p: p.__setitem__(2, (1, 2, 3)),
 ], ids=["entry", "record-id", "problems", "facts", "no-facts", "facts-blob", "memo", "registry"])
 def test_a_sealed_cache_of_the_wrong_shape_is_not_trusted(project, cli, change, drop_memo):
     _errors_project(project)
     expected = cli("validate", "--no-cache")
     cli("validate")
-    _reseal(project, lambda p: (change(p), drop_memo and p.__setitem__(3, None)))
+    _reseal(project, lambda p: (change(p), drop_memo and p.__setitem__(1, None)))
     got = cli("validate")
     assert got[:2] == expected[:2] and "Traceback" not in got[2]
 
@@ -311,9 +315,15 @@ def test_a_linked_cache_file_is_neither_read_nor_replaced_through(project, cli, 
     outside.write_bytes((project / CACHE).read_bytes())
     (project / CACHE).unlink()
     (project / CACHE).symlink_to(outside)
-    _lie_outside = list(marshal.loads(outside.read_bytes()[len(vcache.MAGIC) + 32:]))
-    _lie(_lie_outside)
-    outside.write_bytes(vcache._seal(marshal.dumps(tuple(_lie_outside))))
+    elsewhere = tmp_path / "elsewhere"  # a project whose cache is the file the link leads to
+    (elsewhere / ".litrec-cache" / "validate").mkdir(parents=True)
+    (elsewhere / ".litrec-cache" / "validate" / "records.bin").write_bytes(outside.read_bytes())
+    cache = vcache.Cache(project, project / "records")
+    there = type(cache.slot)(elsewhere, cache.slot.folder, cache.slot.name)
+    held = list(there.read(cache.key))
+    _lie(held)
+    there.write(cache.key, tuple(held))
+    outside.write_bytes((elsewhere / ".litrec-cache" / "validate" / "records.bin").read_bytes())
     before = outside.read_bytes()
     code, out, _ = cli("validate")
     assert code == 0 and "only the cache knows" not in out

@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+from pathlib import Path
+
 import pytest
 
 from litrec import runmemo
@@ -16,16 +18,16 @@ from tests.runner.test_runner import toy  # noqa: F401  (the fixture)
 @pytest.fixture
 def full_runs(monkeypatch):
     """How many runs took the full path (loaded and validated the records)."""
-    import litrec.commands.run as run_cmd
+    import litrec.load
 
     calls: list[int] = []
-    real = run_cmd.load_valid_project
+    real = litrec.load.load_project
 
-    def counted(args):
+    def counted(*args, **kwargs):
         calls.append(1)
-        return real(args)
+        return real(*args, **kwargs)
 
-    monkeypatch.setattr(run_cmd, "load_valid_project", counted)
+    monkeypatch.setattr(litrec.load, "load_project", counted)
     return calls
 
 
@@ -43,7 +45,7 @@ def _memo_ready(cli):
 
 def test_second_noop_run_prints_the_kept_answer(toy, cli, full_runs, monkeypatch):
     _memo_ready(cli)
-    assert (toy / ".litrec-cache" / "run" / "quick.json").is_file()
+    assert (toy / ".litrec-cache" / "run" / "quick.bin").is_file()
     before = len(full_runs)
     for fmt in ("json", "text"):
         got = cli("run", "--profile", "quick", "--format", fmt)
@@ -127,34 +129,28 @@ def test_targets_force_and_no_cache_do_not_take_anothers_answer(toy, cli, full_r
     assert len(full_runs) == before + 2
 
 
-@pytest.mark.parametrize("damage", ["garbage", "wrong check", "other key", "link", "folder",
-                                    "misshapen rows"])
-def test_a_damaged_memo_is_never_trusted(toy, cli, full_runs, monkeypatch, tmp_path, damage):
-    _memo_ready(cli)
-    memo = toy / ".litrec-cache" / "run" / "quick.json"
-    held = json.loads(memo.read_text())
-    held["answer"]["claims"][0]["verdict"] = "not reproduced"  # what a forged memo would say
-    memo.unlink()
-    if damage == "garbage":
-        memo.write_bytes(b"\x00not json")
-    elif damage == "wrong check":
-        memo.write_text(json.dumps(held))
-    elif damage == "other key":
-        held["key"] = "0" * 40
-        memo.write_text(json.dumps(held))
-    elif damage == "misshapen rows":  # checksum and key right, rows of another shape
-        import hashlib
+@pytest.mark.parametrize("damage", ["garbage", "other key", "misshapen rows", "other fields"])
+def test_a_damaged_memo_is_never_trusted(toy, cli, full_runs, monkeypatch, damage):
+    """The refusal rules of the cache itself (links, seals, versions) are tested once, in
+    test_cache.py; here, what a sealed entry of the right key may still hold."""
+    from litrec.cache import Slot, plain
 
-        held["answer"]["claims"][0]["outcomes"] = [{"no such field": 1}]
-        body = json.dumps(held["answer"], separators=(",", ":"))
-        held["check"] = hashlib.sha256(body.encode()).hexdigest()
-        memo.write_text(json.dumps(held))
-    elif damage == "link":
-        target = tmp_path / "elsewhere.json"
-        target.write_text(json.dumps(held))
-        memo.symlink_to(target)
+    _memo_ready(cli)
+    slot = Slot(toy, "run", "quick")
+    memo = toy / ".litrec-cache" / "run" / "quick.bin"
+    key = runmemo.inputs_key(Path("records"), Path("records").resolve().parent / "analysis",
+                             Path("results"), "quick", [])  # as the command makes it, from toy/
+    held = plain(runmemo.recall(Path("records"), "quick", key))
+    held["claims"][0]["verdict"] = "not reproduced"  # what a forged memo would say
+    if damage == "garbage":
+        memo.write_bytes(b"\x00not a cache entry")
+    elif damage == "other key":
+        slot.write("0" * 40, held)
+    elif damage == "misshapen rows":  # sealed, key right, rows of another shape
+        held["claims"][0]["outcomes"] = [{"no such field": 1}]
+        slot.write(key, held)
     else:
-        memo.mkdir()
+        slot.write(key, {**held, "extra": 1})
     before = len(full_runs)
     got = cli("run", "--profile", "quick", "--format", "json")
     assert len(full_runs) == before + 1

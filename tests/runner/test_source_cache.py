@@ -4,16 +4,16 @@ cache is never written outside the project nor through a link."""
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
 from litrec import sourcefacts
+from litrec.cache import Slot
 from litrec.inputs import result_inputs as fingerprint
 from litrec.load import load_project
 from litrec.registry import load_registry
 
-FACTS = (".litrec-cache", "sources", "facts.json")
+FACTS = (".litrec-cache", "sources", "facts.bin")
 
 
 @pytest.fixture(autouse=True)
@@ -33,7 +33,7 @@ def _answers(root):
 def test_kept_answers_equal_fresh_ones_and_a_change_is_read_afresh(project, monkeypatch):
     fresh = _answers(project)
     facts = project.joinpath(*FACTS)
-    assert facts.is_file() and json.loads(facts.read_text())
+    assert facts.is_file() and Slot(project, "sources", "facts").read(sourcefacts._reader_hash())
     monkeypatch.setattr(sourcefacts, "_STORES", {})  # a later process: answers from the file
     monkeypatch.setattr("ast.parse", lambda *a, **k: pytest.fail("parsed a kept source"))
     assert _answers(project) == fresh
@@ -45,13 +45,13 @@ def test_kept_answers_equal_fresh_ones_and_a_change_is_read_afresh(project, monk
     assert fps["prop1-identity"] != fresh[1]["prop1-identity"]
 
 
-@pytest.mark.parametrize("damage", [b"{not json", b"[1, 2]", b"\x00\xff", b""])
+@pytest.mark.parametrize("damage", [b"{not a cache", b"[1, 2]", b"\x00\xff", b""])
 def test_a_damaged_cache_is_read_as_empty(project, damage):
     fresh = _answers(project)
     project.joinpath(*FACTS).write_bytes(damage)
     sourcefacts._STORES.clear()
     assert _answers(project) == fresh
-    assert json.loads(project.joinpath(*FACTS).read_text())  # rewritten whole
+    assert Slot(project, "sources", "facts").read(sourcefacts._reader_hash())  # rewritten whole
 
 
 def test_no_cache_folder_outside_the_project_nor_through_a_link(project, tmp_path):

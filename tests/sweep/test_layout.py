@@ -99,10 +99,10 @@ def test_nothing_is_started_where_points_cannot_go_to_local_workers(monkeypatch,
 
     started = []
     monkeypatch.setattr(executors, "_start_server", lambda *a: started.append(a))
-    assert executors.prestart("local", 1, None, tmp_path) is None
-    assert executors.prestart("dask", None, "tcp://127.0.0.1:1", tmp_path) is None
+    assert executors.prestart(executors.ExecutorSpec.of("local", 1), tmp_path) is None
+    assert executors.prestart(executors.ExecutorSpec.of("dask", None, "tcp://127.0.0.1:1"), tmp_path) is None
     assert started == []
-    assert executors.prestart("local", 2, None, tmp_path) is None
+    assert executors.prestart(executors.ExecutorSpec.of("local", 2), tmp_path) is None
     assert started == ([("local", False)] if executors.start_method() == "forkserver" else [])
 
 

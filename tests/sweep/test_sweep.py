@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from litrec.errors import InputsChanged
 from litrec.machine import cpu_isa, cpu_model, platform_info
 from litrec.stats import summarize
 from litrec.sweep import Point, SweepError, aggregate, load_analysis, plan, run_point
@@ -151,7 +152,7 @@ def test_a_worker_with_other_code_refuses_to_run(sweep_project):
     mod, files = load_analysis(str(sweep_project), "analysis", "toy_sweep")
     other = dict(files, **{"analysis/toy_sweep.py": "0" * 64})
     point = Point(str(sweep_project), "analysis", "toy_sweep", "quick", {}, other)
-    with pytest.raises(SweepError, match=r"sees different analysis code \(analysis/toy_sweep.py\)"):
+    with pytest.raises(InputsChanged, match=r"analysis/toy_sweep.py is not the source the run hashed"):
         run_point(point)
     point = Point(str(sweep_project), "analysis", "toy_sweep", "quick", {}, files, {"numpy": "0.1"})
     with pytest.raises(SweepError, match=r"has numpy .* \(here 0.1\); install the same constraints"):

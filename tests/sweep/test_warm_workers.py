@@ -67,8 +67,9 @@ def test_a_worker_imports_the_analysis_once_for_all_its_points(sweep_project, cl
 
 
 @pytest.fixture
-def jax_project(sweep_project):
-    """The sweep project with a second analysis that compiles with JAX (one point)."""
+def jax_project(sweep_project, without_shared_compile_cache):
+    """The sweep project with a second analysis that compiles with JAX (one point), and JAX
+    without the tests' shared compile cache, so that litrec's own is used."""
     (sweep_project / "analysis" / "toy_jax.py").write_text(JAX_TOY)
     reg = sweep_project / "analysis" / "registry.yaml"
     reg.write_text(reg.read_text() + "toy-jax:\n  module: toy_jax\n  title: Toy JAX\n")

@@ -13,6 +13,7 @@ has them command by command.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -75,7 +76,8 @@ def _main(argv: list[str] | None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
-        return command_module(args.command).run(args)
+        with _caches(getattr(args, "cache", True)):
+            return command_module(args.command).run(args)
     except UsageError as exc:
         print(f"litrec: error: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -89,3 +91,23 @@ def _main(argv: list[str] | None) -> int:
     except BrokenPipeError:  # the reader went away (`litrec export json | head`): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+@contextlib.contextmanager
+def _caches(on: bool):
+    """`--no-cache`: litrec's caches off while the command runs (in this process and the
+    processes it starts), as `LITREC_NO_CACHE=1` turns them off."""
+    if on:
+        yield
+        return
+    from litrec.cache import OFF_VARIABLE, turn_off
+
+    was = os.environ.get(OFF_VARIABLE)
+    turn_off()
+    try:
+        yield
+    finally:
+        if was is None:
+            os.environ.pop(OFF_VARIABLE, None)
+        else:
+            os.environ[OFF_VARIABLE] = was

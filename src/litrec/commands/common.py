@@ -26,6 +26,9 @@ def records_args(p: argparse.ArgumentParser) -> None:
                    help="the records folder (default: records)")
     p.add_argument("--analysis", type=Path, default=None, metavar="DIR",
                    help="the analysis folder with registry.yaml (default: beside the records folder)")
+    p.add_argument("--no-cache", dest="cache", action="store_false",
+                   help="neither read nor write litrec's caches (.litrec-cache/ at the project "
+                   "root): everything is worked out again, as with LITREC_NO_CACHE=1")
 
 
 def results_arg(p: argparse.ArgumentParser) -> None:

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
 
 from litrec.commands.common import (
     console,
-    stdout_to_stderr,
     format_arg,
-    load_valid_project,
+    need_dir,
     positive_int,
     profile_arg,
     records_args,
     results_arg,
+    stdout_to_stderr,
 )
 from litrec.errors import UsageError
 from litrec.safetext import safe_text
@@ -102,75 +103,43 @@ def _printed(profile: str, bar):
 
 
 def run(args) -> int:
-    """Run what is stale, print the verdicts; exit 1 on a failure or a claim not reproduced.
-
-    A run with nothing to run whose inputs are all as they were at the last such
-    run prints that run's verdicts (`litrec.runmemo`) without reading the records again.
-    """
+    """Parse, call `litrec.reproduce.reproduce`, print the verdicts; exit 1 on a failure or a
+    claim not reproduced. A run with nothing to run whose inputs are all as they were at the
+    last such run prints that run's verdicts (`litrec.runmemo`) without reading the records."""
     if args.scheduler and args.executor != "dask":
         raise UsageError("--scheduler names a dask scheduler; add --executor dask")
     if args.scheduler and args.jobs:
         raise UsageError("--jobs sizes the executor litrec starts; a cluster at --scheduler "
                          "has the workers it was given")
-    from litrec import runmemo
+    from litrec.executors import ExecutorSpec
+    from litrec.reproduce import reproduce
 
-    analysis = args.analysis or args.records.resolve().parent / "analysis"
-    key = None if args.force else runmemo.inputs_key(args.records, analysis, args.results,
-                                                     args.profile, args.targets)
-    kept = runmemo.recall(args.records, args.profile, key)
-    try:
-        statuses = [ClaimStatus.from_row(r) for r in kept["claims"]] if kept else None
-    except (TypeError, ValueError):  # rows of another shape: never trusted, worked out again
-        statuses = None
-    if statuses is not None:
-        return _report(args, statuses, [], kept["current"], [], ran_any=False)
-    from litrec.executors import prestart  # something may run: its workers start now
-
+    need_dir(args.records, "records")
+    spec = ExecutorSpec.of(args.executor, args.jobs, args.scheduler)
     with stdout_to_stderr(args.format == "json"):  # standard output is for the JSON alone
-        early = prestart(args.executor, args.jobs, args.scheduler, analysis)
-        try:
-            report = _run(args, key, early, analysis)
-        finally:
-            if early is not None:
-                early.discard()  # closed unless its points were sent
-    return report() if callable(report) else report
-
-
-def _run(args, key: str | None, early, analysis: Path):
-    """The full path of `run`: load, plan, run what is stale, judge; the exit code, or the
-    report to print (a function giving the exit code)."""
-    from litrec import runmemo
-    from litrec.runner import plan_run, run_plan
-    from litrec.state import check_profile
-    from litrec.verdicts import claim_statuses
-
-    proj = load_valid_project(args)
-    if proj is None:
+        out = reproduce(args.records, args.analysis, args.results, args.profile, args.targets,
+                        spec, force=args.force, compile_cache=not args.no_compile_cache,
+                        showing=lambda: _showing(args))
+    if out.errors:
+        for d in out.errors:
+            print(d.format(), file=sys.stderr)
+        n = len(out.errors)
+        print(f"litrec run: the records have {n} error{'s' * (n != 1)}; fix them first "
+              "(litrec validate)", file=sys.stderr)
         return 1
-    check_profile(proj.registry, args.results, args.profile)
-    plan = plan_run(proj, args.results, args.profile, args.targets, args.force)
-    failed: list[str] = []
-    if plan.todo:
-        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    return _report(args, out.statuses, out.ran, out.current, out.failed, out.ran_any)
 
-        with Progress(TextColumn("{task.description}"), BarColumn(),
-                      TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
-                      console=console(stderr=True), transient=False,
-                      disable=args.format == "json") as bar:
-            failed = run_plan(proj, plan, args.results, args.profile, _printed(args.profile, bar),
-                              args.executor, args.jobs, args.scheduler,
-                              compile_cache=not args.no_compile_cache, early=early)
-    statuses = claim_statuses(proj, args.results, args.profile, plan.claims, plan.states)
-    if not plan.todo and key is not None:
-        inputs = [st.inputs for st in plan.states.values() if st.inputs is not None]
-        data = {"patterns": sorted({p for i in inputs for p in i.patterns}),
-                "files": {f: d for i in inputs for f, d in i.data.items()}}
-        runmemo.keep(args.records, args.profile, key,
-                     {"current": plan.current, "claims": [s.row() for s in statuses], "data": data},
-                     again=lambda: runmemo.inputs_key(args.records, analysis, args.results,
-                                                      args.profile, args.targets))
-    ran = [n for n, _ in plan.todo if n not in failed]
-    return lambda: _report(args, statuses, ran, plan.current, failed, ran_any=bool(plan.todo))
+
+@contextlib.contextmanager
+def _showing(args):
+    """The run's progress on standard error (none with --format json): its events."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(),
+                  TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
+                  console=console(stderr=True), transient=False,
+                  disable=args.format == "json") as bar:
+        yield _printed(args.profile, bar)
 
 
 def _report(args, statuses: list[ClaimStatus], ran: list[str], current: list[str],

@@ -14,7 +14,7 @@ from litrec.commands.common import (
 )
 from litrec.commands.table import print_table
 from litrec.state import check_profile
-from litrec.verdicts import BEHIND, claim_statuses, result_problems
+from litrec.verdicts import BEHIND, claim_statuses, result_problems, with_scales
 
 
 def add_parser(sub) -> None:
@@ -24,7 +24,8 @@ def add_parser(sub) -> None:
                        "running anything: at most two lines per claim, cut to the terminal's "
                        "width (the verdict and the deciding number beside its expectation; then, "
                        "for anything but reproduced, the reason). Exit 0 whatever the verdicts; 1 "
-                       "when the records have errors or a result is damaged or cannot be judged.")
+                       "when the records have errors, a result is damaged or cannot be judged, or a "
+                       "signature is bad (litrec sign).")
     profile_arg(p, "which profile's results to judge (default: paper)")
     results_arg(p)
     p.add_argument("--check-current", action="store_true",
@@ -44,14 +45,12 @@ def run(args) -> int:
     if proj is None:
         return 1
     check_profile(proj.registry, args.results, args.profile)
-    statuses = claim_statuses(proj, args.results, args.profile)
+    statuses = with_scales(proj, args.results, claim_statuses(proj, args.results, args.profile),
+                           args.profile)
     if args.format == "json":
         print(json.dumps([s.row() for s in statuses], indent=2, default=str))
     else:
         print_table(statuses, args.profile, args.verbose)
-        line = signature_line(statuses)
-        if line:
-            print(line)
     errors, warnings = result_problems(statuses)
     for w in warnings:
         print(f"litrec status: warning: {w}", file=sys.stderr)
@@ -72,16 +71,6 @@ def run(args) -> int:
 def _by_result(statuses) -> dict[str, dict]:
     """The provenance of each analysis's result, once per analysis."""
     return {s.analysis: s.provenance for s in statuses if s.analysis and "signature" in s.provenance}
-
-
-def signature_line(statuses) -> str:
-    """`results: 2 signed, 3 unsigned, 1 bad signature`; empty when no result is signed."""
-    seen = [p["signature"] for p in _by_result(statuses).values()]
-    if not any(v != "unsigned" for v in seen):
-        return ""
-    counts = {v: seen.count(v) for v in ("signed", "unsigned", "bad")}
-    words = {"signed": "signed", "unsigned": "unsigned", "bad": "bad signature"}
-    return "results: " + ", ".join(f"{n} {words[v]}" for v, n in counts.items() if n)
 
 
 def bad_signatures(statuses, results, profile: str) -> list[str]:

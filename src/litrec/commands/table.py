@@ -21,7 +21,7 @@ from rich.text import Text
 from litrec.commands.common import console
 from litrec.formatting import fmt
 from litrec.judge import Outcome, leaning
-from litrec.verdicts import VERDICTS, ClaimStatus
+from litrec.verdicts import SCALES, VERDICTS, ClaimStatus
 from litrec.words import STYLE, mark, word
 
 JUDGED = ("reproduced", "not reproduced", "inconclusive", "stale")  # states shown with numbers
@@ -90,7 +90,28 @@ def summary_line(statuses: list[ClaimStatus], profile: str) -> str:
     order = list(VERDICTS) + sorted(v for v in counts if v not in VERDICTS)  # states added elsewhere
     parts = [f"{counts[v]} {word(v)}" for v in order if counts[v]]
     n = len(statuses)
-    return f"{n} claim{'s' * (n != 1)}: {', '.join(parts) or 'none'} (profile {profile})"
+    extra = "".join(f"; {line}" for line in scales_and_signatures(statuses, profile))
+    return f"{n} claim{'s' * (n != 1)}: {', '.join(parts) or 'none'} (profile {profile}{extra})"
+
+
+def scales_and_signatures(statuses: list[ClaimStatus], profile: str) -> list[str]:
+    """`at paper_full: 1 reproduced, 5 missing` for each other scale the statuses were judged at
+    (`verdicts.with_scales`), and `results: 2 signed, 1 bad signature` when any is signed."""
+    out = []
+    for scale in SCALES:
+        counts = Counter(s.verdicts.get(scale) for s in statuses if s.verdicts)
+        if scale == profile or not counts:
+            continue
+        order = list(VERDICTS) + sorted(v for v in counts if v not in VERDICTS and v)
+        out.append(f"at {scale}: " + (", ".join(f"{counts[v]} {word(v)}" for v in order
+                                                if counts[v]) or "none"))
+    seen = list({s.analysis: s.provenance["signature"] for s in statuses
+                 if s.analysis and "signature" in s.provenance}.values())
+    if any(v != "unsigned" for v in seen):
+        words = {"signed": "signed", "unsigned": "unsigned", "bad": "bad signature"}
+        out.append("results: " + ", ".join(f"{seen.count(v)} {w}" for v, w in words.items()
+                                           if seen.count(v)))
+    return out
 
 
 def _fit(text: str, room: int) -> str:

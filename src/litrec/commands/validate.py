@@ -32,9 +32,6 @@ def add_parser(sub) -> None:
     p.add_argument("--strict", action="store_true",
                    help="warnings count as errors (a suspect link, a file that is not a record): "
                    "exit 1")
-    p.add_argument("--no-cache", dest="cache", action="store_false",
-                   help="check every file again, and neither read nor write the validation cache "
-                   "(.litrec-cache/validate/ at the project root)")
 
 
 QUIET_CODES = ("partial", "unreviewed")  # notes of a state the owner chose: printed with --verbose only

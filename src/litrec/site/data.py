@@ -24,7 +24,7 @@ from litrec.kinds import page_of
 from litrec.project import Edge, Project
 from litrec.site.svg import UnsafeFigure, sanitise_svg
 from litrec.state import ResultState, result_states
-from litrec.verdicts import ClaimStatus, claim_statuses
+from litrec.verdicts import ClaimStatus, claim_statuses, with_scales
 
 
 def anchor(claim_id: str) -> str:
@@ -214,8 +214,8 @@ def gather(project: Project, results_dir: Path, profile: str,
     states = result_states(reg, Path(results_dir), sorted(analyses), profile)
     for name, info in analyses.items():
         info.result_state = states[name]
-    statuses = {s.claim: s for s in claim_statuses(project, Path(results_dir), profile,
-                                                   states=states)}
+    judged = claim_statuses(project, Path(results_dir), profile, states=states)
+    statuses = {s.claim: s for s in with_scales(project, Path(results_dir), judged, profile)}
     out_edges: dict[str, list[Edge]] = defaultdict(list)
     for e in project.edges:
         out_edges[e.source].append(e)

@@ -31,10 +31,12 @@ from litrec.site.parts import (
     badge,
     lines,
     mark,
+    other_scales,
     outcome_rows,
     provenance,
     ref_link,
     rel_text,
+    scales_note,
     verdict_of,
 )
 from litrec.site.text import flatten, inline, prose
@@ -75,6 +77,8 @@ def home(data: SiteData, intro: str) -> str:
         counts = ", ".join(f"{verdicts[v]} {badge(v)}" for v in PROBLEM_ORDER if verdicts.get(v))
         out.append(block(p(f"Every claim of the record, judged against the <strong>{esc(data.profile)}"
                            f"</strong> results in {code('results/')}: {counts}; problems first. "
+                           f"The headline verdict is the {code(data.profile)} one; "
+                           + scales_note(data) +
                            "Each claim's page shows every expectation with its interval."),
                          table(["Claim", "Verdict and why", "Expectations"],
                                _dashboard_rows(data, page, rows), cls="lr-dashboard")))
@@ -126,6 +130,7 @@ def _dashboard_rows(data: SiteData, page: str, rows):
         if st is not None and st.rests_on_it:
             verdict += "<br>" + span("lr-reason", "rests on it: " + ", ".join(
                 ref_link(data, page, r) for r in st.rests_on_it))
+        verdict += other_scales(data, ref)
         outcome = outcome_rows(data, ref, c)
         tally = Counter(r["decision"] for r in outcome if r["holds"] is not None
                         or r["decision"] == "inconclusive")

@@ -8,18 +8,18 @@ from typing import Any
 from litrec.formatting import fmt
 from litrec.judge import leaning
 from litrec.ledger import read_history
+from litrec.verdicts import SCALES
 from litrec.model import RELATIONS
 from litrec.site.data import SiteData, anchor
 from litrec.site.markup import a, code, esc, inline_md, p, span, table, ul, words
 from litrec.site.plots import interval_plot, row_of
 from litrec.verdicts import judged_in
-
-VERDICT_TEXT = {"missing": "not run", "not_run": "not run", "unchecked": "no analysis yet"}
-
+from litrec.words import word
 
 def badge(value: str, family: str = "v") -> str:
-    """A small coloured label; its class derives from `value` (`lr-v-not-run`)."""
-    text = VERDICT_TEXT.get(value, value) if family == "v" else value
+    """A small coloured label in the command line's words (`litrec.words`: `missing`, not
+    "not run"); its class derives from `value` (`lr-v-not-run`)."""
+    text = word(value) if family == "v" else value
     cls = "".join(c if c.isalnum() else "-" for c in value.lower())
     return span(f"lr-badge lr-{family}-{cls}", esc(text))
 
@@ -28,6 +28,25 @@ def verdict_of(data: SiteData, ref: str) -> str:
     """The verdict of a claim ref for this site's profile."""
     st = data.statuses.get(ref)
     return st.verdict if st is not None else "unchecked"
+
+
+def other_scales(data: SiteData, ref: str) -> str:
+    """The claim's verdict at each scale other than the site's profile, under its headline badge."""
+    st = data.statuses.get(ref)
+    if st is None or not st.verdicts:
+        return ""
+    return "".join("<br>" + span("lr-reason", f"at {code(scale)}: ") + badge(v or "unchecked")
+                   for scale, v in st.verdicts.items() if scale != data.profile)
+
+
+def scales_note(data: SiteData) -> str:
+    """Which scales are shown beside the headline verdict, in words (ends with a space)."""
+    others = [s for s in SCALES if s != data.profile]
+    if not others:
+        return ""
+    return ("each claim's verdict at " + ", ".join(code(s) for s in others)
+            + (" (the paper's own scale: its number of steps and seeds)" if "paper_full" in others
+               else "") + " is shown under it. ")
 
 
 def rel_text(rel: str) -> str:

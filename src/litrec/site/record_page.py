@@ -36,6 +36,7 @@ from litrec.site.parts import (
     badge,
     history,
     links_list,
+    other_scales,
     outcome_plot,
     outcome_table,
     provenance,
@@ -154,7 +155,8 @@ def _external(url: str, text: str) -> str:
 def _claim(data: SiteData, rec, c, page: str) -> str:
     ref = f"{rec.id}#{c.id}"
     out = [f"### {inline(c.id)} · {inline(c.title)} {{ #{anchor(c.id)} }}\n"]
-    meta = [badge(verdict_of(data, ref)), esc(c.kind)]
+    meta = [badge(verdict_of(data, ref)) + other_scales(data, ref).replace("<br>", " "),
+            esc(c.kind)]
     if c.where and c.where.describe():
         meta.append(esc(c.where.describe()))
     if c.check:
@@ -164,6 +166,8 @@ def _claim(data: SiteData, rec, c, page: str) -> str:
     out.append(prose(c.statement, data.resolver(page), 4))
     st = data.statuses.get(ref)
     parts = []
+    if not c.check:  # the badge says `unchecked`, as the command line does; the reason says why
+        parts.append(p("no analysis yet: the claim names none (check.analysis)", "lr-reason"))
     if c.check:
         if st is not None and st.reason and st.verdict != "reproduced":
             parts.append(p(esc(st.reason), "lr-reason"))
