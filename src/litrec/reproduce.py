@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Callable, ContextManager
 
 from litrec.diagnostics import Diagnostic
-from litrec.executors import ExecutorSpec
 
 
 @dataclass
@@ -33,11 +32,14 @@ class Outcome:
 
 
 def reproduce(records: Path, analysis: Path | None, results: Path, profile: str,
-              targets: list[str], spec: ExecutorSpec, *, force: bool = False,
-              compile_cache: bool = True,
+              targets: list[str],
+              executor: tuple[str, int | None, str | None] = ("local", None, None), *,
+              force: bool = False, compile_cache: bool = True,
               showing: Callable[[], ContextManager] = contextlib.nullcontext) -> Outcome:
     """Rerun what is stale (everything, with `force`) and judge every claim.
 
+    `executor` is (kind, jobs, scheduler) as given: the one `ExecutorSpec` is built from it
+    once something may run (a run answered from the memo imports no executor code).
     `showing()` gives a context manager that yields the `litrec.runner.Events` of the run,
     entered only when something runs (the command's progress display).
     """
@@ -53,8 +55,9 @@ def reproduce(records: Path, analysis: Path | None, results: Path, profile: str,
         statuses = None
     if statuses is not None:
         return Outcome(statuses, [], kept.current)
-    from litrec.executors import prestart  # something may run: its workers start now
+    from litrec.executors import ExecutorSpec, prestart  # something may run: workers start now
 
+    spec = ExecutorSpec.of(*executor)
     early = prestart(spec, analysis)
     try:
         return _full(records, analysis, results, profile, targets, spec, force, compile_cache,

@@ -111,14 +111,13 @@ def run(args) -> int:
     if args.scheduler and args.jobs:
         raise UsageError("--jobs sizes the executor litrec starts; a cluster at --scheduler "
                          "has the workers it was given")
-    from litrec.executors import ExecutorSpec
     from litrec.reproduce import reproduce
 
     need_dir(args.records, "records")
-    spec = ExecutorSpec.of(args.executor, args.jobs, args.scheduler)
     with stdout_to_stderr(args.format == "json"):  # standard output is for the JSON alone
         out = reproduce(args.records, args.analysis, args.results, args.profile, args.targets,
-                        spec, force=args.force, compile_cache=not args.no_compile_cache,
+                        (args.executor, args.jobs, args.scheduler), force=args.force,
+                        compile_cache=not args.no_compile_cache,
                         showing=lambda: _showing(args))
     if out.errors:
         for d in out.errors:
