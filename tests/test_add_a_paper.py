@@ -25,8 +25,8 @@ from pathlib import Path
 
 import yaml
 
-from litrec.load import load_project
-from litrec.scaffold import next_id
+from litrec.records.load import load_project
+from litrec.records.scaffold import next_id
 from tests.conftest import PROJECT, REPO
 
 NAME = "lln-uniform-mean"  # the new analysis; its module is analysis/lln_uniform_mean.py

@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from litrec import __version__
-from litrec import model as m
-from litrec.diagnostics import format_field
-from litrec.kinds import KIND
-from litrec.project import Edge, Project
-from litrec.results import result_path
+from litrec.records import model as m
+from litrec.util.diagnostics import format_field
+from litrec.records.kinds import KIND
+from litrec.records.project import Edge, Project
+from litrec.runs.results import result_path
 from litrec.site.text import mermaid_label
-from litrec.verdicts import SCALES, claim_statuses, with_scales
+from litrec.verdicts.claims import SCALES, claim_statuses, with_scales
 
 FORMAT, VERSION = "litrec-graph", 2  # 2: verdicts over seeds, unchecked claims, pre-registration
 
@@ -70,7 +70,7 @@ def graph_document(proj: Project, results_dir: Path, profile: str) -> dict:
         out_of[ln["source"]].append({"rel": ln["rel"], "target": ln["ref"], "note": ln["note"]})
         into[ln["target"]].append({"rel": ln["inverse"], "source": ln["source"], "claim": ln["claim"],
                                    "note": ln["note"]})
-    from litrec.suspect import link_reviews
+    from litrec.records.suspect import link_reviews
 
     reviews: dict[str, list[dict]] = {rid: [] for rid in proj.records}
     for r in link_reviews(proj, results_dir):

@@ -26,7 +26,7 @@ Per claim (`\\litrec<ID>` below):
 
 Numbers are written as litrec shows them (four significant digits) in math
 mode: `$0.2067$`, `$4.441\\times10^{-16}$`. Nothing is computed here: the
-values are the stored results' (`litrec.verdicts`), with their verdicts.
+values are the stored results' (`litrec.verdicts.claims`), with their verdicts.
 """
 
 from __future__ import annotations
@@ -35,12 +35,12 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from litrec.errors import LitrecError
-from litrec.formatting import fmt
+from litrec.util.errors import LitrecError
+from litrec.util.formatting import fmt
 
 if TYPE_CHECKING:
-    from litrec.project import Project
-    from litrec.verdicts import ClaimStatus
+    from litrec.records.project import Project
+    from litrec.verdicts.claims import ClaimStatus
 
 DIGITS = ("Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine")
 PREFIX = "litrec"
@@ -119,7 +119,7 @@ def _deciding(st: ClaimStatus):
 
 def macros(statuses: list[ClaimStatus]) -> list[tuple[str, str, str]]:
     """`(name, value, what it is)` for every macro, in claim order; NameClash on a shared name."""
-    from litrec.words import word
+    from litrec.verdicts.words import word
 
     out: list[tuple[str, str, str]] = []
     owner: dict[str, str] = {}
@@ -163,7 +163,7 @@ def macros(statuses: list[ClaimStatus]) -> list[tuple[str, str, str]]:
 
 def tex_document(proj: Project, results_dir: Path, profile: str) -> str:
     """The macros file: a header, then one `\\newcommand` per macro with what it holds."""
-    from litrec.verdicts import claim_statuses
+    from litrec.verdicts.claims import claim_statuses
 
     statuses = claim_statuses(proj, results_dir, profile)
     lines = [f"% Written by `litrec export tex --profile {profile}`: every claim's verdict and\n",

@@ -9,8 +9,8 @@ import types
 
 import pytest
 
-from litrec.contract import check_module, check_output, source_problems
-from litrec.errors import ContractError
+from litrec.runs.contract import check_module, check_output, source_problems
+from litrec.util.errors import ContractError
 
 GOOD = '''
 from dataclasses import dataclass

@@ -9,10 +9,10 @@ import json
 import bibtexparser
 import pytest
 
-from litrec import model as m
+from litrec.records import model as m
 from litrec.bibtex.read import key_id, read_bibtex
 from litrec.bibtex.write import bibtex_entry
-from litrec.yamlsafe import load_bytes
+from litrec.records.yamlsafe import load_bytes
 
 from .conftest import run_cli
 
@@ -211,7 +211,7 @@ def test_export_then_import_keeps_every_citation_field(project):
 
 
 def test_a_key_id_is_a_literature_id_everywhere():
-    from litrec.kinds import kind_of_id
+    from litrec.records.kinds import kind_of_id
     from litrec.site.text import ID_CANDIDATE
 
     assert kind_of_id("REF-bishop2006pattern") == "literature"

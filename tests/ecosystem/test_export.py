@@ -8,13 +8,13 @@ import re
 import jsonschema
 import pytest
 
-from litrec import model as m
-from litrec.load import load_project
-from litrec.inputs import RESULT_FORMAT
-from litrec.inputs import result_inputs as fingerprint
-from litrec.results import write_result
-from litrec.seal import seal
-from litrec.schema import schema_for
+from litrec.records import model as m
+from litrec.records.load import load_project
+from litrec.runs.inputs import RESULT_FORMAT
+from litrec.runs.inputs import result_inputs as fingerprint
+from litrec.runs.results import write_result
+from litrec.runs.seal import seal
+from litrec.records.schema import schema_for
 
 from .conftest import ROOT, run_cli
 

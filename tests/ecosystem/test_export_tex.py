@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from litrec.tex import DIGITS, NameClash, claim_name, escape, macros, metric_name, number
-from litrec.verdicts import ClaimStatus
+from litrec.verdicts.claims import ClaimStatus
 from tests.conftest import REPO
 from tests.verdicts.test_status_width import _result
 from tests.verdicts.test_suspect import GOOD

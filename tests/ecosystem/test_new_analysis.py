@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from litrec.contract import source_problems, source_profiles
-from litrec.scaffold_analysis import module_name
+from litrec.runs.contract import source_problems, source_profiles
+from litrec.runs.scaffold import module_name
 
 from .conftest import run_cli
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from litrec.newclaim import append_claim
+from litrec.records.newclaim import append_claim
 
 LIT = "records/literature/ARXIV-2212.07677.yaml"
 
@@ -23,7 +23,7 @@ def test_a_finding_is_appended_after_the_last_claim_and_the_rest_is_kept(project
     assert all(any(ln == r for r in rest) for ln in before.splitlines())
     assert after.index("id: F3") < after.index("discrepancies:")
     assert cli("validate")[0] == 0
-    from litrec.load import load_project
+    from litrec.records.load import load_project
 
     proj = load_project(project / "records")
     assert proj.claim("ARXIV-2212.07677#F3")[1].kind == "finding"

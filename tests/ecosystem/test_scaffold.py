@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from litrec.kinds import KIND, KINDS
-from litrec import model as m
-from litrec.scaffold import next_id, slug
-from litrec.yamlsafe import load_bytes
+from litrec.records.kinds import KIND, KINDS
+from litrec.records import model as m
+from litrec.records.scaffold import next_id, slug
+from litrec.records.yamlsafe import load_bytes
 
 from .conftest import run_cli
 

@@ -33,12 +33,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import Field, ValidationError
 
-from litrec.kinds import ID_RE, KINDS
-from litrec.locators import Locator, Where
-from litrec import model as m
-from litrec.discover import find_record_files
-from litrec.schema import LitrecJsonSchema, schema_filename, schema_for, schema_text
-from litrec.yamlsafe import load_bytes
+from litrec.records.kinds import ID_RE, KINDS
+from litrec.records.locators import Locator, Where
+from litrec.records import model as m
+from litrec.records.discover import find_record_files
+from litrec.records.schema import LitrecJsonSchema, schema_filename, schema_for, schema_text
+from litrec.records.yamlsafe import load_bytes
 
 from tests.conftest import FIXTURES
 

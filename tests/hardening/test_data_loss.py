@@ -164,7 +164,7 @@ def wait_for(path: Path, lines: int = 1, timeout: float = 120) -> None:
 def ran(mini):
     """The mini project with the slow analysis and a stored quick result of run 'old'
     (written directly: a run's result, stale for the code as it is)."""
-    from litrec.results import write_result
+    from litrec.runs.results import write_result
 
     slow(mini)
     write_result(mini / "results", "toy", "quick",
@@ -298,7 +298,7 @@ def _check_whole(results: Path, tokens: set[str]) -> str:
 def test_a_crash_at_any_step_of_a_write_leaves_one_whole_result(tmp_path, monkeypatch,
                                                                 old_figs, new_figs):
     """Kill the write at its 1st, 2nd, ... file operation: old or new, never a mix."""
-    from litrec.results import write_result
+    from litrec.runs.results import write_result
 
     ops = ("rename", "replace", "link", "mkdir", "rmdir", "unlink", "fsync", "open", "write")
     real = {name: getattr(os, name) for name in ops}
@@ -338,7 +338,7 @@ def test_a_crash_at_any_step_of_a_write_leaves_one_whole_result(tmp_path, monkey
 
 
 def test_unchanged_figures_are_left_as_they_are(tmp_path):
-    from litrec.results import write_result
+    from litrec.runs.results import write_result
 
     payload, figs = _payload("same", True)
     write_result(tmp_path, "toy", "quick", payload, figs)
@@ -350,7 +350,7 @@ def test_unchanged_figures_are_left_as_they_are(tmp_path):
 
 def test_committed_results_still_read_and_show_their_figures():
     """The results in the repository keep their layout: <profile>.json and <profile>/."""
-    from litrec.results import read_result
+    from litrec.runs.results import read_result
 
     repo = Path(__file__).resolve().parents[2] / "results"
     for json_file in sorted(repo.glob("*/*.json")):
@@ -367,7 +367,7 @@ def _umask() -> int:
 
 @pytest.mark.parametrize("mask", [0o022, 0o077])
 def test_result_files_get_ordinary_modes(tmp_path, mask):
-    from litrec.results import write_result
+    from litrec.runs.results import write_result
 
     old = os.umask(mask)
     try:
@@ -380,7 +380,7 @@ def test_result_files_get_ordinary_modes(tmp_path, mask):
 
 
 def test_a_replaced_record_keeps_an_ordinary_mode(tmp_path):
-    from litrec.scaffold import write_replace
+    from litrec.records.scaffold import write_replace
 
     record = write(tmp_path, "records/notes/NOTE-1.yaml", "id: NOTE-1\n")
     old = os.umask(0o022)
@@ -527,7 +527,7 @@ def test_sys_exit_in_a_worker_process_is_a_failure(ran, litrec):
 
 
 def test_a_signal_during_a_write_waits_for_the_write_then_stops_the_run():
-    from litrec import interrupt
+    from litrec.runs import interrupt
 
     with interrupt.handling():
         with interrupt.deferred():

@@ -20,7 +20,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from litrec.load import load_project
+from litrec.records.load import load_project
 from tests.hardening.conftest import ANALYSIS, NOTE, PAPER
 
 DECISION = "id: ADR-001\nkind: decision\ntitle: t\nstatus: accepted\ndate: 2026-01-02\n"
@@ -192,12 +192,12 @@ def check_result(data: dict) -> None:
     """Status, the site's pages and the export of a project with this result never raise."""
     import json as _json
 
-    from litrec.errors import DamagedResult
+    from litrec.util.errors import DamagedResult
     from litrec.export import graph_document
     from litrec.site.data import gather
     from litrec.site.index_pages import analysis_page
     from litrec.site.record_page import record_page
-    from litrec.verdicts import claim_statuses
+    from litrec.verdicts.claims import claim_statuses
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

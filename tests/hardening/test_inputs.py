@@ -1,4 +1,4 @@
-"""Never a stale answer: every input of a result is seen (`litrec.inputs`), by every cache.
+"""Never a stale answer: every input of a result is seen (`litrec.runs.inputs`), by every cache.
 
 Each case is built in a temporary project, run once, then changed as a user (or a hostile
 user) would. Its answer is then worked out three ways, each on its own copy of the project,
@@ -251,7 +251,7 @@ def test_a_result_that_records_no_inputs_is_stale_and_says_why(tmp_path, litrec)
     path = root / "results/toy/quick.json"
     result = json.loads(path.read_text())
     del result["inputs"]
-    from litrec.seal import seal
+    from litrec.runs.seal import seal
 
     figures = {}
     path.write_text(json.dumps(seal({k: v for k, v in result.items()
@@ -274,7 +274,7 @@ def test_a_data_file_changed_while_the_analysis_runs_stores_nothing(tmp_path, li
 
 
 def test_the_run_memo_is_kept_only_when_the_inputs_did_not_change_during_the_run(tmp_path):
-    from litrec import runmemo
+    from litrec.cache import runmemo
 
     root = _project(tmp_path / "p", PLAIN)
     records, answer = root / "records", runmemo.Answer([], [], [], {})

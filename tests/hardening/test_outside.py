@@ -164,7 +164,7 @@ def _matplotlib_svg() -> bytes:
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from litrec.sweep import svg_bytes
+    from litrec.runs.sweep import svg_bytes
 
     fig, ax = plt.subplots()
     ax.plot([0, 1, 2], [1, 3, 2], label="loss")
@@ -198,9 +198,9 @@ def test_a_matplotlib_figure_survives_sanitising_and_a_script_does_not():
 def _site_project(root: Path, secret: Path) -> None:
     """mini + mkdocs.yml and site/ from the repository, a result with four figures: a real
     matplotlib one, a malicious one, one linked out of the project, and a FIFO."""
-    from litrec.inputs import result_inputs as fingerprint
-    from litrec.load import load_project
-    from litrec.results import write_result
+    from litrec.runs.inputs import result_inputs as fingerprint
+    from litrec.records.load import load_project
+    from litrec.runs.results import write_result
 
     shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
     shutil.copytree(REPO / "site", root / "site")

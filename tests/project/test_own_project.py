@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from litrec.discover import find_record_files
-from litrec.load import load_project
-from litrec.schema import schema_filename
-from litrec.yamlsafe import load_bytes
+from litrec.records.discover import find_record_files
+from litrec.records.load import load_project
+from litrec.records.schema import schema_filename
+from litrec.records.yamlsafe import load_bytes
 from tests.conftest import PROJECT, REPO
 from tests.ecosystem.test_schema import COMMENT, VALIDATORS, as_json, pydantic_valid
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from litrec import model as m
+from litrec.records import model as m
 from tests.conftest import REPO
 
 DOC = (REPO / "site" / "writing-records.md").read_text(encoding="utf-8")

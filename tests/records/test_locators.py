@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from litrec.locators import LOCATORS, Where
+from litrec.records.locators import LOCATORS, Where
 
 from .test_validate import errors, write
 

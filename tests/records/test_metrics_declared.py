@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from litrec.contract import declares, source_metrics, source_problems, undeclared
+from litrec.runs.contract import declares, source_metrics, source_problems, undeclared
 
 TOY = '''
 """A toy analysis that declares what it returns."""

@@ -44,7 +44,7 @@ def test_fixture_records_validate(project, cli):
 
 
 def test_every_id_in_the_seed_text_is_a_record(project):
-    from litrec.load import load_project
+    from litrec.records.load import load_project
 
     text = SEED_TEXT.read_text(encoding="utf-8")
     ids = set(re.findall(r"\b(?:ARXIV-\d{4}\.\d{4,5}|NOTE-\d+|THEORY-\d+|ADR-\d+|ANTH-[A-Z]+-\d+)\b", text))
@@ -57,7 +57,7 @@ def test_every_id_in_the_seed_text_is_a_record(project):
 
 def test_standing_in_the_record_is_data(project):
     """The seed's 'Standing in the record' section, as links and fields."""
-    from litrec.load import load_project
+    from litrec.records.load import load_project
 
     proj = load_project(project / "records", project / "analysis")
     lit = proj.records["ARXIV-2212.07677"]
@@ -386,7 +386,7 @@ def test_python_m_litrec_runs(project):
 
 def test_parallel_parse_reports_the_same(project, cli, monkeypatch):
     """Large collections parse in worker processes; messages and positions are unchanged."""
-    from litrec import discover as project_mod
+    from litrec.records import discover as project_mod
 
     write(project, "notes/NOTE-1.yaml", "id: NOTE-1\nkind: note\ntitel: x\n")
     write(project, "notes/NOTE-2.yaml", "id: [\n")

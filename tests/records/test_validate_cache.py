@@ -16,7 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from litrec import filecheck, vcache
+import litrec.cache
+
+from litrec.records import filecheck
+from litrec.cache import vcache
 
 NOTE = Path("records/notes/NOTE-621.yaml")
 PAPER = Path("records/literature/ARXIV-2212.07677.yaml")
@@ -153,21 +156,24 @@ def test_a_changed_registry_is_read_again_without_checking_the_files(project, cl
 
 
 def test_the_schema_hash_covers_every_module_a_file_check_loads():
-    code = ("import sys, litrec.filecheck; print(' '.join(sorted(m[7:] for m in sys.modules "
-            "if m.startswith('litrec.'))))")
+    code = ("import sys, litrec.records.filecheck; print(' '.join(sorted(m[7:].replace('.', '/') "
+            "for m, mod in sys.modules.items() if m.startswith('litrec.') "
+            "and not hasattr(mod, '__path__'))))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True).stdout.split()
-    assert "model" in loaded and set(loaded) - set(vcache.SCHEMA_MODULES) == set()
+    assert "records/model" in loaded and set(loaded) - set(vcache.SCHEMA_MODULES) == set()
 
 
 def test_an_edited_model_changes_the_schema_hash(monkeypatch, tmp_path):
     before = vcache.schema_hash()
     fake = tmp_path / "litrec"
     fake.mkdir()
+    package = Path(litrec.cache.__file__).resolve().parent.parent
     for name in vcache.SCHEMA_MODULES:
-        src = Path(vcache.__file__).with_name(f"{name}.py")
-        (fake / f"{name}.py").write_bytes(src.read_bytes() + (b"# edited\n" if name == "model" else b""))
-    monkeypatch.setattr(vcache, "__file__", str(fake / "vcache.py"))
+        (fake / name).parent.mkdir(parents=True, exist_ok=True)
+        edit = b"# edited\n" if name == "records/model" else b""
+        (fake / f"{name}.py").write_bytes((package / f"{name}.py").read_bytes() + edit)
+    monkeypatch.setattr(litrec.cache, "__file__", str(fake / "cache" / "__init__.py"))
     assert vcache.schema_hash() != before
 
 

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from litrec import packages as fp_module
-from litrec.inputs import VERSIONED, versioned_packages
-from litrec.inputs import result_inputs as fingerprint
-from litrec.registry import load_registry
-from litrec.state import result_state
+from litrec.runs import packages as fp_module
+from litrec.runs.inputs import VERSIONED, versioned_packages
+from litrec.runs.inputs import result_inputs as fingerprint
+from litrec.runs.registry import load_registry
+from litrec.runs.state import result_state
 
 NUMPY_ONLY = '''\
 """A mean of uniform draws, with NumPy only."""
@@ -173,7 +173,7 @@ def test_package_versions_agree_with_importlib_metadata():
     """Versions read from dist-info folder names are what importlib.metadata reads from METADATA."""
     from importlib import metadata
 
-    from litrec.inputs import package_versions
+    from litrec.runs.inputs import package_versions
 
     names = sorted({d.metadata["Name"] for d in metadata.distributions()})
     assert len(names) > 10
@@ -182,7 +182,7 @@ def test_package_versions_agree_with_importlib_metadata():
 
 
 def test_package_versions_follow_sys_path_order(tmp_path, monkeypatch):
-    from litrec import packages as fingerprint
+    from litrec.runs import packages as fingerprint
 
     for where, version in (("first", "2.0"), ("second", "1.0")):
         (tmp_path / where / f"Some.Thing-{version}.dist-info").mkdir(parents=True)

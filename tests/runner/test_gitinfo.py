@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from litrec.gitinfo import commit_of
+from litrec.util.gitinfo import commit_of
 from tests.runner.test_runner import toy  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")

@@ -9,8 +9,8 @@ import types
 
 import pytest
 
-from litrec.contract import check_module, check_seed_outputs, source_problems
-from litrec.errors import ContractError
+from litrec.runs.contract import check_module, check_seed_outputs, source_problems
+from litrec.util.errors import ContractError
 
 # One seed's output depends on the seed and on the swept field n (NumPy only).
 PLAIN = '''

@@ -1,4 +1,4 @@
-"""A no-op `litrec run` answers from its memo (`litrec.runmemo`) only while every input is as it was."""
+"""A no-op `litrec run` answers from its memo (`litrec.cache.runmemo`) only while every input is as it was."""
 
 from __future__ import annotations
 
@@ -11,23 +11,23 @@ from pathlib import Path
 
 import pytest
 
-from litrec import runmemo
+from litrec.cache import runmemo
 from tests.runner.test_runner import toy  # noqa: F401  (the fixture)
 
 
 @pytest.fixture
 def full_runs(monkeypatch):
     """How many runs took the full path (loaded and validated the records)."""
-    import litrec.load
+    import litrec.records.load
 
     calls: list[int] = []
-    real = litrec.load.load_project
+    real = litrec.records.load.load_project
 
     def counted(*args, **kwargs):
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(litrec.load, "load_project", counted)
+    monkeypatch.setattr(litrec.records.load, "load_project", counted)
     return calls
 
 

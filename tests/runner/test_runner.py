@@ -195,7 +195,7 @@ def test_a_failing_or_interrupted_analysis_keeps_the_previous_result(toy, cli):
 
 
 def test_write_result_is_atomic(tmp_path, monkeypatch):
-    from litrec import results
+    from litrec.runs import results
 
     results.write_result(tmp_path, "a", "quick", {"metrics": {"x": 1}}, {"f.svg": b"<svg/>"})
     before = (tmp_path / "a" / "quick.json").read_bytes()
@@ -223,15 +223,15 @@ def test_invalid_records_stop_the_run(toy, cli):
     (">", 1.0, 2.0, True), (">=", 2.0, 1.0, False), ("==", 3.0, 3.0, True),
 ])
 def test_expectation_ops(op, rhs, measured, holds):
-    from litrec.judge import evaluate
-    from litrec.model import Expectation
+    from litrec.verdicts.judge import evaluate
+    from litrec.records.model import Expectation
 
     assert evaluate(Expectation(metric="m", op=op, value=rhs), [{"m": measured}]).holds is holds
 
 
 def test_expectation_tolerance_factor_and_lists():
-    from litrec.judge import evaluate as judge
-    from litrec.model import Expectation
+    from litrec.verdicts.judge import evaluate as judge
+    from litrec.records.model import Expectation
 
     def evaluate(exp, metrics):  # one run: one seed
         return judge(exp, [metrics])

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from litrec import sourcefacts
+from litrec.cache import sourcefacts
 from litrec.cache import Slot
-from litrec.inputs import result_inputs as fingerprint
-from litrec.load import load_project
-from litrec.registry import load_registry
+from litrec.runs.inputs import result_inputs as fingerprint
+from litrec.records.load import load_project
+from litrec.runs.registry import load_registry
 
 FACTS = (".litrec-cache", "sources", "facts.bin")
 

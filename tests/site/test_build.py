@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from litrec.commands import main
-from litrec.load import load_project
+from litrec.records.load import load_project
 from litrec.site.build import SiteError, build_site, sync
 
 from tests.conftest import REPO

@@ -1,4 +1,4 @@
-"""Where points go to workers, a worker lays the analysis out (litrec.layout): litrec's own
+"""Where points go to workers, a worker lays the analysis out (litrec.runs.layout): litrec's own
 process never imports it, and the result, figures over seeds and errors are those of a run here."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from litrec.layout import declares_points
+from litrec.runs.layout import declares_points
 from tests.sweep.conftest import TOY
 
 SEED_FIGURES = '''
@@ -86,7 +86,7 @@ def test_a_worker_reports_a_broken_analysis_as_a_run_here_does(sweep_project, cl
     ("import numpy as np\n# jax is not used here\n", False),
 ])
 def test_the_workers_server_imports_jax_when_an_analysis_does(tmp_path, source, jax):
-    from litrec.executors import _imports_jax
+    from litrec.runs.executors import _imports_jax
 
     (tmp_path / "helper.py").write_text("import numpy\n")
     (tmp_path / "mod.py").write_text(source)
@@ -95,7 +95,7 @@ def test_the_workers_server_imports_jax_when_an_analysis_does(tmp_path, source, 
 
 
 def test_nothing_is_started_where_points_cannot_go_to_local_workers(monkeypatch, tmp_path):
-    from litrec import executors
+    from litrec.runs import executors
 
     started = []
     monkeypatch.setattr(executors, "_start_server", lambda *a: started.append(a))

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from litrec.errors import InputsChanged
-from litrec.machine import cpu_isa, cpu_model, platform_info
-from litrec.stats import summarize
-from litrec.sweep import Point, SweepError, aggregate, load_analysis, plan, run_point
+from litrec.util.errors import InputsChanged
+from litrec.runs.machine import cpu_isa, cpu_model, platform_info
+from litrec.verdicts.stats import summarize
+from litrec.runs.sweep import Point, SweepError, aggregate, load_analysis, plan, run_point
 
 from .conftest import write_toy
 

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from litrec.inputs import RESULT_FORMAT
-from litrec.inputs import result_inputs as fingerprint
-from litrec.load import load_project
-from litrec.results import result_path, write_result
-from litrec.seal import broken_seal, seal
-from litrec.state import check_profile, modified_results, result_state, result_states
-from litrec.verdicts import (BEHIND, ClaimStatus, claim_statuses, expectation_record,
+from litrec.runs.inputs import RESULT_FORMAT
+from litrec.runs.inputs import result_inputs as fingerprint
+from litrec.records.load import load_project
+from litrec.runs.results import result_path, write_result
+from litrec.runs.seal import broken_seal, seal
+from litrec.runs.state import check_profile, modified_results, result_state, result_states
+from litrec.verdicts.claims import (BEHIND, ClaimStatus, claim_statuses, expectation_record,
                              result_problems, seed_metrics)
 
 NAME, PROFILE, P1 = "prop1-identity", "paper", "ARXIV-2212.07677#P1"
@@ -367,7 +367,7 @@ def test_a_result_with_another_profiles_name_or_versions_is_stale(project):
 
 
 def test_check_profile_names_the_known_profiles(project):
-    from litrec.errors import ProfileError
+    from litrec.util.errors import ProfileError
 
     reg = load_project(project / "records").registry
     store(project, seeds3())
@@ -392,7 +392,7 @@ def test_seed_metrics_per_seed_only_for_a_sweep_over_seeds_alone():
 
 
 def test_the_expectation_record_is_text_and_a_hash_of_the_data():
-    from litrec.model import Expectation
+    from litrec.records.model import Expectation
 
     exps = [Expectation.model_validate({"metric": "m", "op": "<", "value": 0.5, "factor": 2.0})]
     rec = expectation_record(exps)
@@ -452,7 +452,7 @@ def test_a_status_row_round_trips(project):
 def test_a_changed_expectation_is_its_own_state_judged_against_the_stored_one(project, cli):
     proj = load_project(project / "records")
     _, claim = proj.claim(P1)
-    from litrec.expectation import Expectation
+    from litrec.verdicts.expectation import Expectation
 
     # stored: the f64 error must be below 1e-14 (fails at 1e-12); now: below 1e-10 (holds)
     old = [e.model_copy(update={"value": 1e-14}) if i == 0 else e
@@ -498,7 +498,7 @@ def test_provenance_names_the_commit(project):
 
 
 def test_a_nested_metric_is_located_at_its_own_line(tmp_path):
-    from litrec.verdicts import _metric_at
+    from litrec.verdicts.claims import _metric_at
 
     path = result_path(tmp_path, "a", "paper")
     path.parent.mkdir(parents=True)
@@ -527,7 +527,7 @@ def test_a_damaged_or_edited_result_is_reported_at_its_file(project):
 
 
 def test_an_unknown_profile_lists_every_known_one(project):
-    from litrec.errors import ProfileError
+    from litrec.util.errors import ProfileError
 
     reg = load_project(project / "records").registry
     store(project, seeds3())

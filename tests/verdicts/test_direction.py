@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from litrec.expectation import Expectation
-from litrec.judge import evaluate, leaning
+from litrec.verdicts.expectation import Expectation
+from litrec.verdicts.judge import evaluate, leaning
 from tests.verdicts.toyproject import claim, litrec, status, write_project
 
 

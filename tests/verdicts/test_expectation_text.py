@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from litrec.model import Expectation
+from litrec.records.model import Expectation
 
 
 def E(**kw) -> Expectation:

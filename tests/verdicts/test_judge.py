@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from litrec.judge import evaluate
-from litrec.model import Expectation
-from litrec.stats import seeds_needed, summarize, t975
+from litrec.verdicts.judge import evaluate
+from litrec.records.model import Expectation
+from litrec.verdicts.stats import seeds_needed, summarize, t975
 
 
 def E(**kw) -> Expectation:

@@ -11,9 +11,9 @@ import math
 
 import pytest
 
-from litrec.judge import MissingMetric, _decide, evaluate, get_metric
-from litrec.model import Expectation
-from litrec.stats import Summary, summarize
+from litrec.verdicts.judge import MissingMetric, _decide, evaluate, get_metric
+from litrec.records.model import Expectation
+from litrec.verdicts.stats import Summary, summarize
 
 
 def E(**kw) -> Expectation:

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from litrec.seal import _canonical
+from litrec.runs.seal import _canonical
 from tests.verdicts.toyproject import claim, litrec, site_pages, status, write_project
 
 pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None,

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats as sp
 
-from litrec.stats import BOOTSTRAP_FROM, T975, Summary, seeds_needed, summarize, t975
+from litrec.verdicts.stats import BOOTSTRAP_FROM, T975, Summary, seeds_needed, summarize, t975
 
 
 @pytest.mark.parametrize("df", range(1, 41))

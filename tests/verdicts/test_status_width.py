@@ -11,16 +11,16 @@ import sys
 
 import pytest
 
-from litrec.seal import seal
+from litrec.runs.seal import seal
 
 
 def _result(project, name: str, metrics: dict | list[dict], store: bool = False) -> None:
     """A sealed `paper` result of `name`; with `store`, the expectations it was judged against."""
-    from litrec.inputs import RESULT_FORMAT
-    from litrec.inputs import result_inputs as fingerprint
-    from litrec.load import load_project
-    from litrec.results import write_result
-    from litrec.verdicts import expectation_record
+    from litrec.runs.inputs import RESULT_FORMAT
+    from litrec.runs.inputs import result_inputs as fingerprint
+    from litrec.records.load import load_project
+    from litrec.runs.results import write_result
+    from litrec.verdicts.claims import expectation_record
 
     proj = load_project(project / "records")
     fp = fingerprint(proj.registry, name, "paper")

@@ -86,7 +86,7 @@ def status(root: Path, *extra: str, profile: str = "quick",
 
 def site_pages(root: Path, profile: str = "quick") -> dict[str, str]:
     """The generated pages of the toy project's site (docs path -> Markdown), without MkDocs."""
-    from litrec.load import load_project
+    from litrec.records.load import load_project
     from litrec.site.build import generate
 
     files, _ = generate(load_project(root / "records", root / "analysis"), root / "results",

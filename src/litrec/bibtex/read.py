@@ -29,15 +29,15 @@ from bibtexparser.middlewares.names import (
 from bibtexparser.model import Entry, Field
 from pydantic import ValidationError
 
-from litrec import model as m
+from litrec.records import model as m
 from litrec.bibtex.common import brace_specials, quiet
 from litrec.bibtex.values import MONTHS, resolve, string_macros
-from litrec.diagnostics import format_field
-from litrec.errors import Unconvertible
-from litrec.formatting import excerpt
-from litrec.kinds import ID_RE
-from litrec.safetext import strip_unsafe
-from litrec.scaffold import today
+from litrec.util.diagnostics import format_field
+from litrec.util.errors import Unconvertible
+from litrec.util.formatting import excerpt
+from litrec.records.kinds import ID_RE
+from litrec.util.safetext import strip_unsafe
+from litrec.records.scaffold import today
 
 ARXIV_NUMBER = re.compile(r"(?<![\d.])(\d{4}\.\d{4,5})(v\d+)?(?!\d)", re.ASCII)
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)

@@ -15,10 +15,10 @@ import yaml
 
 from litrec.bibtex.common import CITATION_FIELDS
 from litrec.bibtex.read import Failure, check_record, read_bibtex
-from litrec.confine import Refused, project_root, read_file
-from litrec.errors import Unconvertible, UsageError
-from litrec.formatting import excerpt
-from litrec.scaffold import (
+from litrec.util.confine import Refused, project_root, read_file
+from litrec.util.errors import Unconvertible, UsageError
+from litrec.util.formatting import excerpt
+from litrec.records.scaffold import (
     display,
     existing_ids,
     record_path,
@@ -26,7 +26,7 @@ from litrec.scaffold import (
     write_new,
     write_replace,
 )
-from litrec.yamlsafe import YamlProblem, load_bytes
+from litrec.records.yamlsafe import YamlProblem, load_bytes
 
 
 def record_text(data: dict, path: Path, records_dir: Path) -> str:

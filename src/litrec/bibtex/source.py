@@ -11,7 +11,7 @@ import codecs
 import re
 from dataclasses import dataclass
 
-from litrec.errors import EncodingProblem, InputError
+from litrec.util.errors import EncodingProblem, InputError
 
 MAX_BYTES = 32 * 2**20  # ~8,000 entries a minute: a larger file is not a bibliography to import at once
 

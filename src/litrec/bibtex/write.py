@@ -23,7 +23,7 @@ from bibtexparser.library import Library
 from bibtexparser.model import Entry, Field
 
 from litrec.bibtex.common import brace_specials, quiet
-from litrec.safetext import strip_unsafe
+from litrec.util.safetext import strip_unsafe
 
 _CONFERENCE = re.compile(
     r"\b(conference|proceedings|workshop|symposium|icml|iclr|neurips|nips|aaai|ijcai|acl|emnlp"

@@ -3,12 +3,12 @@
 Everything in it is an answer litrec can always work out again, so a missing,
 damaged or refused entry costs time, never a result. One primitive, `Slot`, is
 a file `.litrec-cache/FOLDER/NAME.bin` holding one value under one key (a
-string made by the caller from every input of the value: `litrec.inputs`, the
+string made by the caller from every input of the value: `litrec.runs.inputs`, the
 files read, the litrec code that computes it). Its on-disk format is one:
 
     MAGIC | blake2b-256 of the payload | payload = marshal((FORMAT, litrec version, key, value))
 
-written whole in one rename (`litrec.atomic.replace_file`), read only when the
+written whole in one rename (`litrec.util.atomic.replace_file`), read only when the
 magic, the seal, the format, the version and the key all match. Values are
 plain data (`marshal`: str, int, float, bool, None, bytes, and tuples, lists and
 dicts of them); named entry types are dataclasses turned into a dict of their
@@ -26,9 +26,9 @@ The refusal rules, the same for every use (tested once, `tests/runner/test_cache
   read as missing;
 - a write that fails (a read-only checkout) is silent.
 
-The users: the validation cache (`litrec.vcache`), a no-op run's verdicts
-(`litrec.runmemo`), what sources say (`litrec.sourcefacts`) and, as one folder
-of it, JAX's compile cache (`litrec.jaxcache`, whose entries JAX keys itself).
+The users: the validation cache (`litrec.cache.vcache`), a no-op run's verdicts
+(`litrec.cache.runmemo`), what sources say (`litrec.cache.sourcefacts`) and, as one folder
+of it, JAX's compile cache (`litrec.cache.jaxcache`, whose entries JAX keys itself).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from litrec import __version__
-from litrec.atomic import replace_file
+from litrec.util.atomic import replace_file
 
 CACHE = ".litrec-cache"
 OFF_VARIABLE = "LITREC_NO_CACHE"
@@ -114,8 +114,8 @@ def cache_dir(root: Path, name: str, create: bool = True) -> Path | None:
 
 
 def litrec_code_hash(names, folder: Path | None = None) -> str:
-    """A hash of the source of the named litrec modules (`"checks"`, ...) in `folder` (litrec's
-    own by default): the part of a key that a new litrec changes. A module that cannot be
+    """A hash of the source of the named litrec modules (paths below the package without `.py`,
+    `"records/checks"`, ...) in `folder` (litrec's own package folder by default): the part of a key that a new litrec changes. A module that cannot be
     read counts as missing."""
     here = folder or Path(__file__).resolve().parent.parent
     h = hashlib.blake2b(digest_size=16)

@@ -2,7 +2,7 @@
 
 Each command module declares its options (`add_parser`) and does its work
 (`run(args) -> exit code`): it calls the stage modules below, prints what they
-return, and turns their typed errors (`litrec.errors`) into messages and exit
+return, and turns their typed errors (`litrec.util.errors`) into messages and exit
 codes. Nothing below this package imports it.
 
 Exit codes: 0 success, 1 invalid input, a damaged result or what the command's
@@ -19,8 +19,8 @@ import os
 import sys
 
 from litrec import __version__
-from litrec.errors import LitrecError, UsageError
-from litrec.safetext import safe_streams
+from litrec.util.errors import LitrecError, UsageError
+from litrec.util.safetext import safe_streams
 
 EXIT_USAGE = 2  # as litrec.commands.common, which this module does not import at start
 

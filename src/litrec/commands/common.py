@@ -11,11 +11,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
-from litrec.errors import UsageError
-from litrec.safetext import raw_stream, safe_text
+from litrec.util.errors import UsageError
+from litrec.util.safetext import raw_stream, safe_text
 
 if TYPE_CHECKING:  # loading the records' models is not needed to parse a command line
-    from litrec.project import Project
+    from litrec.records.project import Project
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -108,7 +108,7 @@ def load_valid_project(args) -> Project | None:
     Commands that act on the records (run, status, export, ...) refuse invalid
     ones: every error is printed, as `litrec validate` would, with one line saying so.
     """
-    from litrec.load import load_project
+    from litrec.records.load import load_project
 
     need_dir(args.records, "records")
     proj = load_project(args.records, getattr(args, "analysis", None))

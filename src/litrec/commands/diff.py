@@ -11,7 +11,7 @@ from litrec.commands.common import (
     records_args,
     results_arg,
 )
-from litrec.errors import UsageError
+from litrec.util.errors import UsageError
 
 
 def add_parser(sub) -> None:
@@ -40,7 +40,7 @@ def add_parser(sub) -> None:
 
 def sides(revs: list[str], profiles: list[str] | None):
     """The two sides (old, new) that `revs` and `profiles` name."""
-    from litrec.resultdiff import Side
+    from litrec.verdicts.diff import Side
 
     profiles = profiles or ["paper"]
     if len(revs) > 2 or len(profiles) > 2:
@@ -57,7 +57,7 @@ def sides(revs: list[str], profiles: list[str] | None):
 
 def run(args) -> int:
     """Print what changed; exit 0 whether or not anything did."""
-    from litrec.resultdiff import as_json, check_rev, diff
+    from litrec.verdicts.diff import as_json, check_rev, diff
 
     old, new = sides(args.revs, args.profiles)
     for side in (old, new):

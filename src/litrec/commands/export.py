@@ -17,10 +17,10 @@ from litrec.commands.common import (
     results_arg,
     write_out,
 )
-from litrec.errors import UsageError
-from litrec.state import check_profile
+from litrec.util.errors import UsageError
+from litrec.runs.state import check_profile
 from litrec.export import graph_document
-from litrec.load import load_project
+from litrec.records.load import load_project
 
 
 def add_parser(sub) -> None:

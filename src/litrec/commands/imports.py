@@ -11,10 +11,10 @@ from pathlib import Path
 from litrec.bibtex.records import import_bibtex
 from litrec.bibtex.source import Source, read_source
 from litrec.commands.common import format_arg, need_dir
-from litrec.confine import Refused, read_regular
-from litrec.errors import InputError, UsageError
-from litrec.kinds import ID_RE, KIND
-from litrec.scaffold import display
+from litrec.util.confine import Refused, read_regular
+from litrec.util.errors import InputError, UsageError
+from litrec.records.kinds import ID_RE, KIND
+from litrec.records.scaffold import display
 
 
 def add_parser(sub) -> None:

@@ -9,10 +9,11 @@ import sys
 from pathlib import Path
 
 from litrec.commands.common import format_arg, need_dir
-from litrec import newclaim, scaffold_analysis
-from litrec.errors import UsageError
-from litrec.kinds import KIND, KINDS
-from litrec.scaffold import (
+from litrec.records import newclaim
+from litrec.runs import scaffold as scaffold_analysis
+from litrec.util.errors import UsageError
+from litrec.records.kinds import KIND, KINDS
+from litrec.records.scaffold import (
     choose_id,
     display,
     existing_ids,

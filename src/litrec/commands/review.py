@@ -6,8 +6,8 @@ import difflib
 import json
 
 from litrec.commands.common import format_arg, load_valid_project, records_args, results_arg
-from litrec.errors import UsageError
-from litrec.scaffold import display
+from litrec.util.errors import UsageError
+from litrec.records.scaffold import display
 
 
 def add_parser(sub) -> None:
@@ -34,7 +34,7 @@ def run(args) -> int:
             close = difflib.get_close_matches(rid, sorted(proj.records), n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             raise UsageError(f"no record '{rid}'{hint}")
-    from litrec.suspect import review
+    from litrec.records.suspect import review
 
     path, counts = review(proj, args.results, list(dict.fromkeys(args.ids)))
     if args.format == "json":

@@ -17,9 +17,9 @@ from litrec.commands.common import (
     results_arg,
     stdout_to_stderr,
 )
-from litrec.errors import UsageError
-from litrec.safetext import safe_text
-from litrec.verdicts import ClaimStatus, result_problems
+from litrec.util.errors import UsageError
+from litrec.util.safetext import safe_text
+from litrec.verdicts.claims import ClaimStatus, result_problems
 
 
 def add_parser(sub) -> None:
@@ -63,7 +63,7 @@ def _plain(text) -> str:
 
 def _printed(profile: str, bar):
     """The run's progress on standard error: a line per analysis and a progress bar."""
-    from litrec.runner import Events
+    from litrec.runs.plan import Events
 
     class _Printed(Events):
 
@@ -103,15 +103,15 @@ def _printed(profile: str, bar):
 
 
 def run(args) -> int:
-    """Parse, call `litrec.reproduce.reproduce`, print the verdicts; exit 1 on a failure or a
+    """Parse, call `litrec.runs.reproduce.reproduce`, print the verdicts; exit 1 on a failure or a
     claim not reproduced. A run with nothing to run whose inputs are all as they were at the
-    last such run prints that run's verdicts (`litrec.runmemo`) without reading the records."""
+    last such run prints that run's verdicts (`litrec.cache.runmemo`) without reading the records."""
     if args.scheduler and args.executor != "dask":
         raise UsageError("--scheduler names a dask scheduler; add --executor dask")
     if args.scheduler and args.jobs:
         raise UsageError("--jobs sizes the executor litrec starts; a cluster at --scheduler "
                          "has the workers it was given")
-    from litrec.reproduce import reproduce
+    from litrec.runs.reproduce import reproduce
 
     need_dir(args.records, "records")
     with stdout_to_stderr(args.format == "json"):  # standard output is for the JSON alone

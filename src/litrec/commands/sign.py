@@ -1,4 +1,4 @@
-"""`litrec sign`: sign stored results with the user's SSH key (`litrec.signing`)."""
+"""`litrec sign`: sign stored results with the user's SSH key (`litrec.runs.signing`)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from litrec.commands.common import profile_arg, results_arg
-from litrec.errors import UsageError
+from litrec.util.errors import UsageError
 
 
 def add_parser(sub) -> None:
@@ -28,10 +28,10 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     """Sign the results; exit 1 when one cannot be signed."""
-    from litrec.errors import DamagedResult
-    from litrec.results import read_result, result_path
-    from litrec.seal import broken_seal
-    from litrec.signing import SigningError, sign_file, signing_key
+    from litrec.util.errors import DamagedResult
+    from litrec.runs.results import read_result, result_path
+    from litrec.runs.seal import broken_seal
+    from litrec.runs.signing import SigningError, sign_file, signing_key
 
     results = Path(args.results)
     names = args.analyses or sorted(p.parent.name for p in results.glob(f"*/{args.profile}.json"))

@@ -13,8 +13,8 @@ from litrec.commands.common import (
     results_arg,
 )
 from litrec.commands.table import print_table
-from litrec.state import check_profile
-from litrec.verdicts import BEHIND, claim_statuses, result_problems, with_scales
+from litrec.runs.state import check_profile
+from litrec.verdicts.claims import BEHIND, claim_statuses, result_problems, with_scales
 
 
 def add_parser(sub) -> None:
@@ -75,7 +75,7 @@ def _by_result(statuses) -> dict[str, dict]:
 
 def bad_signatures(statuses, results, profile: str) -> list[str]:
     """A located line for each result whose signature does not verify."""
-    from litrec.results import result_path
+    from litrec.runs.results import result_path
 
     return [f"{result_path(results, name, profile)}.sig: bad signature: {p.get('signature_problem')}; "
             f"re-sign it (litrec sign {name} --profile {profile}) if the result is yours as it is, "

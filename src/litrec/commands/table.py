@@ -9,7 +9,7 @@ is shortened first (its `n=`, then its interval) so that it stays beside its
 expectation. A summary line follows. `--verbose` adds every outcome under its
 claim, wrapped to the terminal's width: both sides' per-seed values, the
 interval, the evaluation noise, the reason for every mark, and an expectation
-that changed since the run. The state words are `litrec.words`'.
+that changed since the run. The state words are `litrec.verdicts.words`'.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from collections import Counter
 from rich.text import Text
 
 from litrec.commands.common import console
-from litrec.formatting import fmt
-from litrec.judge import Outcome, leaning
-from litrec.verdicts import SCALES, VERDICTS, ClaimStatus
-from litrec.words import STYLE, mark, word
+from litrec.util.formatting import fmt
+from litrec.verdicts.judge import Outcome, leaning
+from litrec.verdicts.claims import SCALES, VERDICTS, ClaimStatus
+from litrec.verdicts.words import STYLE, mark, word
 
 JUDGED = ("reproduced", "not reproduced", "inconclusive", "stale")  # states shown with numbers
 VERDICT_WIDTH = 14  # `not reproduced`; the column is as wide as the longest verdict shown

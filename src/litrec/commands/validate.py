@@ -13,7 +13,7 @@ from litrec.commands.common import (
     need_dir,
     records_args,
 )
-from litrec.collection import check_collection
+from litrec.records.validate import check_collection
 
 
 def add_parser(sub) -> None:
@@ -41,14 +41,14 @@ def _reviews(args, results: Path, proj) -> list:
     """Suspect links, when the project keeps a review file (reviews.yaml): a warning each at the
     link, an information note for each link never reviewed; empty without the file or with
     records that have errors (they are reported first)."""
-    from litrec.suspect import link_reviews, read_reviews, reviews_path
+    from litrec.records.suspect import link_reviews, read_reviews, reviews_path
 
     path = reviews_path(args.records)
     if not path.exists() or proj.errors:
         return []
-    from litrec.diagnostics import Diagnostic, PathDisplay, format_field
-    from litrec.load import load_project
-    from litrec.yamlsafe import LazyRoot, locate
+    from litrec.util.diagnostics import Diagnostic, PathDisplay, format_field
+    from litrec.records.load import load_project
+    from litrec.records.yamlsafe import LazyRoot, locate
 
     stored, problem = read_reviews(path)
     display = PathDisplay()
@@ -93,9 +93,9 @@ def run(args) -> int:
         print(f"litrec validate: the cache is not used: {proj.cache_note}", file=sys.stderr)
     results = args.results or args.records.resolve().parent / "results"
     if results.is_dir():  # only then is the results' code loaded
-        from litrec.diagnostics import PathDisplay
-        from litrec.ledger import history_problems
-        from litrec.state import modified_results
+        from litrec.util.diagnostics import PathDisplay
+        from litrec.verdicts.ledger import history_problems
+        from litrec.runs.state import modified_results
 
         proj.diagnostics.extend(modified_results(results, PathDisplay()))
         proj.diagnostics.extend(history_problems(results, PathDisplay()))

@@ -6,7 +6,7 @@ It is synchronised, not rewritten: unchanged files keep their timestamps, so
 `litrec site serve` reloads only what changed. MkDocs then builds it with
 `strict` on, so any warning (a broken link, a missing anchor) fails the build;
 see `engine` for how a large site is built on every core. Only regular files
-inside the project are copied (`litrec.confine`): a page of `site/` or a figure
+inside the project are copied (`litrec.util.confine`): a page of `site/` or a figure
 that links out of the project, a linked folder, a FIFO are reported in
 `BuildReport.refused` and left out; figures are made safe by `litrec.site.svg`.
 Record pages are rendered in parallel and written as they are made (`render`).
@@ -21,10 +21,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from litrec.confine import Refused, check, project_root, read_regular, walk
-from litrec.errors import SiteError
-from litrec.load import load_project
-from litrec.project import Project
+from litrec.util.confine import Refused, check, project_root, read_regular, walk
+from litrec.util.errors import SiteError
+from litrec.records.load import load_project
+from litrec.records.project import Project
 from litrec.site import engine, outdir, render
 from litrec.site.data import SiteData, gather
 from litrec.site.index_pages import (
@@ -36,7 +36,7 @@ from litrec.site.index_pages import (
     records_index,
 )
 from litrec.site.record_page import record_page
-from litrec.state import check_profile
+from litrec.runs.state import check_profile
 
 DOCS_MARKER = ".litrec-docs"  # in a docs folder litrec generated: the files it wrote there
 SITE_MARKER = ".litrec-site"  # in an output folder litrec built: the files of the build

@@ -1,7 +1,7 @@
 """What the pages are made from: the project, its verdicts and results, and where pages live.
 
 `gather` reads everything once (records, the registry, every result of the
-chosen profile, the verdicts from `litrec.verdicts`); the page generators only
+chosen profile, the verdicts from `litrec.verdicts.claims`); the page generators only
 format it. The site computes no number: measured values, verdicts and
 provenance all come from `results/` through the runner's own modules. A
 figure is published only when it is a regular file inside the project, and an
@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from litrec.confine import Refused, project_root, read_file
-from litrec.judge import get_metric
-from litrec.kinds import page_of
-from litrec.project import Edge, Project
+from litrec.util.confine import Refused, project_root, read_file
+from litrec.verdicts.judge import get_metric
+from litrec.records.kinds import page_of
+from litrec.records.project import Edge, Project
 from litrec.site.svg import UnsafeFigure, sanitise_svg
-from litrec.state import ResultState, result_states
-from litrec.verdicts import ClaimStatus, claim_statuses, with_scales
+from litrec.runs.state import ResultState, result_states
+from litrec.verdicts.claims import ClaimStatus, claim_statuses, with_scales
 
 
 def anchor(claim_id: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from litrec.kinds import KIND, KINDS
+from litrec.records.kinds import KIND, KINDS
 from litrec.site.data import SiteData
 from litrec.site.text import mermaid_label
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from litrec.formatting import fmt
-from litrec.kinds import KIND, KINDS
+from litrec.util.formatting import fmt
+from litrec.records.kinds import KIND, KINDS
 from litrec.site.data import SiteData, anchor
 from litrec.site.graph import whole_graph
 from litrec.site.markup import (
@@ -40,7 +40,7 @@ from litrec.site.parts import (
     verdict_of,
 )
 from litrec.site.text import flatten, inline, prose
-from litrec.verdicts import VERDICTS
+from litrec.verdicts.claims import VERDICTS
 
 VERDICT_ORDER = VERDICTS
 NOTES_LIMIT = 200

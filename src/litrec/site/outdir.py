@@ -18,8 +18,8 @@ import os
 import shutil
 from pathlib import Path, PurePosixPath
 
-from litrec.atomic import fresh_dir, fresh_name, replace_file
-from litrec.errors import SiteError, UsageError
+from litrec.util.atomic import fresh_dir, fresh_name, replace_file
+from litrec.util.errors import SiteError, UsageError
 
 SHOWN = 3  # foreign files named in a refusal
 

@@ -5,19 +5,19 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from litrec.formatting import fmt
-from litrec.judge import leaning
-from litrec.ledger import read_history
-from litrec.verdicts import SCALES
-from litrec.model import RELATIONS
+from litrec.util.formatting import fmt
+from litrec.verdicts.judge import leaning
+from litrec.verdicts.ledger import read_history
+from litrec.verdicts.claims import SCALES
+from litrec.records.model import RELATIONS
 from litrec.site.data import SiteData, anchor
 from litrec.site.markup import a, code, esc, inline_md, p, span, table, ul, words
 from litrec.site.plots import interval_plot, row_of
-from litrec.verdicts import judged_in
-from litrec.words import word
+from litrec.verdicts.claims import judged_in
+from litrec.verdicts.words import word
 
 def badge(value: str, family: str = "v") -> str:
-    """A small coloured label in the command line's words (`litrec.words`: `missing`, not
+    """A small coloured label in the command line's words (`litrec.verdicts.words`: `missing`, not
     "not run"); its class derives from `value` (`lr-v-not-run`)."""
     text = word(value) if family == "v" else value
     cls = "".join(c if c.isalnum() else "-" for c in value.lower())
@@ -286,7 +286,7 @@ def stored_outcomes(st) -> str:
 
 
 def history(data: SiteData, ref: str, analysis: str) -> str:
-    """The claim's ledger of judgements at this site's profile, oldest first (`litrec.ledger`).
+    """The claim's ledger of judgements at this site's profile, oldest first (`litrec.verdicts.ledger`).
 
     `2026-12-03 16:40 · commit 1a2b3c4d5e · not reproduced under cos > 0.99`, then
     `... · expectation changed to cos > 0.97: reproduced`.

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from litrec.formatting import fmt
+from litrec.util.formatting import fmt
 from litrec.site.markup import esc
 
 WIDTH, ROW, TOP = 640, 60, 4
@@ -46,7 +46,7 @@ class Row:
 
 
 def rule(exp, expected) -> tuple[str, float]:
-    """(op, threshold) the judged quantity is compared with, as `litrec.judge` decides it."""
+    """(op, threshold) the judged quantity is compared with, as `litrec.verdicts.judge` decides it."""
     if exp.op == "between":
         return exp.bound()
     if exp.op == "≈":

@@ -13,8 +13,8 @@ import re
 from urllib.parse import quote
 
 from litrec.bibtex.write import bibtex_entry
-from litrec.formatting import fmt
-from litrec.kinds import KIND
+from litrec.util.formatting import fmt
+from litrec.records.kinds import KIND
 from litrec.site.data import SiteData, anchor, result_metric
 from litrec.site.graph import record_graph
 from litrec.site.markup import (

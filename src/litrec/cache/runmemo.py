@@ -1,0 +1,168 @@
+"""The verdicts of a `litrec run` that had nothing to run, kept for the next one.
+
+A run with nothing stale reads every record, validates it against its schema,
+decides each result's state and judges every claim: a pure function of the
+files under `records/`, `analysis/` and `results/`, the installed packages and
+litrec itself. Its answer (the current analyses and the claim statuses) is
+kept in `.litrec-cache/run/PROFILE.bin` (`litrec.cache`), under a key made of all of those:
+
+- every file under the three folders: its path, size, modification time and
+  content hash (`__pycache__` folders aside); a symbolic link anywhere in them,
+  or a file that cannot be read, means no key (and no memo);
+- the folders as given and the working folder (messages name paths);
+- the profile and the targets;
+- litrec's version and the source of each of its modules, the inputs every
+  result shares (`litrec.runs.inputs.environment`: the interpreter, the numerics
+  environment variables, the instruction set), and each folder on `sys.path`
+  with its modification time (any package installed, upgraded or removed
+  changes it), the project's own `.venv` included;
+- the data files the analyses declare (`DATA`): kept with the answer, with
+  their hashes, and expanded and hashed again before the answer is used.
+
+The answer is kept only when the key worked out again after the run is the key
+made before it: an input edited while the run read it leaves no answer.
+
+A run finds the same key, so the same inputs, and prints the kept answer
+without loading the records' schemas: what it prints is what the full run
+printed. Anything else, a damaged or foreign memo included, takes the full
+path. `--force` and `LITREC_NO_CACHE=1` never use it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from litrec import __version__
+from litrec.cache import Slot, litrec_code_hash, named
+from litrec.runs.inputs import data_files, environment
+
+SUBDIR = "run"
+FORMAT = 3
+SKIPPED = frozenset({"__pycache__"})
+
+
+class NoKey(Exception):
+    """The inputs cannot be keyed safely (a link, an unreadable file): no memo."""
+
+
+def _tree(h, folder: Path) -> None:
+    """Add every file under `folder` (path, size, time, content hash) to the hash `h`."""
+    try:
+        st = os.lstat(folder)
+    except FileNotFoundError:
+        h.update(b"absent\0")
+        return
+    if not stat.S_ISDIR(st.st_mode):
+        raise NoKey(f"{folder} is not a folder")
+    stack = [folder]
+    while stack:
+        current = stack.pop()
+        with os.scandir(current) as it:
+            entries = sorted(it, key=lambda e: e.name)
+        for e in entries:
+            if e.is_symlink():
+                raise NoKey(f"{e.path} is a symbolic link")
+            if e.is_dir(follow_symlinks=False):
+                if e.name not in SKIPPED:
+                    stack.append(Path(e.path))
+                continue
+            if not e.is_file(follow_symlinks=False):
+                raise NoKey(f"{e.path} is not a regular file")
+            st = e.stat(follow_symlinks=False)
+            with open(e.path, "rb") as fh:
+                content = hashlib.file_digest(fh, "blake2b").hexdigest()
+            h.update(f"{e.path}\0{st.st_size}\0{st.st_mtime_ns}\0{content}\0".encode())
+
+
+def _litrec_sources() -> str:
+    """The hash of every module of litrec's own package folder (the code that decides verdicts)."""
+    here = Path(__file__).resolve().parent.parent
+    names = sorted(p.relative_to(here).with_suffix("").as_posix() for p in here.rglob("*.py"))
+    return litrec_code_hash(names, here)
+
+
+def _packages(h, project: Path, hashed: list[Path]) -> None:
+    """Add each folder on `sys.path` with its modification time (a package installed,
+    upgraded or removed there changes it), the project's `.venv` included. The project
+    folder itself and the folders hashed file by file (`hashed`) are left out: the project
+    folder's time changes with any file made in it."""
+    for entry in sys.path:
+        try:
+            where = Path(entry or ".").resolve()
+        except (OSError, RuntimeError):
+            continue
+        if where == project or any(where == f or f in where.parents for f in hashed):
+            continue
+        try:
+            h.update(f"{where}\0{os.stat(where).st_mtime_ns}\0".encode())
+        except OSError:
+            h.update(f"{where}\0-\0".encode())
+
+
+def inputs_key(records: Path, analysis: Path, results: Path, profile: str,
+               targets: list[str]) -> str | None:
+    """The key of everything a no-op run's answer depends on (see the module docstring);
+    None where it cannot be made safely."""
+    h = hashlib.blake2b(digest_size=20)
+    head = [FORMAT, __version__, _litrec_sources(), sys.version, environment(), os.getcwd(),
+            str(records), str(analysis), str(results), profile, list(targets)]
+    h.update(json.dumps(head).encode() + b"\0")
+    _packages(h, Path(records).resolve().parent,
+              [Path(f).resolve() for f in (records, analysis, results)])
+    try:
+        for folder in (records, analysis, results):
+            h.update(f"[{folder}]\0".encode())
+            _tree(h, Path(folder))
+    except (NoKey, OSError):
+        return None
+    return h.hexdigest()
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a run with nothing to run printed, and the declared data it depended on."""
+
+    current: list            # the analyses whose results are current
+    claims: list             # each claim's status row (`ClaimStatus.row`)
+    data_patterns: list      # the DATA entries of every analysis
+    data_files: dict         # what they matched: path inside the project -> SHA-256
+
+    def ok(self) -> bool:
+        """Whether every field has the type a run wrote (a damaged entry may not)."""
+        return (isinstance(self.current, list) and isinstance(self.claims, list)
+                and all(isinstance(c, dict) for c in self.claims)
+                and isinstance(self.data_patterns, list)
+                and all(isinstance(p, str) for p in self.data_patterns)
+                and isinstance(self.data_files, dict))
+
+
+def _slot(records: Path, profile: str) -> Slot:
+    return Slot(Path(records).resolve().parent, SUBDIR, profile)
+
+
+def recall(records: Path, profile: str, key: str | None) -> Answer | None:
+    """The answer kept under `key` for `profile`, or None (none kept, another key, damaged,
+    a declared data file changed)."""
+    if not key:
+        return None
+    answer = named(Answer, _slot(records, profile).read(key))
+    if answer is None or not answer.ok():
+        return None
+    if answer.data_files and data_files(Path(records).resolve().parent, answer.data_patterns) \
+            != (answer.data_files, []):
+        return None  # a declared data file changed, went or came
+    return answer
+
+
+def keep(records: Path, profile: str, key: str | None, answer: Answer, again=None) -> None:
+    """Keep `answer` under `key`; silent when it cannot. `again()` works the key out anew: the
+    answer is kept only when it is still `key` (no input changed while the run read them)."""
+    if not key or (again is not None and again() != key):
+        return
+    _slot(records, profile).write(key, answer)

@@ -1,0 +1,211 @@
+"""Where records live and how a new one starts: `litrec new KIND [ID]`.
+
+Each kind has its folder under `records/`; a record file is named by its id
+and starts with the comment that names its JSON Schema, relative to its
+folder, so an editor validates it as it is typed. A new record is a skeleton
+that passes `litrec validate`, with the optional fields shown as comments.
+Numbered kinds get the next free number when no id is given.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from pathlib import Path
+
+import yaml
+
+from litrec.records import model as m
+from litrec.util.atomic import replace_file
+from litrec.records.discover import find_record_files
+from litrec.records.kinds import ANTHOLOGY_KINDS, ID_RE, KIND, kind_of_id
+from litrec.records.yamlsafe import load_bytes
+
+# ------------------------------------------------------------------ files
+
+
+def record_path(records_dir: Path, kind: str, rid: str) -> Path:
+    """Where a record of this kind and id goes: `records/<folder>/<id>.yaml`."""
+    return Path(records_dir) / KIND[kind].folder / f"{rid}.yaml"
+
+
+def schema_comment(path: Path, kind: str, records_dir: Path) -> str:
+    """The first line of a record: its kind's schema (in `schema/` beside the records folder)."""
+    schema = Path(records_dir).resolve().parent / "schema" / f"{kind}.schema.json"
+    rel = Path(os.path.relpath(schema, Path(path).resolve().parent)).as_posix()
+    return f"# yaml-language-server: $schema={rel}\n"
+
+
+def existing_ids(records_dir: Path) -> dict[str, Path]:
+    """Record ids in use (file names are ids; `litrec validate` checks they match)."""
+    return {p.stem: p for p in find_record_files(Path(records_dir))}
+
+
+def write_new(path: Path, text: str) -> None:
+    """Create `path` with `text`; FileExistsError if it exists (never overwrites)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "x", encoding="utf-8") as fh:
+        fh.write(text)
+
+
+def write_replace(path: Path, text: str) -> None:
+    """Replace `path` with `text` atomically: a crash leaves the old file whole (the new one
+    gets the usual mode, 0644 under the usual umask, not a temporary file's 0600)."""
+    replace_file(path, text.encode("utf-8"))
+
+
+def display(path: Path) -> str:
+    """A path as shown to the user: relative to the working folder when inside it."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # pragma: no cover - another drive on Windows
+        return str(path)
+
+
+def yaml_scalar(value) -> str:
+    """A value as a one-line YAML scalar, quoted where YAML would read it otherwise."""
+    text = yaml.safe_dump(value, allow_unicode=True, width=10_000, default_flow_style=True)
+    return text.removesuffix("\n...\n").rstrip("\n")
+
+
+def today() -> dt.date:
+    """Today's date, or that of SOURCE_DATE_EPOCH when it is set (for reproducible output)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    if epoch.isdigit():
+        return dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc).date()
+    return dt.date.today()
+
+
+# ------------------------------------------------------------------ ids
+
+
+def next_id(kind: str, ids, anthology_kind: str = "LIT") -> str:
+    """The number after the largest in use: NOTE-621 -> NOTE-622, ADR-013 -> ADR-014."""
+    prefix = f"ANTH-{anthology_kind}-" if kind == "anthology" else KIND[kind].prefix
+    numbers = [n for n in (re.fullmatch(re.escape(prefix) + r"(\d+)", i) for i in ids) if n]
+    width = max([KIND[kind].width] + [len(n.group(1)) for n in numbers if n.group(1)[0] == "0"])
+    top = max((int(n.group(1)) for n in numbers), default=0)
+    return f"{prefix}{top + 1:0{width}d}"
+
+
+def slug(title: str) -> str:
+    """A work id from a title: 'What Survives Translation?' -> what-survives-translation."""
+    import unicodedata
+
+    ascii_ = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
+    return "-".join(re.findall(r"[a-z0-9]+", ascii_.lower()))
+
+
+def choose_id(kind: str, rid: str | None, title: str | None, ids) -> str:
+    """The id for a new record, or ValueError saying what to give instead."""
+    if rid is None:
+        if KIND[kind].prefix:
+            return next_id(kind, ids)
+        if kind == "work" and title and slug(title):
+            return slug(title)
+        if kind == "anthology":
+            free = ", ".join(next_id(kind, ids, k) for k in ANTHOLOGY_KINDS)
+            raise ValueError(f"give the anthology entry's id; the next free ones are {free}")
+        if kind == "literature":
+            raise ValueError(f"give the id: {KIND['literature'].example}; or import the paper "
+                             "with `litrec import bibtex FILE`")
+        raise ValueError(f"give the id ({KIND[kind].example}) or a --title to make it from")
+    if not ID_RE[kind].match(rid):
+        other = kind_of_id(rid)
+        hint = (f"; '{rid}' is a {other} id: litrec new {other} {rid}"
+                if other not in (None, kind, "work") else "")  # (almost anything lower-case is a work id)
+        raise ValueError(f"'{rid}' is not a {kind} id; expected the form {KIND[kind].example}{hint}")
+    return rid
+
+
+# ------------------------------------------------------------------ skeletons
+
+_HINTS = {
+    "literature": """\
+authors: []
+{arxiv}# year: 2024                   # the venue's year (a preprint's is in its arXiv number)
+# venue: ICML 2024
+# doi: 10.1000/xyz123
+filed:
+  date: {today}
+# question: >-
+#   What this record asks of the paper.
+# summary: >-
+#   What the paper says, in a few lines.
+claims: []
+# - id: P1
+#   kind: proposition          # proposition, finding, observation, definition, conjecture
+#   title: The claim in a few words
+#   statement: >-
+#     The claim, as the paper states it.
+links: []
+""",
+    "note": """\
+date: {today}
+# summary: >-
+#   What this note says, in a few lines.
+links: []
+# - rel: reading_of            # the record this note reads
+#   target: ARXIV-2212.07677
+claims: []
+""",
+    "theory": """\
+status: open                   # open, held, abandoned
+# summary: >-
+#   The theory, in a few lines.
+links: []
+# - rel: derived_from
+#   target: THEORY-1
+claims: []
+""",
+    "decision": """\
+status: proposed               # proposed, accepted, rejected, deprecated, superseded
+date: {today}
+# context: >-
+#   What forces a decision.
+# decision: >-
+#   What was decided.
+# consequences: >-
+#   What follows from it.
+links: []
+# - rel: supersedes
+#   target: ADR-001
+""",
+    "work": """\
+status: draft                  # draft, submitted, published, abandoned
+# summary: >-
+#   What the work argues.
+bibliography: []
+# - ref: ARXIV-2212.07677
+#   status: considered         # considered, cited, dropped
+""",
+    "anthology": """\
+stance: open                   # kept, rejected, held, open
+# read_for: what the anthology reads the entry for
+links: []
+# - rel: entry_for             # the owner's record this entry is for
+#   target: ARXIV-2212.07677
+""",
+}
+
+
+def skeleton(kind: str, rid: str, title: str | None, path: Path, records_dir: Path,
+             date: dt.date | None = None) -> str:
+    """The text of a new record: valid as it is, optional fields shown as comments."""
+    day = (date or today()).isoformat()
+    arxiv = ""
+    if kind == "literature" and rid.startswith("ARXIV-"):
+        arxiv = f"arxiv: {yaml_scalar(rid.removeprefix('ARXIV-'))}\n"
+    head = [schema_comment(path, kind, records_dir), f"id: {yaml_scalar(rid)}\n", f"kind: {kind}\n"]
+    head.append(f"title: {yaml_scalar(title)}\n" if title else "# title: a one-line title\n")
+    text = "".join(head) + _HINTS[kind].format(today=day, arxiv=arxiv)
+    _check(kind, text)
+    return text
+
+
+def _check(kind: str, text: str) -> None:
+    """A skeleton must validate; a failure here is a bug in the templates."""
+    data = load_bytes(text.encode("utf-8")).data
+    rec = m.MODELS[kind].model_validate(data)
+    assert ID_RE[kind].match(rec.id), rec.id

@@ -1,0 +1,168 @@
+"""JSON Schemas of the record kinds, generated from the pydantic models.
+
+Editors that speak the YAML language server protocol validate and complete a
+record when its first line names the schema:
+
+    # yaml-language-server: $schema=../../schema/literature.schema.json
+
+A schema says what `litrec validate` accepts of one record on its own, no more
+and no less, so an editor and the validator agree. The models are strict: a
+boolean is `true` or `false`, a number is a number (an integer where a float
+is asked for, never a string or a boolean), a date is an unquoted YAML date,
+and pydantic's own JSON Schema says just that. The generator below adds what
+pydantic's schema cannot see:
+
+- the relation names of `Link.rel` and the rule that an expectation has
+  exactly one right-hand side (pydantic validators, invisible to pydantic's
+  schema);
+- the id pattern of the kind (checked by the loader, not by the model);
+- surrounding whitespace in patterned strings (the models strip it first);
+- that numbers are finite (the models refuse infinities and NaN; a schema can
+  bound a number, so infinities are refused, but it cannot see a NaN);
+- that an expectation's `value` and `ref` are never null, and that a boolean
+  `value` is compared with `==` or `≈` only;
+- regular expressions without Python-only syntax (`(?P<name>`), which
+  JavaScript-based editors cannot compile.
+
+Cross-record checks (dangling links, cycles, the anthology's stance) need
+the whole collection and are out of reach of a JSON Schema. Some values an
+editor cannot tell apart although the validator can (a quoted date and an
+unquoted one; PyYAML reads YAML 1.1, editors YAML 1.2, so `yes` and `1e-10`
+differ between them). What still differs, and why, is listed in
+`tests/ecosystem/test_schema.py` (`KNOWN_DIFFERENCES`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+from pydantic.json_schema import GenerateJsonSchema
+
+from litrec.records import model as m
+from litrec.verdicts.expectation import POSITION_RE
+from litrec.util.confine import Refused, read_regular
+from litrec.records.kinds import KIND, KINDS
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+FLOAT_MAX = 1.7976931348623157e308  # the largest finite float: beyond it, an infinity
+
+
+def _js_pattern(pattern: str) -> str:
+    """A Python regex as one both Python and ECMA 262 engines read the same way."""
+    return re.sub(r"\(\?P<[A-Za-z_][A-Za-z0-9_]*>", "(?:", pattern)
+
+
+def _strip_tolerant(pattern: str) -> str:
+    """Accept surrounding whitespace, which the models strip before matching."""
+    body = pattern[1:] if pattern.startswith("^") else ".*" + pattern
+    body = body[:-1] if body.endswith("$") and not body.endswith(r"\$") else body + ".*"
+    return rf"^\s*(?:{body})\s*$"
+
+
+class LitrecJsonSchema(GenerateJsonSchema):
+    """pydantic's JSON Schema, with patterns an editor can compile and that allow for stripping."""
+
+    strip_whitespace = True
+
+    def float_schema(self, schema):
+        """A float field: finite, as the models ask (`allow_inf_nan=False`)."""
+        out = super().float_schema(schema)
+        if not any(k in out for k in ("minimum", "exclusiveMinimum")):
+            out["minimum"] = -FLOAT_MAX
+        if not any(k in out for k in ("maximum", "exclusiveMaximum")):
+            out["maximum"] = FLOAT_MAX
+        return out
+
+    def str_schema(self, schema):
+        """A string field, with the pattern pydantic checks."""
+        out = super().str_schema(schema)
+        if "pattern" in out:
+            pattern = _js_pattern(out["pattern"])
+            out["pattern"] = _strip_tolerant(pattern) if self.strip_whitespace else pattern
+        return out
+
+
+def _add_model_rules(schema: dict) -> None:
+    """Rules of the models' validators, written in JSON Schema."""
+    defs = schema.get("$defs", {})
+    link = defs.get("Link")
+    if link is not None:
+        link["properties"]["rel"]["enum"] = list(m.RELATIONS)
+    exp = defs.get("Expectation")
+    if exp is not None:
+        def given(name: str) -> dict:
+            return {"required": [name], "properties": {name: {"not": {"type": "null"}}}}
+
+        for name in ("value", "ref"):  # written out, never null
+            prop = exp["properties"][name]
+            kept = [t for t in prop.pop("anyOf", []) if t.get("type") != "null"]
+            prop.update(kept[0] if len(kept) == 1 else {"anyOf": kept})
+            prop.pop("default", None)
+        between = {"required": ["op"], "properties": {"op": {"const": "between"}}}
+        exp["allOf"] = [
+            {"if": between,
+             "then": {"required": ["low", "high", "position"],
+                      "not": {"anyOf": [{"required": ["value"]}, {"required": ["ref"]}]},
+                      "properties": {"position": {"pattern": POSITION_RE.pattern}}},
+             "else": {"oneOf": [given("value"), given("ref")],
+                      "properties": {k: {"type": "null"} for k in ("low", "high", "position")}},
+             "description": "op 'between' takes low, high and position; every other op "
+                            "exactly one right-hand side: value or ref"},
+            {"if": {"required": ["op"], "properties": {"op": {"const": "≈"}}},
+             "then": {"anyOf": [given("rel_tol"), given("abs_tol")]},
+             "description": "op '≈' needs a tolerance: rel_tol or abs_tol"},
+            {"if": {"required": ["value"], "properties": {"value": {"type": "boolean"}}},
+             "then": {"properties": {"op": {"enum": ["==", "≈"]}}},
+             "description": "a boolean value is compared with '==' or '≈' only"},
+        ]
+
+
+def schema_for(kind: str) -> dict:
+    """The JSON Schema of one record kind."""
+    cls = m.MODELS[kind]
+    gen = type("Gen", (LitrecJsonSchema,),
+               {"strip_whitespace": bool(cls.model_config.get("str_strip_whitespace"))})
+    schema = cls.model_json_schema(schema_generator=gen)
+    schema["$schema"] = DRAFT
+    schema["title"] = f"litrec {kind} record"
+    id_pattern = rf"^(?:{KIND[kind].pattern})$"
+    if gen.strip_whitespace:
+        id_pattern = _strip_tolerant(id_pattern)
+    schema.setdefault("properties", {})["id"]["pattern"] = _js_pattern(id_pattern)
+    schema["properties"]["id"]["description"] = f"the record id, e.g. {KIND[kind].example}"
+    _add_model_rules(schema)
+    return schema
+
+
+def schema_filename(kind: str) -> str:
+    """`<kind>.schema.json`."""
+    return f"{kind}.schema.json"
+
+
+def schema_text(kind: str) -> str:
+    """The schema of one kind as the committed file holds it."""
+    return json.dumps(schema_for(kind), indent=2, ensure_ascii=False) + "\n"
+
+
+def write_schemas(out: Path) -> list[Path]:
+    """Write every kind's schema into a folder; return the paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for kind in KINDS:
+        path = out / schema_filename(kind)
+        text = schema_text(kind)
+        try:  # a link or a FIFO in its place is replaced, never followed
+            same = not path.is_symlink() and read_regular(path) == text.encode("utf-8")
+        except (Refused, OSError):
+            same = False
+        if not same:
+            tmp = out / f".{path.name}.{os.getpid()}.tmp"  # O_EXCL: never through a link
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            os.replace(tmp, path)
+        written.append(path)
+    return written

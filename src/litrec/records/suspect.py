@@ -1,0 +1,243 @@
+"""Suspect links: a record that rests on a claim or record knows when what it rests on moved.
+
+A note *uses* a claim, is a *reading of* a paper, a theory *has a source* in a
+note (`source_of`, seen from the theory): the dependent record was written
+against what the other said and how it stood then. `litrec review ID` records,
+per link of ID that it rests on, what the target was at that moment:
+
+- a claim: a hash of its statement, and its verdict (the `paper` profile's);
+- a record: a hash of its title, summary and claims' statements, their
+  verdicts, and what *it* rests on, recursively, so a verdict that moves under
+  a note makes the theory that rests on the note suspect too.
+
+The review file is `reviews.yaml` at the project root (beside `records/`),
+plain data written only by `litrec review` and committed with the records.
+When a target's statement or verdict no longer matches, the link is
+*suspect*: `litrec validate` warns (an error with `--strict`) and says what
+moved; `litrec validate --format json` and `litrec export json` list it; the
+site marks it. A link never reviewed is *unreviewed* (a note, shown with
+`--verbose`). Reviewing the dependent record again clears it. Nothing here
+runs an analysis: verdicts come from the stored results.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from litrec.records.yamlsafe import YamlProblem, load_bytes
+
+if TYPE_CHECKING:
+    from litrec.records.project import Project
+
+REVIEWS = "reviews.yaml"
+PROFILE = "paper"  # verdicts are those of the committed results
+# relations whose *source* rests on the target, and those whose *target* rests on the source
+RESTS_ON = ("uses", "reading_of", "derived_from", "supports", "contradicts")
+RESTED_ON_BY = ("source_of",)
+HEADER = ("# Written by `litrec review ID`: what each record's links rested on when it was last\n"
+          "# reviewed (a claim's statement hash and verdict; a record's content hash). Do not edit;\n"
+          "# `litrec validate` marks a link suspect when its target moved since.\n")
+
+
+@dataclass(frozen=True)
+class Dependency:
+    """Record `record` rests on `target` (`ID` or `ID#C1`) through the link `rel`."""
+
+    record: str
+    target: str
+    rel: str
+    loc: tuple  # the link's field in the record that holds it (the dependent or, for source_of, the source)
+    holder: str  # the record whose file holds the link
+
+
+@dataclass
+class LinkReview:
+    """One dependency's review state: reviewed, suspect (with what moved) or unreviewed."""
+
+    record: str
+    target: str
+    rel: str
+    state: str
+    moved: list[str] = field(default_factory=list)
+    holder: str = ""
+    loc: tuple = ()
+
+    def to_json(self) -> dict:
+        """As `validate --format json` and `export json` give it."""
+        return {"record": self.record, "target": self.target, "rel": self.rel,
+                "state": self.state, "moved": self.moved}
+
+
+def reviews_path(records_dir: Path) -> Path:
+    """`reviews.yaml` beside the records folder."""
+    return Path(records_dir).resolve().parent / REVIEWS
+
+
+def dependencies(proj: Project) -> list[Dependency]:
+    """Every link a record rests on, in record and link order."""
+    out = []
+    for e in proj.edges:
+        if e.rel in RESTS_ON:
+            out.append(Dependency(e.source, e.ref, e.rel, e.loc, e.source))
+        elif e.rel in RESTED_ON_BY and not e.claim:
+            out.append(Dependency(e.target, e.source, e.rel, e.loc, e.source))
+    return out
+
+
+def _digest(*parts: Any) -> str:
+    blob = json.dumps(parts, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
+
+
+def _text(value: Any) -> str:
+    return " ".join(str(value or "").split())
+
+
+def standing(status) -> str:
+    """A claim's verdict as evidence: a stale result counts by what its numbers last said."""
+    if status is None:
+        return "unchecked"
+    if status.verdict != "stale" or not status.outcomes:
+        return status.verdict
+    decisions = {o.decision for o in status.outcomes}
+    return ("not reproduced" if "fails" in decisions else
+            "inconclusive" if "inconclusive" in decisions else "reproduced")
+
+
+class Fingerprints:
+    """What each claim and record stands as now (statements and verdicts), worked out once."""
+
+    def __init__(self, proj: Project, results_dir: Path, profile: str = PROFILE):
+        from litrec.verdicts.claims import claim_statuses
+
+        self.proj = proj
+        self.verdicts = {s.claim: standing(s) for s in claim_statuses(proj, results_dir, profile)}
+        self.deps: dict[str, list[str]] = {}
+        for d in dependencies(proj):
+            self.deps.setdefault(d.record, []).append(d.target)
+        self._records: dict[str, str] = {}
+
+    def claim(self, ref: str) -> dict:
+        """`{"statement": hash, "verdict": word}` of a claim."""
+        found = self.proj.claim(ref)
+        statement = _text(found[1].statement) if found else ""
+        return {"statement": _digest(statement), "verdict": self.verdicts.get(ref, "unchecked")}
+
+    def record(self, rid: str, seen: frozenset = frozenset()) -> dict:
+        """`{"content": hash, "verdicts": {claim: verdict}}` of a record: its text, its claims'
+        statements and verdicts, and what it rests on (their fingerprints, recursively)."""
+        if rid in self._records and not seen:
+            return self._records[rid]
+        rec = self.proj.records.get(rid)
+        parts: list[Any] = [rid]
+        verdicts = {}
+        if rec is not None:
+            parts += [_text(getattr(rec, "title", "")), _text(getattr(rec, "summary", ""))]
+            for c in getattr(rec, "claims", None) or ():
+                one = self.claim(f"{rid}#{c.id}")
+                verdicts[c.id] = one["verdict"]
+                parts.append((c.id, one))
+        for target in self.deps.get(rid, []) if rid not in seen else []:
+            parts.append((target, self.of(target, seen | {rid})))
+        value = {"content": _digest(*parts), **({"verdicts": verdicts} if verdicts else {})}
+        if not seen:
+            self._records[rid] = value
+        return value
+
+    def of(self, target: str, seen: frozenset = frozenset()) -> dict:
+        """The fingerprint of a claim ref or a record id."""
+        return self.claim(target) if "#" in target else self.record(target, seen)
+
+
+def read_reviews(path: Path) -> tuple[dict[str, dict[str, dict]], str | None]:
+    """The review file's entries by record and target, and a problem reading it (or None)."""
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        return {}, None
+    except OSError as exc:
+        return {}, f"cannot read {path}: {exc.strerror}"
+    try:
+        data = load_bytes(raw).data
+    except YamlProblem as p:
+        return {}, f"{path}:{p.line}:{p.col}: {p.message}"
+    if data is None:
+        return {}, None
+    if not isinstance(data, dict) or not all(
+            isinstance(v, dict) and all(isinstance(x, dict) for x in v.values())
+            for v in data.values()):
+        return {}, (f"{path}: not what `litrec review` writes (a mapping of record ids to "
+                    "targets); delete it and review again")
+    return data, None
+
+
+def link_reviews(proj: Project, results_dir: Path, profile: str = PROFILE,
+                 reviews: dict | None = None) -> list[LinkReview]:
+    """Every dependency with its review state, against the review file (or `reviews`)."""
+    if reviews is None:
+        reviews, _ = read_reviews(reviews_path(proj.records_dir))
+    prints = Fingerprints(proj, results_dir, profile)
+    out = []
+    for d in dependencies(proj):
+        stored = (reviews.get(d.record) or {}).get(d.target)
+        review = LinkReview(d.record, d.target, d.rel, "unreviewed", holder=d.holder, loc=d.loc)
+        if stored is not None:
+            now = prints.of(d.target)
+            review.moved = moved(d.target, stored, now)
+            review.state = "suspect" if review.moved else "reviewed"
+        out.append(review)
+    return out
+
+
+def moved(target: str, was: dict, now: dict) -> list[str]:
+    """What changed in `target` between its review (`was`) and now, in words."""
+    out = []
+    if "verdict" in now and was.get("verdict") != now["verdict"]:
+        out.append(f"its verdict moved from {was.get('verdict') or '(none)'} to {now['verdict']}")
+    if "statement" in now and was.get("statement") != now["statement"]:
+        out.append("its statement changed")
+    if "content" in now and was.get("content") != now["content"]:
+        before = was.get("verdicts") if isinstance(was.get("verdicts"), dict) else {}
+        after = now.get("verdicts") or {}
+        for cid in sorted(set(before) | set(after)):
+            if before.get(cid) != after.get(cid):
+                out.append(f"{cid}'s verdict moved from {before.get(cid) or '(none)'} to "
+                           f"{after.get(cid) or '(none)'}")
+        if not out:
+            out.append("its text, a claim's statement or what it rests on changed")
+    return out
+
+
+def review(proj: Project, results_dir: Path, record_ids: list[str],
+           profile: str = PROFILE) -> tuple[Path, dict[str, int]]:
+    """Record what each of `record_ids` rests on now; (the review file, links per record)."""
+    from litrec.util.atomic import replace_file
+
+    path = reviews_path(proj.records_dir)
+    reviews, problem = read_reviews(path)
+    if problem is not None:
+        reviews = {}
+    prints = Fingerprints(proj, results_dir, profile)
+    counts = {}
+    for rid in record_ids:
+        targets = [d.target for d in dependencies(proj) if d.record == rid]
+        reviews[rid] = {t: prints.of(t) for t in targets}
+        counts[rid] = len(targets)
+        if not targets:
+            reviews.pop(rid)
+    replace_file(path, dump(reviews).encode("utf-8"))
+    return path, counts
+
+
+def dump(reviews: dict) -> str:
+    """The review file's text: sorted, one target per line."""
+    lines = [HEADER]
+    for rid in sorted(reviews):
+        lines.append(f"{json.dumps(rid)}:\n")
+        for target in sorted(reviews[rid]):
+            lines.append(f"  {json.dumps(target)}: {json.dumps(reviews[rid][target], sort_keys=True, ensure_ascii=False)}\n")
+    return "".join(lines)

@@ -1,0 +1,330 @@
+"""Executors: where the points of a sweep run.
+
+- `local`: a `concurrent.futures.ProcessPoolExecutor` on this machine. A worker
+  that dies breaks the pool: the analysis fails and nothing is written.
+- `dask`: a `dask.distributed` scheduler, the one at `--scheduler ADDRESS` or a
+  `LocalCluster` on loopback started for the run. Each point is submitted with
+  `retries=2` (a point that raises runs again, up to three times in all); a point
+  whose worker dies is rescheduled on another worker by the scheduler (up to
+  `distributed.scheduler.allowed-failures` deaths, 3 by default).
+
+Both give futures with `.result()`, and `as_completed` and `cancel` over them. Nothing
+is started until the runner has something to send, and `distributed` is
+imported only for `dask`. `close(wait=False)` (a run stopped by Ctrl-C or
+SIGTERM) stops the workers at once, so none is left running; the local workers
+ignore SIGINT, so a Ctrl-C in the terminal stops litrec, which stops them.
+
+Warm workers: on Linux the local workers and those of a LocalCluster are forked
+from a `forkserver` that imported litrec's point runner and JAX once (`warm`,
+started before the analyses are prepared, so it imports while litrec does).
+JAX is not fork-safe once it has started its backends, and the server never
+does: it only imports. A worker then imports each analysis once, on its first
+point, and keeps it for the next ones (`litrec.runs.sweep.load_analysis`). Elsewhere
+the workers are spawned, each importing JAX itself.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import multiprocessing
+import os
+import signal
+import sys
+from typing import Any, Callable, Iterable, Iterator
+
+from litrec.util.errors import ExecutorError
+
+EXECUTORS = ("local", "dask")
+
+
+# What dask's own forkserver preloads (distributed.utils.get_mp_context), for a LocalCluster.
+_DASK_MODULES = ("distributed", "dask", "msgpack", "cloudpickle", "tornado", "toolz")
+
+# A LocalCluster's processes share litrec's cores with the points, so they wake less:
+# its workers do not sample their own stacks every 10 ms (dask's profiler, shown only on a
+# dashboard litrec does not start); its processes poll their CPU and memory every 2 s, not
+# 0.5 s, the nannies their worker's memory every 1 s, not 0.1 s, and their event loops
+# check that they are not blocked every 0.5 s, not 0.02 s.
+QUIET = {"distributed.worker.profile.enabled": False,
+         "distributed.admin.system-monitor.interval": "2s",
+         "distributed.worker.memory.monitor-interval": "1s",
+         "distributed.admin.tick.interval": "500ms"}
+
+
+def default_jobs() -> int:
+    """One worker per CPU."""
+    return os.cpu_count() or 1
+
+
+def start_method() -> str:
+    """How worker processes start: forked from a forkserver on Linux, spawned elsewhere
+    (macOS frameworks are not safe to fork, and Windows cannot)."""
+    return "forkserver" if sys.platform.startswith("linux") else "spawn"
+
+
+@dataclasses.dataclass(frozen=True)
+class ExecutorSpec:
+    """Where the points of a run go: the executor's kind, its workers (`--jobs`, else one per
+    CPU: worked out once, in `of`) and the dask scheduler to use (None: litrec starts one).
+    The command builds it once; the runner, the layout and the warm-up read it."""
+
+    kind: str = "local"
+    workers: int = 1
+    scheduler: str | None = None
+
+    @classmethod
+    def of(cls, kind: str = "local", jobs: int | None = None,
+           scheduler: str | None = None) -> ExecutorSpec:
+        """The spec of the options as given (`jobs` None: one worker per CPU)."""
+        return cls(kind, jobs or default_jobs(), scheduler)
+
+    @property
+    def parallel(self) -> bool:
+        """Whether any point may go to workers: on dask always, locally with several."""
+        return self.kind == "dask" or self.workers > 1
+
+    def sends(self, n_points: int) -> bool:
+        """The one rule of whether an analysis's points go to workers: on dask every
+        analysis's; on the local executor those of an analysis of several points, when
+        there are several workers (an analysis of one point runs in litrec's process)."""
+        return self.kind == "dask" or (n_points > 1 and self.workers > 1)
+
+    def open(self, n_points: int | None = None):
+        """Start the executor, with no more workers than `n_points`."""
+        return open_executor(self.kind, min(self.workers, n_points or self.workers),
+                             self.scheduler)
+
+
+def prestart(spec: ExecutorSpec, analysis_dir) -> Early | None:
+    """`warm`, at once, before the project is loaded: the server the workers fork from
+    imports while litrec loads and plans, and for `dask` the LocalCluster starts (returned:
+    hand it to `warm`, or `discard` it when nothing runs). The server imports JAX when a
+    module of `analysis_dir` does (read from the sources, as the inputs read their imports)."""
+    if spec.scheduler is not None or not spec.parallel:
+        return None
+    return warm(spec, _imports_jax(analysis_dir))
+
+
+def _imports_jax(folder) -> bool:
+    """Whether a module of the analysis folder imports JAX (what the fingerprint reads of
+    each module's imports, kept in `.litrec-cache/sources/`)."""
+    from pathlib import Path
+
+    from litrec.runs.inputs import JAX_IMPORTS, module_imports
+
+    try:
+        with os.scandir(folder) as it:
+            stems = [e.name[:-3] for e in it if e.name.endswith(".py") and e.is_file(follow_symlinks=False)]
+    except OSError:
+        return False
+    return any(module_imports(Path(folder), stem)[1] & JAX_IMPORTS for stem in stems)
+
+
+def _start_server(kind: str, uses_jax: bool) -> None:
+    from multiprocessing import forkserver
+
+    preload = ["litrec.runs.workerstart", "litrec.runs.sweep", "numpy"]
+    preload += ["jax", "jax.numpy"] if uses_jax else []
+    preload += list(_DASK_MODULES) if kind == "dask" else []
+    multiprocessing.get_context("forkserver").set_forkserver_preload(preload)
+    forkserver.ensure_running()  # a running server keeps what it has imported
+
+
+def warm(spec: ExecutorSpec, uses_jax: bool, early: Early | None = None) -> Early | None:
+    """Start, while this process prepares the analyses, what workers on this machine would
+    start from: the server they fork from, importing what every point needs (JAX when
+    `uses_jax`; once per process: a server already running keeps what it imported), and
+    for `dask` the LocalCluster of the spec's workers (returned, to `take`; `early`: one
+    started already). Nothing when the points cannot go to such workers."""
+    if spec.scheduler is not None or not spec.parallel:
+        return None
+    if start_method() == "forkserver" and spec.kind in EXECUTORS:
+        _start_server(spec.kind, uses_jax)
+    if spec.kind != "dask":
+        return None
+    return early if early is not None else Early(spec.workers)
+
+
+class Early:
+    """A LocalCluster being started in a thread while litrec prepares the analyses."""
+
+    def __init__(self, jobs: int):
+        threads = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="litrec-cluster")
+        self.future = threads.submit(DaskExecutor, jobs)
+        threads.shutdown(wait=False)
+        self.taken = False
+
+    def take(self) -> DaskExecutor:
+        """The executor once started (raising what stopped it from starting); the caller
+        closes it."""
+        self.taken = True
+        return self.future.result()
+
+    def discard(self) -> None:
+        """Close the executor unless it was taken (nothing was sent, or the run stopped)."""
+        if self.taken:
+            return
+        self.taken = True
+        try:
+            executor = self.future.result()
+        except Exception:
+            return  # it did not start: nothing to close
+        executor.close(wait=False)
+
+
+class LocalExecutor:
+    """Points in worker processes on this machine (spawned: JAX is not fork-safe)."""
+
+    name = "local"
+
+    def __init__(self, jobs: int):
+        self.jobs = jobs
+        self.pool = concurrent.futures.ProcessPoolExecutor(
+            max_workers=jobs, mp_context=multiprocessing.get_context(start_method()),
+            initializer=_ignore_sigint)
+
+    def describe(self) -> str:
+        """Where the points go, for the run's log."""
+        return f"the local executor ({_n(self.jobs, 'worker process', 'worker processes')})"
+
+    def size(self) -> int:
+        """How many points can run at once."""
+        return self.jobs
+
+    def submit(self, fn: Callable, arg: Any):
+        """Send one call to a worker; a future. A worker started here starts with SIGINT
+        blocked, so a Ctrl-C before it is ready cannot hit it half way through its start."""
+        mask = getattr(signal, "pthread_sigmask", None)
+        old = mask(signal.SIG_BLOCK, {signal.SIGINT}) if mask else None
+        try:
+            return self.pool.submit(fn, arg)
+        finally:
+            if mask:
+                mask(signal.SIG_SETMASK, old)
+
+    def as_completed(self, futures: Iterable) -> Iterator:
+        """The futures, in the order they finish."""
+        return concurrent.futures.as_completed(list(futures))
+
+    def cancel(self, futures: Iterable) -> None:
+        """Cancel the futures not yet started."""
+        for fut in futures:
+            fut.cancel()  # a point already running runs to its end; its output is dropped
+
+    def close(self, wait: bool = True) -> None:
+        """Shut the workers down: after their points (wait), or now, killing them."""
+        if wait:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            return
+        workers = list((getattr(self.pool, "_processes", None) or {}).values())
+        for proc in workers:
+            proc.terminate()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for proc in workers:
+            proc.join(5)
+
+
+class DaskExecutor:
+    """Points on a dask.distributed cluster, each retried on failure."""
+
+    name = "dask"
+
+    def __init__(self, jobs: int, address: str | None = None):
+        try:
+            import dask
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise ExecutorError("--executor dask needs dask.distributed: "
+                                "pip install 'dask[distributed]'") from None
+        self.cluster = self.method = None
+        if address:
+            _check_tls_settings(address)
+            try:
+                self.client = Client(address)  # waits distributed.comm.timeouts.connect (30 s)
+            except (OSError, TimeoutError) as exc:
+                raise ExecutorError(f"cannot reach the dask scheduler at {address}: {exc}") from None
+        else:
+            # for the cluster's life (a killed worker restarts the same way): forked workers
+            self.method = dask.config.set({"distributed.worker.multiprocessing-method":
+                                           start_method(), **QUIET})
+            try:
+                self.cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                            host="127.0.0.1", dashboard_address=None)
+                self.client = Client(self.cluster)
+            except BaseException:
+                self.close()
+                raise
+
+    def describe(self) -> str:
+        """Where the points go, for the run's log."""
+        workers = len(self.client.scheduler_info().get("workers", {}))
+        where = "a LocalCluster" if self.cluster is not None else "the scheduler"
+        return f"dask ({where} at {self.client.scheduler.address}, {_n(workers, 'worker')})"
+
+    def size(self) -> int:
+        """How many points can run at once: the cluster's worker threads now."""
+        workers = self.client.scheduler_info().get("workers", {})
+        return max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
+
+    def submit(self, fn: Callable, arg: Any):
+        """Send one call to the cluster (pure=False, with retries); a future."""
+        return self.client.submit(fn, arg, retries=2, pure=False)
+
+    def as_completed(self, futures: Iterable) -> Iterator:
+        """The futures, in the order they finish."""
+        from distributed import as_completed
+
+        return iter(as_completed(list(futures)))
+
+    def cancel(self, futures: Iterable) -> None:
+        """Cancel the futures in one call."""
+        self.client.cancel(list(futures))  # also frees finished points' outputs on the workers
+
+    def close(self, wait: bool = True) -> None:
+        """Close the client, and the LocalCluster if litrec started it."""
+        if getattr(self, "client", None) is not None:
+            self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+        if self.method is not None:
+            self.method.__exit__(None, None, None)
+            self.method = None
+
+
+def _check_tls_settings(address: str) -> None:
+    """A `tls://` scheduler needs dask's TLS settings for a client (dask's `Client` would
+    fail with a TypeError deep in its connection code)."""
+    if not address.startswith("tls://"):
+        return
+    from distributed.security import Security
+
+    security = Security()  # from dask's configuration: files, DASK_* environment variables
+    missing = [name for name, value in (("distributed.comm.tls.ca-file", security.tls_ca_file),
+                                        ("distributed.comm.tls.client.cert", security.tls_client_cert))
+               if not value]
+    if missing:
+        verb = "is" if len(missing) == 1 else "are"
+        raise ExecutorError(f"cannot reach the dask scheduler at {address}: a tls:// scheduler needs dask's "
+                            f"TLS settings for a client, and {' and '.join(missing)} {verb} not set "
+                            "(site/scale-out.md, 'Keeping a cluster private')")
+
+
+def _ignore_sigint() -> None:
+    """In a local worker: Ctrl-C is litrec's to handle (it stops the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _n(count: int, one: str, many: str | None = None) -> str:
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
+def open_executor(kind: str, jobs: int, scheduler: str | None = None):
+    """Start an executor of `kind` with `jobs` workers (ignored with a scheduler address)."""
+    if kind == "local":
+        return LocalExecutor(jobs)
+    if kind == "dask":
+        return DaskExecutor(jobs, scheduler)
+    raise ExecutorError(f"unknown executor '{kind}'; choose one of {', '.join(EXECUTORS)}")

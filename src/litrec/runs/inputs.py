@@ -1,0 +1,384 @@
+"""A result's inputs: everything a fresh run's numbers depend on, in one model.
+
+`result_inputs(registry, name, profile)` is the one function every consumer
+calls (staleness in `litrec.runs.state`, the runner and its workers, the run memo,
+`site serve`'s watcher). What it returns, `Inputs`, holds
+
+- **code**: the SHA-256 of the analysis module and of every module of
+  `analysis/` it imports, transitively, found by reading the sources: `import`
+  statements, and modules loaded by name, `importlib.import_module("analysis.x")`
+  or `__import__("x")` with a literal name. A name computed at run time is
+  refused (`problems`), with the line, unless the module lists what it may load
+  in `IMPORTS = ("analysis.x", ...)`; `code_hash` is the SHA-256 of those hashes;
+- **data**: the files the analysis reads, declared in its module (or a helper it
+  imports) as `DATA = ("data/prices.csv", "analysis/tables/*.json")`: paths or
+  globs relative to the project folder, each inside the project and matching at
+  least one regular file (like DVC's `deps`); each file's SHA-256;
+- **versions**: the installed distributions it imports, wherever installed (the
+  project's own `.venv` included). An analysis that imports JAX (or optax, or
+  jaxlib) records jax, jaxlib, numpy and optax, as results always have; one that
+  imports no JAX records the distributions of what it does import;
+- **python**: the interpreter (implementation and version);
+- **env**: the environment variables that change numbers, `NUMERIC_ENV`, those set;
+- **isa**: the machine and the CPU's instruction-set features that change what
+  XLA and the BLAS libraries compile, hence float round-off (`litrec.runs.machine`),
+  for an analysis that imports a compiled numerics package (`NUMERIC_IMPORTS`);
+  None for one that does not.
+
+A result stores all of it (`record`), and is current only when every part
+matches (`matches`); a result that lacks a part (written before litrec kept it)
+is stale, and `why_stale` says what differs. The claims' expectations a result
+was judged against are stored with it and compared by `litrec.verdicts.claims`.
+
+Reading the sources is cheap: what a module imports and declares is kept per
+content (`litrec.cache.sourcefacts`), and nothing here imports JAX. The runner
+imports an analysis from the very bytes hashed here (`load_analysis` in
+`litrec.runs.sweep` compiles the source it checks, never a `.pyc`).
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import glob
+import hashlib
+import itertools
+import os
+import platform
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from litrec.util.confine import Refused, project_root, read_file
+from litrec.util.errors import InputsChanged
+from litrec.runs.importscan import DATA_NAME, read_source
+from litrec.runs.packages import JAX_IMPORTS, VERSIONED, package_versions, versioned_packages
+from litrec.cache.sourcefacts import fact
+
+__all__ = ["JAX_IMPORTS", "RESULT_FORMAT", "VERSIONED", "Inputs", "analysis_inputs",
+           "data_files", "environment", "module_closure", "module_imports", "package_versions",
+           "result_inputs", "watch_paths"]
+
+RESULT_FORMAT = 2  # 2: sealed (content hash), pre-registered expectations, seeds
+# The environment variables that change the numbers an analysis computes: XLA's compiler
+# options, JAX's default precision, dtypes, random-bit generator and platform, and Python's
+# hash seed (the order of a set of strings).
+NUMERIC_ENV = ("XLA_FLAGS", "JAX_ENABLE_X64", "JAX_DEFAULT_MATMUL_PRECISION",
+               "JAX_DEFAULT_DTYPE_BITS", "JAX_THREEFRY_PARTITIONABLE", "JAX_PLATFORMS",
+               "JAX_PLATFORM_NAME", "JAX_DISABLE_JIT", "PYTHONHASHSEED")
+# The packages of compiled numerics whose float round-off follows the CPU's instruction set.
+NUMERIC_IMPORTS = frozenset({"jax", "jaxlib", "optax", "numpy", "scipy", "sklearn", "torch",
+                             "tensorflow", "numba"})
+_GLOB = re.compile(r"[*?\[]")
+
+
+# ---------------------------------------------------------------- the machine
+
+
+def interpreter() -> str:
+    """The Python interpreter: implementation and version (`CPython 3.12.3`)."""
+    return f"{platform.python_implementation()} {platform.python_version()}"
+
+
+def numeric_env() -> dict[str, str]:
+    """The variables of `NUMERIC_ENV` that are set, with their values (`PYTHONHASHSEED` as
+    the interpreter started with it, `hash_seed_at_start`)."""
+    env = {k: os.environ[k] for k in NUMERIC_ENV if k in os.environ and k != "PYTHONHASHSEED"}
+    seed = hash_seed_at_start()
+    return {**env, "PYTHONHASHSEED": seed} if seed is not None else env  # the last of NUMERIC_ENV
+
+
+@functools.lru_cache(maxsize=1)
+def hash_seed_at_start() -> str | None:
+    """`PYTHONHASHSEED` as this interpreter started with it: only that sets its hashing. (dask's
+    nannies write their own, 6640, into the environment of the process that starts them, a
+    LocalCluster's litrec among them, which changes nothing of that process's hashing.) Read
+    from /proc/self/environ where there is one, else from the environment when first asked."""
+    try:
+        with open("/proc/self/environ", "rb") as fh:
+            start = dict(item.partition(b"=")[::2] for item in fh.read().split(b"\0") if item)
+    except OSError:
+        return os.environ.get("PYTHONHASHSEED")
+    seed = start.get(b"PYTHONHASHSEED")
+    return seed.decode("utf-8", "replace") if seed is not None else None
+
+
+@functools.lru_cache(maxsize=1)
+def machine_isa() -> tuple[str, ...]:
+    """The machine and its instruction-set features that change float round-off
+    (`x86_64`, then `litrec.runs.machine.ISA_FLAGS` the CPU has)."""
+    from litrec.runs.machine import cpu_isa
+
+    return (platform.machine(), *cpu_isa())
+
+
+# ---------------------------------------------------------------- reading the sources
+
+
+def _module_facts(project: Path, digest: str, raw: bytes, package: str, current: str,
+                  path: str) -> dict:
+    """`read_source` of a module's source (SHA-256 `digest`), parsed once per content and name,
+    then kept (`litrec.cache.sourcefacts`): the analyses share their helpers, and a no-op run
+    parses nothing."""
+    def compute():
+        try:
+            tree = ast.parse(raw.decode("utf-8", "replace"))
+        except SyntaxError:
+            return {"modules": [], "tops": [], "data": [], "problems": []}
+        return read_source(tree, package, current, path)
+
+    return fact(project, f"inputs {package} {current} {path}", raw, compute, digest)
+
+
+@dataclass
+class Closure:
+    """The modules of an analysis package one module imports, and what they declare."""
+
+    files: dict[str, str]                     # path relative to the project -> SHA-256
+    tops: set[str]                            # top-level names of the other modules imported
+    data: list[str] = field(default_factory=list)      # declared DATA patterns, in order
+    problems: list[str] = field(default_factory=list)  # located
+
+
+def module_closure(root: Path, module: str) -> Closure:
+    """The import closure of module `module` of the analysis package in folder `root`."""
+    package = root.name
+    start = f"{package}.{module}"
+    project = project_root(root)
+    todo, seen = [start], set()
+    out = Closure({}, set())
+    while todo:
+        mod = todo.pop()
+        if mod in seen:
+            continue
+        seen.add(mod)
+        parts = mod.split(".")[1:]
+        todo += [".".join([package, *parts[:i]]) for i in range(len(parts))]  # its packages run too
+        path = root.joinpath(*parts).with_suffix(".py") if parts else root / "__init__.py"
+        if not path.is_file():
+            pkg_init = root.joinpath(*parts, "__init__.py")
+            if not pkg_init.is_file():
+                continue  # a name imported from a module, not a module itself
+            path = pkg_init
+        try:
+            raw = read_file(path, project)
+        except (Refused, OSError):
+            continue  # not a module litrec reads (a link out, a FIFO): the registry reports it
+        digest = hashlib.sha256(raw).hexdigest()
+        rel = path.relative_to(root.parent).as_posix()
+        out.files[rel] = digest
+        facts = _module_facts(project, digest, raw, package, mod, rel)
+        todo.extend(facts["modules"])
+        out.tops |= set(facts["tops"])
+        out.data += [d for d in facts["data"] if d not in out.data]
+        out.problems += facts["problems"]
+    out.files = dict(sorted(out.files.items()))
+    return out
+
+
+def module_imports(root: Path, module: str) -> tuple[dict[str, str], set[str]]:
+    """(code files, top-level names imported) of `module_closure` (what a worker checks)."""
+    closure = module_closure(root, module)
+    return closure.files, closure.tops
+
+
+def data_files(project: Path, patterns: list[str]) -> tuple[dict[str, str], list[str]]:
+    """The declared data files (path relative to the project -> SHA-256) and the problems:
+    a pattern that leaves the project or matches no regular file inside it."""
+    project = Path(project)
+    files: dict[str, str] = {}
+    problems: list[str] = []
+    for pattern in patterns:
+        pure = Path(pattern)
+        if pure.is_absolute() or ".." in pure.parts or not pattern.strip():
+            problems.append(f"{DATA_NAME} entry '{pattern}' must be a path or glob relative to "
+                            f"the project folder {project}, without '..'")
+            continue
+        paths = (sorted(project / p for p in glob.glob(pattern, root_dir=project, recursive=True))
+                 if _GLOB.search(pattern) else [project / pattern])
+        paths = [p for p in paths if "__pycache__" not in p.parts]
+        matched = 0
+        for path in paths:
+            if path.is_dir() and not path.is_symlink():
+                continue
+            try:
+                raw = read_file(path, project)
+            except FileNotFoundError:
+                continue
+            except Refused as r:
+                problems.append(f"{DATA_NAME} entry '{pattern}': {r.message}")
+                continue
+            except OSError as exc:
+                problems.append(f"{DATA_NAME} entry '{pattern}': {path} cannot be read "
+                                f"({exc.strerror or exc})")
+                continue
+            files[path.relative_to(project).as_posix()] = hashlib.sha256(raw).hexdigest()
+            matched += 1
+        if not matched and not any(p.startswith(f"{DATA_NAME} entry '{pattern}'") for p in problems):
+            problems.append(f"{DATA_NAME} entry '{pattern}' matches no file in {project}; add the "
+                            "file, or correct the entry")
+    return dict(sorted(files.items())), problems
+
+
+def watch_paths(project: Path, patterns) -> set[tuple[Path, bool]]:
+    """The folders to watch for the declared data `patterns`, each with whether to watch it
+    recursively: a file's folder, or a glob's folder above its first wildcard."""
+    out = set()
+    for pattern in patterns:
+        parts = Path(pattern).parts
+        if Path(pattern).is_absolute() or ".." in parts:
+            continue
+        fixed = [p for p in itertools.takewhile(lambda p: not _GLOB.search(p), parts)]
+        if len(fixed) == len(parts):
+            out.add((Path(project, *fixed[:-1]), False))
+        else:
+            out.add((Path(project, *fixed), True))
+    return out
+
+
+# ---------------------------------------------------------------- the model
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Everything a result of one analysis for one profile is computed from."""
+
+    code_hash: str
+    files: dict[str, str]
+    profile: str
+    versions: dict[str, str | None]
+    data: dict[str, str] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
+    python: str = ""
+    isa: tuple[str, ...] | None = None
+    problems: tuple[str, ...] = ()   # located: what keeps these inputs from being known
+    patterns: tuple[str, ...] = ()   # the DATA entries that `data` was expanded from
+
+    @property
+    def uses_jax(self) -> bool:
+        """Whether the analysis imports JAX (it records JAX's version)."""
+        return "jax" in self.versions
+
+    def record(self) -> dict:
+        """What a result stores of its inputs beside `code_hash`, `code_files` and `versions`."""
+        return {"data": dict(self.data), "env": dict(self.env), "python": self.python,
+                "isa": list(self.isa) if self.isa is not None else None}
+
+    def key(self) -> str:
+        """A hash of every input: a key for what is computed from them."""
+        import json
+
+        body = {"code": self.code_hash, "profile": self.profile, "versions": self.versions,
+                **self.record(), "problems": list(self.problems)}
+        return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+    def matches(self, result: dict) -> bool:
+        """Whether a stored result was computed from exactly this."""
+        return (
+            not self.problems
+            and result.get("format") == RESULT_FORMAT
+            and result.get("code_hash") == self.code_hash
+            and result.get("profile") == self.profile
+            and {k: (result.get("versions") or {}).get(k) for k in self.versions} == self.versions
+            and result.get("inputs") == self.record()
+        )
+
+    def check_unchanged(self, where, name: str) -> None:
+        """InputsChanged unless the inputs of analysis `name`, module `where.module` of the
+        package `where.package` in the folder `where.root` (a `litrec.runs.sweep.Point`), are still
+        these (an edit while it ran would store its numbers under inputs they are not)."""
+        now = analysis_inputs(Path(where.root) / where.package, where.module, self.profile)
+        if now.key() != self.key():
+            was = {"format": RESULT_FORMAT, "profile": self.profile, "code_hash": self.code_hash,
+                   "code_files": self.files, "versions": self.versions, "inputs": self.record()}
+            raise InputsChanged(f"analysis '{name}': its inputs changed while it ran "
+                                f"({now.why_stale(was)}); nothing was stored: run again")
+
+    def why_stale(self, result: dict) -> str:
+        """What changed since the result was computed, in words."""
+        if self.problems:
+            return "; ".join(self.problems)
+        if result.get("code_hash") != self.code_hash:
+            old = result.get("code_files", {})
+            changed = [f for f, h in self.files.items() if old.get(f) != h]
+            changed += [f for f in old if f not in self.files]
+            return "code changed: " + ", ".join(changed or ["(unknown)"])
+        got = result.get("versions") or {}
+        diff = [f"{k} {got.get(k)} -> {v}" for k, v in self.versions.items() if got.get(k) != v]
+        if diff:
+            return "versions changed: " + ", ".join(diff)
+        stored = result.get("inputs")
+        if not isinstance(stored, dict):
+            return ("the result records no data files, numerics environment, interpreter or "
+                    "instruction set (written by an older litrec); rerun it to record them")
+        now = self.record()
+        parts = []
+        old_data = stored.get("data") if isinstance(stored.get("data"), dict) else {}
+        changed = sorted(f for f in set(old_data) | set(self.data) if old_data.get(f) != self.data.get(f))
+        if changed:
+            parts.append("data changed: " + ", ".join(changed))
+        if stored.get("env") != now["env"]:
+            parts.append(f"numerics environment changed: {_env_diff(stored.get('env'), self.env)}")
+        if stored.get("python") != now["python"]:
+            parts.append(f"interpreter changed: {stored.get('python')} -> {self.python}")
+        if stored.get("isa") != now["isa"]:
+            parts.append(f"instruction set changed: {_isa_text(stored.get('isa'))} -> "
+                         f"{_isa_text(now['isa'])}")
+        if parts:
+            return "; ".join(parts)
+        if result.get("profile") != self.profile:
+            return f"profile changed: {result.get('profile')} -> {self.profile}"
+        return "result format changed"
+
+
+def _env_diff(old, new: dict) -> str:
+    old = old if isinstance(old, dict) else {}
+    keys = sorted(set(old) | set(new))
+    return ", ".join(f"{k} {old.get(k, '(unset)')!s} -> {new.get(k, '(unset)')!s}"
+                     for k in keys if old.get(k) != new.get(k)) or "(recorded in another form)"
+
+
+def _isa_text(isa) -> str:
+    return "(not recorded)" if not isinstance(isa, list) else " ".join(map(str, isa)) or "(none)"
+
+
+def result_inputs(registry: Any, name: str, profile: str,
+                  versions: dict[str, str | None] | None = None) -> Inputs:
+    """The inputs of analysis `name` of `registry` (`litrec.runs.registry.Registry`) for `profile`,
+    as they are now.
+
+    `versions` holds versions already read (distribution -> version); the ones
+    this analysis needs and it lacks are read and added, so that callers can
+    share one dict between analyses.
+    """
+    return analysis_inputs(registry.path.parent, registry.entries[name].module, profile, versions)
+
+
+def analysis_inputs(root: Path, module: str, profile: str,
+                    versions: dict[str, str | None] | None = None) -> Inputs:
+    """`result_inputs` of module `module` of the analysis package in folder `root` (what a
+    worker or the run memo checks, with no registry at hand)."""
+    root = Path(root)
+    closure = module_closure(root, module)
+    h = hashlib.sha256()
+    for path, digest in closure.files.items():
+        h.update(f"{path}\0{digest}\n".encode())
+    known = versions if versions is not None else {}
+    packages = versioned_packages(closure.tops)
+    missing = [p for p in packages if p not in known]
+    if missing:
+        known.update(package_versions(missing))
+    data, data_problems = data_files(project_root(root), closure.data)
+    numeric = bool(closure.tops & NUMERIC_IMPORTS)
+    return Inputs(h.hexdigest(), closure.files, profile, {p: known[p] for p in packages},
+                  data, numeric_env(), interpreter(), machine_isa() if numeric else None,
+                  tuple(closure.problems + data_problems), tuple(closure.data))
+
+
+def environment() -> dict:
+    """The inputs every result shares, whatever its analysis: the interpreter, the numerics
+    environment and the machine's instruction set (what the run memo keys on)."""
+    return {"python": interpreter(), "executable": sys.executable, "env": numeric_env(),
+            "isa": list(machine_isa())}

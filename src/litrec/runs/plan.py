@@ -1,0 +1,195 @@
+"""Planning and carrying out a run: which analyses are stale, and running them in turn.
+
+`plan_run` decides what a `litrec run` will compute (every analysis whose result is
+not current, or all of them with `--force`); `run_plan` locks each results folder,
+sends the points to one executor and writes each result whole with
+`litrec.runs.runner`, telling its caller what happens through `Events`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import traceback
+from pathlib import Path
+from typing import Callable
+
+from litrec.records.project import Project
+from litrec.runs import interrupt
+from litrec.runs.layout import lay_out_remotely
+from litrec.runs.results import locked, write_error_log
+from litrec.runs.runner import Job, PointFailed, finish, keep_partials, prepare, submit
+from litrec.runs.state import ResultState, result_state, result_states
+from litrec.runs.targets import resolve_targets
+from litrec.util.errors import AnalysisExited, InputsChanged, ResultsLocked, ResultsUnwritable
+from litrec.verdicts import ledger
+
+
+@dataclasses.dataclass
+class Plan:
+    """What a run will do: the analyses to run (with why) and the states of the others."""
+
+    todo: list[tuple[str, str]]
+    states: dict[str, ResultState]
+    claims: set[str] | None
+    force: bool = False              # recompute from scratch: no kept points, no checkpoints
+
+    @property
+    def current(self) -> list[str]:
+        """The analyses left alone because their results are current."""
+        done = {n for n, _ in self.todo}
+        return [n for n, st in self.states.items() if n not in done]
+
+
+def plan_run(proj: Project, results_dir: Path, profile: str, targets: list[str],
+             force: bool = False) -> Plan:
+    """Decide which analyses to run: those whose results are not current (all, with `force`)."""
+    names, claims = resolve_targets(proj, targets)
+    states = result_states(proj.registry, results_dir, names, profile)
+    todo = []
+    for name, st in states.items():
+        if st.current and not force:
+            continue
+        why = {"current": "forced", "missing": "no result"}.get(st.state, st.reason or st.state)
+        todo.append((name, why))
+    return Plan(todo, states, claims, force)
+
+
+class Events:
+    """What a run tells its caller as it goes; the command layer prints it. Defaults: silence."""
+
+    def executor(self, n_points: int, n_analyses: int, where: str) -> None:
+        """Points are being sent to an executor."""
+
+    def started(self, name: str, why: str, n_points: int) -> Callable | None:
+        """An analysis starts; may return a `progress(done, total, description)` callback."""
+        return None
+
+    def finished(self, name: str, payload: dict) -> None:
+        """An analysis finished and its result was written."""
+
+    def failed(self, name: str, message: str, log: Path | None) -> None:
+        """An analysis failed; its previous result is kept and its traceback is in `log`
+        (None: there is no traceback to keep)."""
+
+    def interrupted(self, name: str) -> None:
+        """The run was interrupted while this analysis ran."""
+
+
+def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events: Events,
+             spec=None, compile_cache: bool = True, early=None) -> list[str]:
+    """Run every analysis of the plan and write its result; return the names that failed.
+
+    Where points may go to workers, the server they fork from starts first
+    (`executors.warm`); `compile_cache=False` runs without JAX's compile cache.
+
+    Each analysis's results folder is checked and locked before anything is
+    computed (ResultsUnwritable when one cannot be written). SIGINT and SIGTERM
+    stop the run (`interrupt.Interrupted`), stopping the workers and leaving every
+    result whole. Afterwards `plan_.states` holds the new state of each analysis that ran.
+    """
+    from litrec.runs.executors import ExecutorSpec, warm  # not on a no-op run's path
+
+    failed: list[str] = []
+
+    def fail(name: str, exc: BaseException, log: bool = True) -> None:
+        failed.append(name)
+        path = write_error_log(results_dir, name, profile, traceback.format_exc()) if log else None
+        what = str(exc) if isinstance(exc, PointFailed) else f"{type(exc).__name__}: {exc}"
+        events.failed(name, what, path)
+
+    with interrupt.handling(), contextlib.ExitStack() as locks:
+        prepared: dict[str, Job] = {}
+        fps = [plan_.states[name].inputs for name, _ in plan_.todo]
+        spec = spec or ExecutorSpec.of()
+        early = warm(spec, any(fp is not None and fp.uses_jax for fp in fps), early) if fps else early
+        if early is not None:
+            locks.callback(early.discard)  # closed on the way out unless its points were sent
+        for name, _ in plan_.todo:  # every folder checked before any work
+            inputs = plan_.states[name].inputs
+            if inputs is not None and inputs.problems:
+                fail(name, InputsChanged(f"analysis '{name}': " + "; ".join(inputs.problems)),
+                     log=False)
+                continue
+            try:
+                locks.enter_context(locked(results_dir, name))
+            except ResultsLocked as exc:
+                fail(name, exc, log=False)
+        executor, layouts = lay_out_remotely(proj, [n for n, _ in plan_.todo if n not in failed],
+                                             profile, spec, early)
+        try:
+            for name, _ in plan_.todo:
+                if name in failed:
+                    continue
+                try:
+                    lay = layouts[name].result() if name in layouts else None
+                    prepared[name] = prepare(proj, name, profile, plan_.states[name].inputs, lay,
+                                             executor.size() if name in layouts else 1, plan_.force)
+                    if not plan_.force:
+                        keep_partials(prepared[name], results_dir)
+                    if not compile_cache:
+                        job = prepared[name]
+                        job.points = [dataclasses.replace(p, compile_cache=False) for p in job.points]
+                except Exception as exc:  # a bad profile or SWEEP: say so, go on
+                    fail(name, exc)
+        except BaseException:
+            if executor is not None:
+                executor.close(wait=False)
+            raise
+        _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
+                      spec, early, executor)
+    return failed
+
+
+def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
+                  spec, early=None, executor=None) -> None:
+    """Send the prepared jobs to an executor (the one given, or one started now), or run
+    them here, and write their results; the executor is closed at the end."""
+    sent = [j for j in prepared.values() if spec.sends(len(j.points))]
+    try:
+        if sent:
+            n_points = sum(len(j.points) for j in sent)
+            if executor is None:
+                executor = early.take() if early is not None else spec.open(n_points)
+            events.executor(n_points, len(sent), executor.describe())
+            for job in sent:
+                submit(job, executor)
+        for name, why in plan_.todo:
+            interrupt.check()
+            if name not in prepared:
+                continue
+            job = prepared[name]
+            progress = events.started(name, why, len(job.points))
+            try:
+                payload = finish(job, results_dir, executor, progress)
+            except Exception as exc:  # an analysis bug: say so, keep the old result, go on
+                fail(name, exc)
+                continue
+            except BaseException as exc:  # sys.exit in an analysis is a failure, Ctrl-C a stop
+                why_stopped = interrupt.stray(exc)
+                if why_stopped is None:
+                    events.interrupted(name)
+                    raise
+                fail(name, AnalysisExited(why_stopped))
+                continue
+            plan_.states[name] = result_state(proj.registry, results_dir, name, profile,
+                                              fp=job.fp)
+            try:
+                with interrupt.deferred():  # a Ctrl-C waits until the judgement is recorded
+                    ledger.record(proj, results_dir, name, profile, plan_.states[name],
+                                  job.expectations)
+            except OSError as exc:  # the result is written; its judgement could not be kept
+                fail(name, ResultsUnwritable(f"cannot append to the ledger of '{name}' "
+                                             f"({exc.strerror or exc}): the result is written, "
+                                             "its judgement is not recorded"))
+            events.finished(name, payload)
+            interrupt.check()  # a Ctrl-C held back while the result was written
+    except BaseException:
+        if executor is not None:
+            executor.close(wait=False)  # stop the workers now: none is left running
+            executor = None
+        raise
+    finally:
+        if executor is not None:
+            executor.close()
+

@@ -1,0 +1,165 @@
+"""The analysis registry: stable analysis names mapped to modules of `analysis/`.
+
+The registry is `analysis/registry.yaml`, plain data read with the safe YAML
+loader. Claims resolve their `analysis:` names here, so validating records
+never imports code, and a module path is never taken from a record. The
+registry and the modules of `analysis/` are read only as regular files inside
+the project (`litrec.util.confine`): a module that links out of the project would
+run code from elsewhere, so it is an error.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from litrec.util.confine import Refused, check, project_root, read_file, walk
+from litrec.runs.contract import source_metrics, source_problems, source_profiles
+from litrec.util.diagnostics import Diagnostic, format_field
+from litrec.util.formatting import excerpt
+from litrec.runs.inputs import module_closure
+from litrec.records.kinds import GENERATED_PAGE_NAMES
+from litrec.cache.sourcefacts import fact
+from litrec.records.yamlsafe import MAX_BYTES, YamlProblem, load_bytes, locate
+
+NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+class Entry(BaseModel):
+    """One registry entry: the module under analysis/ and the title pages show."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    module: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$",
+                        description="module name inside analysis/, e.g. prop1_identity")
+    title: str
+    description: str | None = None
+
+
+@dataclass
+class Registry:
+    """The registry file and its entries by analysis name."""
+
+    path: Path
+    exists: bool
+    entries: dict[str, Entry] = field(default_factory=dict)
+    profiles: dict[str, frozenset[str] | None] = field(default_factory=dict)  # None: not readable
+    metrics: dict[str, frozenset[str] | None] = field(default_factory=dict)  # None: not declared
+
+    def module_path(self, name: str) -> Path:
+        """The source file of an entry's module."""
+        mod = self.entries[name].module
+        return self.path.parent.joinpath(*mod.split(".")).with_suffix(".py")
+
+
+def load_registry(analysis_dir: Path, diags: list[Diagnostic],
+                  display: Callable[[Path], str] = str) -> Registry:
+    """Read `analysis/registry.yaml`, adding a located diagnostic for every problem."""
+    path = Path(analysis_dir) / "registry.yaml"
+    reg = Registry(path, os.path.lexists(path))
+    if not reg.exists:
+        return reg
+    shown = display(path)
+    root = project_root(analysis_dir)
+    _check_modules(Path(analysis_dir), root, diags, display)
+    try:
+        loaded = load_bytes(read_file(path, root, MAX_BYTES))
+    except YamlProblem as p:
+        diags.append(Diagnostic(shown, p.line, p.col, p.field, p.message, p.code))
+        return reg
+    except (Refused, OSError) as exc:
+        why = exc.message if isinstance(exc, Refused) else f"cannot read file: {exc.strerror}"
+        diags.append(Diagnostic(shown, 1, 1, "", why, "refused"))
+        return reg
+    for name, raw in loaded.data.items():
+        line, col = locate(loaded.root, (name,), key=True)
+        if isinstance(name, str) and name in GENERATED_PAGE_NAMES:
+            diags.append(Diagnostic(shown, line, col, name,
+                                    f"analysis name '{name}' is the name of a page the site "
+                                    f"generates (analyses/{name}.md); choose another name",
+                                    "registry"))
+            continue
+        if not isinstance(name, str) or not NAME_RE.match(name):
+            diags.append(Diagnostic(shown, line, col, str(name),
+                                    f"analysis name {excerpt(repr(name), 60)} must be lower-case "
+                                    "words joined by '-'",
+                                    "registry"))
+            continue
+        try:
+            reg.entries[name] = Entry.model_validate(raw)
+        except ValidationError as exc:
+            for err in exc.errors(include_url=False):
+                loc = (name, *err["loc"])
+                line, col = locate(loaded.root, loc)
+                diags.append(Diagnostic(shown, line, col, format_field(loc), err["msg"], "registry"))
+            continue
+        path = reg.module_path(name)
+        if not os.path.lexists(path):
+            diags.append(Diagnostic(shown, line, col, name,
+                                    f"module '{excerpt(raw['module'])}' not found at "
+                                    f"{excerpt(display(path))}", "registry"))
+            continue
+        try:
+            raw = read_file(path, root)
+            source = raw.decode("utf-8")
+        except Refused:
+            continue  # reported by _check_modules, at the module itself
+        except (OSError, UnicodeDecodeError) as exc:
+            diags.append(Diagnostic(shown, line, col, name,
+                                    f"module {display(path)} cannot be read: {exc}", "registry"))
+            continue
+        profiles, problems, metrics = fact(root, "contract-metrics", raw, lambda: _contract(source))
+        reg.profiles[name] = None if profiles is None else frozenset(profiles)
+        reg.metrics[name] = None if metrics is None else frozenset(metrics)
+        for problem in problems:
+            diags.append(Diagnostic(shown, line, col, name,
+                                    f"module {display(path)} breaks the analysis contract: "
+                                    f"{problem} (see site/writing-analyses.md)", "contract"))
+        for problem in module_closure(Path(analysis_dir), reg.entries[name].module).problems:
+            diags.append(Diagnostic(shown, line, col, name,
+                                    f"analysis '{name}' has inputs litrec cannot see: {problem} "
+                                    "(see site/writing-analyses.md)", "inputs"))
+    return reg
+
+
+def _contract(source: str) -> list:
+    """[the PROFILES names (None: not readable from the source), the contract's problems,
+    the METRICS names (None: none declared)]."""
+    profiles = source_profiles(source)
+    metrics = source_metrics(source)
+    return [None if profiles is None else sorted(profiles), source_problems(source),
+            None if metrics is None else sorted(metrics)]
+
+
+def _check_modules(analysis_dir: Path, root: Path, diags: list[Diagnostic],
+                   display: Callable[[Path], str]) -> None:
+    """An error for every module of analysis/ that is not a regular file inside the project,
+    and for every linked folder of modules that leads outside it: importing them would run
+    code from elsewhere."""
+    files, linked = walk(analysis_dir, (".py",))
+    for path, _ in linked:
+        real = path.resolve()
+        if root in real.parents or not any(n.endswith(".py") for n in _names(real)):
+            continue
+        diags.append(Diagnostic(display(path), 1, 1, "", f"is a symbolic link to a folder of "
+                                f"modules outside the project ({excerpt(os.readlink(path), 120)}); "
+                                "litrec does not run code from outside the project", "refused"))
+    for path in files:
+        try:
+            check(path, root)
+        except Refused as r:
+            diags.append(Diagnostic(display(path), 1, 1, "", r.message, "refused"))
+        except OSError:  # a link to nothing: reported when a registry entry names it
+            pass
+
+
+def _names(folder: Path) -> list[str]:
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []

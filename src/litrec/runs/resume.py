@@ -1,0 +1,131 @@
+"""Runs that survive an interruption: finished points kept as sealed partial results, and
+the training checkpoints of the point that was running.
+
+A sweep (a profile's seeds, or any SWEEP) keeps each finished point as a
+sealed file `results/<analysis>/<profile>.partial/<point>.json` (e.g.
+`seed-3.json`): its metrics, noise, notes and figures, the key of its inputs
+and a content hash. A rerun of the same analysis and profile takes every
+point whose file is whole and whose key is unchanged from there and runs only
+the others; once the result is written the folder goes. These files may be
+committed, so that another session (or machine) continues the run.
+
+While a point runs, its analysis may keep training checkpoints in
+`.litrec-cache/checkpoints/<analysis>/<profile>/<key>/` (the folder is handed
+to it in the environment variable `LITREC_CHECKPOINT_DIR`; the project's
+`analysis.train.train` uses it): a rerun of the point continues each training
+from its last checkpoint with the same numbers.
+
+The key of a point hashes what its numbers depend on: the analysis's code
+files and their hashes, the installed versions of the packages it imports,
+the profile's configuration with the point's overrides, the Python version
+and the machine's architecture. `--force` recomputes from scratch: it neither
+reads nor keeps partial results, and starts every training afresh.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import shutil
+import sys
+from pathlib import Path
+
+from litrec.util.atomic import replace_file
+from litrec.cache import CACHE, caching_off
+from litrec.runs.seal import _canonical, seal
+
+DIR_VARIABLE = "LITREC_CHECKPOINT_DIR"
+SECONDS_VARIABLE = "LITREC_CHECKPOINT_SECONDS"  # read by the analysis: seconds between checkpoints
+PARTIAL = ".partial"
+FORMAT = 1
+
+
+def point_key(module: str, profile: str, config: dict, overrides: dict, seeds,
+              code_files: dict | None, versions: dict | None) -> str:
+    """The hash of a point's inputs (see the module docstring)."""
+    data = {"format": FORMAT, "module": module, "profile": profile, "config": config,
+            "overrides": overrides, "seeds": list(seeds) if seeds is not None else None,
+            "code_files": code_files, "versions": versions,
+            "python": list(sys.version_info[:3]), "machine": platform.machine()}
+    blob = json.dumps(data, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def checkpoint_dir(root: str | Path, name: str, profile: str, key: str) -> str | None:
+    """Where a point's trainings keep their checkpoints (made by the analysis when it first
+    writes one); None when litrec's caches are off."""
+    if caching_off():
+        return None
+    return str(Path(root).resolve() / CACHE / "checkpoints" / name / profile / key[:32])
+
+
+class checkpoint_env:
+    """While open, `LITREC_CHECKPOINT_DIR` names `folder` (nothing when None); then as before."""
+
+    def __init__(self, folder: str | None):
+        self.folder = folder
+
+    def __enter__(self):
+        self.saved = os.environ.get(DIR_VARIABLE)
+        if self.folder is not None:
+            os.environ[DIR_VARIABLE] = self.folder
+        else:
+            os.environ.pop(DIR_VARIABLE, None)
+        return self
+
+    def __exit__(self, *exc):
+        if self.saved is None:
+            os.environ.pop(DIR_VARIABLE, None)
+        else:
+            os.environ[DIR_VARIABLE] = self.saved
+        return False
+
+
+def partial_dir(results_dir: Path, name: str, profile: str) -> Path:
+    """`results/<analysis>/<profile>.partial/`."""
+    return Path(results_dir) / name / f"{profile}{PARTIAL}"
+
+
+def point_file(overrides: dict) -> str:
+    """The file name of a point: `seed-3.json`, `seed-0_N-20.json`."""
+    parts = ["-".join("".join(c if c.isalnum() or c in ".+" else "_" for c in str(x))
+                      for x in (k, v)) for k, v in overrides.items()]
+    return ("_".join(parts) or "point") + ".json"
+
+
+def keep(results_dir: Path, name: str, profile: str, overrides: dict, key: str, out: dict) -> None:
+    """Keep one finished point's output, sealed, written whole."""
+    folder = partial_dir(results_dir, name, profile)
+    folder.mkdir(parents=True, exist_ok=True)
+    body = {**out, "figures": {k: v.decode("utf-8") for k, v in (out.get("figures") or {}).items()}}
+    data = seal({"format": FORMAT, "analysis": name, "profile": profile, "overrides": overrides,
+                 "key": key, "output": body}, {}, default=str)
+    text = json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    replace_file(folder / point_file(overrides), text.encode("utf-8"))
+
+
+def kept(results_dir: Path, name: str, profile: str, overrides: dict, key: str) -> dict | None:
+    """The kept output of a point (figures as bytes), or None: missing, damaged, edited, or
+    computed from other inputs (then it is run again and the file replaced)."""
+    path = partial_dir(results_dir, name, profile) / point_file(overrides)
+    try:
+        if path.is_symlink():
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(data, dict) or data.get("key") != key or data.get("overrides") != overrides:
+        return None
+    if data.get("content_hash") != hashlib.sha256(_canonical(data)).hexdigest():
+        return None
+    out = data.get("output")
+    if not isinstance(out, dict) or not isinstance(out.get("metrics"), dict):
+        return None
+    return {**out, "figures": {k: str(v).encode("utf-8") for k, v in (out.get("figures") or {}).items()}}
+
+
+def drop(results_dir: Path, name: str, profile: str) -> None:
+    """Remove the partial results once the whole result is written."""
+    shutil.rmtree(partial_dir(results_dir, name, profile), ignore_errors=True)

@@ -1,0 +1,179 @@
+"""Signed results: a signature made with a key the user holds, checked with git's SSH signing tools.
+
+The seal (`litrec.runs.seal`) is a hash anyone can recompute: it catches an edit
+made by accident or by hand, not a forgery. A signature is what a forger
+cannot make without the signer's private key. `litrec sign` signs a result's
+JSON file (which holds the hashes of its figures) with `ssh-keygen -Y sign`
+under the namespace `litrec-result`, the tool git uses for SSH-signed commits,
+and writes the signature beside it: `results/<analysis>/<profile>.json.sig`.
+
+A result's signature is
+
+- `unsigned`: no `.sig` file beside it;
+- `signed`: the signature verifies against the file as it is now and, where an
+  allowed-signers file is configured, its key is one of the allowed signers
+  (the principal is named); without one, the key's fingerprint is named and
+  only the file's integrity under that key is checked;
+- `bad`: the signature does not verify (the result changed after it was
+  signed, its seal recomputed or not), or its key is not an allowed signer.
+
+Which key signs: `--key`, else `LITREC_SIGNING_KEY`, else git's
+`user.signingkey` (a key file). Who may sign: `LITREC_ALLOWED_SIGNERS`, else
+git's `gpg.ssh.allowedSignersFile` (the format of ssh-keygen's ALLOWED
+SIGNERS). A rerun of the analysis removes the old signature with the old
+result it signed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+NAMESPACE = "litrec-result"
+STATES = ("signed", "unsigned", "bad")
+TIMEOUT_S = 30
+
+
+class SigningError(Exception):
+    """Signing is not possible as configured; the message says why and what to do."""
+
+
+def sig_path(result_file: Path) -> Path:
+    """`results/a/paper.json.sig` beside `results/a/paper.json`."""
+    return result_file.with_name(result_file.name + ".sig")
+
+
+def unsign(result_file: Path) -> None:
+    """Remove the signature of a result that is being replaced (it signed the old content)."""
+    try:
+        sig_path(result_file).unlink()
+    except FileNotFoundError:
+        pass
+
+
+def _git_config(root: Path, key: str) -> str | None:
+    try:
+        run = subprocess.run(["git", "-C", str(root), "config", "--get", key], capture_output=True,
+                             text=True, timeout=TIMEOUT_S, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    value = run.stdout.strip()
+    return value or None if run.returncode == 0 else None
+
+
+def _expand(path: str, root: Path) -> Path:
+    p = Path(os.path.expanduser(path))
+    return p if p.is_absolute() else root / p
+
+
+def signing_key(root: Path, given: Path | None = None) -> Path:
+    """The private key to sign with (SigningError when none is configured or it is not a file)."""
+    if given is not None:
+        key, where = Path(given), "--key"
+    elif os.environ.get("LITREC_SIGNING_KEY"):
+        key, where = _expand(os.environ["LITREC_SIGNING_KEY"], root), "LITREC_SIGNING_KEY"
+    else:
+        value = _git_config(root, "user.signingkey")
+        if value is None:
+            raise SigningError("no signing key: give --key FILE (an SSH private key), set "
+                               "LITREC_SIGNING_KEY, or git config user.signingkey FILE")
+        if value.startswith("key::"):
+            raise SigningError("git's user.signingkey is a literal public key (key::...); give "
+                               "the private key's file with --key or LITREC_SIGNING_KEY")
+        key, where = _expand(value, root), "git config user.signingkey"
+    if not key.is_file():
+        raise SigningError(f"{where}: '{key}' is not a file; give an SSH private key "
+                           "(ssh-keygen -t ed25519 makes one)")
+    return key
+
+
+def allowed_signers(root: Path) -> Path | None:
+    """The allowed-signers file, where one is configured."""
+    value = os.environ.get("LITREC_ALLOWED_SIGNERS") or _git_config(root, "gpg.ssh.allowedSignersFile")
+    return _expand(value, root) if value else None
+
+
+def _keygen() -> str:
+    found = shutil.which("ssh-keygen")
+    if found is None:
+        raise SigningError("ssh-keygen is not installed (OpenSSH 8.2 or later signs files); "
+                           "install openssh-client")
+    return found
+
+
+def sign_file(result_file: Path, key: Path) -> Path:
+    """Sign `result_file` with `key`; the signature is written beside it. SigningError on failure."""
+    data = result_file.read_bytes()
+    try:
+        run = subprocess.run([_keygen(), "-Y", "sign", "-f", str(key), "-n", NAMESPACE, "-q"],
+                             input=data, capture_output=True, timeout=TIMEOUT_S)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise SigningError(f"ssh-keygen could not sign: {exc}") from None
+    if run.returncode != 0 or not run.stdout.startswith(b"-----BEGIN SSH SIGNATURE-----"):
+        why = run.stderr.decode("utf-8", "replace").strip() or f"exit status {run.returncode}"
+        raise SigningError(f"ssh-keygen -Y sign with '{key}' failed: {why}")
+    from litrec.util.atomic import replace_file
+
+    out = sig_path(result_file)
+    replace_file(out, run.stdout)
+    return out
+
+
+_checked: dict[tuple, tuple[str, str | None]] = {}
+
+
+def signature_state(result_file: Path, root: Path) -> tuple[str, str | None]:
+    """(`signed`, `unsigned` or `bad`, who signed or why it is bad) of a stored result."""
+    sig = sig_path(result_file)
+    if not sig.is_file():
+        return "unsigned", None
+    try:
+        a, b = os.stat(result_file), os.stat(sig)
+        key = (str(result_file.resolve()), a.st_mtime_ns, a.st_size, b.st_mtime_ns, b.st_size,
+               str(allowed_signers(root)))
+    except OSError:
+        key = None
+    if key is not None and key in _checked:
+        return _checked[key]
+    answer = _check(result_file, sig, root)
+    if key is not None:
+        _checked[key] = answer
+    return answer
+
+
+def _check(result_file: Path, sig: Path, root: Path) -> tuple[str, str | None]:
+    try:
+        keygen = _keygen()
+    except SigningError as exc:
+        return "bad", f"cannot check the signature: {exc}"
+    try:
+        data = result_file.read_bytes()
+    except OSError as exc:
+        return "bad", f"cannot read the result ({exc.strerror or exc})"
+    allowed = allowed_signers(root)
+    try:
+        if allowed is not None:
+            found = subprocess.run([keygen, "-Y", "find-principals", "-s", str(sig), "-f",
+                                    str(allowed)], capture_output=True, text=True,
+                                   timeout=TIMEOUT_S, stdin=subprocess.DEVNULL)
+            principals = found.stdout.split() if found.returncode == 0 else []
+            if not principals:
+                return "bad", f"its key is not an allowed signer ({allowed})"
+            for who in principals:
+                ok = subprocess.run([keygen, "-Y", "verify", "-f", str(allowed), "-I", who,
+                                     "-n", NAMESPACE, "-s", str(sig)], input=data,
+                                    capture_output=True, timeout=TIMEOUT_S)
+                if ok.returncode == 0:
+                    return "signed", who
+            return "bad", "the signature does not match the result as it is now"
+        ok = subprocess.run([keygen, "-Y", "check-novalidate", "-n", NAMESPACE, "-s", str(sig)],
+                            input=data, capture_output=True, timeout=TIMEOUT_S)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return "bad", f"cannot check the signature: {exc}"
+    if ok.returncode != 0:
+        return "bad", "the signature does not match the result as it is now"
+    text = (ok.stdout + ok.stderr).decode("utf-8", "replace")
+    key = next((w for w in text.split() if w.startswith("SHA256:")), "an unlisted key")
+    return "signed", f"{key} (no allowed-signers file: the key itself is not checked)"

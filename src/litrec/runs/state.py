@@ -1,0 +1,135 @@
+"""The state of an analysis's stored result: the one place that decides it.
+
+- `current`: the result's fingerprint matches the analysis code, profile and
+  package versions as they are now; its numbers are judged;
+- `stale`: a result exists but something it was computed from changed since;
+- `missing`: no result for this profile yet;
+- `modified`: a file is there but is not what litrec wrote: it does not
+  parse as a result, or it no longer matches its own content hash
+  (`litrec.runs.seal`): edited by hand, a figure swapped, damaged.
+
+The runner (what to rerun), the verdicts, `litrec status`, the site and the
+export all ask `result_state`; each fingerprint is computed once per command.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from litrec.util.diagnostics import Diagnostic
+from litrec.util.errors import DamagedResult, ProfileError
+from litrec.runs.inputs import RESULT_FORMAT, Inputs, result_inputs
+from litrec.runs.results import (missing_figures, read_result, result_path,
+                            stored_profiles)
+from litrec.runs.seal import broken_seal
+
+if TYPE_CHECKING:
+    from litrec.runs.registry import Registry
+
+STATES = ("current", "stale", "missing", "modified")
+
+
+@dataclass(frozen=True)
+class ResultState:
+    """Where one analysis's result for one profile stands, and why."""
+
+    name: str
+    profile: str
+    state: str
+    result: dict | None = None
+    inputs: Inputs | None = None
+    reason: str | None = None
+    warnings: tuple[str, ...] = ()  # located: a figure the result lists that is not on disk
+
+    def __post_init__(self):
+        assert self.state in STATES, self.state
+
+    @property
+    def current(self) -> bool:
+        """Whether the stored numbers may be judged."""
+        return self.state == "current"
+
+
+def result_state(registry: Registry | None, results_dir: Path, name: str, profile: str,
+                 versions: dict | None = None, fp: Inputs | None = None) -> ResultState:
+    """Decide the state of `name`'s result for `profile` (pass `fp` when already computed)."""
+    try:
+        result = read_result(Path(results_dir), name, profile)
+    except DamagedResult as exc:
+        return ResultState(name, profile, "modified", reason=f"damaged result: {exc}")
+    state = _state(registry, results_dir, name, profile, result, versions, fp)
+    if result is not None:
+        missing = missing_figures(Path(results_dir), name, profile, result)
+        if missing:
+            state = dataclasses.replace(state, warnings=tuple(missing))
+    return state
+
+
+def _state(registry, results_dir, name, profile, result, versions, fp) -> ResultState:
+    registered = registry is not None and name in registry.entries
+    if fp is None and registered:
+        fp = result_inputs(registry, name, profile, versions)
+    if result is None:
+        unknown = f"; its inputs cannot be known: {'; '.join(fp.problems)}" if fp and fp.problems else ""
+        return ResultState(name, profile, "missing", None, fp,
+                           f"no {profile} result for '{name}'{unknown}")
+    if fp is None:
+        return ResultState(name, profile, "stale", result, None,
+                           f"analysis '{name}' is not in the registry")
+    if result.get("format") == RESULT_FORMAT:
+        broken = broken_seal(result, Path(results_dir) / name)
+        if broken:
+            path = result_path(Path(results_dir), name, profile)
+            return ResultState(name, profile, "modified", result, fp,
+                               f"{path}: {broken}; rerun: litrec run {name} --profile {profile} --force")
+    if fp.matches(result):
+        return ResultState(name, profile, "current", result, fp)
+    return ResultState(name, profile, "stale", result, fp, fp.why_stale(result))
+
+
+def modified_results(results_dir: Path, display=str) -> list[Diagnostic]:
+    """An error for every result file under `results_dir` that is not what litrec wrote."""
+    out: list[Diagnostic] = []
+    root = Path(results_dir)
+    if not root.is_dir():
+        return out
+    for path in sorted(root.glob("*/*.json")):
+        name, profile = path.parent.name, path.stem
+        try:
+            result = read_result(root, name, profile)
+        except DamagedResult as exc:
+            out.append(Diagnostic(display(path), 1, 1, "", f"modified: {exc}", "result-modified"))
+            continue
+        if result is None or result.get("format") != RESULT_FORMAT:
+            continue  # older results are stale, not modified: `litrec status` says so
+        broken = broken_seal(result, root / name)
+        if broken:
+            out.append(Diagnostic(display(path), 1, 1, "content_hash",
+                                  f"modified since litrec wrote it: {broken}; rerun: litrec run "
+                                  f"{name} --profile {profile} --force", "result-modified"))
+    return out
+
+
+def result_states(registry: Registry | None, results_dir: Path, names, profile: str
+                  ) -> dict[str, ResultState]:
+    """`result_state` of each analysis name, each package's version read once."""
+    versions: dict[str, str | None] = {}
+    return {n: result_state(registry, results_dir, n, profile, versions) for n in names}
+
+
+def check_profile(registry: Registry | None, results_dir: Path, profile: str) -> None:
+    """ProfileError unless some analysis defines `profile` or a result is stored for it.
+
+    The analyses' profiles are read from their sources (`contract.source_profiles`);
+    when one cannot be read so, any profile is let through.
+    """
+    declared = list(registry.profiles.values()) if registry is not None else []
+    if any(p is None for p in declared):
+        return
+    known = set().union(*declared) | stored_profiles(Path(results_dir))
+    if known and profile not in known:
+        raise ProfileError(f"--profile: unknown profile '{profile}'; known profiles: "
+                           f"{', '.join(sorted(known))} (the analyses' PROFILES and the stored results)")

@@ -1,0 +1,1 @@
+"""Small shared pieces: atomic writes, confined reads, safe text, errors and diagnostics."""

@@ -1,0 +1,1 @@
+"""Judging claims: expectations, sample statistics over seeds, verdicts."""

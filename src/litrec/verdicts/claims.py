@@ -1,0 +1,368 @@
+"""Verdicts: every claim's expectations judged against its analysis's result.
+
+A claim's verdict is one of
+
+- `reproduced`: every expectation holds on the whole interval over seeds;
+- `not reproduced`: an expectation fails on the whole interval;
+- `inconclusive`: none fails but one straddles its threshold (with the number
+  of seeds that would decide, at the spread seen, and which way: `direction`,
+  likely reproduced, likely not reproduced or undecided), or a precondition of the
+  run (an expectation marked `precondition: true`, e.g. "the baseline
+  converged") fails or straddles: the run could not test the claim;
+- `expectation changed`: the claim's expectations differ from those stored
+  with its (current) result when it ran; it is judged against the stored ones
+  (`stored_verdict`), the new ones' verdict shown beside (`new_verdict`),
+  until the analysis reruns;
+- `unchecked`: the claim names no analysis (most claims of most papers);
+- `stale`: a result exists, but its code, profile or package versions changed
+  since; its numbers are shown, not judged;
+- `missing`: no result for the profile yet;
+- `modified`: the result file is not what litrec wrote (`litrec.runs.seal`);
+- `error`: the result lacks a metric the claim names, or a comparison is refused.
+
+Judging one expectation is `litrec.verdicts.judge`; whether a result may be judged is
+asked of `litrec.runs.state`. A result stores the expectations it was judged
+against when it ran (pre-registration): when a claim's expectations differ
+from them, the status says so, outcome by outcome, until the analysis reruns.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from litrec.verdicts.judge import MissingMetric, Outcome, evaluate, leaning
+from litrec.runs.result_checks import json_line
+from litrec.verdicts.stats import few_seeds_short
+from litrec.runs.results import result_path
+from litrec.runs.signing import signature_state
+from litrec.runs.state import ResultState, result_states
+
+if TYPE_CHECKING:  # the records' models: a kept answer is printed without them
+    from litrec.verdicts.expectation import Expectation
+    from litrec.records.project import Project
+
+VERDICTS = ("reproduced", "not reproduced", "inconclusive", "expectation changed", "unchecked",
+            "stale", "missing", "modified", "error")
+# what `status --check-current` refuses
+BEHIND = ("expectation changed", "stale", "missing", "modified", "error")
+
+
+def judged_in(expect, profile: str | None) -> list:
+    """The expectations judged in `profile` (those without `profiles`, and those naming it)."""
+    return [e for e in expect if profile is None or e.applies(profile)]
+
+
+# The scales every surface shows side by side: the reduced profile the committed results and the
+# dashboard's headline use, and the paper's own (its number of steps and seeds).
+SCALES = ("paper", "paper_full")
+
+
+def with_scales(proj: Project, results_dir: Path, statuses: list[ClaimStatus],
+                profile: str) -> list[ClaimStatus]:
+    """Give each status its `verdicts` at every scale of SCALES (the given `profile`'s own
+    verdict reused), so a claim's verdict at `paper` and at `paper_full` are read side by side."""
+    by = {profile: {s.claim: s.verdict for s in statuses}}
+    only = {s.claim for s in statuses}
+    for scale in SCALES:
+        if scale not in by:
+            by[scale] = {s.claim: s.verdict
+                         for s in claim_statuses(proj, results_dir, scale, only=only)}
+    for s in statuses:
+        s.verdicts = {scale: by[scale].get(s.claim) for scale in SCALES}
+    return statuses
+
+
+def expectation_record(expect, profile: str | None = None) -> dict:
+    """What a result stores of a claim's expectations judged in `profile` (every one when
+    None): their text and a hash of their data."""
+    expect = judged_in(expect, profile)
+    data = [e.model_dump(mode="json") for e in expect]
+    blob = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return {"text": [e.describe() for e in expect],
+            "hash": hashlib.sha256(blob.encode("utf-8")).hexdigest(), "data": data}
+
+
+@dataclass
+class ClaimStatus:
+    """One claim's verdict with the outcomes and provenance behind it."""
+
+    claim: str
+    title: str
+    analysis: str | None
+    profile: str
+    verdict: str
+    measured: dict[str, Any] = field(default_factory=dict)
+    expected: list[str] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
+    reason: str | None = None
+    provenance: dict[str, Any] = field(default_factory=dict)
+    rests_on_it: list[str] = field(default_factory=list)
+    spread: dict[str, dict] = field(default_factory=dict)  # metric -> {std, min, max, n}
+    seeds: list | None = None
+    seeds_needed: int | None = None
+    direction: str | None = None  # inconclusive: likely reproduced, likely not reproduced, undecided
+    expectation_changed: bool = False
+    stored_expectations: list[str] | None = None
+    stored_verdict: str | None = None  # expectation changed: the verdict under the stored ones
+    new_verdict: str | None = None     # ... and under the new ones, shown beside it
+    stored_outcomes: list[Outcome] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # about its result: a figure missing on disk
+    verdicts: dict[str, str | None] = field(default_factory=dict)  # at each of SCALES (with_scales)
+
+    @classmethod
+    def from_row(cls, row: dict) -> ClaimStatus:
+        """The status a `row()` was made of (as `litrec.cache.runmemo` keeps it)."""
+        fields = {k: v for k, v in row.items() if k in cls.__dataclass_fields__}
+        fields["outcomes"] = [Outcome(**o) for o in row.get("outcomes") or ()]
+        fields["stored_outcomes"] = [Outcome(**o) for o in row.get("stored_outcomes") or ()]
+        return cls(**fields)
+
+    def row(self) -> dict:
+        """The status as `litrec status --format json` and `litrec run --format json` print it."""
+        return {
+            "claim": self.claim,
+            "title": self.title,
+            "analysis": self.analysis,
+            "profile": self.profile,
+            "verdict": self.verdict,
+            "verdicts": self.verdicts or {self.profile: self.verdict},
+            "seeds": self.seeds,
+            "seeds_needed": self.seeds_needed,
+            "direction": self.direction,
+            "measured": self.measured,
+            "expected": self.expected,
+            "outcomes": [o.__dict__ for o in self.outcomes],
+            "reason": self.reason,
+            "expectation_changed": self.expectation_changed,
+            **({"stored_expectations": self.stored_expectations,
+                "stored_verdict": self.stored_verdict, "new_verdict": self.new_verdict,
+                "stored_outcomes": [o.__dict__ for o in self.stored_outcomes]}
+               if self.expectation_changed else {}),
+            "rests_on_it": self.rests_on_it,
+            "spread": self.spread,
+            "provenance": self.provenance,
+            "warnings": self.warnings,
+        }
+
+
+def _provenance(result: dict) -> dict:
+    keys = ("code_hash", "content_hash", "git", "versions", "platform", "device", "seed", "seeds",
+            "started", "wall_time_s", "config", "sweep", "litrec")
+    out = {k: result.get(k) for k in keys if k in result}
+    git = result.get("git") if isinstance(result.get("git"), dict) else {}
+    out["commit"] = git.get("commit")  # the interface's per-result commit (null outside git)
+    return out
+
+
+def claim_statuses(proj: Project, results_dir: Path, profile: str,
+                   only: set[str] | None = None,
+                   states: dict[str, ResultState] | None = None) -> list[ClaimStatus]:
+    """A status for every claim (or those in `only`), in record order; unchecked ones too.
+
+    `states` holds results whose state is already known (the runner's); the
+    rest are decided here, once per analysis.
+    """
+    chosen = [(rec, claim) for rec, claim in proj.claims()
+              if only is None or f"{rec.id}#{claim.id}" in only]
+    names = {claim.check.analysis for _, claim in chosen if claim.check is not None}
+    known = dict(states or {})
+    known.update(result_states(proj.registry, results_dir, sorted(names - set(known)), profile))
+    out = [_status(rec, claim, known[claim.check.analysis], profile, Path(results_dir))
+           if claim.check is not None
+           else ClaimStatus(f"{rec.id}#{claim.id}", claim.title, None, profile, "unchecked",
+                            reason="no analysis yet: the claim names none (check.analysis)")
+           for rec, claim in chosen]
+    _flag_dependents(proj, out)
+    return out
+
+
+def seed_metrics(result: dict) -> tuple[list[dict], list | None]:
+    """The per-seed metrics a result's expectations are judged on, and the seeds.
+
+    A result whose sweep varies only the seed is judged seed by seed; any other
+    result (one run, or a sweep over other settings) on its stored metrics.
+    """
+    sweep = result.get("sweep")
+    points = result.get("points")
+    if isinstance(sweep, dict) and list(sweep) == ["seed"] and isinstance(points, list) \
+            and points and all(isinstance(p, dict) and isinstance(p.get("metrics"), dict)
+                               for p in points):
+        return [p["metrics"] for p in points], list(sweep["seed"])
+    return [result.get("metrics", {})], None
+
+
+def _metric_at(results_dir: Path, name: str, profile: str, metric: str | None) -> str:
+    """`results/a/p.json:LINE: metrics.NAME`: where a stored metric is (None: the metrics)."""
+    path = result_path(results_dir, name, profile)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    if metric is None:
+        return f"{path}:{json_line(text, ('metrics',))}: metrics"
+    return f"{path}:{json_line(text, ('metrics', *metric.split('.')))}: metrics.{metric}"
+
+
+def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> ClaimStatus:
+    ref, name = f"{rec.id}#{claim.id}", claim.check.analysis
+    st = ClaimStatus(ref, claim.title, name, profile, "missing",
+                     expected=[e.describe() for e in judged_in(claim.check.expect, profile)],
+                     warnings=list(state.warnings))
+    if state.state == "missing":
+        st.reason = f"{state.reason}; run: litrec run {ref} --profile {profile}"
+        return st
+    if state.state == "modified":
+        st.verdict, st.reason = "modified", state.reason
+        return st
+    result = state.result or {}
+    st.provenance = _provenance(result)
+    path = result_path(results_dir, name, profile)
+    signed, by = signature_state(path, Path(results_dir).resolve().parent)
+    st.provenance["signature"] = signed  # signed, unsigned or bad (`litrec.runs.signing`)
+    if by:
+        st.provenance["signer" if signed == "signed" else "signature_problem"] = by
+    seeds, st.seeds = seed_metrics(result)
+    noise = result.get("noise") if isinstance(result.get("noise"), dict) else {}
+    try:
+        st.outcomes = [evaluate(e, seeds, noise) for e in judged_in(claim.check.expect, profile)]
+    except MissingMetric as exc:
+        if not state.current:  # an older result need not hold a metric the claim names now
+            st.verdict, st.reason = "stale", state.reason
+            return st
+        st.verdict = "error"
+        st.reason = (f"{_metric_at(results_dir, name, profile, None)}: the result of '{name}' "
+                     f"has no metric {exc.args[0]!r}; rename the claim's metric, or rerun the "
+                     "analysis with --force if it should have it")
+        return st
+    _preregistered(st, claim, result, profile)
+    st.measured = {o.metric: o.measured for o in st.outcomes}
+    spread = result.get("spread") or {}
+    st.spread = {o.metric: spread[o.metric] for o in st.outcomes if o.metric in spread}
+    if not state.current:
+        st.verdict, st.reason = "stale", state.reason
+        return st
+    verdict = _verdict(st.outcomes, lambda o: _metric_at(results_dir, name, profile, o.metric))
+    st.verdict, st.reason, st.direction, st.seeds_needed = verdict
+    if st.expectation_changed:
+        _judge_stored(st, result, seeds, noise, name, profile)
+    return st
+
+
+def _verdict(outcomes: list[Outcome], where) -> tuple[str, str | None, str | None, int | None]:
+    """(verdict, reason, direction, seeds needed) of a claim from its outcomes on a current result."""
+    decisions = [o.decision for o in outcomes]
+    unmet = [o for o in outcomes if o.precondition and o.decision in ("fails", "inconclusive")]
+    if "refused" in decisions:
+        o = next(o for o in outcomes if o.decision == "refused")
+        return "error", f"{where(o)}: {o.reason}; not judged", None, None
+    if unmet:  # the run cannot test the claim: never `not reproduced` on its numbers
+        reason = "; ".join(
+            f"precondition {'failed' if o.decision == 'fails' else 'undecided'}: {o.expectation}"
+            for o in unmet)
+        return "inconclusive", reason, "undecided", None  # more seeds cannot mend the run
+    if "fails" in decisions:
+        return "not reproduced", None, None, None
+    if "inconclusive" in decisions:
+        needed = max((o.seeds_needed or 0) for o in outcomes) or None
+        open_ = [o for o in outcomes if o.decision == "inconclusive"]
+        ways = {o.direction for o in open_}
+        direction = ("likely not reproduced" if "likely fails" in ways else
+                     "undecided" if "undecided" in ways else "likely reproduced")
+        reason = f"an interval straddles its threshold, {direction}: " + "; ".join(
+            f"{o.metric}: {leaning(o)}" for o in open_)
+        few = few_seeds_short(max((o.n for o in open_), default=0))
+        if few and any(o.reason and "seed count" in o.reason for o in open_):
+            reason = f"an interval straddles its threshold, {few}; " + reason.removeprefix(
+                "an interval straddles its threshold, ")
+        return "inconclusive", reason, direction, needed
+    return "reproduced", None, None, None
+
+
+def stored_expectations(result: dict, claim: str) -> list[Expectation] | None:
+    """The expectations a result stored for `claim` when it ran; None where it kept only their text."""
+    from litrec.verdicts.expectation import Expectation
+
+    stored = (result.get("expectations") or {}).get(claim)
+    data = stored.get("data") if isinstance(stored, dict) else None
+    if not isinstance(data, list):
+        return None
+    blob = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    if hashlib.sha256(blob.encode("utf-8")).hexdigest() != stored.get("hash"):
+        return None
+    try:
+        return [Expectation.model_validate(d) for d in data]
+    except ValueError:  # written by a litrec whose expectations differ from this one's
+        return None
+
+
+def _judge_stored(st: ClaimStatus, result: dict, seeds: list[dict], noise: dict, name: str,
+                  profile: str) -> None:
+    """A claim whose expectations changed since the run: judged against the stored ones.
+
+    Its verdict is `expectation changed` until the analysis reruns; `stored_verdict`
+    is the verdict under the expectations stored with the result (`stored_outcomes`;
+    None where the result kept only their text, or the claim was not checked then),
+    `new_verdict` the one the new expectations (`outcomes`, each flagged where it
+    changed) would give, shown beside it and binding on no one.
+    """
+    st.new_verdict = st.verdict
+    exps = stored_expectations(result, st.claim)
+    if exps:
+        try:
+            st.stored_outcomes = [evaluate(e, seeds, noise) for e in exps]
+        except MissingMetric:
+            st.stored_outcomes = []
+        if st.stored_outcomes:
+            st.stored_verdict = _verdict(st.stored_outcomes, lambda o: o.metric)[0]
+    under = (f"under the expectations stored with the result, {st.stored_verdict}"
+             if st.stored_verdict else
+             "the result kept no expectations it could be judged against again"
+             if st.stored_expectations else "the claim was not checked when the analysis ran")
+    st.verdict, st.direction, st.seeds_needed = "expectation changed", None, None
+    st.reason = (f"the expectations changed after the run: {under}; under the new ones, "
+                 f"{st.new_verdict}; until the analysis reruns (litrec run {name} --profile "
+                 f"{profile} --force) neither is its verdict")
+
+
+def _preregistered(st: ClaimStatus, claim, result: dict, profile: str) -> None:
+    """Flag expectations that differ from those the result was judged against when it ran."""
+    if not isinstance(result.get("expectations"), dict):
+        return  # a result from before litrec stored expectations: nothing to compare
+    stored = result["expectations"].get(st.claim)
+    now = expectation_record(claim.check.expect, profile)
+    if isinstance(stored, dict) and stored.get("hash") == now["hash"]:
+        return
+    was = list(stored.get("text") or []) if isinstance(stored, dict) else []
+    st.expectation_changed, st.stored_expectations = True, was
+
+    def before(i: int) -> str | None:
+        return was[i] if i < len(was) else None
+
+    changed = [i for i, o in enumerate(st.outcomes) if before(i) != o.expectation]
+    for i in changed or range(len(st.outcomes)):  # none by text: a number behind it changed
+        st.outcomes[i].expectation_changed = True
+        st.outcomes[i].stored_expectation = before(i)
+
+
+def _flag_dependents(proj: Project, statuses: list[ClaimStatus]) -> None:
+    """Records resting on a claim that is not reproduced: users, and theories they source."""
+    for st in statuses:
+        if st.verdict != "not reproduced":
+            continue
+        rid, _, cid = st.claim.partition("#")
+        users = sorted({e.source for e in proj.edges
+                        if e.target == rid and e.claim == cid and e.rel in ("uses", "supports")})
+        theories = sorted({e.target for e in proj.edges
+                           if e.source in users and e.rel == "source_of"})
+        st.rests_on_it = users + [t for t in theories if t not in users]
+
+
+def result_problems(statuses: list[ClaimStatus]) -> tuple[list[str], list[str]]:
+    """The distinct errors (a damaged or incomparable result) and warnings behind the verdicts."""
+    errors = [s.reason for s in statuses if s.verdict in ("error", "modified") and s.reason]
+    warnings = [w for s in statuses for w in s.warnings]
+    return list(dict.fromkeys(errors)), list(dict.fromkeys(warnings))

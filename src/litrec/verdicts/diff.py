@@ -1,0 +1,201 @@
+"""What changed between two sets of stored results: two commits, or two profiles.
+
+`litrec diff` reads each side's result files (`results/<analysis>/<profile>.json`:
+from the working tree, or from a commit with `git show REV:path`) and judges
+every claim on each side against the expectations that side's result stored
+when it ran (the claim's expectations now, for a result that stored none), so
+each side says what it said then. A claim changed when its verdict, an
+expectation, or a deciding number (mean or interval) differs. Nothing runs.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from litrec.util.errors import UsageError
+from litrec.util.formatting import fmt
+from litrec.verdicts.judge import MissingMetric, evaluate
+from litrec.runs.results import result_path
+
+if TYPE_CHECKING:
+    from litrec.records.project import Project
+
+WORKING = "working tree"
+
+
+@dataclass(frozen=True)
+class Side:
+    """Where one side's results come from: a commit (None: the working tree) and a profile."""
+
+    rev: str | None
+    profile: str
+
+    @property
+    def label(self) -> str:
+        """`HEAD~1 (paper)`, `working tree (quick)`."""
+        return f"{self.rev or WORKING} ({self.profile})"
+
+
+@dataclass
+class Judged:
+    """One claim as one side's result judges it."""
+
+    verdict: str
+    expectations: list[str] = field(default_factory=list)
+    outcomes: list[dict] = field(default_factory=list)  # expectation, metric, mean, interval, n, decision
+
+    def to_json(self) -> dict:
+        """As `litrec diff --format json` gives it."""
+        return {"verdict": self.verdict, "expectations": self.expectations,
+                "outcomes": self.outcomes}
+
+
+@dataclass
+class ClaimDiff:
+    """One claim on both sides, and what changed."""
+
+    claim: str
+    old: Judged
+    new: Judged
+    changes: list[str]
+
+    def to_json(self) -> dict:
+        """As `litrec diff --format json` gives it."""
+        return {"claim": self.claim, "old": self.old.to_json(), "new": self.new.to_json(),
+                "changed": self.changes}
+
+
+def _git(root: Path, *args: str) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=60)
+    except FileNotFoundError:
+        raise UsageError("litrec diff between commits needs git, which is not installed") from None
+
+
+def _toplevel(path: Path) -> Path:
+    done = _git(path, "rev-parse", "--show-toplevel")
+    if done.returncode != 0:
+        raise UsageError(f"{path} is not inside a git repository; `litrec diff REV` reads results "
+                         "from commits (compare two profiles with --profile A --profile B)")
+    return Path(done.stdout.decode().strip())
+
+
+def check_rev(results_dir: Path, rev: str) -> None:
+    """UsageError unless `rev` names a commit of the repository that holds `results_dir`."""
+    root = _toplevel(_existing(results_dir))
+    if rev.startswith("-") or _git(root, "rev-parse", "--verify", "--quiet",
+                                   f"{rev}^{{commit}}").returncode != 0:
+        raise UsageError(f"'{rev}' is not a commit of {root}; give a commit, a branch or a tag "
+                         "(HEAD~1, main, v0.1.0)")
+
+
+def _existing(path: Path) -> Path:
+    path = Path(path).resolve()
+    while not path.exists():
+        path = path.parent
+    return path if path.is_dir() else path.parent
+
+
+def read_result(results_dir: Path, name: str, side: Side) -> dict | None:
+    """The result of analysis `name` on one side, or None where there is none (or it is unreadable)."""
+    path = result_path(Path(results_dir).resolve(), name, side.profile)
+    if side.rev is None:
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+    root = _toplevel(_existing(results_dir))
+    try:
+        rel = path.relative_to(root.resolve())
+    except ValueError:
+        return None
+    done = _git(root, "show", f"{side.rev}:{rel.as_posix()}")
+    if done.returncode != 0:
+        return None
+    try:
+        return json.loads(done.stdout.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+
+
+def judge(claim_ref: str, claim, result: dict | None) -> Judged:
+    """The claim as `result` judges it, against the expectations it stored (else the claim's)."""
+    from litrec.verdicts.claims import _verdict, seed_metrics, stored_expectations
+
+    if claim.check is None:
+        return Judged("unchecked")
+    if not isinstance(result, dict):
+        return Judged("missing", [e.describe() for e in claim.check.expect])
+    exps = stored_expectations(result, claim_ref) or list(claim.check.expect)
+    seeds, _ = seed_metrics(result)
+    noise = result.get("noise") if isinstance(result.get("noise"), dict) else {}
+    texts = [e.describe() for e in exps]
+    try:
+        outcomes = [evaluate(e, seeds, noise) for e in exps]
+    except MissingMetric as exc:
+        return Judged("error", texts, [{"reason": f"no metric {exc.args[0]!r}"}])
+    verdict = _verdict(outcomes, lambda o: o.metric)[0]
+    rows = [{"expectation": o.expectation, "metric": o.metric, "mean": o.measured,
+             "interval": o.interval, "n": o.n, "decision": o.decision} for o in outcomes]
+    return Judged(verdict, texts, rows)
+
+
+def _number(o: dict) -> str:
+    if o.get("interval") and (o.get("n") or 1) > 1:
+        low, high = o["interval"]
+        return f"{fmt(o['mean'], True)} [{fmt(low, True)}, {fmt(high, True)}]"
+    return fmt(o.get("mean"), True)
+
+
+def changes(old: Judged, new: Judged) -> list[str]:
+    """What differs between the two sides of a claim, in words."""
+    out = []
+    if old.verdict != new.verdict:
+        out.append(f"verdict: {old.verdict} → {new.verdict}")
+    if old.expectations != new.expectations:
+        gone = [e for e in old.expectations if e not in new.expectations]
+        added = [e for e in new.expectations if e not in old.expectations]
+        out += [f"expectation removed: {e}" for e in gone] + [f"expectation added: {e}" for e in added]
+    before = {o.get("expectation"): o for o in old.outcomes}
+    for o in new.outcomes:
+        was = before.get(o.get("expectation"))
+        if was is None or "mean" not in o:
+            continue
+        if _number(was) != _number(o):  # as shown: digits beyond those are noise of the sums
+            out.append(f"{o['expectation']}: {_number(was)} → {_number(o)}")
+    return out
+
+
+def diff(proj: Project, results_dir: Path, old: Side, new: Side,
+         only_changed: bool = True) -> list[ClaimDiff]:
+    """Every claim with a check, judged on both sides (only those that changed, by default)."""
+    cache: dict[tuple, dict | None] = {}
+
+    def result(name: str, side: Side) -> dict | None:
+        key = (name, side)
+        if key not in cache:
+            cache[key] = read_result(results_dir, name, side)
+        return cache[key]
+
+    out = []
+    for rec, claim in proj.claims():
+        if claim.check is None:
+            continue
+        ref = f"{rec.id}#{claim.id}"
+        a = judge(ref, claim, result(claim.check.analysis, old))
+        b = judge(ref, claim, result(claim.check.analysis, new))
+        found = changes(a, b)
+        if found or not only_changed:
+            out.append(ClaimDiff(ref, a, b, found))
+    return out
+
+
+def as_json(old: Side, new: Side, diffs: list[ClaimDiff]) -> dict[str, Any]:
+    """The whole comparison as `litrec diff --format json` prints it."""
+    return {"old": {"rev": old.rev, "profile": old.profile},
+            "new": {"rev": new.rev, "profile": new.profile},
+            "claims": [d.to_json() for d in diffs]}

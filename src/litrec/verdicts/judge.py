@@ -1,0 +1,338 @@
+"""Judging one expectation on a result: on the interval over seeds, not on a point.
+
+For each seed the judge computes the quantity the expectation constrains:
+
+- against a number (`loss < 0.3`): the metric itself;
+- against another metric of the same run (`loss_trained < 0.8 × loss_gd`): the
+  per-seed difference `loss_trained − 0.8 × loss_gd` (paired), compared with 0;
+- `≈` with a tolerance: the per-seed difference in units of the tolerance,
+  which must lie in [−1, 1];
+- `between` (`position < 0.15`): where the metric sits between two others of
+  the same run, `(metric − low) / (high − low)`, 0 at `low` and 1 at `high`.
+
+The 95% interval of that quantity's mean over seeds (`litrec.verdicts.stats`) decides:
+`holds` when the whole interval satisfies the expectation, `fails` when the
+whole interval violates it, `inconclusive` when it straddles, with the number
+of seeds that would decide at the spread seen and which way they would likely
+decide it (`direction`: the side of the threshold the mean sits on). One seed is a degenerate
+interval: the point decides, as it always did. A comparison that makes no
+sense (a boolean or a text against a number) is `refused`, with the reason.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from litrec.util.formatting import fmt
+from litrec.verdicts.stats import Summary, few_seeds, seeds_needed, summarize
+
+if TYPE_CHECKING:
+    from litrec.records.model import Expectation
+
+DECISIONS = ("holds", "fails", "inconclusive", "refused")
+
+
+class MissingMetric(KeyError):
+    """A claim names a metric its analysis's result does not hold."""
+
+
+class Refused(ValueError):
+    """A comparison that makes no sense; the message says why."""
+
+
+def get_metric(metrics: dict, name: str) -> Any:
+    """A metric by dotted name (`k2.loss_trained`); MissingMetric when absent."""
+    cur: Any = metrics
+    for part in name.split("."):
+        if isinstance(cur, dict) and part in cur:
+            cur = cur[part]
+        else:
+            raise MissingMetric(name)
+    return cur
+
+
+@dataclass
+class Outcome:
+    """One expectation against one result, with the numbers that decided it."""
+
+    expectation: str
+    metric: str
+    measured: Any                      # the mean over seeds (the value itself for one seed)
+    expected: Any                      # the other side, in the metric's units (its mean)
+    holds: bool | None                 # None: inconclusive or refused
+    decision: str = "holds"            # holds, fails, inconclusive, refused
+    values: list | None = None         # the metric, one value per seed
+    mean: Any = None
+    interval: list | None = None       # 95% interval of the metric's mean over seeds
+    n: int = 1
+    method: str = "single seed"
+    judged: dict | None = None         # the paired quantity, when it is not the metric itself
+    seeds_needed: int | None = None
+    noise: Any = None                  # evaluation noise of the metric (standard error)
+    reason: str | None = None
+    paper: Any = None
+    official: Any = None
+    note: str | None = None
+    rel_diff: float | None = None
+    expectation_changed: bool = False
+    stored_expectation: str | None = None
+    precondition: bool = False         # a precondition of the run, not the claim itself
+    direction: str | None = None       # inconclusive: likely holds, likely fails or undecided
+    ref_values: list | None = None     # the other side (ref × factor), one value per seed
+    ref: str | None = None             # what the other side is: `0.8 × k2.loss_gd`
+    threshold: float | None = None     # what the judged quantity's mean is compared with
+
+
+def _what(v: Any) -> str:
+    """A value as a reader names it: `the text 'ten'`, `the boolean true`, `a mapping`."""
+    if isinstance(v, bool):
+        return f"the boolean {str(v).lower()}"
+    if isinstance(v, str):
+        return f"the text {v[:40]!r}"
+    return "a list" if isinstance(v, list) else "a mapping" if isinstance(v, dict) else repr(v)
+
+
+def _number(v: Any, what: str) -> float | None:
+    """`v` as a float; None for a NaN or null; Refused for a boolean or a text."""
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise Refused(f"{what} is {_what(v)}, not a number; litrec does not compare it with one "
+                      "(the claim and the analysis disagree on the metric's type)")
+    x = float(v)
+    return None if math.isnan(x) else x
+
+
+DIRECTIONS = ("likely holds", "likely fails", "undecided")
+
+
+def _direction(s: Summary, op: str, t: float, needed: int | None) -> str:
+    """Which way more seeds would likely decide an inconclusive `mean(q) op t`, at the spread seen.
+
+    The side of the threshold the mean sits on; `undecided` when it sits on the
+    threshold or no number of seeds (up to `seeds_needed`'s limit) would clear it.
+    """
+    if needed is None:
+        return "undecided"
+    m = s.mean
+    if op == "band":
+        inside = abs(m) < 1
+        return "likely holds" if inside else "likely fails" if abs(m) > 1 else "undecided"
+    if m == t:
+        return "undecided"
+    below = m < t
+    return "likely holds" if below == (op in ("<", "<=")) else "likely fails"
+
+
+def _decide(s: Summary, op: str, t: float) -> tuple[str, int | None]:
+    """holds / fails / inconclusive of `mean(q) op t` on the interval of q."""
+    lo, hi = s.low, s.high
+    if op == "<":
+        d = "holds" if hi < t else "fails" if lo >= t else "inconclusive"
+    elif op == "<=":
+        d = "holds" if hi <= t else "fails" if lo > t else "inconclusive"
+    elif op == ">":
+        d = "holds" if lo > t else "fails" if hi <= t else "inconclusive"
+    elif op == ">=":
+        d = "holds" if lo >= t else "fails" if hi < t else "inconclusive"
+    elif op == "band":  # |q| <= 1
+        d = "holds" if lo >= -1 and hi <= 1 else "fails" if hi < -1 or lo > 1 else "inconclusive"
+        t = 1.0 if abs(s.mean - 1) <= abs(s.mean + 1) else -1.0
+    else:  # pragma: no cover - ops are checked by the schema
+        raise ValueError(op)
+    return d, (seeds_needed(s, t) if d == "inconclusive" else None)
+
+
+def _per_seed(exp: Expectation, seeds: list[dict]) -> tuple[list, list, str, str, float]:
+    """(metric per seed, judged quantity per seed, its name, op, threshold) for scalar metrics."""
+    ms, qs = [], []
+    for metrics in seeds:
+        a = _number(get_metric(metrics, exp.metric), f"metric '{exp.metric}'")
+        ms.append(a)
+        if exp.op == "between":
+            low = _number(get_metric(metrics, exp.low), f"metric '{exp.low}'")
+            high = _number(get_metric(metrics, exp.high), f"metric '{exp.high}'")
+            if None in (a, low, high) or high == low:
+                qs.append(None)
+            else:
+                qs.append((a - low) / (high - low))
+            continue
+        rhs = get_metric(metrics, exp.ref) if exp.ref is not None else exp.value
+        b = _number(rhs, f"metric '{exp.ref}'" if exp.ref is not None else "the expected value")
+        b = None if b is None else b * exp.factor
+        if a is None or b is None:
+            qs.append(None)
+        elif exp.op == "≈":
+            tol = max(exp.abs_tol or 0.0, (exp.rel_tol or 0.0) * abs(b))
+            qs.append((a - b) / tol if tol > 0 else (0.0 if a == b else math.inf * (a - b)))
+        elif exp.ref is not None:
+            qs.append(a - b)
+        else:
+            qs.append(a)
+    if exp.op == "between":
+        op, t = exp.bound()
+        return ms, qs, f"position of {exp.metric} between {exp.low} and {exp.high}", op, t
+    if exp.op == "≈":
+        return ms, qs, f"({exp.metric} − expected) / tolerance", "band", 0.0
+    if exp.ref is not None:
+        factor = "" if exp.factor == 1 else f"{exp.factor:g} × "
+        return ms, qs, f"{exp.metric} − {factor}{exp.ref} (paired)", exp.op, 0.0
+    return ms, qs, exp.metric, exp.op, float(exp.value) * exp.factor
+
+
+def _ref_values(exp: Expectation, seeds: list[dict]) -> list | None:
+    """The other side per seed (`ref` × `factor`) over several seeds, when it is a number."""
+    if exp.ref is None or len(seeds) < 2:
+        return None
+    vals = [get_metric(m, exp.ref) for m in seeds]
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+        return [v * exp.factor for v in vals]
+    return None
+
+
+def _ref(exp: Expectation) -> str | None:
+    if exp.ref is None:
+        return None
+    return exp.ref if exp.factor == 1 else f"{exp.factor:g} × {exp.ref}"
+
+
+def _expected(exp: Expectation, seeds: list[dict]) -> Any:
+    """The other side in the metric's units, as shown beside the measured value."""
+    if exp.op == "between":
+        return exp.position
+    if exp.ref is None:
+        return exp.value * exp.factor if not isinstance(exp.value, bool) else exp.value
+    vals = [get_metric(m, exp.ref) for m in seeds]
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+        return math.fsum(vals) / len(vals) * exp.factor
+    first = vals[0]
+    if isinstance(first, list) and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                       for v in first):
+        return [v * exp.factor for v in first]
+    return first
+
+
+def _equality(exp: Expectation, seeds: list[dict]) -> tuple[str, list]:
+    """op ==: every seed equal holds, none fails, some is inconclusive (booleans stay booleans)."""
+    got, same = [], []
+    for metrics in seeds:
+        a = get_metric(metrics, exp.metric)
+        b = get_metric(metrics, exp.ref) if exp.ref is not None else exp.value
+        if isinstance(a, bool) != isinstance(b, bool):
+            raise Refused(f"metric '{exp.metric}' is {_what(a)} and the expected value is "
+                          f"{_what(b)}; litrec does not compare them")
+        if not isinstance(b, bool) and exp.factor != 1:
+            b = _number(b, "the expected value") * exp.factor
+        got.append(a)
+        same.append(a == b)
+    return ("holds" if all(same) else "fails" if not any(same) else "inconclusive"), got
+
+
+def evaluate(exp: Expectation, seeds: list[dict], noise: dict | None = None) -> Outcome:
+    """Judge `exp` on the per-seed metrics `seeds` (one dict for a single run)."""
+    out = Outcome(exp.describe(), exp.metric, None, None, None, paper=exp.paper,
+                  official=exp.official, note=exp.note, n=len(seeds),
+                  precondition=exp.precondition)
+    out.noise = (noise or {}).get(exp.metric)
+    try:
+        out.expected = _expected(exp, seeds)
+        out.ref_values, out.ref = _ref_values(exp, seeds), _ref(exp)
+        if exp.op == "==":
+            out.decision, got = _equality(exp, seeds)
+            out.direction = "undecided" if out.decision == "inconclusive" else None
+            out.values = got
+            out.measured = got[0] if len(set(map(repr, got))) == 1 else got
+        elif any(isinstance(get_metric(m, exp.metric), list) for m in seeds):
+            _judge_lists(exp, seeds, out)
+        else:
+            _judge_scalars(exp, seeds, out)
+    except Refused as exc:
+        out.decision, out.reason = "refused", str(exc)
+    out.holds = {"holds": True, "fails": False}.get(out.decision)
+    if isinstance(out.measured, (int, float)) and isinstance(out.expected, (int, float)) \
+            and not isinstance(out.measured, bool) and not isinstance(out.expected, bool) \
+            and out.expected:
+        out.rel_diff = (float(out.measured) - float(out.expected)) / abs(float(out.expected))
+    return out
+
+
+def _judge_scalars(exp: Expectation, seeds: list[dict], out: Outcome) -> None:
+    ms, qs, quantity, op, t = _per_seed(exp, seeds)
+    if any(q is None or math.isinf(q) for q in qs):
+        out.decision = "fails"
+        out.reason = "a measured value is NaN or null (or its references coincide)"
+        out.measured = ms[0] if len(ms) == 1 else ms
+        return
+    ms_sum, q_sum = summarize(ms), summarize(qs)
+    out.values, out.mean, out.measured = list(ms), ms_sum.mean, ms_sum.mean
+    out.interval, out.method = [ms_sum.low, ms_sum.high], ms_sum.method
+    if quantity != exp.metric:
+        out.judged = {"quantity": quantity, **q_sum.to_json()}
+    out.decision, out.seeds_needed = _decide(q_sum, op, t)
+    out.threshold = t if op != "band" else (1.0 if q_sum.mean >= 0 else -1.0)
+    if out.decision == "inconclusive":
+        out.direction = _direction(q_sum, op, t, out.seeds_needed)
+        if out.reason is None:
+            out.reason = few_seeds(q_sum.n)
+
+
+def _judge_lists(exp: Expectation, seeds: list[dict], out: Outcome) -> None:
+    """A list-valued metric must hold at every element: any element failing fails."""
+    lengths = {len(v) if isinstance(v, list) else None
+               for v in (get_metric(m, exp.metric) for m in seeds)}
+    if len(lengths) != 1:  # None: a seed where it is not a list
+        raise Refused(f"metric '{exp.metric}' is a list at some seeds and not at others, or its "
+                      "length changes")
+    (length,) = lengths
+    decisions, needed, means, directions = [], [], [], []
+    for i in range(length):
+        def pick(m: dict, name: str | None, i=i) -> Any:
+            v = get_metric(m, name)
+            return v[i] if isinstance(v, list) else v
+        element = [{"_m": pick(m, exp.metric),
+                    **({"_r": pick(m, exp.ref)} if exp.ref is not None else {}),
+                    **({"_l": pick(m, exp.low), "_h": pick(m, exp.high)} if exp.op == "between" else {})}
+                   for m in seeds]
+        sub = exp.model_copy(update={"metric": "_m", "ref": "_r" if exp.ref is not None else None,
+                                     "low": "_l" if exp.op == "between" else None,
+                                     "high": "_h" if exp.op == "between" else None})
+        one = Outcome(sub.describe(), "_m", None, None, None)
+        _judge_scalars(sub, element, one)
+        decisions.append(one.decision)
+        needed.append(one.seeds_needed or 0)
+        means.append(one.measured)
+        directions.append(one.direction)
+    out.measured, out.values = means, None
+    out.decision = ("fails" if "fails" in decisions else
+                    "inconclusive" if "inconclusive" in decisions else "holds")
+    out.seeds_needed = max(needed) or None if out.decision == "inconclusive" else None
+    if out.decision == "inconclusive":  # every element must hold: one likely to fail decides
+        out.direction = next((d for d in ("likely fails", "undecided") if d in directions),
+                             "likely holds")
+        if out.reason is None:
+            out.reason = few_seeds(len(seeds))
+    out.expected = _expected(exp, seeds)
+
+
+def leaning(o: Outcome, terminal: bool = True) -> str | None:
+    """Where an inconclusive outcome's mean sits and which way more seeds would likely decide it.
+
+    `mean 0.982 below 0.99: about 4 seeds would likely decide it fails`; None when decided.
+    """
+    if o.decision != "inconclusive":
+        return None
+    if o.mean is None and o.values is not None:  # op ==, judged seed by seed
+        return "undecided: the metric equals the expected value at some seeds, not at others"
+    where = ""
+    mean = o.judged["mean"] if o.judged else o.mean
+    if isinstance(mean, (int, float)) and o.threshold is not None:
+        side = "below" if mean < o.threshold else "above" if mean > o.threshold else "at"
+        what = "mean" if not o.judged else f"mean of {o.judged['quantity']}"
+        where = f"{what} {fmt(mean, terminal)} {side} {fmt(o.threshold, terminal)}: "
+    if o.direction == "undecided":
+        return where + "undecided, no number of seeds would likely decide it at this spread"
+    way = "holds" if o.direction == "likely holds" else "fails"
+    return where + f"about {o.seeds_needed} seeds would likely decide it {way}"
+

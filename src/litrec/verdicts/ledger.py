@@ -1,0 +1,231 @@
+"""The ledger of judgements: every run that judges a claim leaves one entry, and none is rewritten.
+
+A result keeps only the expectations it was last judged against; the ledger
+keeps every judgement. Each run that computes an analysis's result judges the
+claims it checks and appends one entry per claim to
+
+    results/<analysis>/<profile>.history.jsonl
+
+one JSON object per line (the format is in site/writing-records.md): when, the git
+commit of the records and code and whether they differed from it (`dirty`),
+the expectations' text and hash, the verdict and the numbers that decided it,
+the content hash of the result judged. Each entry holds the SHA-256 of the
+line before it (`prev`; null on the first line), so an entry edited, removed
+or inserted breaks the chain, and entries cut from the end leave the stored
+result (which names its ledger, `history`) without its judgement: `history_problems` (run by `litrec validate`)
+says where. The file is committed beside the result; the
+result's fingerprint and seal never read it, so appending to it leaves a
+result as current as it was.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from litrec.util.diagnostics import Diagnostic
+
+if TYPE_CHECKING:
+    from litrec.records.project import Project
+    from litrec.runs.state import ResultState
+    from litrec.verdicts.claims import ClaimStatus
+
+FORMAT = 1
+SUFFIX = ".history.jsonl"
+TRACKED = ("records", "analysis")  # what a judgement rests on: its `dirty` asks of these
+NUMBERS = ("expectation", "decision", "measured", "interval", "n", "direction", "precondition")
+
+
+def history_path(results_dir: Path, name: str, profile: str) -> Path:
+    """results/<analysis>/<profile>.history.jsonl."""
+    return Path(results_dir) / name / f"{profile}{SUFFIX}"
+
+
+def line_hash(line: str) -> str:
+    """The SHA-256 of one line of the ledger, without its newline: the next entry's `prev`."""
+    return hashlib.sha256(line.encode("utf-8")).hexdigest()
+
+
+def entry(st: ClaimStatus, result: dict, git: dict, expectations: dict | None,
+          when: dt.datetime | None = None) -> dict:
+    """One judgement of a claim, before it is chained (`append` adds `entry` and `prev`)."""
+    when = when or dt.datetime.now(dt.timezone.utc)
+    return {
+        "format": FORMAT,
+        "when": when.isoformat(timespec="seconds"),
+        "claim": st.claim,
+        "analysis": st.analysis,
+        "profile": st.profile,
+        "commit": (git or {}).get("commit"),
+        "dirty": (git or {}).get("dirty"),
+        "expectations": {"text": list((expectations or {}).get("text") or []),
+                         "hash": (expectations or {}).get("hash")},
+        "verdict": st.verdict,
+        "reason": st.reason,
+        "numbers": [{k: getattr(o, k) for k in NUMBERS} for o in st.outcomes],
+        "seeds": st.seeds,
+        "result": result.get("content_hash"),
+    }
+
+
+def record(proj: Project, results_dir: Path, name: str, profile: str, state: ResultState,
+           expectations: dict[str, dict]) -> None:
+    """Append the judgement of every claim a new result checks (`expectations`, as the result
+    stores them) to its ledger. The runner calls it with the results folder locked."""
+    from litrec.util.gitinfo import commit_of
+    from litrec.verdicts.claims import claim_statuses
+
+    if not expectations or state.result is None:
+        return
+    statuses = claim_statuses(proj, results_dir, profile, only=set(expectations),
+                              states={name: state})
+    git = commit_of(proj.records_dir.parent, TRACKED) or {}
+    append(results_dir, name, profile,
+           [entry(st, state.result, git, expectations.get(st.claim)) for st in statuses])
+
+
+def _last_line(path: Path) -> tuple[int, str | None]:
+    """(number of lines, the last line) of the ledger; (0, None) when there is none."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return 0, None
+    lines = text.splitlines()
+    return len(lines), (lines[-1] if lines else None)
+
+
+def append(results_dir: Path, name: str, profile: str, entries: list[dict]) -> Path:
+    """Append `entries` to the analysis's ledger, each chained to the line before it.
+
+    The caller holds the results folder's lock (`litrec.runs.results.locked`).
+    """
+    path = history_path(results_dir, name, profile)
+    count, last = _last_line(path)
+    lines = []
+    for i, e in enumerate(entries):
+        chained = {"entry": count + i + 1, "prev": None if last is None else line_hash(last), **e}
+        last = json.dumps(_no_nan(json.loads(json.dumps(chained, default=str))),
+                          sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        lines.append(last)
+    if not lines:
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8") as f:
+        f.write("".join(line + "\n" for line in lines))
+        f.flush()
+        os.fsync(f.fileno())
+    return path
+
+
+def _no_nan(value: Any) -> Any:
+    """NaN and infinities (not JSON) as null."""
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return None
+    if isinstance(value, dict):
+        return {k: _no_nan(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_no_nan(v) for v in value]
+    return value
+
+
+def read_history(results_dir: Path, name: str, profile: str, claim: str | None = None) -> list[dict]:
+    """The ledger's entries (of `claim` only, when given), oldest first; what does not parse is left out."""
+    try:
+        text = history_path(results_dir, name, profile).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    out = []
+    for line in text.splitlines():
+        try:
+            e = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(e, dict) and (claim is None or e.get("claim") == claim):
+            out.append(e)
+    return out
+
+
+def history_problems(results_dir: Path, display=str) -> list[Diagnostic]:
+    """An error, located by line and field, for every ledger under `results_dir` that was rewritten."""
+    root = Path(results_dir)
+    out: list[Diagnostic] = []
+    if not root.is_dir():
+        return out
+    for path in sorted(root.glob(f"*/*{SUFFIX}")):
+        problem = _chain_problem(path)
+        if problem is not None:
+            line, col, field, message = problem
+            out.append(Diagnostic(display(path), line, col, field, message, "history-rewritten"))
+    for path in sorted(root.glob("*/*.json")):
+        problem = _unrecorded(path)
+        if problem is not None:
+            where, line, message = problem
+            out.append(Diagnostic(display(where), line, 1, "", message, "history-rewritten"))
+    return out
+
+
+def _unrecorded(result_path: Path) -> tuple[Path, int, str] | None:
+    """A result that names its ledger (`history`, written by a run that records its judgements)
+    with no entry of that ledger for it: the end was cut, or the file removed."""
+    try:
+        result = json.loads(result_path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None  # a damaged result is `litrec.runs.state.modified_results`'s to report
+    if not (isinstance(result, dict) and result.get("history") == f"{result_path.stem}{SUFFIX}"
+            and isinstance(result.get("content_hash"), str)):
+        return None
+    path = result_path.parent / f"{result_path.stem}{SUFFIX}"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return path, 1, (f"missing: {result_path.name} was judged when it was written, and its "
+                         f"judgement is not here; {FIX}")
+    except (OSError, UnicodeDecodeError):
+        return None  # said by the chain check
+    found = text.count("\n") or 1
+    if f'"result":"{result["content_hash"]}"' not in text:
+        return path, found, (f"no entry judges the stored result {result_path.name} (content hash "
+                             f"{result['content_hash'][:16]}…): entries were cut from its end ({FIX}), or the run "
+                             "that wrote the result was killed before it recorded its judgement "
+                             "(rerun the analysis with --force)")
+    return None
+
+
+FIX = ("the history is append-only: restore it from git (git checkout -- FILE, or git log -p FILE "
+       "to find the rewrite)")
+
+
+def _chain_problem(path: Path) -> tuple[int, int, str, str] | None:
+    """(line, column, field, message) of the first place the ledger's chain breaks; None if whole."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return 1, 1, "", f"not UTF-8 text ({exc.reason}); {FIX}"
+    except OSError as exc:
+        return 1, 1, "", f"cannot be read ({exc.strerror or exc})"
+    if text and not text.endswith("\n"):
+        return text.count("\n") + 1, 1, "", f"the last line is cut short (no newline); {FIX}"
+    prev_line: str | None = None
+    for i, line in enumerate(text.splitlines(), start=1):
+        try:
+            e = json.loads(line)
+        except ValueError as exc:
+            return i, 1, "", f"not a JSON object ({exc}); {FIX}"
+        if not isinstance(e, dict):
+            return i, 1, "", f"not a JSON object; {FIX}"
+        want = None if prev_line is None else line_hash(prev_line)
+        if e.get("prev") != want:
+            found = "null" if e.get("prev") is None else repr(str(e.get("prev"))[:16] + "…")
+            wanted = "null (the first entry)" if want is None else f"'{want[:16]}…' (the hash of line {i - 1})"
+            col = line.find('"prev"') + 1 or 1
+            return i, col, "prev", (f"found {found}, expected {wanted}: line {i - 1 if i > 1 else i} "
+                                    f"was edited, removed or inserted after it was written; {FIX}")
+        if e.get("entry") != i:
+            col = line.find('"entry"') + 1 or 1
+            return i, col, "entry", f"found {e.get('entry')!r}, expected {i}; {FIX}"
+        prev_line = line
+    return None
