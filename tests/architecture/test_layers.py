@@ -138,3 +138,26 @@ def test_every_public_name_of_the_toolkit_has_a_docstring():
     missing = {str(p.relative_to(ROOT)): names for p in sorted((SRC / "litrec").rglob("*.py"))
                if (names := _public_without_docstring(p))}
     assert missing == {}
+
+
+def test_the_package_shows_its_concepts():
+    """At most 15 modules directly under src/litrec; the rest live in packages named for what
+    they hold, and site/architecture.md names each package."""
+    top = sorted(p.name for p in (SRC / "litrec").glob("*.py"))
+    assert len(top) <= 15, top
+    packages = sorted(p.parent.name for p in (SRC / "litrec").glob("*/__init__.py"))
+    page = (ROOT / "site" / "architecture.md").read_text(encoding="utf-8")
+    assert [p for p in packages if f"`litrec.{p}`" not in page] == []
+
+
+def test_no_cache_code_outside_the_cache_package():
+    """The one cache: nothing outside litrec/cache/ seals or writes a cache entry of its own
+    (the primitive is `litrec.cache.Slot`) or names the cache folder."""
+    outside = []
+    for f in sorted((SRC / "litrec").rglob("*.py")):
+        if "cache" in f.relative_to(SRC / "litrec").parts[:1]:
+            continue
+        text = f.read_text(encoding="utf-8")
+        if '".litrec-cache"' in text or "'.litrec-cache'" in text or "import marshal" in text:
+            outside.append(str(f.relative_to(ROOT)))
+    assert outside == []

@@ -99,7 +99,7 @@ def scales_and_signatures(statuses: list[ClaimStatus], profile: str) -> list[str
     (`verdicts.with_scales`), and `results: 2 signed, 1 bad signature` when any is signed."""
     out = []
     for scale in SCALES:
-        counts = Counter(s.verdicts.get(scale) for s in statuses if s.verdicts)
+        counts = Counter(s.verdicts[scale] for s in statuses if scale in s.verdicts)
         if scale == profile or not counts:
             continue
         order = list(VERDICTS) + sorted(v for v in counts if v not in VERDICTS and v)

@@ -75,11 +75,12 @@ def salvaged_facts(path: str, root: Path) -> Facts | None:
     if not isinstance(data, dict):
         return None
     rid, kind = data.get("id"), data.get("kind")
-    if not isinstance(rid, str) or kind not in m.MODELS or rid.strip() != Path(path).stem:
+    if not isinstance(rid, str) or not isinstance(kind, str) or kind not in m.MODELS \
+            or rid.strip() != Path(path).stem:
         return None
     refs = []
     for i, ln in enumerate(data.get("links") if isinstance(data.get("links"), list) else ()):
-        if (isinstance(ln, dict) and ln.get("rel") in m.RELATIONS
+        if (isinstance(ln, dict) and isinstance(ln.get("rel"), str) and ln["rel"] in m.RELATIONS
                 and isinstance(ln.get("target"), str) and m.REF_RE.match(ln["target"])):
             refs.append((ln["rel"], ln["target"], ("links", i, "target")))
     claims = []
