@@ -27,9 +27,16 @@ def cluster():
     """Two single-threaded worker processes on loopback, shared by the tests that kill one."""
     from distributed import LocalCluster
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as c:
-        yield c
+    from litrec.runs.executors import restore_environ
+
+    before = dict(os.environ)  # the nannies write their workers' environment into this process
+    try:
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                          dashboard_address=None) as c:
+            restore_environ(before)
+            yield c
+    finally:
+        restore_environ(before)
 
 
 def _without_times(payload: dict) -> dict:

@@ -237,7 +237,7 @@ class DaskExecutor:
         except ImportError:
             raise ExecutorError("--executor dask needs dask.distributed: "
                                 "pip install 'dask[distributed]'") from None
-        self.cluster = self.method = None
+        self.cluster = self.method = self.environ = None
         if address:
             _check_tls_settings(address)
             try:
@@ -248,6 +248,7 @@ class DaskExecutor:
             # for the cluster's life (a killed worker restarts the same way): forked workers
             self.method = dask.config.set({"distributed.worker.multiprocessing-method":
                                            start_method(), **QUIET})
+            before = self.environ = dict(os.environ)
             try:
                 self.cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
                                             host="127.0.0.1", dashboard_address=None)
@@ -255,6 +256,8 @@ class DaskExecutor:
             except BaseException:
                 self.close()
                 raise
+            finally:  # dask's nannies write their workers' environment into this process's
+                restore_environ(before)  # (PYTHONHASHSEED=6640): litrec's children never see it
 
     def describe(self) -> str:
         """Where the points go, for the run's log."""
@@ -287,9 +290,20 @@ class DaskExecutor:
             self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+        if self.environ is not None:  # a restarted worker's nanny wrote it again
+            restore_environ(self.environ)
         if self.method is not None:
             self.method.__exit__(None, None, None)
             self.method = None
+
+
+def restore_environ(before: dict[str, str]) -> None:
+    """Put `os.environ` back as it was in `before` (variables added since removed)."""
+    for key in [k for k in os.environ if k not in before]:
+        del os.environ[key]
+    for key, value in before.items():
+        if os.environ.get(key) != value:
+            os.environ[key] = value
 
 
 def _check_tls_settings(address: str) -> None:

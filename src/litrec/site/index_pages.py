@@ -333,7 +333,7 @@ def analysis_page(data: SiteData, name: str) -> str:
     if isinstance(cfg, dict) and cfg:
         swept = set(res.get("sweep") or {}) if isinstance(res.get("sweep"), dict) else set()
         settings = [(k, v) for k, v in flatten(cfg) if k not in swept]  # a swept one: its points
-        others = "; ".join(f"{code(k)}: {esc(', '.join(fmt(x) for x in res['sweep'][k]))}"
+        others = "; ".join(f"{code(k)}: {esc(', '.join(map(fmt, _values(res['sweep'][k]))))}"
                            for k in sorted(swept - {"seed"}))
         note = " (a point per " + ", ".join(code(k) for k in sorted(swept)) + (
             "; the seeds are listed above" if "seed" in swept else "") + (
@@ -359,3 +359,8 @@ def graph_page(data: SiteData) -> str:
                 "this graph shows the kinds of record and how many links of each relation join "
                 "them. Each record's page draws its own neighbourhood.")
     return WIDE + "# Graph\n" + block(p(text), pre(graph, "mermaid", searchable=False))
+
+
+def _values(points) -> list:
+    """A swept field's values as stored (a list), or the one value a damaged result holds."""
+    return points if isinstance(points, list) else [points]
