@@ -74,12 +74,9 @@ def run(args) -> int:
 def _tex(args) -> int:
     from litrec.tex import NameClash, tex_document
 
-    if args.out:
-        check_out(args.out, args.records)
-    proj = load_valid_project(args)
+    proj = _judged_project(args)
     if proj is None:
         return 1
-    check_profile(proj.registry, args.results, args.profile)
     try:
         text = tex_document(proj, args.results, args.profile)
     except NameClash as exc:
@@ -109,13 +106,21 @@ def _bibtex(args) -> int:
     return 0
 
 
-def _json(args) -> int:
+def _judged_project(args):
+    """The valid project whose claims an export judges (None: its errors were printed), once
+    `--out` and the profile are known to be usable."""
     if args.out:
         check_out(args.out, args.records)
     proj = load_valid_project(args)
+    if proj is not None:
+        check_profile(proj.registry, args.results, args.profile)
+    return proj
+
+
+def _json(args) -> int:
+    proj = _judged_project(args)
     if proj is None:
         return 1
-    check_profile(proj.registry, args.results, args.profile)
     doc = graph_document(proj, args.results, args.profile)
     text = json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     verdicts: dict[str, int] = {}
