@@ -99,8 +99,9 @@ def main() -> None:
               f"(CPU {statistics.median(CPU[tree.name]):.3f} s; goal: < {GOAL_S} s)  {t / b:.2f}x pass")
     rows = [report.Row("noop run (paper, nothing stale)", r, "s", "python -c pass", b,
                        f"< {GOAL_S} s", r < GOAL_S)]
-    rows += [release.keep_row("noop run (paper)", runs[now], runs[t.name], "s", t.name)
-             for t in trees[1:]]
+    for t in trees[1:]:  # on a loaded machine the wall time is mostly waiting: CPU beside it
+        rows.append(release.keep_row("noop run (paper)", runs[now], runs[t.name], "s", t.name))
+        rows.append(release.keep_row("noop run (paper), CPU", CPU[now], CPU[t.name], "s", t.name))
     report.emit(rows, args.json)
 
 
