@@ -178,3 +178,30 @@ def test_key_covers_the_profile_targets_packages_and_litrec(toy, cli, monkeypatc
     assert runmemo.inputs_key(*dirs, "quick", []) != with_site
     monkeypatch.setattr(runmemo, "_litrec_sources", lambda: "another litrec")
     assert runmemo.inputs_key(*dirs, "quick", []) not in (key, with_site)
+
+
+def test_an_edit_undone_while_the_run_reads_the_inputs_keeps_no_answer(toy, cli, monkeypatch):
+    """A -> B -> A within one run, size and modification time put back each time: the run read
+    B, and the key worked out after it is A's again but for the change time, so B's answer is
+    never kept as A's (the next run equals a run with every cache off)."""
+    import litrec.records.load
+
+    cli("run", "--profile", "quick")
+    memo = toy / ".litrec-cache" / "run" / "quick.bin"
+    memo.unlink(missing_ok=True)
+    paper = toy / "records/literature/ARXIV-0000.00001.yaml"
+    real = litrec.records.load.load_project
+
+    def read_b_then_undo(*args, **kwargs):
+        _same_size_edit(paper, "value: 1000", "value: 0001")  # B
+        try:
+            return real(*args, **kwargs)
+        finally:
+            _same_size_edit(paper, "value: 0001", "value: 1000")  # A again
+
+    with monkeypatch.context() as m:
+        m.setattr(litrec.records.load, "load_project", read_b_then_undo)
+        during = cli("run", "--profile", "quick", "--format", "json")
+    fresh = _fresh(cli, monkeypatch, "--profile", "quick", "--format", "json")
+    assert during != fresh  # the premise: the run in between answered for B
+    assert cli("run", "--profile", "quick", "--format", "json") == fresh
