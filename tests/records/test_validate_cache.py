@@ -10,7 +10,6 @@ once for every use, in tests/cache/test_cache.py.
 from __future__ import annotations
 
 import json
-import marshal
 import os
 import subprocess
 import sys
