@@ -57,6 +57,9 @@ for the five seeds.
 `clip_binds_fraction` (share of evaluation tasks where it exceeds 10) say
 whether the token clip binds; where it does, the construction baselines run with
 the same clip, as in the code, and their step sizes are chosen under it.
+`timing.k2` and `timing.k5` say what each model's training cost (`steps`, wall
+`ms_per_step` and `cpu_ms_per_step`, medians over the chunks after the first;
+`analysis.timing`): they differ from run to run and no claim judges them.
 
 GD with per-step step sizes: two steps eta_1 != eta_2 beat one shared eta
 (the equal-eta point is a symmetric saddle of the per-step loss); five GD++
@@ -74,6 +77,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from analysis import deeper_gdpp_figures as figures, gdpp, lsa, metrics, seeds as seed_lib, tasks as task_lib
+from analysis import timing as timing_lib
 from analysis import train as train_lib
 from analysis.keys import named_keys
 
@@ -166,7 +170,7 @@ METRICS = (
     "k5.cos_vs_gdpp", "k5.cos_vs_gdpp_shared", "k5.model_diff_vs_gd", "k5.model_diff_vs_gdpp",
     "k5.model_diff_vs_gdpp_shared", "k5.pred_diff_vs_gd", "k5.pred_diff_vs_gdpp",
     "k5.pred_diff_vs_gdpp_shared", "k5.max_abs_token", "k5.train_seconds", "k5.gd_optimum", "k5.ms_per_step",
-    "k5.training", "k5.clip_binds_fraction",
+    "k5.training", "k5.clip_binds_fraction", "timing",
 )
 
 
@@ -306,6 +310,7 @@ def _run_depth(config: Config, depth: Depth, keys, eval_key, tune: task_lib.Task
         H, y_q = _tokens_from_raw(raw, config.input_range)
         return 0.5 * jnp.mean((y_q + _query(p, H, depth)[:, -1]) ** 2)    # read-out: minus the y-slot
 
+    clock = timing_lib.Clock(progress, curve)                             # CPU per chunk (`analysis.timing`)
     start = time.perf_counter()
     result = train_lib.train(
         train_lib.init_lsa(keys["init"], d + 1, depth.init_scale, n_layers=K if depth.separate else None),
@@ -313,7 +318,7 @@ def _run_depth(config: Config, depth: Depth, keys, eval_key, tune: task_lib.Task
                                            N, d),
         steps=depth.steps, chunk_size=config.chunk_size, eval_every=depth.eval_every,
         optimizer=train_lib.adam(depth.lr, depth.clip, config.b1, config.b2),
-        evaluate=curve, progress=progress, description=f"training K={K}")
+        evaluate=clock.evaluate, progress=clock.progress, description=f"training K={K}")
     seconds = time.perf_counter() - start
 
     n_chunks = -(-config.eval_tasks // config.eval_chunk)
@@ -351,6 +356,7 @@ def _run_depth(config: Config, depth: Depth, keys, eval_key, tune: task_lib.Task
         "train_seconds": seconds,
         "ms_per_step": 1e3 * float(np.median(chunk_s)) / config.chunk_size,
         "training": {k: v for k, v in result.history.items() if k != "chunk_seconds"},
+        "timing": clock.summary(result.history),          # `run` moves it to the top: timing.k<K>
     }
     if depth.token_clip is not None:
         out["clip_binds_fraction"] = float(np.mean(rows["max_abs_token"] > depth.token_clip))
@@ -379,6 +385,7 @@ def run(config: Config, progress=None) -> dict:
         out[name], depth_noise = _run_depth(config, depth, named_keys(per_depth[name], "init", "stream"),
                                             keys["eval"], tune, progress)
         noise.update({f"{name}.{k}": v for k, v in depth_noise.items()})
+    out["timing"] = {name: out[name].pop("timing") for name in list(out)}     # timing.k2, timing.k5
 
     kinds = ", ".join(f"{dp.K} ({'separate' if dp.separate else 'recurrent'})" for dp in config.depths)
     notes = [f"K = {kinds}; "
