@@ -149,6 +149,34 @@ def test_a_changed_registry_is_read_again_without_checking_the_files(project, cl
     assert again == []
 
 
+def test_a_registry_edit_undone_while_it_is_read_keeps_nothing(project, cli, monkeypatch):
+    """A -> B -> A on registry.yaml while the registry is checked, size and time put back: the
+    check read B, so its problems are not kept as A's (the key sees the change time)."""
+    import litrec.runs.registry
+
+    reg = project / "analysis/registry.yaml"
+    real, st = litrec.runs.registry.load_registry, reg.stat()
+    a = reg.read_text(encoding="utf-8")
+    b = a.replace("prop1-identity:", "prop1-identitx:")  # the same size
+
+    def read_b_then_undo(*args, **kwargs):
+        for text in (b, None):
+            if text is None:
+                reg.write_text(a, encoding="utf-8")
+            else:
+                reg.write_text(text, encoding="utf-8")
+                found = real(*args, **kwargs)
+            os.utime(reg, ns=(st.st_atime_ns, st.st_mtime_ns))
+        return found
+
+    with monkeypatch.context() as m:
+        m.setattr(litrec.runs.registry, "load_registry", read_b_then_undo)
+        during = cli("validate")
+    assert during[0] == 1 and "no registered analysis 'prop1-identity'" in during[1]  # read B
+    fresh = cli("validate", "--no-cache")
+    assert fresh[0] == 0 and cli("validate")[:2] == fresh[:2]
+
+
 def test_the_schema_hash_covers_every_module_a_file_check_loads():
     code = ("import sys, litrec.records.filecheck; print(' '.join(sorted(m[7:].replace('.', '/') "
             "for m, mod in sys.modules.items() if m.startswith('litrec.') "
