@@ -1,0 +1,347 @@
+"""Edges of the verdict core that a wrong rule would cross: tables, each row able to fail.
+
+The seeds an estimate gives up at, and where it is exactly on the line; an undecided list's
+leaning; what a claim's status keeps of its result (provenance, signature, scales, stored
+expectations, the problems behind it) and what rests on a claim that is not reproduced;
+every damaged result reported, not only the first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from litrec.records.load import load_project
+from litrec.runs.results import result_path
+from litrec.runs.state import modified_results
+from litrec.verdicts import claims
+from litrec.verdicts.claims import (SCALES, ClaimStatus, _flag_dependents, _provenance,
+                                    expectation_record, judged_in, result_problems, with_scales)
+from litrec.verdicts.expectation import Expectation
+from litrec.verdicts.judge import evaluate, leaning
+from litrec.verdicts.stats import Summary, seeds_needed, t975
+from tests.verdicts.test_claim_states import NAME, P1, PROFILE, p1, seeds3, store
+
+
+def E(**kw) -> Expectation:
+    return Expectation.model_validate(kw)
+
+
+def spread(n: int, mean: float, std: float) -> Summary:
+    """A summary of `n` seeds with this mean and spread (the interval is not used here)."""
+    return Summary(tuple([mean] * n), mean, std, mean - 1.0, mean + 1.0, "student t")
+
+
+# ------------------------------------------------ seeds_needed: the least n, and where it stops
+
+
+def _least_n(start: int, std: float, gap: float, limit: int = 1000) -> int | None:
+    """The oracle: the least n >= start with t(n-1) std / sqrt(n) < gap, SciPy's quantiles
+    rounded as the table is (the normal 1.960 beyond 30 degrees of freedom)."""
+    from scipy import stats as sp
+
+    for n in range(start, limit + 1):
+        t = round(float(sp.t.ppf(0.975, n - 1)), 3) if n - 1 <= 30 else 1.960
+        if t * std / math.sqrt(n) < gap:
+            return n
+    return None
+
+
+AT_1000 = 1.96 / math.sqrt(999.5)    # 1.96/sqrt(1000) < gap < 1.96/sqrt(999): n = 1000
+AT_1001 = 1.96 / math.sqrt(1000.5)   # clears first at n = 1001, past the limit
+
+
+@pytest.mark.parametrize("n, mean, std, threshold, want", [
+    (3, 1.1, 0.1, 1.0, 7),            # gap = std: 2.447/sqrt(7) = 0.925 < 1, 2.571/sqrt(6) is not
+    (3, 0.9, 0.1, 1.0, 7),            # the same gap below the threshold
+    (3, 1.0 + 1e-3, 1.0, 1.0, None),  # a gap this small needs more than 1000 seeds
+    (3, AT_1000, 1.0, 0.0, 1000),     # the last n the estimate tries
+    (3, AT_1001, 1.0, 0.0, None),     # one seed past it: never
+    (2, 10.0, 0.01, 0.0, 2),          # already enough at the seeds there are: the count itself
+    (1, 10.0, 0.01, 0.0, 2),          # one seed: the estimate starts at two (one gives no spread)
+    (5, 10.0, 0.01, 0.0, 5),          # it never says fewer than the seeds run
+    (3, 3.182, 2.0, 0.0, 5),          # at n = 4, t std / sqrt(n) = 3.182 = the gap exactly: not below
+    (3, 3.1821, 2.0, 0.0, 4),         # just more gap: 4
+    (3, 1.0, 0.0, 0.0, None),         # no spread: no estimate
+    (3, 1.0, 0.5, 1.0, None),         # the mean on the threshold: none
+    (12, 2.0, 4.0, 0.0, 18),          # 2.110 * 4 / sqrt(18) = 1.99 < 2; 2.120 * 4 / sqrt(17) is not
+    (3, 0.32, 1.0, 0.0, 38),          # past the t table, the normal 1.960: 1.96 / sqrt(37) > 0.32
+])
+def test_seeds_needed_is_the_least_count_that_would_clear_the_threshold(n, mean, std, threshold,
+                                                                        want):
+    got = seeds_needed(spread(n, mean, std), threshold)
+    assert got == want
+    if std and mean != threshold:
+        assert got == _least_n(max(n, 2), std, abs(mean - threshold))
+
+
+def test_seeds_needed_stops_at_its_limit():
+    s = spread(3, AT_1001, 1.0)
+    assert seeds_needed(s, 0.0) is None
+    assert seeds_needed(s, 0.0, limit=1001) == 1001
+    assert seeds_needed(s, 0.0, limit=1002) == 1001
+    assert seeds_needed(spread(3, 1.1, 0.1), 1.0, limit=6) is None
+    assert seeds_needed(spread(3, 1.1, 0.1), 1.0, limit=7) == 7
+
+
+def test_the_exact_edge_uses_the_tables_own_quantile():
+    # the row (3, 3.182, 2.0) above rests on t(3) being exactly 3.182 and sqrt(4) exactly 2
+    assert t975(3) * 2.0 / math.sqrt(4) == 3.182
+
+
+# ------------------------------------------------ the leaning of an undecided list metric
+
+
+def test_an_undecided_list_leans_without_a_mean_or_threshold_of_its_own():
+    # the second element straddles 1 (gap 0.1, std 0.1: 7 seeds); a list has no single mean
+    o = evaluate(E(metric="g", op="<", value=1.0), [{"g": [0.1, 0.8]}, {"g": [0.2, 0.9]},
+                                                    {"g": [0.3, 1.0]}])
+    assert o.decision == "inconclusive" and o.mean is None and o.threshold is None
+    assert leaning(o) == "about 7 seeds would likely decide it holds"
+    o = evaluate(E(metric="g", op="<", value=1.0), [{"g": [0.1, 0.9]}, {"g": [0.2, 1.0]},
+                                                    {"g": [0.3, 1.1]}])
+    assert leaning(o) == "undecided, no number of seeds would likely decide it at this spread"
+    o = evaluate(E(metric="g", op=">", value=0.99), [{"g": [1.0, 0.98]}, {"g": [1.2, 0.985]},
+                                                     {"g": [0.995, 0.975]}])
+    assert leaning(o) == f"about {o.seeds_needed} seeds would likely decide it fails"
+    # both elements straddle: the first needs 12 seeds, the second 4; the list, the most
+    assert o.seeds_needed == 12
+
+
+# ------------------------------------------------ every damaged result is reported
+
+
+def test_every_modified_result_is_reported_not_only_the_first(project):
+    store(project, seeds3())
+    res = project / "results"
+    good = result_path(res, NAME, PROFILE).read_text()
+    for name, text in (("a-older", json.dumps({**json.loads(good), "format": 0})),
+                       ("b-damaged", "{not json"),
+                       ("c-edited", good.replace('"max_abs_error_f64": 1e-12',
+                                                 '"max_abs_error_f64": 0.5', 1)),
+                       ("d-older", json.dumps({**json.loads(good), "format": 0})),
+                       ("e-damaged", "[1]")):
+        (res / name).mkdir()
+        (res / name / "paper.json").write_text(text)
+    found = modified_results(res)
+    assert [Path(d.path).parent.name for d in found] == ["b-damaged", "c-edited", "e-damaged"]
+    assert [d.field for d in found] == ["", "content_hash", ""]
+
+
+# ------------------------------------------------ what a status keeps of its result
+
+
+def test_provenance_keeps_exactly_the_run_facts():
+    facts = {"code_hash": "c", "content_hash": "h", "git": {"commit": "abc", "dirty": False},
+             "versions": {"numpy": "2"}, "platform": "linux", "device": "cpu", "seed": 0,
+             "seeds": [0, 1], "started": "2026", "wall_time_s": 1.5, "config": {"n": 1},
+             "sweep": {"seed": [0, 1]}, "litrec": "0.9"}
+    result = {**facts, "metrics": {"m": 1}, "points": [], "figures": {}, "notes": ["x"]}
+    assert _provenance(result) == {**facts, "commit": "abc"}
+    assert _provenance({"git": "not a mapping"}) == {"git": "not a mapping", "commit": None}
+    assert _provenance({}) == {"commit": None}
+
+
+@pytest.mark.parametrize("state, who, keys", [
+    (("signed", "ada@example.org"), "ada@example.org", {"signer"}),
+    (("bad", "the signature does not match"), "the signature does not match",
+     {"signature_problem"}),
+    (("unsigned", None), None, set()),
+])
+def test_the_signature_state_and_who_signed_or_why_not(project, monkeypatch, state, who, keys):
+    store(project, seeds3())
+    seen = []
+
+    def fake(path, root):
+        seen.append((Path(path), Path(root)))
+        return state
+
+    monkeypatch.setattr(claims, "signature_state", fake)
+    st = p1(project)
+    assert st.provenance["signature"] == state[0]
+    assert {"signer", "signature_problem"} & set(st.provenance) == keys
+    for k in keys:
+        assert st.provenance[k] == who
+    assert seen == [(result_path(project / "results", NAME, PROFILE), project)]
+
+
+def test_a_status_row_has_every_field(project):
+    st = ClaimStatus("R#C", "Title", "an", "paper", "not reproduced", measured={"m": 1.0},
+                     expected=["m < 1"], reason="why", provenance={"seed": 0},
+                     rests_on_it=["NOTE-1"], spread={"m": {"std": 0.1}}, seeds=[0, 1],
+                     seeds_needed=None, direction=None, warnings=["w"])
+    assert st.row() == {
+        "claim": "R#C", "title": "Title", "analysis": "an", "profile": "paper",
+        "verdict": "not reproduced", "verdicts": {"paper": "not reproduced"}, "seeds": [0, 1],
+        "seeds_needed": None, "direction": None, "measured": {"m": 1.0}, "expected": ["m < 1"],
+        "outcomes": [], "reason": "why", "expectation_changed": False, "rests_on_it": ["NOTE-1"],
+        "spread": {"m": {"std": 0.1}}, "provenance": {"seed": 0}, "warnings": ["w"]}
+    st.verdicts = {"paper": "not reproduced", "paper_full": "missing"}
+    st.expectation_changed, st.stored_expectations = True, ["m < 2"]
+    st.stored_verdict, st.new_verdict = "reproduced", "not reproduced"
+    row = st.row()
+    assert row["verdicts"] == {"paper": "not reproduced", "paper_full": "missing"}
+    assert (row["expectation_changed"], row["stored_expectations"], row["stored_verdict"],
+            row["new_verdict"], row["stored_outcomes"]) == (True, ["m < 2"], "reproduced",
+                                                            "not reproduced", [])
+
+
+@pytest.mark.parametrize("verdict, reason, error", [
+    ("error", "no metric", True), ("modified", "edited", True), ("error", None, False),
+    ("inconclusive", "an interval straddles", False), ("stale", "code changed", False),
+    ("missing", "no result", False), ("not reproduced", "x", False),
+])
+def test_result_problems_are_the_errors_of_damaged_or_incomparable_results(verdict, reason, error):
+    st = ClaimStatus("R#C", "t", "a", "paper", verdict, reason=reason, warnings=["w1"])
+    other = ClaimStatus("R#D", "t", "a", "paper", verdict, reason=reason, warnings=["w1", "w2"])
+    errors, warnings = result_problems([st, other])
+    assert errors == ([reason] if error else [])
+    assert warnings == ["w1", "w2"]
+
+
+# ------------------------------------------------ what rests on a claim not reproduced
+
+
+def _edge(source, rel, target, claim=None):
+    return SimpleNamespace(source=source, rel=rel, target=target, claim=claim)
+
+
+@pytest.mark.parametrize("rel, rests", [("uses", True), ("supports", True), ("rejects", False),
+                                        ("reading_of", False)])
+def test_users_and_supporters_rest_on_a_claim_and_the_theories_they_source(rel, rests):
+    proj = SimpleNamespace(edges=[
+        _edge("NOTE-2", rel, "PAPER", "P1"),
+        _edge("NOTE-1", "uses", "PAPER", "P2"),          # another claim of the same paper
+        _edge("NOTE-3", rel, "OTHER", "P1"),             # the same claim id, another record
+        _edge("NOTE-2", "source_of", "THEORY-9"),
+        _edge("NOTE-2", "uses", "THEORY-8"),             # uses, not source_of: no theory
+        _edge("NOTE-1", "source_of", "THEORY-7"),
+    ])
+    failed = ClaimStatus("PAPER#P1", "t", "a", "paper", "not reproduced")
+    held = ClaimStatus("PAPER#P2", "t", "a", "paper", "inconclusive")
+    _flag_dependents(proj, [failed, held])
+    assert failed.rests_on_it == (["NOTE-2", "THEORY-9"] if rests else [])
+    assert held.rests_on_it == []
+
+
+def test_a_theory_is_named_once_after_the_users():
+    proj = SimpleNamespace(edges=[
+        _edge("NOTE-b", "uses", "P", "C"), _edge("NOTE-a", "supports", "P", "C"),
+        _edge("NOTE-a", "source_of", "THEORY-z"), _edge("NOTE-b", "source_of", "THEORY-z"),
+        _edge("NOTE-b", "source_of", "NOTE-a")])  # a user that is also sourced: named once
+    st = ClaimStatus("P#C", "t", "a", "paper", "not reproduced")
+    _flag_dependents(proj, [st])
+    assert st.rests_on_it == ["NOTE-a", "NOTE-b", "THEORY-z"]
+
+
+# ------------------------------------------------ both scales, side by side
+
+
+def test_each_status_carries_its_verdict_at_both_scales(project):
+    store(project, seeds3())
+    proj = load_project(project / "records")
+    statuses = claims.claim_statuses(proj, project / "results", PROFILE)
+    out = with_scales(proj, project / "results", statuses, PROFILE)
+    assert out is statuses and SCALES == ("paper", "paper_full")
+    by = {s.claim: s for s in out}
+    assert by[P1].verdicts == {"paper": "reproduced", "paper_full": "missing"}
+    assert all(set(s.verdicts) == set(SCALES) for s in out)
+    # from another profile: both scales are judged afresh, the profile's own verdict is not one
+    quick = claims.claim_statuses(proj, project / "results", "quick")
+    with_scales(proj, project / "results", quick, "quick")
+    q = {s.claim: s for s in quick}
+    assert q[P1].verdict == "missing"
+    assert q[P1].verdicts == {"paper": "reproduced", "paper_full": "missing"}
+    assert q[P1].row()["verdicts"] == {"paper": "reproduced", "paper_full": "missing"}
+
+
+# ------------------------------------------------ expectations of some profiles only
+
+
+def _paper_full_only(project: Path) -> None:
+    """Make P1's third expectation one of paper_full only."""
+    rec = project / "records" / "literature" / "ARXIV-2212.07677.yaml"
+    text = rec.read_text()
+    old = "- {metric: max_abs_readout_error_f64, op: \"<\", value: 1.0e-10,"
+    assert old in text
+    rec.write_text(text.replace(old, old[:-1] + ", profiles: [paper_full],", 1))
+
+
+def test_an_expectation_of_another_profile_is_neither_judged_nor_stored(project):
+    _paper_full_only(project)
+    proj = load_project(project / "records")
+    assert not proj.errors
+    _, claim = proj.claim(P1)
+    every, paper = expectation_record(claim.check.expect), expectation_record(claim.check.expect,
+                                                                              PROFILE)
+    assert len(every["text"]) == 3 and len(paper["text"]) == 2
+    assert paper["text"] == [e.describe() for e in judged_in(claim.check.expect, PROFILE)]
+    assert paper["hash"] != every["hash"]
+    assert expectation_record(claim.check.expect, "paper_full")["hash"] == every["hash"]
+    # a result that stored the paper profile's record: nothing changed since
+    store(project, seeds3(), expectations={P1: paper})
+    st = p1(project)
+    assert not st.expectation_changed and st.verdict == "reproduced" and len(st.outcomes) == 2
+    # one that stored every expectation: they differ from those judged in paper
+    store(project, seeds3(), expectations={P1: every})
+    assert p1(project).verdict == "expectation changed"
+
+
+# ------------------------------------------------ judged again under the stored expectations
+
+
+def test_stored_expectations_are_judged_with_the_noise_and_named_exactly(project):
+    proj = load_project(project / "records")
+    _, claim = proj.claim(P1)
+    old = [e.model_copy(update={"value": 1e-14}) if i == 0 else e
+           for i, e in enumerate(claim.check.expect)]
+    noise = {"max_abs_error_f64": 1e-13, "max_abs_error_f32": 1e-8}
+    store(project, seeds3(), expectations={P1: expectation_record(old)}, noise=noise)
+    st = p1(project)
+    assert [o.noise for o in st.stored_outcomes] == [1e-13, 1e-8, None]
+    assert [o.noise for o in st.outcomes] == [1e-13, 1e-8, None]
+    tail = (f"until the analysis reruns (litrec run {NAME} --profile {PROFILE} --force) neither "
+            "is its verdict")
+    store(project, seeds3(), expectations={"other#X": {"text": [], "hash": "0" * 64}})
+    assert p1(project).reason == ("the expectations changed after the run: the claim was not "
+                                  f"checked when the analysis ran; under the new ones, "
+                                  f"reproduced; {tail}")
+    store(project, seeds3(), expectations={P1: {"text": ["x"], "hash": "0" * 64}})
+    assert p1(project).reason == ("the expectations changed after the run: the result kept no "
+                                  "expectations it could be judged against again; under the new "
+                                  f"ones, reproduced; {tail}")
+
+
+def test_a_stored_expectation_that_is_refused_now_is_an_error_under_the_stored_ones(project):
+    # stored: f64 error == 'small' against a number ... refused; now: the claim's own
+    proj = load_project(project / "records")
+    _, claim = proj.claim(P1)
+    old = [E(metric="max_abs_error_f64", op="<", ref="max_abs_error_f32"),
+           E(metric="max_abs_error_f64", op="==", value=True)]
+    store(project, seeds3(), expectations={P1: expectation_record(old)})
+    st = p1(project)
+    assert [o.decision for o in st.stored_outcomes] == ["holds", "refused"]
+    assert st.stored_verdict == "error" and st.new_verdict == "reproduced"
+    assert st.verdict == "expectation changed"
+    assert "under the expectations stored with the result, error;" in st.reason
+    assert claim.check.expect  # the claim's own expectations are untouched
+
+
+def test_the_record_hash_is_of_the_json_data():
+    exps = [E(metric="m", op="≈", value=2, rel_tol=0.1, profiles=["paper"], precondition=True,
+              paper="two", note="n")]
+    rec = expectation_record(exps, "paper")
+    blob = json.dumps(rec["data"], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert rec["hash"] == hashlib.sha256(blob.encode("utf-8")).hexdigest()
+    assert rec["data"] == [{"metric": "m", "op": "≈", "value": 2.0, "factor": 1.0, "rel_tol": 0.1,
+                            "abs_tol": None, "low": None, "high": None, "position": None,
+                            "paper": "two", "official": None, "note": "n",
+                            "profiles": ["paper"], "precondition": True}]
+    assert rec["text"] == ["m ≈ 2 (±0.1 rel) (precondition) (paper)"]
+    assert expectation_record(exps, "quick") == {
+        "text": [], "data": [], "hash": hashlib.sha256(b"[]").hexdigest()}
