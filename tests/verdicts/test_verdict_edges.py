@@ -18,6 +18,7 @@ import pytest
 
 from litrec.records.load import load_project
 from litrec.runs.results import result_path
+from litrec.runs.seal import broken_seal, seal
 from litrec.runs.state import modified_results
 from litrec.verdicts import claims
 from litrec.verdicts.claims import (SCALES, ClaimStatus, _flag_dependents, _provenance,
@@ -345,3 +346,124 @@ def test_the_record_hash_is_of_the_json_data():
     assert rec["text"] == ["m ≈ 2 (±0.1 rel) (precondition) (paper)"]
     assert expectation_record(exps, "quick") == {
         "text": [], "data": [], "hash": hashlib.sha256(b"[]").hexdigest()}
+
+
+# ------------------------------------------------ spread and noise as the result stores them
+
+
+def test_the_spread_of_the_claims_metrics_only_and_a_noise_that_is_not_a_mapping(project):
+    f64 = {"std": 1e-13, "min": 1e-12, "max": 1.2e-12, "n": 3}
+    store(project, seeds3(), extra={"spread": {"max_abs_error_f64": f64, "other": {"std": 1}},
+                                    "noise": ["not", "a", "mapping"]})
+    st = p1(project)
+    assert st.spread == {"max_abs_error_f64": f64}
+    assert st.verdict == "reproduced" and [o.noise for o in st.outcomes] == [None] * 3
+
+
+def test_a_stored_record_without_text_flags_every_outcome(project):
+    store(project, seeds3(), expectations={P1: {"hash": "0" * 64}})
+    st = p1(project)
+    assert st.expectation_changed and st.stored_expectations == []
+    assert [(o.expectation_changed, o.stored_expectation) for o in st.outcomes] == [(True, None)] * 3
+    assert st.stored_verdict is None and st.verdict == "expectation changed"
+
+
+# ------------------------------------------------ the seal: every way, and the odd values
+
+
+def test_a_nan_in_a_result_is_sealed_and_verified(tmp_path):
+    data = seal({"metrics": {"m": float("nan"), "inf": float("inf")}}, {})
+    assert math.isnan(data["metrics"]["m"])
+    assert broken_seal(data, tmp_path) is None
+    assert broken_seal({**data, "metrics": {"m": 0.0, "inf": float("inf")}}, tmp_path) == (
+        "its content does not match its content hash (edited or damaged since it was written)")
+
+
+def test_a_figure_deeper_in_folders_is_hashed_and_found_by_its_file_name(tmp_path):
+    data = seal({"figures": {"c": "a/p.new-1/c.svg"}}, {"c.svg": b"x"})
+    body = {"figures": {"c": "c.svg"}, "figure_hashes": {"c.svg": hashlib.sha256(b"x").hexdigest()}}
+    blob = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert data["content_hash"] == hashlib.sha256(blob.encode()).hexdigest()
+    (tmp_path / "a" / "p.new-1").mkdir(parents=True)
+    (tmp_path / "a" / "p.new-1" / "c.svg").write_bytes(b"x")
+    assert broken_seal(data, tmp_path) is None
+    (tmp_path / "a" / "p.new-1" / "c.svg").write_bytes(b"y")
+    assert broken_seal(data, tmp_path) == ("its figure c.svg does not match the hash stored with "
+                                           "the result")
+
+
+def test_a_figure_that_cannot_be_read_is_missing(tmp_path, monkeypatch):
+    data = seal({"figures": {"c": "p/c.svg"}}, {"c.svg": b"x"})
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "c.svg").write_bytes(b"x")
+    real = Path.read_bytes
+
+    def unreadable(self):
+        if self.name == "c.svg":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", unreadable)
+    assert broken_seal(data, tmp_path) == "its figure c.svg is missing"
+
+
+def test_the_first_broken_figure_by_name_is_named(tmp_path):
+    data = seal({"figures": {"b": "p/b.svg", "a": "p/a.svg", "c": "p/c.svg"}},
+                {"b.svg": b"b", "a.svg": b"a", "c.svg": b"c"})
+    (tmp_path / "p").mkdir()
+    for n in "abc":
+        (tmp_path / "p" / f"{n}.svg").write_bytes(n.encode())
+    assert broken_seal(data, tmp_path) is None
+    (tmp_path / "p" / "c.svg").write_bytes(b"other")
+    (tmp_path / "p" / "b.svg").unlink()
+    assert broken_seal(data, tmp_path) == "its figure b.svg is missing"
+
+
+# ------------------------------------------------ a result's state from given inputs
+
+
+def test_the_given_inputs_are_the_ones_judged(project):
+    import dataclasses
+
+    from litrec.runs.inputs import result_inputs
+    from litrec.runs.state import result_state
+
+    reg = load_project(project / "records").registry
+    res = project / "results"
+    store(project, seeds3())
+    mine = result_inputs(reg, NAME, PROFILE)
+    assert result_state(reg, res, NAME, PROFILE, fp=mine).state == "current"
+    other = result_inputs(reg, NAME, "quick")  # another profile's inputs: not this result's
+    got = result_state(reg, res, NAME, PROFILE, fp=other)
+    assert got.state == "stale" and got.inputs is other
+    unknown = dataclasses.replace(mine, problems=("a: cannot be read", "b: neither"))
+    got = result_state(reg, res, "nothing", PROFILE, fp=unknown)
+    assert (got.state, got.inputs) == ("missing", unknown)
+    assert got.reason == ("no paper result for 'nothing'; its inputs cannot be known: "
+                          "a: cannot be read; b: neither")
+    assert result_state(reg, res, "nothing", PROFILE, fp=mine).reason == (
+        "no paper result for 'nothing'")
+
+
+@pytest.mark.parametrize("profiles, stored, profile, refused", [
+    ({"a": {"paper", "quick"}}, False, "paper", False),
+    ({"a": {"paper", "quick"}}, False, "nope", True),
+    ({"a": {"paper"}, "b": None}, False, "nope", False),    # one cannot be read: any goes
+    ({"a": {"paper"}}, True, "kept", False),                 # a stored result's profile
+    ({}, False, "anything", False),                          # nothing known: nothing refused
+    ({"a": set()}, False, "anything", False),
+])
+def test_check_profile_refuses_only_a_profile_nothing_knows(tmp_path, profiles, stored, profile,
+                                                            refused):
+    from litrec.runs.state import check_profile
+    from litrec.util.errors import ProfileError
+
+    if stored:
+        (tmp_path / "x").mkdir()
+        (tmp_path / "x" / "kept.json").write_text("{}")
+    reg = SimpleNamespace(profiles=profiles)
+    if refused:
+        with pytest.raises(ProfileError):
+            check_profile(reg, tmp_path, profile)
+    else:
+        check_profile(reg, tmp_path, profile)
