@@ -24,7 +24,7 @@ from litrec.verdicts import claims
 from litrec.verdicts.claims import (SCALES, ClaimStatus, _flag_dependents, _provenance,
                                     expectation_record, judged_in, result_problems, with_scales)
 from litrec.verdicts.expectation import Expectation
-from litrec.verdicts.judge import evaluate, leaning
+from litrec.verdicts.judge import Outcome, evaluate, leaning
 from litrec.verdicts.stats import Summary, seeds_needed, t975
 from tests.verdicts.test_claim_states import NAME, P1, PROFILE, p1, seeds3, store
 
@@ -467,3 +467,58 @@ def test_check_profile_refuses_only_a_profile_nothing_knows(tmp_path, profiles, 
             check_profile(reg, tmp_path, profile)
     else:
         check_profile(reg, tmp_path, profile)
+
+
+# ------------------------------------------------ judge: what an outcome carries
+
+
+def test_a_precondition_is_carried_by_its_outcome():
+    assert evaluate(E(metric="m", op=">", value=0.9, precondition=True), [{"m": 0.5}]).precondition
+    assert not evaluate(E(metric="m", op=">", value=0.9), [{"m": 0.5}]).precondition
+    o = evaluate(E(metric="m", op=">", value=0.9, precondition=True), [{"m": [0.5, 1.0]}])
+    assert o.precondition and o.decision == "fails"
+
+
+def test_a_boolean_measured_has_no_relative_difference():
+    o = evaluate(E(metric="m", op="==", value=True), [{"m": True}])
+    assert o.decision == "holds" and o.measured is True and o.expected is True
+    assert o.rel_diff is None
+    o = evaluate(E(metric="m", op="==", value=4.0), [{"m": 5.0}])
+    assert o.rel_diff == 0.25
+
+
+def test_a_boolean_expected_value_under_a_tolerance_is_refused_and_named():
+    o = evaluate(E(metric="m", op="≈", value=True, abs_tol=0.1), [{"m": 1.0}])
+    assert o.decision == "refused" and o.expected is True
+    assert o.reason == ("the expected value is the boolean true, not a number; litrec does not "
+                        "compare it with one (the claim and the analysis disagree on the metric's "
+                        "type)")
+
+
+@pytest.mark.parametrize("measured, decision, judged", [
+    (1.0, "holds", 0.0),        # exactly equal: 0 tolerances away
+    (-1.0, "fails", None),      # a - b = -2 (a + b would be 0): no tolerance covers it
+    (1.5, "fails", None),
+])
+def test_a_zero_tolerance_is_exact(measured, decision, judged):
+    o = evaluate(E(metric="m", op="≈", value=1.0, abs_tol=0.0), [{"m": measured}])
+    assert o.decision == decision
+    if judged is not None:
+        assert o.judged["values"] == [judged] and o.judged["mean"] == judged
+        assert o.threshold == 1.0
+    else:
+        assert o.reason == "a measured value is NaN or null (or its references coincide)"
+
+
+@pytest.mark.parametrize("mean, threshold, judged, text", [
+    (0.5, None, None, "about 5 seeds would likely decide it holds"),
+    (None, 1.0, None, "about 5 seeds would likely decide it holds"),
+    ("x", 1.0, None, "about 5 seeds would likely decide it holds"),
+    (0.5, 1.0, None, "mean 0.5 below 1: about 5 seeds would likely decide it holds"),
+    (9.0, 1.0, {"quantity": "q", "mean": 0.5}, "mean of q 0.5 below 1: about 5 seeds would "
+                                                "likely decide it holds"),
+])
+def test_the_leaning_says_where_only_with_a_mean_and_a_threshold(mean, threshold, judged, text):
+    o = Outcome("m < 1", "m", None, None, None, decision="inconclusive", mean=mean,
+                threshold=threshold, judged=judged, seeds_needed=5, direction="likely holds")
+    assert leaning(o) == text
