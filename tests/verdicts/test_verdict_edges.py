@@ -522,3 +522,14 @@ def test_the_leaning_says_where_only_with_a_mean_and_a_threshold(mean, threshold
     o = Outcome("m < 1", "m", None, None, None, decision="inconclusive", mean=mean,
                 threshold=threshold, judged=judged, seeds_needed=5, direction="likely holds")
     assert leaning(o) == text
+
+
+def test_a_stored_record_reads_back_whatever_its_keys_order_or_characters():
+    from litrec.verdicts.claims import stored_expectations
+
+    exps = [E(metric="m", op="≈", value=2.0, rel_tol=0.1, note="ε < 1"),
+            E(metric="t", op="between", low="l", high="h", position="< 0.5", profiles=["a"])]
+    rec = expectation_record(exps)
+    assert stored_expectations({"expectations": {"R#C": rec}}, "R#C") == exps
+    assert stored_expectations({"expectations": {"R#C": {**rec, "hash": rec["hash"][::-1]}}},
+                               "R#C") is None
