@@ -288,6 +288,7 @@ def test_an_expectation_of_another_profile_is_neither_judged_nor_stored(project)
     store(project, seeds3(), expectations={P1: paper})
     st = p1(project)
     assert not st.expectation_changed and st.verdict == "reproduced" and len(st.outcomes) == 2
+    assert st.expected == paper["text"]
     # one that stored every expectation: they differ from those judged in paper
     store(project, seeds3(), expectations={P1: every})
     assert p1(project).verdict == "expectation changed"
@@ -533,3 +534,11 @@ def test_a_stored_record_reads_back_whatever_its_keys_order_or_characters():
     assert stored_expectations({"expectations": {"R#C": rec}}, "R#C") == exps
     assert stored_expectations({"expectations": {"R#C": {**rec, "hash": rec["hash"][::-1]}}},
                                "R#C") is None
+
+
+def test_a_status_names_its_claim_analysis_and_profile_whatever_its_state(project):
+    for prepare in (lambda: None, lambda: store(project, seeds3())):
+        prepare()
+        st = p1(project)
+        assert (st.claim, st.title, st.analysis, st.profile) == (
+            P1, "The identity (Proposition 1)", NAME, PROFILE)
