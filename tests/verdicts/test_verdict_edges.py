@@ -542,3 +542,35 @@ def test_a_status_names_its_claim_analysis_and_profile_whatever_its_state(projec
         st = p1(project)
         assert (st.claim, st.title, st.analysis, st.profile) == (
             P1, "The identity (Proposition 1)", NAME, PROFILE)
+
+
+def test_every_state_names_its_analysis_profile_result_inputs_and_reason(project):
+    from litrec.runs.state import result_state
+
+    reg = load_project(project / "records").registry
+    res = project / "results"
+    path = result_path(res, NAME, PROFILE)
+
+    def state(registry=reg, damaged=False):
+        s = result_state(registry, res, NAME, PROFILE)
+        assert (s.name, s.profile) == (NAME, PROFILE)
+        stored = json.loads(path.read_text()) if path.exists() and not damaged else None
+        assert s.result == stored  # a damaged file: nothing to judge
+        return s.state, s.inputs is not None, s.reason, s.warnings
+
+    assert state() == ("missing", True, f"no paper result for '{NAME}'", ())
+    assert state(None) == ("missing", False, f"no paper result for '{NAME}'", ())
+    store(project, seeds3())
+    assert state() == ("current", True, None, ())
+    assert state(None) == ("stale", False, f"analysis '{NAME}' is not in the registry", ())
+    store(project, seeds3(), code_hash="0" * 64)
+    got = state()
+    assert got[:2] == ("stale", True) and got[2].startswith("code changed: ")
+    store(project, seeds3())
+    path.write_text(path.read_text().replace('"max_abs_error_f64": 1e-12', '"max_abs_error_f64": 0.5', 1))
+    assert state() == ("modified", True, f"{path}: its content does not match its content hash "
+                       "(edited or damaged since it was written); rerun: litrec run "
+                       f"{NAME} --profile {PROFILE} --force", ())
+    path.write_text("{not json")
+    got = state(damaged=True)
+    assert got[:2] == ("modified", False) and got[2].startswith("damaged result: ")
