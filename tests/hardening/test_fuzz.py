@@ -146,6 +146,20 @@ def test_mutated_records(files):
     check_load(files)
 
 
+def test_a_tagged_timestamp_that_is_no_date_is_a_located_error():
+    """What fuzzing found: `!!timestamp` on text that is no date at all (PyYAML's constructor
+    raised AttributeError from inside the loader)."""
+    paper = yaml.safe_dump(SEEDS["literature/ARXIV-0000.00001.yaml"], sort_keys=False)
+    for bad in ("x: !!timestamp 2026-02-30\n\n  '\n", "x: !!timestamp yesterday\n"):
+        check_load({"literature/ARXIV-0000.00001.yaml": paper + bad})
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "records/literature/ARXIV-0000.00001.yaml"
+        path.parent.mkdir(parents=True)
+        path.write_text(paper + "x: !!timestamp yesterday\n")
+        errors = [d.format() for d in load_project(Path(tmp) / "records").errors]
+    assert any("'yesterday' is not a real date (not a date YAML reads)" in e for e in errors), errors
+
+
 def test_the_seeds_are_valid():
     check_load({rel: yaml.safe_dump(seed, sort_keys=False) for rel, seed in SEEDS.items()})
     with tempfile.TemporaryDirectory() as tmp:
