@@ -160,8 +160,9 @@ class Cache:
         self.refused = self.slot.refused() if self.on else ""
         self.on = self.on and not self.refused
         self.key = repr((FORMAT, schema_hash(), str(Path(records_dir).resolve()))) if self.on else ""
-        held = named(Contents, self.slot.read(self.key)) if self.on else None  # None: none yet,
-        self.changed = held is None                                          # damaged or foreign
+        # None: none kept yet, damaged, or of another format, litrec or schema
+        held = named(Contents, self.slot.read(self.key)) if self.on else None
+        self.changed = held is None
         held = held or Contents({}, b"", None, None)
         self.files, self._blob, self._facts = held.files, held.facts, None
         self._between = named(Between, held.between) if held.between else None
