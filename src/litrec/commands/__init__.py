@@ -1,9 +1,12 @@
 """The command layer: `litrec COMMAND ...`, one module per command.
 
 Each command module declares its options (`add_parser`) and does its work
-(`run(args) -> exit code`): it calls the stage modules below, prints what they
-return, and turns their typed errors (`litrec.util.errors`) into messages and exit
-codes. Nothing below this package imports it.
+(`run(args) -> exit code`): it calls ONE library function below (as DVC's `CmdRun`
+calls `repo.reproduce`), prints what it returns and picks the exit code. What the
+commands share is here, once: `main` turns the typed errors of the layers below
+(`litrec.util.errors`) into messages and exit codes, the records' errors
+(`InvalidRecords`) included, listed as `litrec validate` lists them. Nothing below
+this package imports it.
 
 Exit codes: 0 success, 1 invalid input, a damaged result or what the command's
 description names (`run`: a claim not reproduced), 2 usage error; the README
@@ -19,7 +22,7 @@ import os
 import sys
 
 from litrec import __version__
-from litrec.util.errors import LitrecError, UsageError
+from litrec.util.errors import InvalidRecords, LitrecError, UsageError
 from litrec.util.safetext import safe_streams
 
 EXIT_USAGE = 2  # as litrec.commands.common, which this module does not import at start
@@ -80,6 +83,11 @@ def _main(argv: list[str] | None) -> int:
             return command_module(args.command).run(args)
     except UsageError as exc:
         print(f"litrec: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except InvalidRecords as exc:  # every error, as `litrec validate` prints it, then one line
+        for d in exc.diagnostics:
+            print(d.format(), file=sys.stderr)
+        print(f"litrec {args.command}: {exc}", file=sys.stderr)
         return exc.exit_code
     except LitrecError as exc:
         print(f"litrec {args.command}: error: {exc}", file=sys.stderr)

@@ -80,3 +80,14 @@ class ResultsLocked(RunError):
 class InputsChanged(RunError):
     """An analysis's inputs are not known (a module loaded by a computed name, a declared data
     file missing) or changed between being hashed and being used; nothing is stored."""
+
+
+class InvalidRecords(InputError):
+    """The records have errors (`diagnostics`, sorted by place): a command that acts on the
+    records refuses them; the command layer prints each, then this message (exit 1)."""
+
+    def __init__(self, diagnostics: list):
+        self.diagnostics = sorted(diagnostics, key=lambda d: (d.path, d.line, d.col))
+        n = len(self.diagnostics)
+        super().__init__(f"the records have {n} error{'s' * (n != 1)}; fix them first "
+                         "(litrec validate)")
