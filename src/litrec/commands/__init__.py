@@ -27,6 +27,10 @@ from litrec.util.safetext import safe_streams
 
 EXIT_USAGE = 2  # as litrec.commands.common, which this module does not import at start
 
+# Commands that SIGTERM stops as Ctrl-C does, from their start (`litrec.runs.interrupt`): the
+# run stops its workers and keeps every result whole, then exits 143 (Ctrl-C: 130).
+STOPPED_BY_SIGNALS = ("run",)
+
 # Command name -> its module under litrec.commands, in the order `litrec --help` lists them.
 COMMANDS = {"validate": "validate", "schema": "schema", "run": "run", "status": "status",
             "site": "site", "new": "new", "export": "export", "import": "imports",
@@ -67,12 +71,21 @@ def main(argv: list[str] | None = None) -> int:
     Everything printed passes through `safe_text`: text from the records (a title, a
     reason, a value quoted in a message) never reaches the terminal as control characters.
     """
-    with safe_streams():
-        return _main(argv)
+    from litrec.runs import interrupt
 
-
-def _main(argv: list[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    stops = _command_named(argv) in STOPPED_BY_SIGNALS
+    with safe_streams():
+        try:
+            with interrupt.handling() if stops else contextlib.nullcontext():
+                return _main(argv)
+        except KeyboardInterrupt as exc:  # Ctrl-C (130) or, during a run, SIGTERM (143); also
+            code = getattr(exc, "exit_code", 130)  # while the command line is parsed
+            print(f"litrec: {'terminated' if code == 143 else 'interrupted'}", file=sys.stderr)
+            return code
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser(_command_named(argv))
     args = parser.parse_args(argv)
     if args.command is None:
@@ -92,10 +105,6 @@ def _main(argv: list[str] | None) -> int:
     except LitrecError as exc:
         print(f"litrec {args.command}: error: {exc}", file=sys.stderr)
         return exc.exit_code
-    except KeyboardInterrupt as exc:  # Ctrl-C (130) or, during a run, SIGTERM (143)
-        code = getattr(exc, "exit_code", 130)
-        print(f"litrec: {'terminated' if code == 143 else 'interrupted'}", file=sys.stderr)
-        return code
     except BrokenPipeError:  # the reader went away (`litrec export json | head`): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

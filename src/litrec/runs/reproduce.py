@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, ContextManager
 
+from litrec.runs import interrupt
 from litrec.util.confine import need_dir
 
 
@@ -44,6 +45,13 @@ def reproduce(records: Path, analysis: Path | None, results: Path, profile: str,
     `UsageError` when `records` is not a folder, `InvalidRecords` when a record is invalid
     (nothing runs).
     """
+    with interrupt.handling():  # Ctrl-C or SIGTERM from here on: Interrupted (130, 143)
+        return _reproduce(records, analysis, results, profile, targets, executor, force,
+                          compile_cache, showing)
+
+
+def _reproduce(records, analysis, results, profile, targets, executor, force, compile_cache,
+               showing) -> Outcome:
     from litrec.cache import runmemo
     from litrec.verdicts.claims import ClaimStatus
 
