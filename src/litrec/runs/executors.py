@@ -82,8 +82,9 @@ class ExecutorSpec:
 
     @property
     def parallel(self) -> bool:
-        """Whether any point may go to workers: on dask always, locally with several."""
-        return self.kind == "dask" or self.workers > 1
+        """Whether any analysis's points may go to workers (`sends`, for one of several points):
+        on dask always, locally with several workers."""
+        return self.sends(2)
 
     def sends(self, n_points: int) -> bool:
         """The one rule of whether an analysis's points go to workers: on dask every
