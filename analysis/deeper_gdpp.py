@@ -20,12 +20,15 @@ official code tuned GD's eta on its evaluation set). GD with one shared eta is
 tuned by `gdpp.tune_gd`, the routine every analysis tunes its GD baseline with
 (on all tuning tasks, unclipped); `gd_optimum` holds, per baseline, the tuning
 loss at its scalars and with eta (and gamma) scaled by 1 -+ 5%, and whether
-both are higher. The others: a grid for the shared
-values, then Levenberg-Marquardt (least squares in at most 2K - 1 scalars),
-through the per-task spectral form of `analysis.gdpp`; the evaluation runs the
-equivalent LSA constructions. Alignment as in the code: cosine (`cos_vs_*`) and distance
-(`model_diff_vs_*`) of the input sensitivities d yhat / d x_q, and mean
-|yhat_TF - yhat_GD| (`pred_diff_vs_*`).
+both are higher. The others: a grid for the shared values, then
+Levenberg-Marquardt (least squares in at most 2K - 1 scalars), per-step scalars
+from linear ramps around the shared optimum and, for K > 2, geometric ramps
+(`gdpp.geometric_starts`: from linear ones alone five GD++ steps stayed in a basin
+near 0.05-0.06 on three of five seeds, not a minimum), the best on held-out tuning
+tasks kept; all through the per-task spectral form of `analysis.gdpp`; the
+evaluation runs the equivalent LSA constructions. Alignment as in the code: cosine
+(`cos_vs_*`) and distance (`model_diff_vs_*`) of the input sensitivities
+d yhat / d x_q, and mean |yhat_TF - yhat_GD| (`pred_diff_vs_*`).
 
 Training settings (official notebooks, Appendix A.3): Adam b1 0.9, b2 0.98,
 global-norm gradient clipping. K = 2: the recurrent two-layer notebook setting
@@ -53,6 +56,8 @@ for the five seeds.
 `clip_binds_fraction` (share of evaluation tasks where it exceeds 10) say
 whether the token clip binds; where it does, the construction baselines run with
 the same clip, as in the code, and their step sizes are chosen under it.
+`timing.k2`, `timing.k5`: what each training cost (`analysis.timing`; wall and CPU
+ms per step), which differs between runs and no claim judges.
 
 GD with per-step step sizes: two steps eta_1 != eta_2 beat one shared eta
 (the equal-eta point is a symmetric saddle of the per-step loss); five GD++
@@ -70,6 +75,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from analysis import deeper_gdpp_figures as figures, gdpp, lsa, metrics, seeds as seed_lib, tasks as task_lib
+from analysis import timing as timing_lib
 from analysis import train as train_lib
 from analysis.keys import named_keys
 
@@ -150,19 +156,18 @@ SEEDS = {"quick": (0, 1, 2), "paper": (0, 1, 2, 3, 4), "paper_full": (0, 1, 2, 3
 METRICS = (
     "k2.loss_trained", "k2.loss_gd", "k2.loss_gdpp", "k2.loss_gd_shared_eta", "k2.loss_gdpp_shared",
     "k2.comparator", "k2.loss_gdpp_matched", "k2.cos_vs_gdpp_matched", "k2.rel_gap_gdpp_shared",
-    "k2.position_gdpp_shared_to_gd_shared", "k2.gamma", "k2.gamma_shared", "k2.eta_gd",
-    "k2.eta_gd_shared", "k2.eta_gdpp", "k2.eta_gdpp_shared", "k2.cos_vs_gd", "k2.cos_vs_gdpp",
-    "k2.cos_vs_gdpp_shared", "k2.model_diff_vs_gd", "k2.model_diff_vs_gdpp",
-    "k2.model_diff_vs_gdpp_shared", "k2.pred_diff_vs_gd", "k2.pred_diff_vs_gdpp",
-    "k2.pred_diff_vs_gdpp_shared", "k2.max_abs_token", "k2.train_seconds", "k2.ms_per_step",
-    "k2.training", "k2.clip_binds_fraction", "k2.gd_optimum", "k5.loss_trained", "k5.loss_gd", "k5.loss_gdpp", "k5.loss_gd_shared_eta",
-    "k5.loss_gdpp_shared", "k5.comparator", "k5.loss_gdpp_matched", "k5.cos_vs_gdpp_matched",
-    "k5.rel_gap_gdpp_shared", "k5.position_gdpp_shared_to_gd_shared", "k5.gamma", "k5.gamma_shared",
-    "k5.eta_gd", "k5.eta_gd_shared", "k5.eta_gdpp", "k5.eta_gdpp_shared", "k5.cos_vs_gd",
-    "k5.cos_vs_gdpp", "k5.cos_vs_gdpp_shared", "k5.model_diff_vs_gd", "k5.model_diff_vs_gdpp",
-    "k5.model_diff_vs_gdpp_shared", "k5.pred_diff_vs_gd", "k5.pred_diff_vs_gdpp",
-    "k5.pred_diff_vs_gdpp_shared", "k5.max_abs_token", "k5.train_seconds", "k5.gd_optimum", "k5.ms_per_step",
-    "k5.training", "k5.clip_binds_fraction",
+    "k2.position_gdpp_shared_to_gd_shared", "k2.gamma", "k2.gamma_shared", "k2.eta_gd", "k2.eta_gd_shared",
+    "k2.eta_gdpp", "k2.eta_gdpp_shared", "k2.cos_vs_gd", "k2.cos_vs_gdpp", "k2.cos_vs_gdpp_shared",
+    "k2.model_diff_vs_gd", "k2.model_diff_vs_gdpp", "k2.model_diff_vs_gdpp_shared", "k2.pred_diff_vs_gd",
+    "k2.pred_diff_vs_gdpp", "k2.pred_diff_vs_gdpp_shared", "k2.max_abs_token", "k2.train_seconds",
+    "k2.ms_per_step", "k2.training", "k2.clip_binds_fraction", "k2.gd_optimum", "k5.loss_trained",
+    "k5.loss_gd", "k5.loss_gdpp", "k5.loss_gd_shared_eta", "k5.loss_gdpp_shared", "k5.comparator",
+    "k5.loss_gdpp_matched", "k5.cos_vs_gdpp_matched", "k5.rel_gap_gdpp_shared",
+    "k5.position_gdpp_shared_to_gd_shared", "k5.gamma", "k5.gamma_shared", "k5.eta_gd", "k5.eta_gd_shared",
+    "k5.eta_gdpp", "k5.eta_gdpp_shared", "k5.cos_vs_gd", "k5.cos_vs_gdpp", "k5.cos_vs_gdpp_shared",
+    "k5.model_diff_vs_gd", "k5.model_diff_vs_gdpp", "k5.model_diff_vs_gdpp_shared", "k5.pred_diff_vs_gd",
+    "k5.pred_diff_vs_gdpp", "k5.pred_diff_vs_gdpp_shared", "k5.max_abs_token", "k5.train_seconds",
+    "k5.gd_optimum", "k5.ms_per_step", "k5.training", "k5.clip_binds_fraction", "timing",
 )
 
 
@@ -199,10 +204,11 @@ def _baselines(config: Config, tune: task_lib.Tasks, depth: Depth):
     """Tuned step scalars (etas, gammas or None) of GD and GD++, per step and shared.
 
     GD with one shared eta is tuned by the one routine of every analysis
-    (`gdpp.tune_gd`, on all tuning tasks, unclipped). For the others the tuning tasks are split in two halves: the scalars are fitted on the first
-    (spectral form, no clipping) and the iterate and start are chosen on the second,
-    scored as the constructions are evaluated: with a token clip, as LSA layers
-    that clip (every 5th iterate, the token form being the costly part).
+    (`gdpp.tune_gd`, on all tuning tasks, unclipped). For the others the tuning
+    tasks are split in two halves: the scalars are fitted on the first (spectral
+    form, no clipping) and the iterate and start (per-step: linear ramps, and for
+    K > 2 geometric ones) are chosen on the second, scored as the constructions
+    are evaluated: with a token clip, as LSA layers that clip (every 5th iterate).
     """
     K, N, it = depth.K, config.N, config.tune_iters
     half = tune.X.shape[0] // 2
@@ -220,17 +226,21 @@ def _baselines(config: Config, tune: task_lib.Tasks, depth: Depth):
         def score(etas, gammas):                                          # one compilation for all four
             return clipped(*gdpp.step_scalars(etas, gammas, K))
         every = 5
-    eta_max = config.eta_grid_factor * float(lsa.tune_eta_one_step(tune.X, tune.Y, tune.x_q, tune.y_q))
-    eta_pp, gamma_pp = gdpp.grid_shared(st, y_q, K, N, eta_max, config.gamma_grid_max)
+    eta1 = float(lsa.tune_eta_one_step(tune.X, tune.Y, tune.x_q, tune.y_q))  # the one-step optimum
+    eta_pp, gamma_pp = gdpp.grid_shared(st, y_q, K, N, config.eta_grid_factor * eta1, config.gamma_grid_max)
     shared_gd = (gdpp.tune_gd(tune.X, tune.Y, tune.x_q, tune.y_q, K, config.eta_grid_factor), None)
     shared_pp = gdpp.fit_scalars(st, y_q, K, N, jnp.full((1,), eta_pp), jnp.full((1,), gamma_pp),
                                  it, score, every)
+    gamma_shared = float(shared_pp[1][0])
+    geometric_gd = gdpp.geometric_starts(eta1, None, K, (1.5, 2.0)) if K > 2 else ()
+    geometric_pp = gdpp.geometric_starts(eta1, gamma_shared, K) if K > 2 else ()
     return {
         "gd_shared": shared_gd,
-        "gd": gdpp.fit_scalars_restarts(st, y_q, K, N, float(shared_gd[0][0]), None, it, score, every),
+        "gd": gdpp.fit_scalars_restarts(st, y_q, K, N, float(shared_gd[0][0]), None, it, score, every,
+                                        starts=geometric_gd),
         "gdpp_shared": shared_pp,
-        "gdpp": gdpp.fit_scalars_restarts(st, y_q, K, N, float(shared_pp[0][0]),
-                                          float(shared_pp[1][0]), it, score, every),
+        "gdpp": gdpp.fit_scalars_restarts(st, y_q, K, N, float(shared_pp[0][0]), gamma_shared, it, score,
+                                          every, starts=geometric_pp),
     }
 
 
@@ -295,6 +305,7 @@ def _run_depth(config: Config, depth: Depth, keys, eval_key, tune: task_lib.Task
         H, y_q = _tokens_from_raw(raw, config.input_range)
         return 0.5 * jnp.mean((y_q + _query(p, H, depth)[:, -1]) ** 2)    # read-out: minus the y-slot
 
+    clock = timing_lib.Clock(progress, curve)                             # CPU per chunk (`analysis.timing`)
     start = time.perf_counter()
     result = train_lib.train(
         train_lib.init_lsa(keys["init"], d + 1, depth.init_scale, n_layers=K if depth.separate else None),
@@ -302,7 +313,7 @@ def _run_depth(config: Config, depth: Depth, keys, eval_key, tune: task_lib.Task
                                            N, d),
         steps=depth.steps, chunk_size=config.chunk_size, eval_every=depth.eval_every,
         optimizer=train_lib.adam(depth.lr, depth.clip, config.b1, config.b2),
-        evaluate=curve, progress=progress, description=f"training K={K}")
+        evaluate=clock.evaluate, progress=clock.progress, description=f"training K={K}")
     seconds = time.perf_counter() - start
 
     n_chunks = -(-config.eval_tasks // config.eval_chunk)
@@ -340,6 +351,7 @@ def _run_depth(config: Config, depth: Depth, keys, eval_key, tune: task_lib.Task
         "train_seconds": seconds,
         "ms_per_step": 1e3 * float(np.median(chunk_s)) / config.chunk_size,
         "training": {k: v for k, v in result.history.items() if k != "chunk_seconds"},
+        "timing": clock.summary(result.history),          # `run` moves it to the top: timing.k<K>
     }
     if depth.token_clip is not None:
         out["clip_binds_fraction"] = float(np.mean(rows["max_abs_token"] > depth.token_clip))
@@ -368,6 +380,7 @@ def run(config: Config, progress=None) -> dict:
         out[name], depth_noise = _run_depth(config, depth, named_keys(per_depth[name], "init", "stream"),
                                             keys["eval"], tune, progress)
         noise.update({f"{name}.{k}": v for k, v in depth_noise.items()})
+    out["timing"] = {name: out[name].pop("timing") for name in list(out)}     # timing.k2, timing.k5
 
     kinds = ", ".join(f"{dp.K} ({'separate' if dp.separate else 'recurrent'})" for dp in config.depths)
     notes = [f"K = {kinds}; "

@@ -35,7 +35,9 @@ slot format in every profile. Seeds 0-4 (`SEEDS`; `paper_slot` 0-2); evaluation 
 `noise` holds the standard error over tasks of every judged loss and gap.
 `paper` (the code's 10,000 steps at batch 2,048, ~19 ms/step) costs ~3.5 minutes
 per seed on two quiet CPU cores, ~17 minutes for five seeds; `paper_full` runs the
-figure's 40,000 steps (~13 minutes per seed on two CPU cores).
+figure's 40,000 steps (~13 minutes per seed on two CPU cores). `timing.trained`
+says what the training cost (`steps`, wall `ms_per_step`, `cpu_ms_per_step`;
+`analysis.timing`); it differs from run to run and no claim judges it.
 
 Once off it, the attention from each x-token is shared between its own target
 token and itself (which carries no target), so `copy_attention` settles near 0.5
@@ -50,6 +52,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from analysis import gdpp, lsa, metrics, seeds as seed_lib, tasks as task_lib, train as train_lib
+from analysis import timing as timing_lib
 from analysis.keys import named_keys, random_streams
 from analysis.prop3_construction import (attention_weights, construction, positional_encoding, predict,
                                          separate_tokens, softmax_layer, token_format)
@@ -110,6 +113,7 @@ METRICS = (
     "model_diff_vs_gd2", "pred_diff_vs_gd1", "pred_diff_vs_gd2", "copy_attention",
     "reverse_copy_attention", "copy_sensitivity", "copy_selectivity", "train_seconds",
     "ms_per_step", "training", "rel_gap_gd1", "escape_step", "copy_step", "gd_optimum",
+    "timing",
 )
 
 
@@ -231,12 +235,13 @@ def _run(config: Config, progress=None) -> dict:
 
     stack = train_lib.init_lsa(keys["init"], D, config.init_scale, n_layers=2)    # (2, D, D) each
     params = tuple(jax.tree.map(lambda w, l=l: w[l], stack) for l in range(2))
+    clock = timing_lib.Clock(progress, curve)                             # CPU per chunk (`analysis.timing`)
     t_train = time.perf_counter()
     result = train_lib.train(
         params, loss_fn, task_lib.regression_draws(task_lib.host_rng(keys["stream"]), config.batch_size, N, d),
         steps=config.steps, chunk_size=config.chunk_size, eval_every=config.eval_every,
         optimizer=train_lib.adam(config.lr, config.clip, config.b1, config.b2),
-        evaluate=curve, progress=progress, description="training 2 layers")
+        evaluate=clock.evaluate, progress=clock.progress, description="training 2 layers")
     train_seconds = time.perf_counter() - t_train
     trained = result.params
     trained_m = {k: np.asarray(v) for k, v in measure_fmt(trained, H_eval, y, gd).items()}
@@ -262,6 +267,7 @@ def _run(config: Config, progress=None) -> dict:
         "train_seconds": train_seconds,
         "ms_per_step": 1e3 * float(np.median(chunk_s)) / config.chunk_size,
         "training": {k: v for k, v in result.history.items() if k != "chunk_seconds"},
+        "timing": {"trained": clock.summary(result.history)},
     }
     m["rel_gap_gd1"] = abs(m["loss_trained"] - m["loss_gd1"]) / m["loss_gd1"]
     h = m["training"]
