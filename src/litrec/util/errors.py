@@ -91,3 +91,8 @@ class InvalidRecords(InputError):
         n = len(self.diagnostics)
         super().__init__(f"the records have {n} error{'s' * (n != 1)}; fix them first "
                          "(litrec validate)")
+
+
+class NotCreated(InputError):
+    """`litrec new` cannot write what was asked: the id or name exists, or the record a claim
+    is added to does not; the message says which (exit 1)."""
