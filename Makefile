@@ -41,10 +41,14 @@ status: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/litrec site serve $(ARGS)
 
+# litrec's modules compiled first: every `python -m litrec` the tests start then loads them, also
+# where PYTHONDONTWRITEBYTECODE keeps Python from caching what it compiles (as .ci/run does)
 test: $(STAMP)
+	$(BIN)/python -m compileall -q src
 	$(BIN)/python -m pytest -n 2
 
 test-all: $(STAMP)
+	$(BIN)/python -m compileall -q src
 	$(BIN)/python -m pytest -m '' -n 2 --dist loadscope
 
 bench: $(STAMP)

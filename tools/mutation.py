@@ -3,7 +3,8 @@
 Runs mutmut (pinned in pyproject's dev extras and constraints.txt; its settings are pyproject's
 [tool.mutmut]) on judge, stats, expectation, verdicts, state and seal. mutmut runs each mutant
 against the tests that reach its function (tests/verdicts, less the ones that run litrec in a
-subprocess: a subprocess never sees a mutant). Then this script prints, per module, how many
+subprocess, which never sees a mutant, and the tests of `diff` and suspect links, which only pass
+through the core). Then this script prints, per module, how many
 mutants the tests killed, and the score: killed / (all - equivalent). A surviving mutant counts
 as equivalent only when tests/verdicts/equivalent_mutants.yaml lists it (by module, function and
 the changed lines, not by mutmut's number, which shifts when the code changes) with a reason.

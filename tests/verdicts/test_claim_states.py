@@ -29,7 +29,8 @@ GOOD = {"max_abs_error_f64": 1e-12, "max_abs_error_f32": 1e-6, "max_abs_readout_
 
 def store(root: Path, per_seed: list[dict] | None = None, metrics: dict | None = None,
           expectations: dict | None = None, figures: dict[str, bytes] | None = None,
-          code_hash: str | None = None, noise: dict | None = None) -> dict:
+          code_hash: str | None = None, noise: dict | None = None,
+          extra: dict | None = None) -> dict:
     """Write a sealed result for prop1-identity: one run (`metrics`) or one point per seed."""
     proj = load_project(root / "records")
     fp = fingerprint(proj.registry, NAME, PROFILE)
@@ -49,6 +50,7 @@ def store(root: Path, per_seed: list[dict] | None = None, metrics: dict | None =
         payload["noise"] = noise
     if expectations is not None:
         payload["expectations"] = expectations
+    payload.update(extra or {})
     payload = seal(payload, figures)
     write_result(root / "results", NAME, PROFILE, payload, figures)
     return payload

@@ -79,3 +79,67 @@ def test_only_the_right_hand_side_it_has_is_dumped():
     assert "value" not in E(metric="a", op="<", ref="b").model_dump()
     d = E(metric="t", op="between", low="l", high="h", position="< 1").model_dump()
     assert "value" not in d and "ref" not in d and d["position"] == "< 1"
+
+
+@pytest.mark.parametrize("kw, message", [
+    ({"metric": "a", "op": "<"},
+     "give exactly one right-hand side: 'value: <number>' or 'ref: <metric>'"),
+    ({"metric": "a", "op": ">=", "value": 1.0, "ref": "b"},
+     "give exactly one right-hand side: 'value: <number>' or 'ref: <metric>'"),
+    ({"metric": "a", "op": "≈", "value": 1.0}, "op '≈' needs a tolerance: rel_tol or abs_tol"),
+    ({"metric": "a", "op": "<=", "value": True},
+     "a boolean value can only be compared with '==', not '<='; write a number, or use op: '=='"),
+    ({"metric": "a", "op": "<", "value": 1.0, "high": "h"},
+     "low, high and position belong to op 'between'"),
+    ({"metric": "a", "op": "<", "value": 1.0, "position": "< 1"},
+     "low, high and position belong to op 'between'"),
+    ({"metric": "a", "op": "between", "low": "l", "position": "< 1"},
+     "op 'between' needs low: <metric>, high: <metric> and position: '< 0.15' (0 at low, 1 at high)"),
+    ({"metric": "a", "op": "between", "high": "h", "position": "< 1"},
+     "op 'between' needs low: <metric>, high: <metric> and position: '< 0.15' (0 at low, 1 at high)"),
+    ({"metric": "a", "op": "between", "low": "l", "high": "h", "position": "= 1"},
+     "position '= 1' must be an operator and a number, e.g. '< 0.15' or '>= 0.5'"),
+    ({"metric": "a", "op": "between", "low": "l", "high": "h", "position": "< 1", "value": 1.0},
+     "op 'between' takes low, high and position, not value or ref"),
+    ({"metric": "a", "op": "<", "value": None},
+     "null is not a right-hand side; give a number or remove the field"),
+    ({"metric": "a", "op": "<", "ref": None},
+     "null is not a right-hand side; give a metric name or remove the field"),
+])
+def test_each_refusal_says_exactly_why(kw, message):
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError) as exc:
+        E(**kw)
+    (err,) = exc.value.errors()
+    assert err["msg"] == f"Value error, {message}"
+
+
+@pytest.mark.parametrize("kw", [
+    {"metric": "a", "op": "==", "value": True},
+    {"metric": "a", "op": "≈", "value": False, "abs_tol": 0.0},
+    {"metric": "a", "op": "between", "low": "l", "high": "h", "position": ">=0.5"},
+    {"metric": "a", "op": "≈", "ref": "b", "abs_tol": 0.1},
+    {"metric": "a", "op": "≈", "ref": "b", "rel_tol": 0.1},
+])
+def test_a_well_formed_expectation_is_accepted(kw):
+    assert E(**kw).op == kw["op"]
+
+
+def test_the_dump_leaves_out_what_is_at_its_default_or_absent():
+    assert E(metric="a", op="<", value=1.0).model_dump(mode="json") == {
+        "metric": "a", "op": "<", "value": 1.0, "factor": 1.0, "rel_tol": None, "abs_tol": None,
+        "low": None, "high": None, "position": None, "paper": None, "official": None,
+        "note": None}
+    assert E(metric="a", op="<", ref="b", profiles=["p"], precondition=True).model_dump() == {
+        "metric": "a", "op": "<", "ref": "b", "factor": 1.0, "rel_tol": None, "abs_tol": None,
+        "low": None, "high": None, "position": None, "paper": None, "official": None,
+        "note": None, "profiles": ["p"], "precondition": True}
+
+
+@pytest.mark.parametrize("profiles, profile, applies", [
+    (None, "paper", True), (None, "anything", True), (["paper_full"], "paper", False),
+    (["paper_full"], "paper_full", True), (["a", "b"], "b", True),
+])
+def test_an_expectation_applies_in_its_profiles(profiles, profile, applies):
+    assert E(metric="a", op="<", value=1.0, profiles=profiles).applies(profile) is applies
