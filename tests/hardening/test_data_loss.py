@@ -721,3 +721,50 @@ def test_sigkill_at_random_moments_leaves_the_old_or_the_new_result_whole(ran):
     assert token_of(ran / "results") == "last"
     assert sorted(p.name for p in (ran / "results" / "toy").iterdir()) == [
         "quick", "quick.history.jsonl", "quick.json"]  # the result, its figures, its ledger
+
+
+def test_a_wait_of_the_run_returns_what_the_call_gave_and_stops_when_asked():
+    """`interrupt.result` waits in steps: it gives the call's value or raises the call's own
+    error (a TimeoutError included), also when the call ends between two steps, and raises a
+    stop that was noted while it waited."""
+    import concurrent.futures
+    import threading
+
+    from litrec.runs import interrupt
+
+    def late(value, after):
+        time.sleep(after)
+        if isinstance(value, BaseException):
+            raise value
+        return value
+
+    class EndsAfterTheStep:
+        """A future whose wait times out, and that is done by the time it is asked."""
+
+        def __init__(self, outcome):
+            self.outcome, self.asked = outcome, 0
+
+        def result(self, timeout=None):
+            self.asked += 1
+            if self.asked == 1:
+                raise TimeoutError("the step's own")
+            if isinstance(self.outcome, BaseException):
+                raise self.outcome
+            return self.outcome
+
+        def done(self):
+            return self.asked > 0
+
+    assert interrupt.result(EndsAfterTheStep(7)) == 7
+    with pytest.raises(TimeoutError, match="the call's own"):
+        interrupt.result(EndsAfterTheStep(TimeoutError("the call's own")))
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        for after in (0.0, interrupt.TICK_S * 1.5):
+            assert interrupt.result(pool.submit(late, 7, after)) == 7
+            with pytest.raises(TimeoutError, match="the call's own"):
+                interrupt.result(pool.submit(late, TimeoutError("the call's own"), after))
+        with interrupt.handling():
+            threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGTERM)).start()
+            with pytest.raises(interrupt.Interrupted) as stopped:
+                interrupt.result(pool.submit(late, 1, 3.0))
+        assert stopped.value.exit_code == 143

@@ -176,9 +176,11 @@ class Early:
 
     def take(self) -> DaskExecutor:
         """The executor once started (raising what stopped it from starting); the caller
-        closes it."""
+        closes it. A take stopped by Ctrl-C or SIGTERM while the cluster starts leaves it to
+        `discard`, which closes it once started."""
+        executor = self.future.result()
         self.taken = True
-        return self.future.result()
+        return executor
 
     def discard(self) -> None:
         """Close the executor unless it was taken (nothing was sent, or the run stopped)."""

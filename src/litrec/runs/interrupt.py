@@ -108,8 +108,8 @@ def result(future) -> Any:
         try:
             return future.result(timeout=TICK_S)
         except TimeoutError:
-            if future.done():  # the call itself raised TimeoutError
-                raise
+            if future.done():  # done meanwhile, or the call itself raised TimeoutError
+                return future.result()
             check()
 
 
