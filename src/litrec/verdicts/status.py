@@ -54,8 +54,9 @@ def status(records: Path, analysis: Path | None, results: Path, profile: str) ->
     return Status(statuses, errors, warnings, bad_signatures(statuses, results, profile))
 
 
-def _by_result(statuses: list[ClaimStatus]) -> dict[str, dict]:
-    """The provenance of each analysis's result, once per analysis."""
+def by_result(statuses: list[ClaimStatus]) -> dict[str, dict]:
+    """The provenance of each analysis's result (signature state included), once per analysis,
+    in the order of the claims."""
     return {s.analysis: s.provenance for s in statuses if s.analysis and "signature" in s.provenance}
 
 
@@ -66,4 +67,4 @@ def bad_signatures(statuses: list[ClaimStatus], results: Path, profile: str) -> 
     return [f"{result_path(results, name, profile)}.sig: bad signature: {p.get('signature_problem')}; "
             f"re-sign it (litrec sign {name} --profile {profile}) if the result is yours as it is, "
             "else rerun the analysis"
-            for name, p in sorted(_by_result(statuses).items()) if p["signature"] == "bad"]
+            for name, p in sorted(by_result(statuses).items()) if p["signature"] == "bad"]
