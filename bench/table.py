@@ -92,7 +92,8 @@ def render(data: dict, scripts: list[str]) -> str:
             continue
         n = len(notes) + 1
         notes.append(f"{n}. `bench/{name}.py`: {got['measured']}, commit `{got['commit']}`, "
-                     f"{got['cpus']} CPUs ({got['cpu']}), load average {got['load']} at its start.")
+                     f"{got['cpus']} CPUs ({got['cpu']}), load average {got['load']} at its start."
+                     + (f" Not measured: {got['not_measured']}." if got.get("not_measured") else ""))
         for r in (report.Row(**row) for row in got["rows"]):
             base = f"{r.baseline}: {_num(r.baseline_value)} {r.unit}" if r.baseline_value else (
                 r.baseline or "—")
