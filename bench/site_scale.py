@@ -260,14 +260,16 @@ def _tree_rss(pid: int) -> tuple[int, int]:
     return sum(sizes), max(sizes, default=0)
 
 
-def run_once(cmd: list[str], fresh: list[Path], env: dict | None = None) -> tuple[float, dict]:
+def run_once(cmd: list[str], fresh: list[Path], env: dict | None = None,
+             cwd: Path | None = None) -> tuple[float, dict]:
     """One build as a process, its folders in `fresh` removed first; (wall s, its report with
     the tree's and the largest process's peak RSS in MiB)."""
     for d in fresh:
         shutil.rmtree(d, ignore_errors=True)
     env = {**(env or os.environ), "NO_MKDOCS_2_WARNING": "1"}
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            cwd=cwd)
     tree = largest = 0
     while proc.poll() is None:  # sampled until the process ends (its pipes are small)
         if os.path.isdir("/proc"):
@@ -314,7 +316,8 @@ def measure(n: int, repeats: int, chosen: list[str],
                        "1" if name in ("litrec-1p", "in-nav") else "auto"]
             built = config.parent / ("site" if name == "bare" else "public")
             env = rel.env if name == "release" else release.Tree("current", REPO).env
-            got[name].append(run_once(cmd, [config.parent / "build", built], env))
+            # from its config's folder, where `site` is: mkdocs.yml's snippets read site/
+            got[name].append(run_once(cmd, [config.parent / "build", built], env, config.parent))
         for name in chosen:
             built = cfg[name if name in ("in-nav", "bare", "release") else "litrec"].parent / (
                 "site" if name == "bare" else "public")
