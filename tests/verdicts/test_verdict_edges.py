@@ -574,3 +574,27 @@ def test_every_state_names_its_analysis_profile_result_inputs_and_reason(project
     path.write_text("{not json")
     got = state(damaged=True)
     assert got[:2] == ("modified", False) and got[2].startswith("damaged result: ")
+
+
+NOT_A_NUMBER = (", not a number; litrec does not compare it with one (the claim and the analysis "
+                "disagree on the metric's type)")
+
+
+@pytest.mark.parametrize("row, reason", [
+    ({"t": 1.5, "lo": "one", "hi": 2.0}, "metric 'lo' is the text 'one'" + NOT_A_NUMBER),
+    ({"t": 1.5, "lo": 1.0, "hi": True}, "metric 'hi' is the boolean true" + NOT_A_NUMBER),
+    ({"t": {"a": 1}, "lo": 1.0, "hi": 2.0}, "metric 't' is a mapping" + NOT_A_NUMBER),
+    ({"t": [1.5], "lo": 1.0, "hi": 2.0},
+     "metric 't' is a list at some seeds and not at others, or its length changes"),
+])
+def test_between_names_the_metric_that_is_not_a_number(row, reason):
+    e = E(metric="t", op="between", low="lo", high="hi", position="< 0.5")
+    o = evaluate(e, [{"t": 1.2, "lo": 1.0, "hi": 2.0}, row])
+    assert (o.decision, o.reason) == ("refused", reason)
+
+
+def test_an_unknown_operator_is_a_programming_error_that_names_it():
+    from litrec.verdicts.judge import _decide
+
+    with pytest.raises(ValueError, match="^~$"):
+        _decide(spread(3, 1.0, 0.1), "~", 0.0)
