@@ -225,7 +225,7 @@ def test_users_and_supporters_rest_on_a_claim_and_the_theories_they_source(rel, 
     ])
     failed = ClaimStatus("PAPER#P1", "t", "a", "paper", "not reproduced")
     held = ClaimStatus("PAPER#P2", "t", "a", "paper", "inconclusive")
-    _flag_dependents(proj, [failed, held])
+    _flag_dependents(proj, [held, failed])  # one not reproduced after one that is not
     assert failed.rests_on_it == (["NOTE-2", "THEORY-9"] if rests else [])
     assert held.rests_on_it == []
 
@@ -598,3 +598,13 @@ def test_an_unknown_operator_is_a_programming_error_that_names_it():
 
     with pytest.raises(ValueError, match="^~$"):
         _decide(spread(3, 1.0, 0.1), "~", 0.0)
+
+
+def test_an_unchecked_claim_names_itself_and_its_profile(project):
+    note = project / "records" / "notes" / "NOTE-621.yaml"
+    note.write_text(note.read_text() + "  - id: C2\n    kind: observation\n    title: Unchecked\n"
+                    "    statement: Nothing measures this.\n")
+    proj = load_project(project / "records")
+    (st,) = claims.claim_statuses(proj, project / "results", "quick", only={"NOTE-621#C2"})
+    assert (st.claim, st.title, st.analysis, st.profile, st.verdict) == (
+        "NOTE-621#C2", "Unchecked", None, "quick", "unchecked")
