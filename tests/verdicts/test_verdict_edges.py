@@ -171,7 +171,7 @@ def test_the_signature_state_and_who_signed_or_why_not(project, monkeypatch, sta
     assert seen == [(result_path(project / "results", NAME, PROFILE), project)]
 
 
-def test_a_status_row_has_every_field(project):
+def test_a_status_row_has_every_field():
     st = ClaimStatus("R#C", "Title", "an", "paper", "not reproduced", measured={"m": 1.0},
                      expected=["m < 1"], reason="why", provenance={"seed": 0},
                      rests_on_it=["NOTE-1"], spread={"m": {"std": 0.1}}, seeds=[0, 1],
