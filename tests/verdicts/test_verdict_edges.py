@@ -608,3 +608,9 @@ def test_an_unchecked_claim_names_itself_and_its_profile(project):
     (st,) = claims.claim_statuses(proj, project / "results", "quick", only={"NOTE-621#C2"})
     assert (st.claim, st.title, st.analysis, st.profile, st.verdict) == (
         "NOTE-621#C2", "Unchecked", None, "quick", "unchecked")
+
+
+@pytest.mark.parametrize("ref", [[True, False], ["a", "b"], [1.0, "b"]])
+def test_a_list_reference_that_is_not_numbers_is_shown_as_it_is(ref):
+    o = evaluate(E(metric="m", op="<", ref="r", factor=2.0), [{"m": [1.0, 1.0], "r": ref}])
+    assert o.decision == "refused" and o.expected == ref
