@@ -212,7 +212,9 @@ def main(argv=None) -> int:
                 print(f"    - {s}")
             for s in r["after"]:
                 print(f"    + {s}")
-    stale = [e for i, e in enumerate(listed) if i not in used]
+    unreached = [r for r in rows if r["status"] == "not checked"]  # a stopped run: not stale yet
+    stale = [e for i, e in enumerate(listed) if i not in used
+             and not any(same(r, e) for r in unreached)]
     if stale:
         print(f"\n{len(stale)} entries of {EQUIVALENT.relative_to(ROOT)} match no surviving "
               "mutant (the code changed, or a test now kills it); remove them:")
