@@ -41,11 +41,17 @@ status: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/litrec site serve $(ARGS)
 
+# litrec's modules compiled first: every `python -m litrec` the tests start then loads them, also
+# where PYTHONDONTWRITEBYTECODE keeps Python from caching what it compiles (as .ci/run does)
 test: $(STAMP)
+	$(BIN)/python -m compileall -q src
 	$(BIN)/python -m pytest -n 2
 
+# Four workers on two cores: a test that waits (a server, a cluster, a child process, a timer)
+# leaves its core to the others, where two workers left it idle
 test-all: $(STAMP)
-	$(BIN)/python -m pytest -m '' -n 2 --dist loadscope
+	$(BIN)/python -m compileall -q src
+	$(BIN)/python -m pytest -m '' -n 4 --dist loadscope
 
 bench: $(STAMP)
 	$(BIN)/python bench/all.py

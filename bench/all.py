@@ -39,7 +39,7 @@ ORDER = (
     "deep_lsa_step",
     "train_speed",
 )
-HELPERS = {"all", "report", "table"}  # modules of bench/ that are not benchmarks
+HELPERS = {"all", "release", "report", "table"}  # modules of bench/ that are not benchmarks
 
 
 def scripts() -> list[str]:

@@ -3,8 +3,13 @@
 Times, as whole processes in one run on this machine (median of N runs):
 
 - baseline: `python -c pass` (the interpreter start every command pays);
-- litrec:   `python -m litrec run --profile paper` on this repository, where every
-  committed result is current, so nothing runs and JAX is never imported.
+- litrec:   `python -m litrec run --profile paper` on a snapshot of this repository
+  (`git archive HEAD` in a temporary folder, with the working copy's src/), where
+  every committed result is current, so nothing runs and JAX is never imported;
+  the live repository's results and caches are never touched;
+- 0.1.0:    the same on a snapshot of the 0.1.0 release with its own litrec and
+  results (bench/release.py), interleaved with the current runs; goal: at most
+  1.10x 0.1.0's time.
 
 One untimed run first fills `.litrec-cache/sources/` (what the analyses import,
 read from their sources) and Python's bytecode caches (`__pycache__`), as any
@@ -14,7 +19,7 @@ PYTHONDONTWRITEBYTECODE, which some sandboxes set and no installation does
 
 Goal: the no-op run returns in under 0.3 s.
 
-    python bench/noop_run.py [--repeats 7] [--json PATH]
+    python bench/noop_run.py [--repeats 7] [--against 0.1.0 | --against none] [--json PATH]
 """
 
 from __future__ import annotations
@@ -31,26 +36,28 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import release  # noqa: E402
 import report  # noqa: E402
 
 GOAL_S = 0.3
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-CPU: dict[str, list[float]] = {}  # command -> CPU seconds (user + system) of each run
+CPU: dict[str, list[float]] = {}  # label -> CPU seconds (user + system) of each run
 
 
-def timed(cmd: list[str], repeats: int) -> list[float]:
-    """Wall seconds of each of `repeats` runs; their CPU seconds go to CPU."""
+def timed(cmd: list[str], repeats: int, cwd: Path = ROOT, env: dict | None = None,
+          label: str = "") -> list[float]:
+    """Wall seconds of each of `repeats` runs; their CPU seconds go to CPU[label]."""
     out = []
     for _ in range(repeats):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=ENV)
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env or ENV)
         out.append(time.perf_counter() - t0)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        CPU.setdefault(cmd[-1], []).append(after.ru_utime - before.ru_utime
-                                           + after.ru_stime - before.ru_stime)
+        CPU.setdefault(label or cmd[-1], []).append(after.ru_utime - before.ru_utime
+                                                    + after.ru_stime - before.ru_stime)
         if proc.returncode not in (0, 1):
             sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr[-2000:]}")
     return out
@@ -59,28 +66,43 @@ def timed(cmd: list[str], repeats: int) -> list[float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=7)
+    release.add_release_argument(ap)
     report.add_json_argument(ap)
     args = ap.parse_args()
-    check = subprocess.run([sys.executable, "-m", "litrec", "status", "--check-current"],
-                           capture_output=True, text=True, cwd=ROOT)
-    if check.returncode != 0:
-        sys.exit("some results are stale or missing, so `litrec run` would not be a no-op; "
-                 "run `litrec run` first\n" + check.stderr[-2000:])
     cmd = [sys.executable, "-m", "litrec", "run", "--profile", "paper", "--format", "json"]
-    timed(cmd, 1)  # warm: the source cache and the OS's file cache
-    base, run = [], []
-    for _ in range(args.repeats):  # interleaved, so a busy moment hits both alike
-        base += timed([sys.executable, "-c", "pass"], 1)
-        run += timed(cmd, 1)
-    b, r = statistics.median(base), statistics.median(run)
+    with release.trees(args.against, snapshot=True) as trees:
+        envs = {}
+        for tree in trees:
+            envs[tree.name] = {k: v for k, v in tree.env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+            check = subprocess.run([sys.executable, "-m", "litrec", "status", "--profile", "paper",
+                                    "--check-current"], capture_output=True, text=True,
+                                   cwd=tree.root, env=envs[tree.name])
+            if check.returncode != 0:  # `litrec run` would run something: never time that
+                sys.exit(f"{tree.name}: some results are stale or missing, so `litrec run` would "
+                         "not be a no-op; commit current results first\n" + check.stderr[-2000:])
+            timed(cmd, 1, tree.root, envs[tree.name], tree.name)  # warm: source cache, file cache
+        CPU.clear()
+        base: list[float] = []
+        runs: dict[str, list[float]] = {t.name: [] for t in trees}
+        for i in range(args.repeats):  # interleaved, so a busy moment hits each alike
+            base += timed([sys.executable, "-c", "pass"], 1, label="pass")
+            for tree in (trees if i % 2 == 0 else trees[::-1]):
+                runs[tree.name] += timed(cmd, 1, tree.root, envs[tree.name], tree.name)
+    now = trees[0].name
+    b, r = statistics.median(base), statistics.median(runs[now])
     print(f"{args.repeats} runs each, whole processes, medians; "
           f"load average {os.getloadavg()[0]:.1f}")
-    cpu_b, cpu_r = statistics.median(CPU["pass"]), statistics.median(CPU[cmd[-1]])
-    print(f"baseline  python -c pass          : {b:6.3f} s  (CPU {cpu_b:.3f} s)")
-    print(f"litrec    run (nothing stale)     : {r:6.3f} s  (CPU {cpu_r:.3f} s; goal: < {GOAL_S} s)")
-    print(f"ratio     litrec / baseline       : {r / b:6.2f}x")
-    report.emit([report.Row("noop run (paper, nothing stale)", r, "s", "python -c pass", b,
-                            f"< {GOAL_S} s", r < GOAL_S)], args.json)
+    print(f"baseline  python -c pass          : {b:6.3f} s  (CPU {statistics.median(CPU['pass']):.3f} s)")
+    for tree in trees:
+        t = statistics.median(runs[tree.name])
+        print(f"litrec {tree.name:<18} run (nothing stale): {t:6.3f} s  "
+              f"(CPU {statistics.median(CPU[tree.name]):.3f} s; goal: < {GOAL_S} s)  {t / b:.2f}x pass")
+    rows = [report.Row("noop run (paper, nothing stale)", r, "s", "python -c pass", b,
+                       f"< {GOAL_S} s", r < GOAL_S)]
+    for t in trees[1:]:  # on a loaded machine the wall time is mostly waiting: CPU beside it
+        rows.append(release.keep_row("noop run (paper)", runs[now], runs[t.name], "s", t.name))
+        rows.append(release.keep_row("noop run (paper), CPU", CPU[now], CPU[t.name], "s", t.name))
+    report.emit(rows, args.json)
 
 
 if __name__ == "__main__":

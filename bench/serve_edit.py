@@ -13,7 +13,11 @@ Also checks that a page linking the edited record shows the new title too
 (its backlinks) before counting an edit. Prints each edit's time, the median,
 and the ratio to the whole build. Goal: under 3 s.
 
-    python bench/serve_edit.py [--records 1000] [--edits 5]
+The same is measured with the 0.1.0 release's litrec (bench/release.py) on its own
+copy of the records: both servers run at once and the edits alternate between
+them (current, 0.1.0, 0.1.0, current, ...); goal: at most 1.10x 0.1.0's median.
+
+    python bench/serve_edit.py [--records 1000] [--edits 5] [--against 0.1.0 | --against none]
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import release  # noqa: E402
 import report  # noqa: E402
 import site_scale  # noqa: E402
 
@@ -80,70 +85,101 @@ def _args(root: Path) -> list[str]:
             "--results", str(root / "results")]
 
 
+def _edit(root: Path, i: int, base: str, proc: subprocess.Popen) -> tuple[float, str]:
+    """Edit the i-th record's title; seconds until the server shows it, and what was said."""
+    n = 1 + i * 7  # notes link a paper; papers are linked by notes (backlinks)
+    lit = f"ARXIV-2301.{n:05d}"
+    path = root / "records" / "literature" / f"{lit}.yaml"
+    text = path.read_text(encoding="utf-8")
+    old = f"title: Paper {n} on in-context learning"
+    new = f"title: Paper {n} edited {i}"
+    time.sleep(1.0)  # apart from the last rebuild, as edits by hand are
+    saved = time.perf_counter()
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    _wait_for(f"{base}/records/{lit}.html", f"Paper {n} edited {i}", 120, proc)
+    took = time.perf_counter() - saved
+    linking = _linking_note(root, lit)
+    if linking:  # the same rebuild updated the page that links it
+        _wait_for(f"{base}/records/{linking}.html", f"Paper {n} edited {i}", 10, proc)
+    return took, f"{lit} shown after {took:.2f} s" + (
+        f" (and on {linking}, which links it)" if linking else "")
+
+
 def main() -> None:
     """Generate, time a whole build, then time edits seen through the server."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--records", type=int, default=1000)
     ap.add_argument("--edits", type=int, default=5)
+    release.add_release_argument(ap)
     report.add_json_argument(ap)
     args = ap.parse_args()
     litrec = [sys.executable, "-m", "litrec"]
-    with tempfile.TemporaryDirectory(prefix="litrec-serve-bench-") as tmp:
-        root = Path(tmp)
-        site_scale.generate(root, args.records)
-        cfg = site_scale.configs(root)["litrec"].parent
-        t0 = time.perf_counter()
-        built = subprocess.run([*litrec, "site", "build", *_args(root), "--out", str(root / "public")],
-                               cwd=cfg, capture_output=True, text=True)
-        build_s = time.perf_counter() - t0
-        if built.returncode != 0:
-            sys.exit(f"litrec site build failed:\n{built.stderr[-3000:]}")
-        port = _free_port()
-        log = (root / "serve.log").open("w")
-        proc = subprocess.Popen([*litrec, "site", "serve", *_args(root), "--port", str(port)],
-                                cwd=cfg, stdout=log, stderr=subprocess.STDOUT)
-        base = f"http://127.0.0.1:{port}"
-        times = []
-        try:
+    with tempfile.TemporaryDirectory(prefix="litrec-serve-bench-") as tmp, \
+            release.trees(args.against) as trees:
+        roots = {}
+        for k, tree in enumerate(trees):
+            roots[tree.name] = Path(tmp) / f"p{k}"
+            site_scale.generate(roots[tree.name], args.records)
+        build_s, start_s, procs, logs, bases = {}, {}, {}, {}, {}
+        times: dict[str, list[float]] = {t.name: [] for t in trees}
+        cfgs = {name: site_scale.configs(root)["litrec"].parent for name, root in roots.items()}
+        for tree in trees:
+            root, cfg = roots[tree.name], cfgs[tree.name]
             t0 = time.perf_counter()
-            _wait_for(f"{base}/", "litrec", 600, proc)
-            start_s = time.perf_counter() - t0
+            built = subprocess.run([*litrec, "site", "build", *_args(root), "--out",
+                                    str(root / "public")], cwd=cfg, capture_output=True, text=True,
+                                   env=tree.env)
+            build_s[tree.name] = time.perf_counter() - t0
+            if built.returncode != 0:
+                sys.exit(f"{tree.name}: litrec site build failed:\n{built.stderr[-3000:]}")
+        try:
+            for tree in trees:
+                root, cfg = roots[tree.name], cfgs[tree.name]
+                port = _free_port()
+                logs[tree.name] = (root / "serve.log").open("w")
+                procs[tree.name] = subprocess.Popen(
+                    [*litrec, "site", "serve", *_args(root), "--port", str(port)], cwd=cfg,
+                    stdout=logs[tree.name], stderr=subprocess.STDOUT, env=tree.env)
+                bases[tree.name] = f"http://127.0.0.1:{port}"
+                t0 = time.perf_counter()
+                _wait_for(f"{bases[tree.name]}/", "litrec", 600, procs[tree.name])
+                start_s[tree.name] = time.perf_counter() - t0
             for i in range(args.edits):
-                n = 1 + i * 7  # notes link a paper; papers are linked by notes (backlinks)
-                lit = f"ARXIV-2301.{n:05d}"
-                path = root / "records" / "literature" / f"{lit}.yaml"
-                text = path.read_text(encoding="utf-8")
-                old = f"title: Paper {n} on in-context learning"
-                new = f"title: Paper {n} edited {i}"
-                time.sleep(1.0)  # apart from the last rebuild, as edits by hand are
-                saved = time.perf_counter()
-                path.write_text(text.replace(old, new), encoding="utf-8")
-                _wait_for(f"{base}/records/{lit}.html", f"Paper {n} edited {i}", 120, proc)
-                times.append(time.perf_counter() - saved)
-                linking = _linking_note(root, lit)
-                if linking:  # the same rebuild updated the page that links it
-                    _wait_for(f"{base}/records/{linking}.html", f"Paper {n} edited {i}", 10, proc)
-                print(f"  edit {i + 1}: {lit} shown after {times[-1]:.2f} s"
-                      + (f" (and on {linking}, which links it)" if linking else ""), flush=True)
+                for tree in (trees if i % 2 == 0 else trees[::-1]):
+                    took, said = _edit(roots[tree.name], i, bases[tree.name], procs[tree.name])
+                    times[tree.name].append(took)
+                    print(f"  {tree.name} edit {i + 1}: {said}", flush=True)
         finally:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-            log.close()
-        lines = (root / "serve.log").read_text(encoding="utf-8").splitlines()
-        rebuilt = [ln.split("-  ", 1)[-1] for ln in lines if "litrec: rebuilt" in ln]
-    med = statistics.median(times)
+            for proc in procs.values():
+                proc.send_signal(signal.SIGINT)
+            for proc in procs.values():
+                try:
+                    proc.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+            for log in logs.values():
+                log.close()
+        rebuilt = {t.name: [ln.split("-  ", 1)[-1] for ln in (roots[t.name] / "serve.log").read_text(
+            encoding="utf-8").splitlines() if "litrec: rebuilt" in ln] for t in trees}
     print(f"{args.records} records; {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
-    print(f"  whole build (baseline): {build_s:.2f} s; server up (first whole build) after {start_s:.1f} s")
-    print(f"  edit to page shown: median {med:.2f} s of {len(times)} "
-          f"({', '.join(f'{t:.2f}' for t in times)}); {med / build_s:.2f}x the whole build")
-    for line in rebuilt:
-        print(f"  server: {line}")
-    report.emit([report.Row(f"serve edit→page {args.records // 1000}k", med, "s",
-                            f"whole site build {args.records // 1000}k", build_s,
-                            f"< {GOAL_S:g} s", med < GOAL_S)], args.json)
+    for tree in trees:
+        med = statistics.median(times[tree.name])
+        print(f"litrec {tree.name}")
+        print(f"  whole build (baseline): {build_s[tree.name]:.2f} s; server up (first whole build) "
+              f"after {start_s[tree.name]:.1f} s")
+        print(f"  edit to page shown: median {med:.2f} s of {len(times[tree.name])} "
+              f"({', '.join(f'{t:.2f}' for t in times[tree.name])}); "
+              f"{med / build_s[tree.name]:.2f}x the whole build")
+        for line in rebuilt[tree.name]:
+            print(f"  server: {line}")
+    now = trees[0].name
+    med = statistics.median(times[now])
+    rows = [report.Row(f"serve edit→page {args.records // 1000}k", med, "s",
+                       f"whole site build {args.records // 1000}k", build_s[now],
+                       f"< {GOAL_S:g} s", med < GOAL_S)]
+    rows += [release.keep_row(f"serve edit→page {args.records // 1000}k", times[now],
+                              times[t.name], "s", t.name) for t in trees[1:]]
+    report.emit(rows, args.json)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,11 @@ whole processes (a fresh docs folder and output each time):
              process: what MkDocs costs for that many pages, nothing of litrec's;
 - litrec-1p: (with --only) litrec's site in one MkDocs process;
 - in-nav:    (with --only) litrec's pages with every record page in the nav,
-             which Material then renders into every page; one MkDocs process.
+             which Material then renders into every page; one MkDocs process;
+- release:   the site as the 0.1.0 release's litrec builds it, with its own
+             mkdocs.yml and site/ (bench/release.py), the builds interleaved with
+             litrec's (litrec, bare, release, release, bare, litrec, ...); goal: wall
+             time and peak memory at most 1.10x 0.1.0's.
 
 Prints per size and variant the median wall time, the critical path (the
 longest chain of CPU work: what the wall time is on idle cores; on a shared
@@ -25,7 +29,8 @@ share are counted once per process, so this overstates the memory used. The
 largest single process is shown beside it. Goals (2 cores): 1,000 records in
 under 10 s; 10,000 in under 90 s with the tree's peak under 4 GiB.
 
-    python bench/site_scale.py [--records 1000,10000] [--repeats N] [--only litrec,bare]
+    python bench/site_scale.py [--records 1000,10000] [--repeats N] [--only litrec,bare,release]
+                               [--against 0.1.0 | --against none]
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import release  # noqa: E402
 import report  # noqa: E402
 
 REPO = HERE.parent
@@ -62,7 +68,9 @@ print(json.dumps({"pages": r.pages, "records": r.records, "generate_s": r.genera
                   "cpu_s": own + sum(resource.getrusage(resource.RUSAGE_CHILDREN)[:2]),
                   # the longest chain of CPU work: this process without its own shard, plus the
                   # slowest record-page worker and the slowest shard; the wall time on idle cores
-                  "critical_s": own - r.shard_cpu[0] + max(r.render_cpu, default=0) + max(r.shard_cpu),
+                  # (0.1.0 rendered the record pages in its own process: no render_cpu)
+                  "critical_s": own - r.shard_cpu[0] + max(getattr(r, "render_cpu", None) or [0])
+                                + max(r.shard_cpu),
                   "shards": len(r.shard_cpu)}))
 """
 BARE = """
@@ -196,15 +204,20 @@ def bare(root: Path, n: int) -> Path:
     return d / "mkdocs.yml"
 
 
-def configs(root: Path) -> dict[str, Path]:
-    """litrec's own mkdocs.yml, and the baseline: the same with every page in the nav."""
+def configs(root: Path, release_root: Path | None = None) -> dict[str, Path]:
+    """litrec's own mkdocs.yml, and the baseline: the same with every page in the nav; with
+    `release_root`, the release's own mkdocs.yml and site/ too ("release")."""
     out = {}
-    for name in ("litrec", "in-nav"):
+    for name, repo in (("litrec", REPO), ("in-nav", REPO), ("release", release_root)):
+        if repo is None:
+            continue
         d = root / name
         d.mkdir()
-        os.symlink(REPO / "site", d / "site")
+        os.symlink(repo / "site", d / "site")
         out[name] = d / "mkdocs.yml"
     shutil.copy(REPO / "mkdocs.yml", out["litrec"])
+    if release_root is not None:
+        shutil.copy(release_root / "mkdocs.yml", out["release"])
     pages = sorted(p.relative_to(root / "records").with_suffix("") for p in (root / "records").rglob("*.yaml"))
     entries = []
     for p in pages:
@@ -247,14 +260,16 @@ def _tree_rss(pid: int) -> tuple[int, int]:
     return sum(sizes), max(sizes, default=0)
 
 
-def run_once(cmd: list[str], fresh: list[Path]) -> tuple[float, dict]:
+def run_once(cmd: list[str], fresh: list[Path], env: dict | None = None,
+             cwd: Path | None = None) -> tuple[float, dict]:
     """One build as a process, its folders in `fresh` removed first; (wall s, its report with
     the tree's and the largest process's peak RSS in MiB)."""
     for d in fresh:
         shutil.rmtree(d, ignore_errors=True)
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env = {**(env or os.environ), "NO_MKDOCS_2_WARNING": "1"}
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            cwd=cwd)
     tree = largest = 0
     while proc.poll() is None:  # sampled until the process ends (its pipes are small)
         if os.path.isdir("/proc"):
@@ -274,27 +289,39 @@ def _size_mib(folder: Path) -> float:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 2**20
 
 
-def measure(n: int, repeats: int, chosen: list[str]) -> dict[str, tuple[float, dict]]:
-    """Every chosen variant on n generated records: name -> (median wall s, median report)."""
+def measure(n: int, repeats: int, chosen: list[str],
+            rel: "release.Tree | None" = None) -> dict[str, tuple[float, dict]]:
+    """Every chosen variant on n generated records: name -> (median wall s, median report).
+    The variants' builds are interleaved, the order reversed every other round."""
     py = sys.executable
     out = {}
+    if rel is None:
+        chosen = [c for c in chosen if c != "release"]
     with tempfile.TemporaryDirectory(prefix="litrec-site-bench-") as tmp:
         root = Path(tmp)
         kinds = generate(root, n)
-        cfg = configs(root)
+        cfg = configs(root, rel.root if rel else None)
         cfg["bare"] = bare(root, n)
         print(f"\n{n} records ({', '.join(f'{v} {k}' for k, v in kinds.items())}); {os.cpu_count()} "
               f"cores, load average {os.getloadavg()[0]:.1f}; median of {repeats} fresh builds")
         print(f"  {'variant':<10} {'wall':>8} {'critical':>9} {'CPU':>8} {'tree RSS':>9} {'largest':>8} "
               f"{'site':>7}  runs")
-        for name in chosen:
-            config = cfg["in-nav" if name == "in-nav" else "bare" if name == "bare" else "litrec"]
+        got: dict[str, list] = {name: [] for name in chosen}
+        for name in release.interleaved(repeats, chosen):
+            config = cfg[name if name in ("in-nav", "bare", "release") else "litrec"]
             if name == "bare":
                 cmd = [py, "-c", BARE, str(config), str(n)]
             else:
-                cmd = [py, "-c", CHILD, str(root), str(config), "1" if name != "litrec" else "auto"]
+                cmd = [py, "-c", CHILD, str(root), str(config),
+                       "1" if name in ("litrec-1p", "in-nav") else "auto"]
             built = config.parent / ("site" if name == "bare" else "public")
-            runs = [run_once(cmd, [config.parent / "build", built]) for _ in range(repeats)]
+            env = rel.env if name == "release" else release.Tree("current", REPO).env
+            # from its config's folder, where `site` is: mkdocs.yml's snippets read site/
+            got[name].append(run_once(cmd, [config.parent / "build", built], env, config.parent))
+        for name in chosen:
+            built = cfg[name if name in ("in-nav", "bare", "release") else "litrec"].parent / (
+                "site" if name == "bare" else "public")
+            runs = got[name]
             walls = [w for w, _ in runs]
             med = {k: statistics.median(r[k] for _, r in runs)
                    for k in ("cpu_s", "critical_s", "tree_mib", "largest_mib")}
@@ -308,13 +335,13 @@ def measure(n: int, repeats: int, chosen: list[str]) -> dict[str, tuple[float, d
                   f"{_size_mib(built):4.0f}MiB  {', '.join(f'{w:.2f}' for w in walls)}; "
                   f"{last['shards']} process{'es' * (last['shards'] > 1)}, {last['pages']} pages{extra}",
                   flush=True)
-            out[name] = (statistics.median(walls), med)
+            out[name] = (statistics.median(walls), med, walls)
     print("  (critical: the longest chain of CPU work, i.e. the wall time on idle cores; tree RSS: "
           "the peak of the RSS summed over the build's processes; largest: one process's peak)")
     return out
 
 
-VARIANTS = ("litrec", "bare", "litrec-1p", "in-nav")
+VARIANTS = ("litrec", "bare", "release", "litrec-1p", "in-nav")
 
 
 def main() -> None:
@@ -323,17 +350,27 @@ def main() -> None:
     ap.add_argument("--records", default="1000,10000", help="comma-separated sizes (default: 1000,10000)")
     ap.add_argument("--repeats", type=int, default=None,
                     help="builds per variant (default: 3 below 5,000 records, else 1)")
-    ap.add_argument("--only", default="litrec,bare",
-                    help=f"comma-separated variants of {', '.join(VARIANTS)} (default: litrec,bare)")
+    ap.add_argument("--only", default="litrec,bare,release",
+                    help=f"comma-separated variants of {', '.join(VARIANTS)} "
+                         "(default: litrec,bare,release)")
+    release.add_release_argument(ap)
     report.add_json_argument(ap)
     args = ap.parse_args()
     chosen = [v for v in VARIANTS if v in args.only.split(",")]
-    rows = []
-    for n in (int(x) for x in args.records.split(",")):
-        res = measure(n, args.repeats or (3 if n < 5000 else 1), chosen)
-        if "litrec" not in res:
-            continue
-        wall, med = res["litrec"]
+    rows, keep = [], []
+    with release.trees(args.against) as trees:
+        rel = trees[1] if len(trees) > 1 else None
+        for n in (int(x) for x in args.records.split(",")):
+            res = measure(n, args.repeats or (3 if n < 5000 else 1), chosen, rel)
+            _rows(n, res, rows, keep, rel)
+    print(f"(load average now {os.getloadavg()[0]:.1f})")
+    report.emit(rows + keep, args.json)
+
+
+def _rows(n: int, res: dict, rows: list, keep: list, rel) -> None:
+    """The rows of one size: litrec against bare MkDocs, and against the release."""
+    if "litrec" in res:
+        wall, med, walls = res["litrec"]
         base = res.get("bare")
         label = f"{n // 1000}k" if n % 1000 == 0 else str(n)
         goal = GOALS.get(n)
@@ -345,8 +382,11 @@ def main() -> None:
                                "MiB", f"bare MkDocs {label} pages", base[1]["tree_mib"] if base else None,
                                f"< {mem_goal} MiB" if mem_goal else "",
                                med["tree_mib"] < mem_goal if mem_goal else None))
-    print(f"(load average now {os.getloadavg()[0]:.1f})")
-    report.emit(rows, args.json)
+        if "release" in res:
+            keep.append(release.keep_row(f"site build {label}", walls, res["release"][2], "s",
+                                         rel.name))
+            keep.append(release.keep_row(f"site build {label} peak memory", [med["tree_mib"]],
+                                         [res["release"][1]["tree_mib"]], "MiB", rel.name))
 
 
 if __name__ == "__main__":

@@ -21,9 +21,12 @@ fills the project's compile cache (`.litrec-cache/jax/`), as an earlier run of
 the project would have; every timed run then finds it.
 
 Goal: each executor with two workers at least 1.6x faster than the baseline, with
-identical results.
+identical results. The local executor with two workers is also timed with the 0.1.0
+release's litrec (bench/release.py), on its own copy of the project, in the same
+rounds: goal at most 1.10x 0.1.0's time, with the same metrics.
 
-    python bench/sweep_speedup.py [--points 8] [--steps 30000] [--repeats 5] [--json PATH]
+    python bench/sweep_speedup.py [--points 8] [--steps 30000] [--repeats 5]
+                                  [--against 0.1.0 | --against none] [--json PATH]
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import release  # noqa: E402
 import report  # noqa: E402
 
 GOAL = 1.6  # speed-up over the baseline
@@ -107,11 +111,12 @@ def make_project(root: Path, points: int, steps: int) -> None:
     (root / "records" / "literature" / "ARXIV-0000.00009.yaml").write_text(RECORD)
 
 
-def time_run(root: Path, flags: list[str], results: str) -> tuple[float, dict]:
+def time_run(root: Path, flags: list[str], results: str,
+             env: dict | None = None) -> tuple[float, dict]:
     cmd = [sys.executable, "-m", "litrec", "run", "--profile", "quick", "--force", "--results", results,
            "--format", "json", *flags]
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
+    proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - t0
     if proc.returncode != 0:
         sys.exit(f"{' '.join(flags)} failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
@@ -125,15 +130,26 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=30_000,
                     help="loop iterations per point; 30,000 is about 0.5 s on one core (default)")
     ap.add_argument("--repeats", type=int, default=5, help="runs of each executor (default: 5)")
+    release.add_release_argument(ap)
     report.add_json_argument(ap)
     args = ap.parse_args()
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start; "
           f"{args.points} points, median of {args.repeats} runs")
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
+    with tempfile.TemporaryDirectory() as tmp, release.trees(args.against) as trees:
+        root = Path(tmp) / "current"
+        root.mkdir()
         make_project(root, args.points, args.steps)
         time_run(root, CONFIGS[0][1], "results-warm")  # fills .litrec-cache/jax
+        rel = trees[1] if len(trees) > 1 else None
+        if rel:  # the release on its own copy of the project (each version keeps its caches)
+            rel_root = Path(tmp) / "release"
+            rel_root.mkdir()
+            make_project(rel_root, args.points, args.steps)
+            time_run(rel_root, CONFIGS[0][1], "results-warm", rel.env)
+            rel_name = f"{rel.name}: local, 2 jobs"
         times: dict[str, list[float]] = {name: [] for name, _ in CONFIGS}
+        if rel:
+            times[rel_name] = []
         inside: list[float] = []  # the baseline's seconds from its first point to its last
         metrics: dict[str, dict] = {}
         for rep in range(args.repeats):  # interleaved, so a busy moment hits every executor alike
@@ -145,9 +161,14 @@ def main() -> None:
                     inside.append(result["wall_time_s"])
                 print(f"  run {rep + 1} {name:<30} {wall:6.2f} s  "
                       f"(from the first point sent to the last back: {result['wall_time_s']:.2f} s)")
+                if rel and i == 1:  # the release's local --jobs 2 right after the current one
+                    wall, result = time_run(rel_root, flags, "results-1", rel.env)
+                    times[rel_name].append(wall)
+                    metrics[rel_name] = result["metrics"]
+                    print(f"  run {rep + 1} {rel_name:<30} {wall:6.2f} s")
         base = statistics.median(times[CONFIGS[0][0]])
         print(f"\n{'executor':<30} {'median s':>9} {'speed-up':>9}")
-        for name, _ in CONFIGS:
+        for name in times:
             med = statistics.median(times[name])
             print(f"{name:<30} {med:9.2f} {base / med:8.2f}x")
         # Amdahl: what the baseline does outside its points (start, imports, exit) stays
@@ -168,6 +189,12 @@ def main() -> None:
                                f">= {GOAL}x faster, same metrics", base / med >= GOAL and same))
     rows.append(report.Row(f"sweep {args.points} points, 2 workers, start and exit serial", bound,
                            "x", goal="(Amdahl's law on the baseline's own split)"))
+    if rel:
+        row = release.keep_row(f"sweep {args.points} points, local --jobs 2",
+                               times[CONFIGS[1][0]], times[rel_name], "s", rel.name)
+        row.goal += ", same metrics"
+        row.met = row.met and same
+        rows.append(row)
     report.emit(rows, args.json)
 
 

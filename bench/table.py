@@ -62,6 +62,15 @@ def store(script: str, rows: list[report.Row], where: dict) -> None:
                        encoding="utf-8")
 
 
+def not_measured(script: str, reason: str, where: dict) -> None:
+    """Record in results.json that `script`'s figures were not measured, and why (a loaded
+    machine, say): the table says so in its row, in place of figures measured elsewhere."""
+    data = load()
+    data[script] = {**where, "rows": [], "not_measured": reason}
+    RESULTS.write_text(json.dumps(dict(sorted(data.items())), indent=1, ensure_ascii=False) + "\n",
+                       encoding="utf-8")
+
+
 def _num(x) -> str:
     if x is None:
         return "—"
@@ -75,13 +84,16 @@ def render(data: dict, scripts: list[str]) -> str:
     notes = []
     for name in scripts:
         got = data.get(name)
-        if not got:
-            lines.append(f"| `bench/{name}.py` | not measured yet: `python bench/all.py --only {name}` "
-                         "| | | | | |")
+        if not got or not got.get("rows"):
+            why = f" ({got['not_measured']}, {got['measured']}, load average {got['load']})" \
+                if got and got.get("not_measured") else ""
+            lines.append(f"| `bench/{name}.py` | not measured yet{why}: "
+                         f"`python bench/all.py --only {name}` | | | | | |")
             continue
         n = len(notes) + 1
         notes.append(f"{n}. `bench/{name}.py`: {got['measured']}, commit `{got['commit']}`, "
-                     f"{got['cpus']} CPUs ({got['cpu']}), load average {got['load']} at its start.")
+                     f"{got['cpus']} CPUs ({got['cpu']}), load average {got['load']} at its start."
+                     + (f" Not measured: {got['not_measured']}." if got.get("not_measured") else ""))
         for r in (report.Row(**row) for row in got["rows"]):
             base = f"{r.baseline}: {_num(r.baseline_value)} {r.unit}" if r.baseline_value else (
                 r.baseline or "—")
@@ -96,6 +108,25 @@ def render(data: dict, scripts: list[str]) -> str:
             "load average), so a ratio says more than a time.\n\n" + "\n".join(lines) + "\n\nWhere each script ran:\n\n" + foot + "\n")
 
 
+def main(argv: list[str] | None = None) -> int:
+    """`python bench/table.py --not-measured SCRIPT REASON`: say why a script's figures are not
+    in the table; `python bench/table.py`: render the table again."""
+    import argparse
+
+    import all as bench_all
+
+    ap = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
+    ap.add_argument("--not-measured", nargs=2, metavar=("SCRIPT", "REASON"))
+    args = ap.parse_args(argv)
+    if args.not_measured:
+        script, reason = args.not_measured
+        if script not in bench_all.SCRIPTS:
+            ap.error(f"no script bench/{script}.py; one of {', '.join(bench_all.SCRIPTS)}")
+        not_measured(script, reason, machine())
+    write(list(bench_all.SCRIPTS))
+    return 0
+
+
 def write(scripts: list[str]) -> str:
     """Render results.json into site/bench-table.md and README.md's table; return the table."""
     text = render(load(), scripts)
@@ -105,3 +136,7 @@ def write(scripts: list[str]) -> str:
         head, rest = readme.split(START, 1)
         README.write_text(head + START + "\n" + text + END + rest.split(END, 1)[1], encoding="utf-8")
     return text
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

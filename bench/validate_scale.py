@@ -14,9 +14,12 @@ processes on the same machine in one run:
             set sizes of litrec and its worker processes, sampled every 20 ms).
 
 Goals: cold 10k <= 1.5x the baseline; warm 10k < 0.5 s; cold 100k <= 11x cold 10k
-(linear); peak memory at 100k < 2 GiB.
+(linear); peak memory at 100k < 2 GiB. Each of these four figures is also measured
+with the 0.1.0 release's litrec in the same run, interleaved with the current one,
+each on its own copy of the records (bench/release.py): goal at most 1.10x 0.1.0's.
 
     python bench/validate_scale.py [--records 10000] [--repeats 3] [--big 100000 | --big 0]
+                                   [--against 0.1.0 | --against none]
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -34,6 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import release  # noqa: E402
 import report  # noqa: E402
 
 BASELINE = """
@@ -132,10 +137,13 @@ def _tree_rss(pid: int) -> int:
     return total
 
 
-def run_once(cmd: list[str], cwd: Path, sample: bool = False) -> tuple[float, int]:
-    """Seconds the command took as a whole process, and its tree's peak RSS (bytes) when sampled."""
+def run_once(cmd: list[str], cwd: Path, sample: bool = False,
+             env: dict | None = None) -> tuple[float, int]:
+    """Seconds the command took as a whole process, and its tree's peak RSS (bytes) when sampled;
+    its CPU seconds (user + system, its waited-for children too) are appended to CPU."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     peak = 0
     if sample:
         while proc.poll() is None:
@@ -143,10 +151,15 @@ def run_once(cmd: list[str], cwd: Path, sample: bool = False) -> tuple[float, in
             time.sleep(0.02)
     out, err = proc.communicate()
     elapsed = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     if proc.returncode != 0:
         sys.exit(f"command failed ({proc.returncode}): {' '.join(cmd)}\n"
                  f"{out.decode()[-2000:]}{err.decode()[-2000:]}")
     return elapsed, peak
+
+
+CPU: list[float] = []  # CPU seconds of each command run_once ran, in order
 
 
 def validate_cmd(root: Path) -> list[str]:
@@ -154,13 +167,23 @@ def validate_cmd(root: Path) -> list[str]:
             "--analysis", str(root / "analysis"), "--quiet"]
 
 
-def cold(root: Path) -> tuple[float, int]:
+def cold(root: Path, env: dict | None = None) -> tuple[float, int]:
     shutil.rmtree(root / ".litrec-cache", ignore_errors=True)
-    return run_once(validate_cmd(root), root)
+    return run_once(validate_cmd(root), root, env=env)
 
 
 def med(xs: list[float]) -> float:
     return statistics.median(xs)
+
+
+def copies(root: Path, trees: list) -> dict[str, Path]:
+    """The generated project for each tree: the first tree's is `root`, each other a copy of it
+    (each version keeps its own cache)."""
+    out = {trees[0].name: root}
+    for tree in trees[1:]:
+        out[tree.name] = root.with_name(f"{root.name}-{len(out)}")
+        shutil.copytree(root, out[tree.name])
+    return out
 
 
 def main() -> None:
@@ -168,48 +191,89 @@ def main() -> None:
     ap.add_argument("--records", type=int, default=10_000)
     ap.add_argument("--repeats", type=int, default=3, help="runs of each 10k figure (default 3)")
     ap.add_argument("--big", type=int, default=100_000, help="records of the scale run; 0 skips it")
+    release.add_release_argument(ap)
     report.add_json_argument(ap)
     args = ap.parse_args()
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp:
+    rows, keep = [], []
+    with tempfile.TemporaryDirectory() as tmp, release.trees(args.against) as trees:
+        now, others = trees[0], trees[1:]
         root = Path(tmp) / "small"
         generate(root, args.records)
+        roots = copies(root, trees)
         os.sync()  # the files on disk before timing: no write-back of them during the runs
         n = len(list((root / "records").rglob("*.yaml")))
         py = sys.executable
-        base, cold_t, warm_t, nocache_t = [], [], [], []
-        for _ in range(args.repeats):  # interleaved, so a burst of load hits every figure alike
+        base: list[float] = []
+        cold_t = {t.name: [] for t in trees}
+        warm_t = {t.name: [] for t in trees}
+        cold_cpu = {t.name: [] for t in trees}
+        warm_cpu = {t.name: [] for t in trees}
+        nocache_t = {t.name: [] for t in trees}
+        for i in range(args.repeats):  # interleaved, so a burst of load hits every figure alike
             base.append(run_once([py, "-c", BASELINE, str(root / "records")], root)[0])
-            cold_t.append(cold(root)[0])
-            warm_t.append(run_once(validate_cmd(root), root)[0])
-            nocache_t.append(run_once(validate_cmd(root) + ["--no-cache"], root)[0])
-        b, c, w = med(base), med(cold_t), med(warm_t)
+            for tree in (trees if i % 2 == 0 else trees[::-1]):
+                r = roots[tree.name]
+                cold_t[tree.name].append(cold(r, tree.env)[0])
+                cold_cpu[tree.name].append(CPU[-1])
+                warm_t[tree.name].append(run_once(validate_cmd(r), r, env=tree.env)[0])
+                warm_cpu[tree.name].append(CPU[-1])
+                nocache_t[tree.name].append(
+                    run_once(validate_cmd(r) + ["--no-cache"], r, env=tree.env)[0])
+        b, c, w = med(base), med(cold_t[now.name]), med(warm_t[now.name])
         print(f"records: {n} files, {args.repeats} runs each, whole processes, medians; "
               f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
         print(f"baseline  PyYAML CSafeLoader parse only : {b:7.3f} s  (min {min(base):.3f})")
-        print(f"litrec    validate, cold (no cache)     : {c:7.3f} s  (min {min(cold_t):.3f})  {c / b:.2f}x")
-        print(f"litrec    validate --no-cache           : {med(nocache_t):7.3f} s  "
-              f"(min {min(nocache_t):.3f})")
-        print(f"litrec    validate, warm (cache, no edit): {w:7.3f} s  (min {min(warm_t):.3f})")
+        for tree in trees:
+            cs, ws, ns = cold_t[tree.name], warm_t[tree.name], nocache_t[tree.name]
+            print(f"litrec {tree.name}")
+            print(f"  validate, cold (no cache)     : {med(cs):7.3f} s  (min {min(cs):.3f})  "
+                  f"{med(cs) / b:.2f}x; CPU {med(cold_cpu[tree.name]):.3f} s")
+            print(f"  validate --no-cache           : {med(ns):7.3f} s  (min {min(ns):.3f})")
+            print(f"  validate, warm (cache, no edit): {med(ws):7.3f} s  (min {min(ws):.3f}); "
+                  f"CPU {med(warm_cpu[tree.name]):.3f} s")
         rows.append(report.Row(f"validate cold {n // 1000}k", c, "s", "PyYAML C parse, 1 thread", b,
                                "<= 1.5x baseline", c <= 1.5 * b))
         rows.append(report.Row(f"validate warm {n // 1000}k", w, "s", "", None, "< 0.5 s", w < 0.5))
+        for tree in others:
+            keep.append(release.keep_row(f"validate cold {n // 1000}k", cold_t[now.name],
+                                         cold_t[tree.name], "s", tree.name))
+            keep.append(release.keep_row(f"validate warm {n // 1000}k", warm_t[now.name],
+                                         warm_t[tree.name], "s", tree.name))
+            # on a loaded machine the wall time is mostly waiting for a core: CPU beside it
+            keep.append(release.keep_row(f"validate cold {n // 1000}k, CPU", cold_cpu[now.name],
+                                         cold_cpu[tree.name], "s", tree.name))
+            keep.append(release.keep_row(f"validate warm {n // 1000}k, CPU", warm_cpu[now.name],
+                                         warm_cpu[tree.name], "s", tree.name))
         if args.big:
             big = Path(tmp) / "big"
             generate(big, args.big)
+            bigs = copies(big, trees)
             os.sync()
             nb = len(list((big / "records").rglob("*.yaml")))
-            t_big, peak = cold(big)
-            t_mem, peak = run_once(validate_cmd(big) + ["--no-cache"], big, sample=True)
-            print(f"litrec    validate, cold, {nb} files  : {t_big:7.3f} s  {t_big / c:.2f}x the {n} figure")
-            print(f"peak RSS of the process tree, {nb} files, --no-cache (sampled every 20 ms): "
-                  f"{peak / 2**20:.0f} MiB")
-            rows.append(report.Row(f"validate cold {nb // 1000}k", t_big, "s",
+            t_big, peak = {}, {}
+            for tree in trees:  # the cold run, then the memory of a run without the cache
+                t_big[tree.name] = cold(bigs[tree.name], tree.env)[0]
+            for tree in trees[::-1]:
+                peak[tree.name] = run_once(validate_cmd(bigs[tree.name]) + ["--no-cache"],
+                                           bigs[tree.name], sample=True, env=tree.env)[1]
+            for tree in trees:
+                print(f"litrec {tree.name}: validate, cold, {nb} files: {t_big[tree.name]:7.3f} s "
+                      f"({t_big[tree.name] / med(cold_t[tree.name]):.2f}x its {n} figure); "
+                      f"peak RSS of the process tree, --no-cache (sampled every 20 ms): "
+                      f"{peak[tree.name] / 2**20:.0f} MiB")
+            rows.append(report.Row(f"validate cold {nb // 1000}k", t_big[now.name], "s",
                                    f"validate cold {n // 1000}k", c, "<= 11x baseline",
-                                   t_big <= 11 * c))
-            rows.append(report.Row(f"validate {nb // 1000}k peak RSS (process tree)", peak / 2**20,
-                                   "MiB", "", None, "< 2048 MiB", peak < 2 * 2**30))
-    report.emit(rows, args.json)
+                                   t_big[now.name] <= 11 * c))
+            rows.append(report.Row(f"validate {nb // 1000}k peak RSS (process tree)",
+                                   peak[now.name] / 2**20, "MiB", "", None, "< 2048 MiB",
+                                   peak[now.name] < 2 * 2**30))
+            for tree in others:
+                keep.append(release.keep_row(f"validate cold {nb // 1000}k", [t_big[now.name]],
+                                             [t_big[tree.name]], "s", tree.name))
+                keep.append(release.keep_row(f"validate {nb // 1000}k peak RSS",
+                                             [peak[now.name] / 2**20], [peak[tree.name] / 2**20],
+                                             "MiB", tree.name))
+    report.emit(rows + keep, args.json)
 
 
 if __name__ == "__main__":

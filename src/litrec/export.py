@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from litrec import __version__
 from litrec.records import model as m
@@ -138,6 +139,45 @@ def graph_document(proj: Project, results_dir: Path, profile: str) -> dict:
     })
 
 
+@dataclass(frozen=True)
+class GraphExport:
+    """`litrec export json`'s document, with what the command says of it."""
+
+    doc: dict
+
+    @property
+    def text(self) -> str:
+        """The document as written: indented JSON, one final newline."""
+        return json.dumps(self.doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+    def summary(self) -> str:
+        """`4 records, 3 links, 2 claims (1 not reproduced, 1 reproduced; profile paper)`."""
+        doc = self.doc
+        verdicts: dict[str, int] = {}
+        for c in doc["claims"]:
+            if c["verdict"]:
+                verdicts[c["verdict"]] = verdicts.get(c["verdict"], 0) + 1
+        counts = ", ".join(f"{n} {v.replace('_', ' ')}" for v, n in sorted(verdicts.items()))
+        return (f"{len(doc['records'])} records, {len(doc['links'])} links, "
+                f"{len(doc['claims'])} claims"
+                + (f" ({counts}; profile {doc['profile']})" if counts else ""))
+
+    @property
+    def errors(self) -> list[str]:
+        """Each damaged result's reason once: in the document as an error verdict, and an error."""
+        return list(dict.fromkeys(c["reason"] for c in self.doc["claims"]
+                                  if c["verdict"] in ("error", "modified") and c["reason"]))
+
+
+def graph_export(records: Path, analysis: Path | None, results_dir: Path,
+                 profile: str) -> GraphExport:
+    """`litrec export json` below the command: the valid project's graph, judged at `profile`."""
+    from litrec.verdicts.status import judged_project
+
+    proj = judged_project(records, analysis, results_dir, profile)
+    return GraphExport(graph_document(proj, results_dir, profile))
+
+
 # ------------------------------------------------------------------ graph
 
 
@@ -197,3 +237,21 @@ def to_json(proj: Project) -> str:
     edges = [{"source": e.source, "rel": e.rel, "target": e.target, "claim": e.claim}
              for e in proj.edges]
     return json.dumps({"nodes": nodes, "edges": edges}, indent=2, ensure_ascii=False) + "\n"
+
+
+class Drawn(NamedTuple):
+    """`litrec graph`'s text, and how many records and links it draws."""
+
+    text: str
+    records: int
+    links: int
+
+
+def draw_graph(records: Path, analysis: Path | None, fmt: str) -> Drawn:
+    """`litrec graph` below the command: the valid project's records and links as `fmt`
+    (dot, mermaid or json)."""
+    from litrec.records.load import load_valid_project
+
+    proj = load_valid_project(records, analysis)
+    render = {"dot": to_dot, "mermaid": to_mermaid, "json": to_json}[fmt]
+    return Drawn(render(proj), len(proj.records), len(proj.edges))

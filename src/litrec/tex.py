@@ -172,3 +172,12 @@ def tex_document(proj: Project, results_dir: Path, profile: str) -> str:
     for name, value, what in macros(statuses):
         lines.append(f"\\newcommand{{\\{name}}}{{{value}}}% {escape(what)}\n")
     return "".join(lines)
+
+
+def tex_export(records: Path, analysis: Path | None, results_dir: Path, profile: str) -> str:
+    """`litrec export tex` below the command: the macros file of the valid project's claims at
+    `profile` (`NameClash` when two would share a name)."""
+    from litrec.verdicts.status import judged_project
+
+    return tex_document(judged_project(records, analysis, results_dir, profile), results_dir,
+                        profile)

@@ -164,15 +164,20 @@ def wait_for(path: Path, lines: int = 1, timeout: float = 120) -> None:
 def ran(mini):
     """The mini project with the slow analysis and a stored quick result of run 'old'
     (written directly: a run's result, stale for the code as it is)."""
+    slow(mini)
+    write_old_result(mini)
+    return mini
+
+
+def write_old_result(root: Path) -> None:
+    """The stored quick result of run 'old' (written directly)."""
     from litrec.runs.results import write_result
 
-    slow(mini)
-    write_result(mini / "results", "toy", "quick",
+    write_result(root / "results", "toy", "quick",
                  {"metrics": {"total": 10.0, "n": 5, "token": "old"},
                   "figures": {"plot": "quick/plot.svg"}},
                  {"plot.svg": b'<svg xmlns="http://www.w3.org/2000/svg"><g id="run-old"/></svg>'})
-    assert token_of(mini / "results") == "old"
-    return mini
+    assert token_of(root / "results") == "old"
 
 
 def settled(results: Path) -> dict[str, bytes]:
@@ -599,6 +604,89 @@ def test_ctrl_c_and_sigterm_stop_a_dask_local_cluster(ran, sig, group, code):
     assert settled(ran / "results") == before
 
 
+def in_group(pgid: int) -> list[int]:
+    """The live processes of process group `pgid`: litrec started in its own session, its
+    resource tracker, the server its workers fork from, the workers."""
+    found = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if fields[0] != "Z" and int(fields[2]) == pgid:
+                found.append(int(d.name))
+    return found
+
+
+def _signal_while_starting(root: Path, sig: int, group: bool, delay: float, started: Path):
+    """`litrec run --jobs 2` of a sweep, signalled `delay` s after its first child process
+    appears (the resource tracker, then the server the workers fork from); (exit code, the
+    output of every process of the group, processes left, whether a point had started)."""
+    started.unlink(missing_ok=True)
+    proc = start(root, "run", "--profile", "quick", "--force", "--jobs", "2",
+                 env={"TOY_TOKEN": "new", "TOY_SLEEP": "60", "TOY_STARTED": str(started),
+                      "TOY_SWEEP": "1"})
+    try:
+        t0 = time.monotonic()
+        while len(in_group(proc.pid)) < 2 and proc.poll() is None and time.monotonic() - t0 < 60:
+            time.sleep(0.005)
+        time.sleep(delay)
+        point_ran = started.exists()
+        if group:
+            os.killpg(proc.pid, sig)  # what Ctrl-C in a terminal does
+        else:
+            proc.send_signal(sig)
+        out, err = proc.communicate(timeout=90)  # every process of the group writes to these pipes
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while in_group(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return proc.returncode, out + err, in_group(proc.pid), point_ran
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads process groups from /proc")
+@pytest.mark.slow
+@pytest.mark.parametrize("sig,group,code", [(signal.SIGINT, True, 130), (signal.SIGTERM, False, 143)])
+def test_a_signal_while_the_workers_start_prints_no_traceback_from_any_process(ran, sig, group, code):
+    """Ctrl-C (to the whole group) or SIGTERM (to litrec alone) at random moments between the
+    first child process and the first point: the documented exit code, one line, no traceback
+    from litrec, its server or a worker (a forkserver child once printed FileNotFoundError from
+    SemLock._rebuild), no process left, the stored result untouched."""
+    from litrec.runs.executors import start_method
+
+    if start_method() != "forkserver":
+        pytest.skip("the workers start from a forkserver on Linux only")
+    started = ran / "started"
+    t0 = time.monotonic()  # the start-up window: from litrec's first child to the first point
+    probe = start(ran, "run", "--profile", "quick", "--force", "--jobs", "2",
+                  env={"TOY_TOKEN": "probe", "TOY_STARTED": str(started), "TOY_SWEEP": "1"})
+    while len(in_group(probe.pid)) < 2 and probe.poll() is None:
+        time.sleep(0.005)
+    t1 = time.monotonic()
+    wait_for(started)
+    window = time.monotonic() - t1
+    probe.communicate(timeout=120)
+    assert probe.returncode == 0 and time.monotonic() - t0 < 120
+    write_old_result(ran)  # the probe's result replaced by the old one again
+    before = settled(ran / "results")
+    rng = random.Random(20 + sig)
+    delays = [0.0] + sorted(rng.uniform(0, window) for _ in range(5))
+    early = 0
+    for delay in delays:
+        rc, text, left, point_ran = _signal_while_starting(ran, sig, group, delay, started)
+        assert rc == code, (delay, text)
+        for bad in ("Traceback", "Error", "Exception ignored", "leaked"):
+            assert bad not in text, (delay, text)
+        assert ("terminated" if code == 143 else "interrupted") in text
+        assert left == [], (delay, text)
+        assert settled(ran / "results") == before
+        early += not point_ran
+    assert early >= 2  # most signals came before any point ran: the window was hit
+
+
 # ---------------------------------------------------------------- SIGKILL at random
 
 
@@ -633,3 +721,50 @@ def test_sigkill_at_random_moments_leaves_the_old_or_the_new_result_whole(ran):
     assert token_of(ran / "results") == "last"
     assert sorted(p.name for p in (ran / "results" / "toy").iterdir()) == [
         "quick", "quick.history.jsonl", "quick.json"]  # the result, its figures, its ledger
+
+
+def test_a_wait_of_the_run_returns_what_the_call_gave_and_stops_when_asked():
+    """`interrupt.result` waits in steps: it gives the call's value or raises the call's own
+    error (a TimeoutError included), also when the call ends between two steps, and raises a
+    stop that was noted while it waited."""
+    import concurrent.futures
+    import threading
+
+    from litrec.runs import interrupt
+
+    def late(value, after):
+        time.sleep(after)
+        if isinstance(value, BaseException):
+            raise value
+        return value
+
+    class EndsAfterTheStep:
+        """A future whose wait times out, and that is done by the time it is asked."""
+
+        def __init__(self, outcome):
+            self.outcome, self.asked = outcome, 0
+
+        def result(self, timeout=None):
+            self.asked += 1
+            if self.asked == 1:
+                raise TimeoutError("the step's own")
+            if isinstance(self.outcome, BaseException):
+                raise self.outcome
+            return self.outcome
+
+        def done(self):
+            return self.asked > 0
+
+    assert interrupt.result(EndsAfterTheStep(7)) == 7
+    with pytest.raises(TimeoutError, match="the call's own"):
+        interrupt.result(EndsAfterTheStep(TimeoutError("the call's own")))
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        for after in (0.0, interrupt.TICK_S * 1.5):
+            assert interrupt.result(pool.submit(late, 7, after)) == 7
+            with pytest.raises(TimeoutError, match="the call's own"):
+                interrupt.result(pool.submit(late, TimeoutError("the call's own"), after))
+        with interrupt.handling():
+            threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGTERM)).start()
+            with pytest.raises(interrupt.Interrupted) as stopped:
+                interrupt.result(pool.submit(late, 1, 3.0))
+        assert stopped.value.exit_code == 143

@@ -146,6 +146,20 @@ def test_mutated_records(files):
     check_load(files)
 
 
+def test_a_tagged_timestamp_that_is_no_date_is_a_located_error():
+    """What fuzzing found: `!!timestamp` on text that is no date at all (PyYAML's constructor
+    raised AttributeError from inside the loader)."""
+    paper = yaml.safe_dump(SEEDS["literature/ARXIV-0000.00001.yaml"], sort_keys=False)
+    for bad in ("x: !!timestamp 2026-02-30\n\n  '\n", "x: !!timestamp yesterday\n"):
+        check_load({"literature/ARXIV-0000.00001.yaml": paper + bad})
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "records/literature/ARXIV-0000.00001.yaml"
+        path.parent.mkdir(parents=True)
+        path.write_text(paper + "x: !!timestamp yesterday\n")
+        errors = [d.format() for d in load_project(Path(tmp) / "records").errors]
+    assert any("'yesterday' is not a real date (not a date YAML reads)" in e for e in errors), errors
+
+
 def test_the_seeds_are_valid():
     check_load({rel: yaml.safe_dump(seed, sort_keys=False) for rel, seed in SEEDS.items()})
     with tempfile.TemporaryDirectory() as tmp:
@@ -188,9 +202,32 @@ def mutated_result(draw) -> dict:
     return data
 
 
-def check_result(data: dict) -> None:
-    """Status, the site's pages and the export of a project with this result never raise."""
+def result_project(root: Path):
+    """The records and analysis every mutated result is judged with, written and loaded once
+    (they are the same for every example): (root, loaded project)."""
+    (root / "analysis").mkdir(parents=True)
+    (root / "analysis/__init__.py").write_text("")
+    (root / "analysis/toy.py").write_text(ANALYSIS)
+    (root / "analysis/registry.yaml").write_text("toy:\n  module: toy\n  title: Toy\n")
+    for rel, seed in SEEDS.items():
+        path = root / "records" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(yaml.safe_dump(seed, sort_keys=False))
+    return root, load_project(root / "records")
+
+
+@pytest.fixture(scope="module")
+def judged_with(tmp_path_factory):
+    """`result_project` in a folder of this module's tests."""
+    return result_project(tmp_path_factory.mktemp("fuzz-results") / "p")
+
+
+def check_result(data: dict, project=None) -> None:
+    """Status, the site's pages and the export of a project with this result never raise.
+    `project`: `result_project`'s (root, project), whose results/ this example replaces; by
+    default one of its own in a temporary folder."""
     import json as _json
+    import shutil
 
     from litrec.util.errors import DamagedResult
     from litrec.export import graph_document
@@ -199,45 +236,39 @@ def check_result(data: dict) -> None:
     from litrec.site.record_page import record_page
     from litrec.verdicts.claims import claim_statuses
 
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        (root / "analysis").mkdir()
-        (root / "analysis/__init__.py").write_text("")
-        (root / "analysis/toy.py").write_text(ANALYSIS)
-        (root / "analysis/registry.yaml").write_text("toy:\n  module: toy\n  title: Toy\n")
-        for rel, seed in SEEDS.items():
-            path = root / "records" / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(yaml.safe_dump(seed, sort_keys=False))
-        out = root / "results/toy/quick.json"
-        out.parent.mkdir(parents=True)
-        try:
-            out.write_text(_json.dumps(data, indent=2, default=str))
-        except ValueError:
-            return
-        proj = load_project(root / "records")
-        try:
-            statuses = claim_statuses(proj, root / "results", "quick")
-        except DamagedResult:  # pragma: no cover - the state says damaged, never raises
-            raise
-        for s in statuses:
-            if s.verdict == "error":
-                assert s.reason and "results/toy/quick.json" in s.reason, s.reason
-        site = gather(proj, root / "results", "quick")
-        analysis_page(site, "toy")
-        for rid in proj.records:
-            record_page(site, rid)
-        graph_document(proj, root / "results", "quick")
+    if project is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            return check_result(data, result_project(Path(tmp)))
+    root, proj = project
+    shutil.rmtree(root / "results", ignore_errors=True)  # only this example's result in it
+    out = root / "results/toy/quick.json"
+    out.parent.mkdir(parents=True)
+    try:
+        out.write_text(_json.dumps(data, indent=2, default=str))
+    except ValueError:
+        return
+    try:
+        statuses = claim_statuses(proj, root / "results", "quick")
+    except DamagedResult:  # pragma: no cover - the state says damaged, never raises
+        raise
+    for s in statuses:
+        if s.verdict == "error":
+            assert s.reason and "results/toy/quick.json" in s.reason, s.reason
+    site = gather(proj, root / "results", "quick")
+    analysis_page(site, "toy")
+    for rid in proj.records:
+        record_page(site, rid)
+    graph_document(proj, root / "results", "quick")
 
 
 @FAST
 @given(mutated_result())
-def test_mutated_results_fast(data):
-    check_result(data)
+def test_mutated_results_fast(judged_with, data):
+    check_result(data, judged_with)
 
 
 @pytest.mark.slow
 @SLOW
 @given(mutated_result())
-def test_mutated_results(data):
-    check_result(data)
+def test_mutated_results(judged_with, data):
+    check_result(data, judged_with)

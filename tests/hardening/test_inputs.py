@@ -283,3 +283,52 @@ def test_the_run_memo_is_kept_only_when_the_inputs_did_not_change_during_the_run
     assert runmemo.recall(records, "quick", key) is None
     runmemo.keep(records, "quick", key, answer, again=lambda: key)
     assert runmemo.recall(records, "quick", key) == answer
+
+
+USES_HELPER = PLAIN.replace('return {"metrics": {"total": 10.0}}',
+                            'from analysis.helper import TOTAL\n'
+                            '    return {"metrics": {"total": float(TOTAL)}}')
+A, B = "TOTAL = 10\n", "TOTAL =  9\n"  # the same size: B is seen by its bytes only
+
+
+def _status(litrec, root: Path):
+    """`status` with caches on, asserted equal to it with every cache off."""
+    got = [litrec("status", "--profile", "quick", "--format", "json", cwd=root, env=env)
+           for env in ({}, {"LITREC_NO_CACHE": "1"})]
+    assert got[0].out == got[1].out and got[0].code == got[1].code, got
+    return {c["claim"]: c["verdict"] for c in json.loads(got[0].out)}
+
+
+@pytest.mark.parametrize("at_b, times", [
+    ("status only", "new times"),
+    pytest.param("status only", "times put back", marks=pytest.mark.slow),
+    pytest.param("run", "new times", marks=pytest.mark.slow),
+    pytest.param("run", "times put back", marks=pytest.mark.slow)])
+def test_a_helper_edited_a_b_a_is_answered_for_a(tmp_path, litrec, at_b, times):
+    """A -> B -> A on an analysis helper: at every step `status` and `run` with caches on say
+    what they say with every cache off and with `--force`; back at A, A's answer, never B's,
+    and no rerun while A's result is still the one stored."""
+    root = _project(tmp_path / "p", USES_HELPER)
+    helper = write(root, "analysis/helper.py", A)
+    first = helper.stat()
+    _, verdicts = _answer(litrec, root)
+    assert verdicts[CLAIM] == ("reproduced", {"total": 10.0})
+    assert _answer(litrec, root)[0]["ran"] == []  # a no-op: its answer is kept
+    helper.write_text(B)
+    assert _status(litrec, root)[CLAIM] == "stale"
+    verdicts, ran = three_ways(litrec, root, tmp_path)
+    assert ran == ["toy"] and verdicts[CLAIM] == ("not reproduced", {"total": 9.0})
+    if at_b == "run":
+        assert _answer(litrec, root)[1] == verdicts
+        assert _answer(litrec, root)[0]["ran"] == []  # B's answer kept
+    helper.write_text(A)
+    if times == "times put back":
+        os.utime(helper, ns=(first.st_atime_ns, first.st_mtime_ns))
+    assert _status(litrec, root)[CLAIM] == ("reproduced" if at_b == "status only" else "stale")
+    verdicts, ran = three_ways(litrec, root, tmp_path)
+    assert verdicts[CLAIM] == ("reproduced", {"total": 10.0})
+    assert ran == ([] if at_b == "status only" else ["toy"])
+    for _ in range(2):  # on the project itself, then from the answer it kept
+        doc, again = _answer(litrec, root)
+        assert again == verdicts
+    assert doc["ran"] == []

@@ -98,18 +98,34 @@ EDIT = st.tuples(st.sampled_from(["analysis", "helper", "data", "record", "packa
                  st.integers(0, 9), st.booleans())
 
 
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory):
+    """The project as every example starts from it, made once (it is the same for each): set
+    up, run, then run again with nothing to run (its answer kept). Filled by the first example."""
+    return {"base": tmp_path_factory.mktemp("prop-base") / "p"}
+
+
+def _prepared_copy(prepared: dict, litrec, root: Path, env) -> None:
+    """`root`: a copy of the prepared project, times and links kept, as three_ways copies."""
+    base = prepared["base"]
+    if not prepared.get("done"):
+        _setup(base)
+        _answer(litrec, base, env=env(base))
+        _answer(litrec, base, env=env(base))  # a no-op run: its answer is kept
+        prepared["done"] = True
+    shutil.copytree(base, root, symlinks=True)
+
+
 @pytest.mark.slow
 @settings(max_examples=6, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(edits=st.lists(EDIT, min_size=1, max_size=3))
 def test_any_edit_of_any_input_gives_the_answer_of_a_run_with_no_cache(tmp_path_factory, litrec,
-                                                                         edits):
+                                                                         prepared, edits):
     tmp = tmp_path_factory.mktemp("prop")
     root = tmp / "p"
-    _setup(root)
     env = lambda copy: {"PYTHONPATH": str(copy / ".venv/lib/site-packages")}  # noqa: E731
-    _answer(litrec, root, env=env(root))
-    _answer(litrec, root, env=env(root))  # a no-op run: its answer is kept
+    _prepared_copy(prepared, litrec, root, env)
     for what, digit, same_time in edits:
         _edit(root, what, digit, same_time)
     verdicts, _ = three_ways(litrec, root, tmp, env=env)

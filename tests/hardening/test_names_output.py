@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.hardening.conftest import write
 
 NOISY = '''
@@ -18,9 +20,15 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Config:
     n: int = 5
+    seed: int = 0
 
 
 PROFILES = {"quick": Config(), "paper": Config()}
+
+
+if os.environ.get("TOY_SWEEP"):  # points in worker processes (with --jobs 2)
+    SWEEP = {"quick": {"seed": [0, 1, 2]}}
+print("print at import")
 
 
 def run(config, progress=None):
@@ -31,13 +39,33 @@ def run(config, progress=None):
 '''
 
 
-def test_run_format_json_prints_only_json_whatever_the_analysis_writes(mini, litrec):
+@pytest.mark.parametrize("where", [
+    "here",  # one point, in litrec's own process
+    pytest.param("local workers", marks=pytest.mark.slow),  # forked from litrec's forkserver
+])
+def test_run_format_json_prints_only_json_whatever_the_analysis_writes(mini, litrec, where):
     write(mini, "analysis/toy.py", NOISY)
-    done = litrec("run", "--profile", "quick", "--format", "json", cwd=mini)
+    args, env = (["--jobs", "2"], {"TOY_SWEEP": "1"}) if where == "local workers" else ([], {})
+    done = litrec("run", "--profile", "quick", "--format", "json", *args, cwd=mini, env=env)
     doc = json.loads(done.out)  # nothing but the JSON
-    assert doc["ran"] == ["toy"] and done.code == 0
-    for line in ("print from the analysis", "raw write to descriptor 1", "a child process"):
+    assert doc["ran"] == ["toy"] and done.code == 0, done.text
+    for line in ("print at import", "print from the analysis", "raw write to descriptor 1",
+                 "a child process"):
         assert line in done.err
+    if where == "local workers":  # the points ran in the workers, not here
+        assert "3 points of 1 analysis to the local executor" in done.err
+
+
+def test_other_commands_format_json_prints_only_json(mini, litrec):
+    """status, validate and diff read the analyses' sources without running them: their JSON
+    stands alone on standard output whatever the analysis would print."""
+    write(mini, "analysis/toy.py", NOISY)
+    assert litrec("run", "--profile", "quick", cwd=mini).code == 0
+    for args in (["status", "--profile", "quick"], ["validate"],
+                 ["diff", "--profile", "quick", "--profile", "paper"]):
+        done = litrec(*args, "--format", "json", cwd=mini)
+        json.loads(done.out)
+        assert "print" not in done.out, (args, done.out)
 
 
 def test_a_record_id_named_like_a_generated_page_is_refused(mini, litrec):

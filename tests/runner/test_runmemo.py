@@ -129,24 +129,20 @@ def test_targets_force_and_no_cache_do_not_take_anothers_answer(toy, cli, full_r
     assert len(full_runs) == before + 2
 
 
-@pytest.mark.parametrize("damage", ["garbage", "other key", "misshapen rows", "other fields"])
-def test_a_damaged_memo_is_never_trusted(toy, cli, full_runs, monkeypatch, damage):
-    """The refusal rules of the cache itself (links, seals, versions) are tested once, in
-    test_cache.py; here, what a sealed entry of the right key may still hold."""
+@pytest.mark.parametrize("damage", ["misshapen rows", "other fields"])
+def test_a_memo_of_another_shape_is_never_trusted(toy, cli, full_runs, monkeypatch, damage):
+    """The refusal rules of the cache itself (caching off, links, damage, versions, keys) are
+    tested once for every use, in tests/cache/test_cache.py; here, what a sealed entry of the
+    right key may still hold."""
     from litrec.cache import Slot, plain
 
     _memo_ready(cli)
     slot = Slot(toy, "run", "quick")
-    memo = toy / ".litrec-cache" / "run" / "quick.bin"
     key = runmemo.inputs_key(Path("records"), Path("records").resolve().parent / "analysis",
                              Path("results"), "quick", [])  # as the command makes it, from toy/
     held = plain(runmemo.recall(Path("records"), "quick", key))
     held["claims"][0]["verdict"] = "not reproduced"  # what a forged memo would say
-    if damage == "garbage":
-        memo.write_bytes(b"\x00not a cache entry")
-    elif damage == "other key":
-        slot.write("0" * 40, held)
-    elif damage == "misshapen rows":  # sealed, key right, rows of another shape
+    if damage == "misshapen rows":  # sealed, key right, rows of another shape
         held["claims"][0]["outcomes"] = [{"no such field": 1}]
         slot.write(key, held)
     else:
@@ -182,3 +178,30 @@ def test_key_covers_the_profile_targets_packages_and_litrec(toy, cli, monkeypatc
     assert runmemo.inputs_key(*dirs, "quick", []) != with_site
     monkeypatch.setattr(runmemo, "_litrec_sources", lambda: "another litrec")
     assert runmemo.inputs_key(*dirs, "quick", []) not in (key, with_site)
+
+
+def test_an_edit_undone_while_the_run_reads_the_inputs_keeps_no_answer(toy, cli, monkeypatch):
+    """A -> B -> A within one run, size and modification time put back each time: the run read
+    B, and the key worked out after it is A's again but for the change time, so B's answer is
+    never kept as A's (the next run equals a run with every cache off)."""
+    import litrec.records.load
+
+    cli("run", "--profile", "quick")
+    memo = toy / ".litrec-cache" / "run" / "quick.bin"
+    memo.unlink(missing_ok=True)
+    paper = toy / "records/literature/ARXIV-0000.00001.yaml"
+    real = litrec.records.load.load_project
+
+    def read_b_then_undo(*args, **kwargs):
+        _same_size_edit(paper, "value: 1000", "value: 0001")  # B
+        try:
+            return real(*args, **kwargs)
+        finally:
+            _same_size_edit(paper, "value: 0001", "value: 1000")  # A again
+
+    with monkeypatch.context() as m:
+        m.setattr(litrec.records.load, "load_project", read_b_then_undo)
+        during = cli("run", "--profile", "quick", "--format", "json")
+    fresh = _fresh(cli, monkeypatch, "--profile", "quick", "--format", "json")
+    assert during != fresh  # the premise: the run in between answered for B
+    assert cli("run", "--profile", "quick", "--format", "json") == fresh

@@ -119,3 +119,37 @@ def test_a_cluster_started_early_is_closed_when_nothing_runs(sweep_project, cli)
     assert code == 0, err
     assert json.loads(out)["ran"] == []
     assert [c for c in SpecCluster._instances if c.status.name != "closed"] == []
+
+
+def test_one_spec_decides_where_points_go(monkeypatch):
+    """`--jobs` is worked out once (`ExecutorSpec.of`: none given, one worker per CPU), and one
+    rule (`sends`) says whether an analysis's points go to workers; `parallel` is that rule for
+    an analysis of several points."""
+    from litrec.runs import executors
+    from litrec.runs.executors import ExecutorSpec
+
+    monkeypatch.setattr(executors, "default_jobs", lambda: 7)
+    assert ExecutorSpec.of().workers == 7 and ExecutorSpec.of("local", 3).workers == 3
+    table = {("local", 1): (False, False), ("local", 2): (False, True), ("dask", 1): (True, True)}
+    for (kind, jobs), (one, several) in table.items():
+        spec = ExecutorSpec.of(kind, jobs)
+        assert (spec.sends(1), spec.sends(2), spec.sends(50)) == (one, several, several)
+        assert spec.parallel is several
+
+
+def test_jobs_is_worked_out_in_one_place():
+    """No module of litrec.runs but the spec's `of` turns a missing --jobs into a number."""
+    import ast
+    from pathlib import Path
+
+    import litrec.runs
+
+    calls = []
+    for path in sorted(Path(litrec.runs.__file__).parent.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for func in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]:
+            for node in ast.walk(func):
+                called = node.func if isinstance(node, ast.Call) else None
+                if "default_jobs" in (getattr(called, "id", None), getattr(called, "attr", None)):
+                    calls.append(f"{path.name}:{func.name}")
+    assert calls == ["executors.py:of"]

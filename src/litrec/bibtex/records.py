@@ -10,6 +10,7 @@ import datetime as dt
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -163,3 +164,27 @@ def import_bibtex(text: str, records_dir: Path, force: bool = False, dry_run: bo
         done.append(Outcome(action, rid, path, conv.line, conv.key, conv.dropped))
     failed.sort(key=lambda f: f.line)
     return done, failed
+
+
+@dataclass
+class Imported:
+    """What `litrec import bibtex FILE` did: the file read (its text and encoding, and the name
+    shown for it), the entries written or that would be, and those that could not be."""
+
+    source: Any
+    shown: str
+    done: list[Outcome]
+    failed: list[Failure]
+
+
+def import_file(name: str, records_dir: Path, force: bool = False, dry_run: bool = False,
+                ids: dict[str, str] | None = None) -> Imported:
+    """`litrec import bibtex FILE` below the command: read the file ('-': standard input) and
+    import every entry (`import_bibtex`)."""
+    from litrec.bibtex.source import read_named
+    from litrec.util.confine import need_dir
+
+    need_dir(records_dir, "records")
+    source, shown = read_named(name)
+    done, failed = import_bibtex(source.text, records_dir, force, dry_run, ids=ids)
+    return Imported(source, shown, done, failed)

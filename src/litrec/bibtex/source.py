@@ -32,6 +32,34 @@ class Source:
     note: str | None = None
 
 
+def read_named(name: str) -> tuple[Source, str]:
+    """(text and encoding, shown name) of the .bib file named on the command line, or of
+    standard input for '-'. The file may lie anywhere, but must be a regular file (a FIFO
+    would block); `UsageError` when it is not one, `InputError` when it cannot be read."""
+    import io
+    import sys
+    from pathlib import Path
+
+    from litrec.util.confine import Refused, read_regular
+    from litrec.util.errors import UsageError
+
+    if name == "-":
+        raw = getattr(sys.stdin, "buffer", None)
+        return (read_source(raw, "<stdin>") if raw else Source(sys.stdin.read(), "UTF-8"), "<stdin>")
+    path = Path(name)
+    if not path.exists():
+        raise UsageError(f"BibTeX file '{name}' does not exist")
+    if path.is_dir():
+        raise UsageError(f"BibTeX file '{name}' is not a file")
+    try:
+        raw = read_regular(path)
+    except Refused as r:
+        raise UsageError(f"BibTeX file '{name}' {r.message}") from None
+    except OSError as exc:
+        raise InputError(f"cannot read BibTeX file '{name}': {exc.strerror or exc}") from None
+    return read_source(io.BytesIO(raw), name), name
+
+
 def read_source(stream, name: str) -> Source:
     """The text of a binary stream (a .bib file, standard input); refuse one over MAX_BYTES."""
     raw = stream.read(MAX_BYTES + 1)

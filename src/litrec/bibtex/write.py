@@ -197,3 +197,15 @@ def select_literature(proj, ids: list[str]) -> tuple[list, list[str]]:
         else:
             chosen.append(rec)
     return chosen, problems
+
+
+def export_bibtex(records_dir, analysis_dir, ids: list[str]) -> tuple[str, int, list[str]]:
+    """`litrec export bibtex` below the command: (the entries' text, how many, a message per id
+    that names no literature record). The records are loaded whether or not every one is
+    valid: a valid literature record can be exported from a collection with errors."""
+    from litrec.records.load import load_project
+    from litrec.util.confine import need_dir
+
+    need_dir(records_dir, "records")
+    chosen, problems = select_literature(load_project(records_dir, analysis_dir), ids)
+    return ("" if problems else bibtex_library(chosen)), len(chosen), problems

@@ -14,7 +14,8 @@ plain data (`marshal`: str, int, float, bool, None, bytes, and tuples, lists and
 dicts of them); named entry types are dataclasses turned into a dict of their
 fields and back (`plain`, `named`).
 
-The refusal rules, the same for every use (tested once, `tests/runner/test_cache.py`):
+The refusal rules, the same for every use (tested once over every use,
+`tests/cache/test_cache.py`):
 
 - caching off: `LITREC_NO_CACHE` set (not 0), or `--no-cache` (which sets it for the
   command and the processes it starts): nothing is read or written;
@@ -27,8 +28,10 @@ The refusal rules, the same for every use (tested once, `tests/runner/test_cache
 - a write that fails (a read-only checkout) is silent.
 
 The users: the validation cache (`litrec.cache.vcache`), a no-op run's verdicts
-(`litrec.cache.runmemo`), what sources say (`litrec.cache.sourcefacts`) and, as one folder
-of it, JAX's compile cache (`litrec.cache.jaxcache`, whose entries JAX keys itself).
+(`litrec.cache.runmemo`), what sources say (`litrec.cache.sourcefacts`) and, as folders
+of it (`cache_dir`), JAX's compile cache (`litrec.cache.jaxcache`, whose entries JAX keys
+itself) and training checkpoints (`litrec.runs.resume`). Nothing else uses the primitive
+or names the folder (tests/architecture checks it).
 """
 
 from __future__ import annotations

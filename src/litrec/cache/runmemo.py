@@ -6,9 +6,9 @@ files under `records/`, `analysis/` and `results/`, the installed packages and
 litrec itself. Its answer (the current analyses and the claim statuses) is
 kept in `.litrec-cache/run/PROFILE.bin` (`litrec.cache`), under a key made of all of those:
 
-- every file under the three folders: its path, size, modification time and
-  content hash (`__pycache__` folders aside); a symbolic link anywhere in them,
-  or a file that cannot be read, means no key (and no memo);
+- every file under the three folders: its path, size, modification and change
+  times, inode and content hash (`__pycache__` folders aside); a symbolic link
+  anywhere in them, or a file that cannot be read, means no key (and no memo);
 - the folders as given and the working folder (messages name paths);
 - the profile and the targets;
 - litrec's version and the source of each of its modules, the inputs every
@@ -20,7 +20,9 @@ kept in `.litrec-cache/run/PROFILE.bin` (`litrec.cache`), under a key made of al
   their hashes, and expanded and hashed again before the answer is used.
 
 The answer is kept only when the key worked out again after the run is the key
-made before it: an input edited while the run read it leaves no answer.
+made before it: an input edited while the run read it leaves no answer, even
+when the edit was undone, its size and modification time put back (A -> B ->
+A): the change time, which no program sets, moved on.
 
 A run finds the same key, so the same inputs, and prints the kept answer
 without loading the records' schemas: what it prints is what the full run
@@ -52,7 +54,7 @@ class NoKey(Exception):
 
 
 def _tree(h, folder: Path) -> None:
-    """Add every file under `folder` (path, size, time, content hash) to the hash `h`."""
+    """Add every file under `folder` (path, size, times, inode, content hash) to the hash `h`."""
     try:
         st = os.lstat(folder)
     except FileNotFoundError:
@@ -77,7 +79,8 @@ def _tree(h, folder: Path) -> None:
             st = e.stat(follow_symlinks=False)
             with open(e.path, "rb") as fh:
                 content = hashlib.file_digest(fh, "blake2b").hexdigest()
-            h.update(f"{e.path}\0{st.st_size}\0{st.st_mtime_ns}\0{content}\0".encode())
+            h.update(f"{e.path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\0"
+                     f"{content}\0".encode())
 
 
 def _litrec_sources() -> str:

@@ -1,25 +1,32 @@
-"""The validation cache: each record file's checked result, kept between runs of `litrec validate`.
+"""The validation cache: what checking each record file found, kept between runs of `litrec validate`.
 
-It lives in one file, `.litrec-cache/validate/records.bin` at the project root
-(the folder that holds `records/`), and holds:
+It is one `litrec.cache.Slot`, `.litrec-cache/validate/records.bin` at the
+project root (the folder that holds `records/`), whose value is a `Contents`:
 
-- per record file (by its path inside the records folder): the file's key
-  `(size, mtime_ns, content hash)` and what `litrec.records.filecheck.check_file`
-  found (its problems and facts): reused only when the key is the file's
-  key now, so an edit caught neither by size nor by time is caught by the hash;
-  the facts are kept apart and decoded only when the checks between records
-  run again;
-- the checks between records (links, duplicate ids, claims against the
-  registry...): reused only when every file, the registry and the working
-  folder are as they were (`memo_key`);
-- the registry's problems, reused only when no file of `analysis/` changed.
+- `files`: per record file (by its path inside the records folder), a
+  `FileEntry`: the key `(size, mtime_ns, content hash)` of the bytes that were
+  checked and what `litrec.records.filecheck.check_file` found in them; reused
+  only when the file's key now is that key, so an edit caught neither by size
+  nor by time is caught by the hash;
+- `facts`: what the checks between records read of each valid record, kept
+  apart and decoded only when those checks run again;
+- `between`: the checks between records (links, duplicate ids, claims against
+  the registry...), reused only when every file, the registry and the working
+  folder are as they were;
+- `registry`: the registry's check, reused only when no file of `analysis/`
+  changed (its key sees each file's change time, so an edit undone while the
+  registry was read leaves nothing kept).
 
-The whole file is a `litrec.cache.Slot`, keyed on the litrec version and
-`SCHEMA_HASH`, a hash of the source of every module that decides a file's
-result (the schemas included), so an edited model invalidates it; the slot is
-sealed, written whole in one rename, and a damaged, foreign or linked one is
-not used (the cache's refusal rules). The shapes of its entries are checked
-as they are read (marshal keeps no types).
+The slot's key is `FORMAT`, the records folder and `schema_hash`: a hash of the
+source of every module that decides a file's result (the schemas included,
+and this module and the cache's, which decide an entry's shape), of PyYAML's
+and pydantic's installation and of the interpreter; the slot adds litrec's
+version and its seal (the cache's refusal rules). Entries are dataclasses, kept
+as dicts of their fields (`litrec.cache.plain`, `named`): an entry another
+litrec wrote is under another key, never misread.
+
+`litrec.records.validate` asks a `Cache` for what it may reuse and hands it
+what it found; it never looks at what the cache holds.
 """
 
 from __future__ import annotations
@@ -29,30 +36,74 @@ import marshal
 import os
 import stat
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
-from litrec import __version__
-from litrec.cache import Slot, litrec_code_hash
+from litrec.cache import Slot, caching_off, litrec_code_hash, named, plain
+from litrec.records.discover import read_record
+from litrec.util.confine import Refused
 
 SUBDIR = "validate"
 NAME = "records"
-FORMAT = 3
+FORMAT = 4
 
-# The modules whose source decides what one file yields (parsing, schemas, messages).
+# The modules whose source decides what one file yields (parsing, schemas, messages), and
+# the cache's own, which decide what an entry holds.
 SCHEMA_MODULES = ("util/confine", "util/diagnostics", "records/discover", "verdicts/expectation",
                   "records/explain", "records/filecheck", "util/formatting", "records/kinds",
                   "records/locators", "records/model", "util/safetext", "records/strict",
-                  "records/yamlsafe", "util/errors")
-# The modules of the checks between records and of the registry (keyed with the memos).
+                  "records/yamlsafe", "util/errors", "cache/__init__", "cache/vcache")
+# The modules of the checks between records and of the registry (keyed with their entries).
 CHECK_MODULES = ("records/checks", "records/validate", "runs/contract", "runs/inputs",
                  "records/project", "runs/registry")
 # Packages whose version changes what validation says (PyYAML, pydantic).
 PACKAGES = ("yaml", "_yaml", "pydantic", "pydantic_core")
 
 
+@dataclass(slots=True)
+class FileEntry:
+    """What checking one record file found (its facts kept apart)."""
+
+    key: tuple | None       # (size, mtime_ns, content hash) of the bytes checked; None: unread
+    parsed: bool            # read and parsed as YAML
+    raw_id: str | None      # the `id` as written, even when invalid (for duplicate ids)
+    problems: tuple         # (line, col, field, message, code, severity, record) each
+    record: str | None      # the id of the valid record it holds
+
+
+@dataclass
+class Between:
+    """The checks between records: their problems (`Diagnostic` rows) and links, under a key."""
+
+    key: str
+    duplicates: tuple
+    problems: tuple
+    edges: int
+
+
+@dataclass
+class Registry:
+    """What checking the analysis registry found: its names, METRICS and problems (rows)."""
+
+    key: str | None
+    exists: bool
+    names: tuple
+    problems: tuple
+    metrics: tuple          # (analysis, its METRICS sorted, or None) each
+
+
+@dataclass
+class Contents:
+    """The slot's value: each file's entry, the facts (one marshal blob) and the two checks."""
+
+    files: dict
+    facts: bytes
+    between: dict | None
+    registry: dict | None
+
+
 def _source_hash(names: tuple[str, ...]) -> str:
-    h = hashlib.blake2b(litrec_code_hash(names).encode(),
-                        digest_size=16)
+    h = hashlib.blake2b(litrec_code_hash(names).encode(), digest_size=16)
     for pkg in PACKAGES:
         h.update(pkg.encode() + b"\0" + _package_stamp(pkg).encode())
     h.update(sys.version.encode())
@@ -86,146 +137,123 @@ def checks_hash() -> str:
     return _source_hash(CHECK_MODULES)
 
 
-def digest(*parts) -> str:
-    """A hash of plain data (str, int, bool, None in tuples): keys of the memos.
-
-    Made of `repr`, which writes equal data alike (`marshal` does not: it marks
-    objects shared in memory).
-    """
+def _digest(*parts) -> str:
+    """A hash of plain data (`repr`, which writes equal data alike; `marshal` does not)."""
     return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
 
 
-class Cache:
-    """The cache of one project for one records folder: entries by file, and the memos.
+def _row(d) -> tuple:
+    return (d.path, d.line, d.col, d.field, d.message, d.code, d.severity, d.record)
 
-    `refused` says why the cache is not used (a linked `.litrec-cache`); then
-    nothing is read or written.
+
+class Cache:
+    """The validation cache of the project `root` for `records_dir` (see the module docstring).
+
+    Off (every lookup misses, nothing is kept) when `on` is false, caching is off
+    (`LITREC_NO_CACHE`) or the folder is refused (`refused` says why: a link).
     """
 
-    def __init__(self, root: Path, records_dir: Path) -> None:
+    def __init__(self, root: Path, records_dir: Path, on: bool = True) -> None:
+        self.root = Path(root)
         self.slot = Slot(root, SUBDIR, NAME)
-        self.key = repr((FORMAT, __version__, schema_hash(), str(Path(records_dir).resolve())))
-        # path inside records/ -> (key, parsed, raw_id, problems, record id or None)
-        self.entries: dict[str, tuple] = {}
-        self._facts_blob = b""                # the facts by path, decoded on first use
-        self._facts: dict[str, tuple] | None = None
-        self.memo: tuple | None = None        # (key, duplicate ids, problems between records, edges)
-        self.registry: tuple | None = None    # (key, exists, names, problems)
-        self.refused = self.slot.refused()
-        self.damaged = False
-        self.changed = False
-        if not self.refused:
-            self._read()
+        self.on = on and not caching_off()
+        self.refused = self.slot.refused() if self.on else ""
+        self.on = self.on and not self.refused
+        self.key = repr((FORMAT, schema_hash(), str(Path(records_dir).resolve()))) if self.on else ""
+        # None: none kept yet, damaged, or of another format, litrec or schema
+        held = named(Contents, self.slot.read(self.key)) if self.on else None
+        self.changed = held is None
+        held = held or Contents({}, b"", None, None)
+        self.files, self._blob, self._facts = held.files, held.facts, None
+        self._between = named(Between, held.between) if held.between else None
+        self._registry = named(Registry, held.registry) if held.registry else None
+        self._between_key: str | None = None
+        self._registry_before: str | None = None
 
-    def _read(self) -> None:
-        held = self.slot.read(self.key)  # None: none yet, damaged, or another litrec or schema
-        if not (isinstance(held, tuple) and len(held) == 4 and isinstance(held[0], dict)
-                and type(held[3]) is bytes):
-            self.damaged = True
-            return
-        entries, memo, registry, facts = held
-        self.entries = entries
-        self._facts_blob = facts
-        self.memo = memo if _is_memo(memo) else None
-        self.registry = registry if _is_registry(registry) else None
-
-    def facts(self) -> dict[str, tuple]:
-        """The facts of each valid record by its path (read from the cache on first use)."""
-        if self._facts is None:
-            try:
-                facts = marshal.loads(self._facts_blob) if self._facts_blob else {}
-            except (EOFError, ValueError, TypeError):
-                facts = None
-            self._facts = facts if isinstance(facts, dict) else {}
-        return self._facts
-
-    def put(self, rel: str, entry: tuple, facts: tuple | None) -> None:
-        """Keep a file's result and facts (`rel`: its path inside the records folder)."""
-        self.entries[rel] = entry
-        self.facts()[rel] = facts
-        self.changed = True
-
-    def drop(self, rel: str) -> None:
-        """Forget a file (removed, or not readable now)."""
-        self.entries.pop(rel, None)
-        self.facts().pop(rel, None)
-        self.changed = True
-
-    def save(self) -> None:
-        """Write the cache (when anything changed), whole, in one rename; silent when it cannot."""
-        if self.refused or not (self.changed or self.damaged):
-            return
-        facts = self.facts()
+    def lookup(self, rel: str, path: str) -> FileEntry | None:
+        """The kept entry of the file `path` (`rel` inside the records folder) when its bytes
+        are those it was checked on."""
+        held = self.files.get(rel)
+        if held is None:
+            return None
         try:
-            blob = marshal.dumps({rel: facts.get(rel) for rel in self.entries})
-        except ValueError:  # pragma: no cover - an entry marshal cannot write: keep no cache
-            return
-        self.slot.write(self.key, (self.entries, self.memo, self.registry, blob))
+            entry = FileEntry(**held)
+            now = read_record(path, self.root)[1]
+        except (TypeError, Refused, OSError):  # not readable now: checked (and reported) afresh
+            return None
+        return entry if entry.key == now else None
 
+    def facts(self, rel: str) -> tuple | None:
+        """The kept facts of the file `rel` (a valid record)."""
+        if self._facts is None:
+            self._facts = marshal.loads(self._blob) if self._blob else {}
+        return self._facts.get(rel)
 
-def problems_ok(problems) -> bool:
-    """Whether cached problems are `(line, col, field, message, code, severity, record)` tuples."""
-    if not isinstance(problems, tuple):
-        return False
-    for p in problems:
-        if not (isinstance(p, tuple) and len(p) == 7 and type(p[0]) is int and type(p[1]) is int
-                and all(type(x) is str for x in p[2:6]) and (p[6] is None or type(p[6]) is str)):
-            return False
-    return True
+    def between(self, names, results, records_dir: Path, analysis_dir: Path,
+                reg: Registry) -> Between | None:
+        """The kept checks between records when every file (`results`), the folders, the
+        registry and the working folder are as they were."""
+        if not self.on:
+            return None
+        state = _digest(*[(n, r.key if r.key is not None else r.problems)
+                          for n, r in zip(names, results)])
+        self._between_key = _digest(checks_hash(), os.getcwd(), str(records_dir),
+                                    str(analysis_dir), analysis_dir.exists(), reg.exists,
+                                    reg.names, reg.metrics, state)
+        held = self._between
+        return held if held is not None and held.key == self._between_key else None
 
+    def keep_between(self, duplicates, problems, edges: int) -> None:
+        """Keep what the checks between records found, under the key `between` made."""
+        self._between = Between(self._between_key or "", tuple(map(_row, duplicates)),
+                                tuple(map(_row, problems)), edges)
+        self.changed = True
 
-def _rows_ok(rows) -> bool:
-    """Whether cached diagnostics are `(path, line, col, field, message, code, severity, record)`."""
-    return isinstance(rows, tuple) and all(
-        isinstance(d, tuple) and len(d) == 8 and type(d[0]) is str and problems_ok((d[1:],))
-        for d in rows)
+    def _registry_key(self, analysis_dir: Path) -> str | None:
+        key = registry_key(analysis_dir, self.root) if self.on else None
+        return None if key is None else _digest(key, checks_hash(), os.getcwd())
 
+    def registry(self, analysis_dir: Path) -> Registry | None:
+        """The kept registry check when no file of `analysis_dir` changed."""
+        self._registry_before = key = self._registry_key(analysis_dir)
+        held = self._registry
+        return held if key is not None and held is not None and held.key == key else None
 
-def _is_memo(memo) -> bool:
-    return (isinstance(memo, tuple) and len(memo) == 4 and type(memo[0]) is str
-            and _rows_ok(memo[1]) and _rows_ok(memo[2]) and type(memo[3]) is int)
+    def keep_registry(self, analysis_dir: Path, exists: bool, names: tuple, problems,
+                      metrics: tuple) -> Registry:
+        """What the registry check found; kept when `analysis_dir` is as it was keyed before
+        the check read it (no edit in between, even one undone)."""
+        found = Registry(None, exists, names, tuple(map(_row, problems)), metrics)
+        key = self._registry_before
+        if key is not None and self._registry_key(analysis_dir) == key:
+            found.key, self._registry, self.changed = key, found, True
+        return found
 
-
-def _is_registry(reg) -> bool:
-    return (isinstance(reg, tuple) and len(reg) == 5 and type(reg[0]) is str
-            and type(reg[1]) is bool and isinstance(reg[2], tuple)
-            and all(type(n) is str for n in reg[2]) and _rows_ok(reg[3])
-            and isinstance(reg[4], tuple)
-            and all(isinstance(m, tuple) and len(m) == 2 and type(m[0]) is str
-                    and (m[1] is None or (isinstance(m[1], tuple)
-                                          and all(type(x) is str for x in m[1])))
-                    for m in reg[4]))
-
-
-def facts_ok(f) -> bool:
-    """Whether cached facts have the shape of `litrec.records.filecheck.Facts`."""
-    if not (isinstance(f, tuple) and len(f) == 8 and type(f[0]) is str and type(f[1]) is str
-            and isinstance(f[2], tuple) and isinstance(f[3], tuple) and isinstance(f[4], tuple)
-            and (f[5] is None or type(f[5]) is str) and type(f[6]) is bool
-            and (f[7] is None or type(f[7]) is str)):
-        return False
-    for ref in f[2]:
-        if not (isinstance(ref, tuple) and len(ref) == 3 and type(ref[0]) is str
-                and type(ref[1]) is str and isinstance(ref[2], tuple)):
-            return False
-    return (all(isinstance(c, tuple) and len(c) == 3 and type(c[0]) is str
-                and (c[1] is None or type(c[1]) is str) and isinstance(c[2], tuple)
-                and all(isinstance(m, tuple) and len(m) == 2 and type(m[0]) is str
-                        and isinstance(m[1], tuple) for m in c[2]) for c in f[3])
-            and all(a is None or type(a) is str for a in f[4]))
+    def save(self, rels: list[str], results: list[FileEntry], fresh: dict[int, tuple]) -> None:
+        """Keep every file's entry (`fresh`: the facts of those checked this run, by index),
+        when anything changed; silent when it cannot."""
+        if not self.on or not (self.changed or fresh or len(rels) != len(self.files)):
+            return  # every file as kept (a file not kept is checked, so it is in `fresh`)
+        facts = {rel: fresh[i] if i in fresh else self.facts(rel)
+                 for i, rel in enumerate(rels) if results[i].key is not None}
+        files = {rel: plain(res) for rel, res in zip(rels, results) if res.key is not None}
+        self.slot.write(self.key, Contents(files, marshal.dumps(facts), plain(self._between),
+                                           plain(self._registry)))
 
 
 def registry_key(analysis_dir: Path, root: Path) -> str | None:
     """A key of everything the registry's check reads: registry.yaml and every module of analysis/.
 
-    None when any of them is a symbolic link (or a folder of them is): then the
-    registry is checked again each time rather than trusted to a key.
+    Each file's path, size, times (modification and change: an edit undone in
+    between changes the second) and content hash. None when any of them is a
+    symbolic link (or a folder of them is): then the registry is checked again
+    each time rather than trusted to a key.
     """
     from litrec.util.confine import walk
 
     folder = Path(analysis_dir)
     if not os.path.lexists(folder):
-        return digest("absent", str(folder))
+        return _digest("absent", str(folder))
     if os.path.islink(folder):
         return None
     files, linked = walk(folder, (".py", ".yaml"))
@@ -240,6 +268,6 @@ def registry_key(analysis_dir: Path, root: Path) -> str | None:
             raw = path.read_bytes()
         except OSError:
             return None
-        parts.append((str(path), st.st_size, st.st_mtime_ns,
+        parts.append((str(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino,
                       hashlib.blake2b(raw, digest_size=16).hexdigest()))
-    return digest(*parts)
+    return _digest(*parts)

@@ -1,9 +1,12 @@
 """The command layer: `litrec COMMAND ...`, one module per command.
 
 Each command module declares its options (`add_parser`) and does its work
-(`run(args) -> exit code`): it calls the stage modules below, prints what they
-return, and turns their typed errors (`litrec.util.errors`) into messages and exit
-codes. Nothing below this package imports it.
+(`run(args) -> exit code`): it calls ONE library function below (as DVC's `CmdRun`
+calls `repo.reproduce`), prints what it returns and picks the exit code. What the
+commands share is here, once: `main` turns the typed errors of the layers below
+(`litrec.util.errors`) into messages and exit codes, the records' errors
+(`InvalidRecords`) included, listed as `litrec validate` lists them. Nothing below
+this package imports it.
 
 Exit codes: 0 success, 1 invalid input, a damaged result or what the command's
 description names (`run`: a claim not reproduced), 2 usage error; the README
@@ -19,10 +22,14 @@ import os
 import sys
 
 from litrec import __version__
-from litrec.util.errors import LitrecError, UsageError
+from litrec.util.errors import InvalidRecords, LitrecError, UsageError
 from litrec.util.safetext import safe_streams
 
 EXIT_USAGE = 2  # as litrec.commands.common, which this module does not import at start
+
+# Commands that SIGTERM stops as Ctrl-C does, from their start (`litrec.runs.interrupt`): the
+# run stops its workers and keeps every result whole, then exits 143 (Ctrl-C: 130).
+STOPPED_BY_SIGNALS = ("run",)
 
 # Command name -> its module under litrec.commands, in the order `litrec --help` lists them.
 COMMANDS = {"validate": "validate", "schema": "schema", "run": "run", "status": "status",
@@ -64,12 +71,21 @@ def main(argv: list[str] | None = None) -> int:
     Everything printed passes through `safe_text`: text from the records (a title, a
     reason, a value quoted in a message) never reaches the terminal as control characters.
     """
-    with safe_streams():
-        return _main(argv)
+    from litrec.runs import interrupt
 
-
-def _main(argv: list[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    stops = _command_named(argv) in STOPPED_BY_SIGNALS
+    with safe_streams():
+        try:
+            with interrupt.handling() if stops else contextlib.nullcontext():
+                return _main(argv)
+        except KeyboardInterrupt as exc:  # Ctrl-C (130) or, during a run, SIGTERM (143); also
+            code = getattr(exc, "exit_code", 130)  # while the command line is parsed
+            print(f"litrec: {'terminated' if code == 143 else 'interrupted'}", file=sys.stderr)
+            return code
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser(_command_named(argv))
     args = parser.parse_args(argv)
     if args.command is None:
@@ -81,13 +97,14 @@ def _main(argv: list[str] | None) -> int:
     except UsageError as exc:
         print(f"litrec: error: {exc}", file=sys.stderr)
         return exc.exit_code
+    except InvalidRecords as exc:  # every error, as `litrec validate` prints it, then one line
+        for d in exc.diagnostics:
+            print(d.format(), file=sys.stderr)
+        print(f"litrec {args.command}: {exc}", file=sys.stderr)
+        return exc.exit_code
     except LitrecError as exc:
         print(f"litrec {args.command}: error: {exc}", file=sys.stderr)
         return exc.exit_code
-    except KeyboardInterrupt as exc:  # Ctrl-C (130) or, during a run, SIGTERM (143)
-        code = getattr(exc, "exit_code", 130)
-        print(f"litrec: {'terminated' if code == 143 else 'interrupted'}", file=sys.stderr)
-        return code
     except BrokenPipeError:  # the reader went away (`litrec export json | head`): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

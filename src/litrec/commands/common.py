@@ -1,4 +1,5 @@
-"""What the commands share: common options, the console, loading a valid project, output files."""
+"""What the commands share: common options, the console, output files. (Loading a valid
+project is `litrec.records.load.load_valid_project`; its errors are printed by `main`.)"""
 
 from __future__ import annotations
 
@@ -9,13 +10,11 @@ import re
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import Iterator
 
+from litrec.util.confine import need_dir  # noqa: F401 (the commands' check of a folder they are given)
 from litrec.util.errors import UsageError
 from litrec.util.safetext import raw_stream, safe_text
-
-if TYPE_CHECKING:  # loading the records' models is not needed to parse a command line
-    from litrec.records.project import Project
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -94,32 +93,6 @@ def _safe_console():
             return super().render_str(safe_text(text), **kwargs)
 
     return SafeConsole
-
-
-def need_dir(path: Path, what: str) -> None:
-    """UsageError unless `path` is a folder."""
-    if not path.is_dir():
-        raise UsageError(f"{what} folder '{path}' does not exist")
-
-
-def load_valid_project(args) -> Project | None:
-    """The project named by --records/--analysis, or None after printing its errors.
-
-    Commands that act on the records (run, status, export, ...) refuse invalid
-    ones: every error is printed, as `litrec validate` would, with one line saying so.
-    """
-    from litrec.records.load import load_project
-
-    need_dir(args.records, "records")
-    proj = load_project(args.records, getattr(args, "analysis", None))
-    if proj.errors:
-        for d in sorted(proj.errors, key=lambda d: (d.path, d.line, d.col)):
-            print(d.format(), file=sys.stderr)
-        n = len(proj.errors)
-        print(f"litrec {args.command}: the records have {n} error{'s' * (n != 1)}; fix them first "
-              "(litrec validate)", file=sys.stderr)
-        return None
-    return proj
 
 
 def _inside(path: Path, folder: Path) -> bool:

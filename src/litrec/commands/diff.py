@@ -4,14 +4,7 @@ from __future__ import annotations
 
 import json
 
-from litrec.commands.common import (
-    format_arg,
-    load_valid_project,
-    profile_name,
-    records_args,
-    results_arg,
-)
-from litrec.util.errors import UsageError
+from litrec.commands.common import format_arg, profile_name, records_args, results_arg
 
 
 def add_parser(sub) -> None:
@@ -38,46 +31,22 @@ def add_parser(sub) -> None:
     format_arg(p)
 
 
-def sides(revs: list[str], profiles: list[str] | None):
-    """The two sides (old, new) that `revs` and `profiles` name."""
-    from litrec.verdicts.diff import Side
-
-    profiles = profiles or ["paper"]
-    if len(revs) > 2 or len(profiles) > 2:
-        raise UsageError("litrec diff compares two sides: at most two revisions and two profiles")
-    if len(profiles) == 2:
-        if len(revs) > 1:
-            raise UsageError("give one revision (or none) to compare two profiles")
-        rev = revs[0] if revs else None
-        return Side(rev, profiles[0]), Side(rev, profiles[1])
-    if len(revs) == 2:
-        return Side(revs[0], profiles[0]), Side(revs[1], profiles[0])
-    return Side(revs[0] if revs else "HEAD", profiles[0]), Side(None, profiles[0])
-
-
 def run(args) -> int:
-    """Print what changed; exit 0 whether or not anything did."""
-    from litrec.verdicts.diff import as_json, check_rev, diff
+    """Print what changed (`litrec.verdicts.diff.compare`); exit 0 whether or not anything did."""
+    from litrec.verdicts.diff import compare
 
-    old, new = sides(args.revs, args.profiles)
-    for side in (old, new):
-        if side.rev is not None:
-            check_rev(args.results, side.rev)
-    proj = load_valid_project(args)
-    if proj is None:
-        return 1
-    diffs = diff(proj, args.results, old, new, only_changed=not args.all)
+    found = compare(args.records, args.analysis, args.results, args.revs, args.profiles,
+                    only_changed=not args.all)
     if args.format == "json":
-        print(json.dumps(as_json(old, new, diffs), indent=2, default=str, ensure_ascii=False))
+        print(json.dumps(found.to_json(), indent=2, default=str, ensure_ascii=False))
         return 0
-    for d in diffs:
+    for d in found.diffs:
         verdict = (d.new.verdict if d.old.verdict == d.new.verdict
                    else f"{d.old.verdict} → {d.new.verdict}")
         print(f"{d.claim}  {verdict}")
         for change in d.changes:
             if not change.startswith("verdict: "):
                 print(f"    {change}")
-    n = sum(bool(d.changes) for d in diffs)
-    total = len([c for _, c in proj.claims() if c.check is not None])
-    print(f"{n} of {total} checked claims changed from {old.label} to {new.label}")
+    print(f"{found.changed} of {found.checked} checked claims changed from {found.old.label} to "
+          f"{found.new.label}")
     return 0

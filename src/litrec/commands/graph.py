@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from litrec.commands.common import check_out, emit, load_valid_project, records_args
-from litrec.export import to_dot, to_json, to_mermaid
+from litrec.commands.common import check_out, emit, records_args
 
 
 def add_parser(sub) -> None:
@@ -21,13 +20,12 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    """Print (or write) the graph; exit 1 when the records have errors."""
+    """Print (or write) the graph (`litrec.export.draw_graph`); exit 1 when the records have
+    errors."""
+    from litrec.export import draw_graph
+
     if args.out:
         check_out(args.out, args.records)
-    proj = load_valid_project(args)
-    if proj is None:
-        return 1
-    render = {"dot": to_dot, "mermaid": to_mermaid, "json": to_json}[args.format]
-    emit(render(proj), args.out, f"{len(proj.records)} records, {len(proj.edges)} links",
-         args.records)
+    drawn = draw_graph(args.records, args.analysis, args.format)
+    emit(drawn.text, args.out, f"{drawn.records} records, {drawn.links} links", args.records)
     return 0

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import sys
 from pathlib import Path
 
-from litrec.bibtex.records import import_bibtex
-from litrec.bibtex.source import Source, read_source
-from litrec.commands.common import format_arg, need_dir
-from litrec.util.confine import Refused, read_regular
-from litrec.util.errors import InputError, UsageError
+from litrec.bibtex.records import import_file
+from litrec.commands.common import format_arg
+from litrec.util.errors import UsageError
 from litrec.records.kinds import ID_RE, KIND
 from litrec.records.scaffold import display
 
@@ -60,35 +57,15 @@ def _ids(pairs: list[tuple[str, str]]) -> dict[str, str]:
     return out
 
 
-def _read_source(name: str) -> tuple[Source, str]:
-    """(text and encoding, shown name) of a .bib file, or of stdin for '-'."""
-    if name == "-":
-        raw = getattr(sys.stdin, "buffer", None)
-        return (read_source(raw, "<stdin>") if raw else Source(sys.stdin.read(), "UTF-8"), "<stdin>")
-    path = Path(name)
-    if not path.exists():
-        raise UsageError(f"BibTeX file '{name}' does not exist")
-    if path.is_dir():
-        raise UsageError(f"BibTeX file '{name}' is not a file")
-    try:  # the file named may lie anywhere, but must be a regular file (a FIFO would block)
-        raw = read_regular(path)
-    except Refused as r:
-        raise UsageError(f"BibTeX file '{name}' {r.message}") from None
-    except OSError as exc:
-        raise InputError(f"cannot read BibTeX file '{name}': {exc.strerror or exc}") from None
-    return read_source(io.BytesIO(raw), name), name
-
-
 def run(args) -> int:
-    """Import every entry; exit 1 when any entry could not be, or when there were none."""
+    """Import every entry (`litrec.bibtex.records.import_file`); exit 1 when any entry could not
+    be, or when there were none."""
     if args.import_format != "bibtex":
         raise UsageError("import needs a format: 'litrec import bibtex FILE'")
-    need_dir(args.records, "records")
-    source, shown = _read_source(str(args.file))
+    found = import_file(str(args.file), args.records, args.force, args.dry_run, ids=_ids(args.ids))
+    source, shown, done, failed = found.source, found.shown, found.done, found.failed
     if source.note:
         print(f"litrec import: {shown} {source.note}", file=sys.stderr)
-    done, failed = import_bibtex(source.text, args.records, args.force, args.dry_run,
-                                 ids=_ids(args.ids))
     if args.format == "json":
         print(json.dumps({
             "file": shown,

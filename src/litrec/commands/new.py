@@ -3,26 +3,15 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 import sys
 from pathlib import Path
 
-from litrec.commands.common import format_arg, need_dir
+from litrec.commands.common import format_arg
 from litrec.records import newclaim
+from litrec.records.scaffold import display, new_record
 from litrec.runs import scaffold as scaffold_analysis
-from litrec.util.errors import UsageError
-from litrec.records.kinds import KIND, KINDS
-from litrec.records.scaffold import (
-    choose_id,
-    display,
-    existing_ids,
-    next_id,
-    record_path,
-    skeleton,
-    write_new,
-    write_replace,
-)
+from litrec.util.errors import NotCreated, UsageError
 
 
 def add_parser(sub) -> None:
@@ -57,93 +46,32 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    """Write the skeleton; exit 1 when the id exists."""
+    """Write the skeleton (`litrec.records.scaffold.new_record`, `litrec.records.newclaim.new_claim`,
+    `litrec.runs.scaffold.new_analysis`); exit 1 when the id exists."""
     title = " ".join(args.title.split()) if args.title else None
-    if args.kind == "analysis":
-        return new_analysis(args, title)
-    if args.kind == "claim":
-        return new_claim(args, title)
     if args.kind in newclaim.PREFIX or args.kind.rstrip("s") in newclaim.PREFIX:
         kind = args.kind.rstrip("s")
         raise UsageError(f"a {kind} is a claim inside a record, not a record of its own: "
                          f"litrec new claim RECORD --kind {kind} appends one to a literature "
                          "record (or a note, or a theory)")
-    if args.kind not in KINDS:
-        close = difflib.get_close_matches(args.kind, [*KINDS, "analysis"], n=1)
-        hint = f"did you mean '{close[0]}'? " if close else ""
-        raise UsageError(f"unknown kind '{args.kind}'; {hint}kinds: {', '.join(KINDS)}, analysis")
-    records = args.records
-    need_dir(records, "records")
-    ids = existing_ids(records)
     try:
-        rid = choose_id(args.kind, args.id, title, ids)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    path = record_path(records, args.kind, rid)
-    if rid in ids or path.exists():
-        where = display(ids.get(rid, path))
-        hint = (f"; the next free {args.kind} id is {next_id(args.kind, ids)}"
-                if KIND[args.kind].prefix else "")
-        print(f"litrec new: {rid} already exists: {where}{hint}", file=sys.stderr)
+        if args.kind == "analysis":
+            new, written = scaffold_analysis.new_analysis(args.analysis, args.id, title)
+            out = {"analysis": new.name, "module": new.module,
+                   "files": [display(p) for p in written]}
+            lines = [f"created {display(p)}" for p in written[:-1]]
+            lines.append(f"registered {new.name} in {display(new.registry_path)}")
+        elif args.kind == "claim":
+            claim, path = newclaim.new_claim(args.records, args.id, args.claim_kind, args.claim_id,
+                                             title)
+            out = {"claim": claim.ref, "kind": args.claim_kind, "path": display(path)}
+            lines = [f"added {claim.ref} ({args.claim_kind}) to {display(path)}"]
+        else:
+            rid, path = new_record(args.records, args.kind, args.id, title)
+            out = {"id": rid, "kind": args.kind, "path": display(path)}
+            lines = [f"created {display(path)}"]
+    except NotCreated as exc:
+        print(f"litrec new: {exc}", file=sys.stderr)
         return 1
-    text = skeleton(args.kind, rid, title, path, records)
-    try:
-        write_new(path, text)
-    except FileExistsError:  # created since we looked
-        print(f"litrec new: {rid} already exists: {display(path)}", file=sys.stderr)
-        return 1
-    if args.format == "json":
-        print(json.dumps({"id": rid, "kind": args.kind, "path": display(path)}, indent=2))
-    else:
-        print(f"created {display(path)}")
-    return 0
-
-
-def new_claim(args, title: str | None) -> int:
-    """Append a claim to a record; exit 1 when the record does not exist."""
-    if not args.id:
-        raise UsageError("give the record that holds the claim: litrec new claim ARXIV-2212.07677")
-    need_dir(args.records, "records")
-    ids = existing_ids(args.records)
-    path = ids.get(args.id)
-    if path is None:
-        close = difflib.get_close_matches(args.id, sorted(ids), n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
-        print(f"litrec new: no record '{args.id}'{hint}", file=sys.stderr)
-        return 1
-    new = newclaim.plan_claim(args.id, path, args.claim_kind, args.claim_id, title)
-    write_replace(path, new.text)
-    if args.format == "json":
-        print(json.dumps({"claim": new.ref, "kind": args.claim_kind, "path": display(path)},
-                         indent=2))
-    else:
-        print(f"added {new.ref} ({args.claim_kind}) to {display(path)}")
-    return 0
-
-
-def new_analysis(args, title: str | None) -> int:
-    """Write a new analysis, its registry entry and its test; exit 1 when the name is taken."""
-    if not args.id:
-        raise UsageError(f"give the analysis's name: {scaffold_analysis.NAME_RULE}")
-    need_dir(args.analysis, "analysis")
-    try:
-        new = scaffold_analysis.plan(args.id, args.analysis, title)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    taken = scaffold_analysis.existing(new)
-    if taken:
-        print(f"litrec new: {taken}; choose another name", file=sys.stderr)
-        return 1
-    try:
-        written = scaffold_analysis.write(new)
-    except FileExistsError as exc:  # created since we looked
-        print(f"litrec new: {display(Path(exc.filename))} exists; choose another name", file=sys.stderr)
-        return 1
-    if args.format == "json":
-        print(json.dumps({"analysis": new.name, "module": new.module,
-                          "files": [display(p) for p in written]}, indent=2))
-    else:
-        for path in written[:-1]:
-            print(f"created {display(path)}")
-        print(f"registered {new.name} in {display(new.registry_path)}")
+    print(json.dumps(out, indent=2) if args.format == "json" else "\n".join(lines))
     return 0

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 
-from litrec.commands.common import format_arg, load_valid_project, records_args, results_arg
-from litrec.util.errors import UsageError
+from litrec.commands.common import format_arg, records_args, results_arg
 from litrec.records.scaffold import display
 
 
@@ -25,18 +23,11 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    """Write the review file; exit 2 for an id that is not a record."""
-    proj = load_valid_project(args)
-    if proj is None:
-        return 1
-    for rid in args.ids:
-        if rid not in proj.records:
-            close = difflib.get_close_matches(rid, sorted(proj.records), n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
-            raise UsageError(f"no record '{rid}'{hint}")
-    from litrec.records.suspect import review
+    """Write the review file (`litrec.records.suspect.review_records`); exit 2 for an id that is
+    not a record."""
+    from litrec.records.suspect import review_records
 
-    path, counts = review(proj, args.results, list(dict.fromkeys(args.ids)))
+    path, counts = review_records(args.records, args.analysis, args.results, args.ids)
     if args.format == "json":
         print(json.dumps({"reviews": display(path), "reviewed": counts}, indent=2))
     else:

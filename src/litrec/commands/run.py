@@ -10,7 +10,6 @@ from pathlib import Path
 from litrec.commands.common import (
     console,
     format_arg,
-    need_dir,
     positive_int,
     profile_arg,
     records_args,
@@ -113,19 +112,11 @@ def run(args) -> int:
                          "has the workers it was given")
     from litrec.runs.reproduce import reproduce
 
-    need_dir(args.records, "records")
     with stdout_to_stderr(args.format == "json"):  # standard output is for the JSON alone
         out = reproduce(args.records, args.analysis, args.results, args.profile, args.targets,
                         (args.executor, args.jobs, args.scheduler), force=args.force,
                         compile_cache=not args.no_compile_cache,
                         showing=lambda: _showing(args))
-    if out.errors:
-        for d in out.errors:
-            print(d.format(), file=sys.stderr)
-        n = len(out.errors)
-        print(f"litrec run: the records have {n} error{'s' * (n != 1)}; fix them first "
-              "(litrec validate)", file=sys.stderr)
-        return 1
     return _report(args, out.statuses, out.ran, out.current, out.failed, out.ran_any)
 
 

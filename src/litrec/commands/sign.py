@@ -27,37 +27,18 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    """Sign the results; exit 1 when one cannot be signed."""
-    from litrec.util.errors import DamagedResult
-    from litrec.runs.results import read_result, result_path
-    from litrec.runs.seal import broken_seal
-    from litrec.runs.signing import SigningError, sign_file, signing_key
+    """Sign the results (`litrec.runs.signing.sign_results`); exit 1 when one cannot be signed."""
+    from litrec.runs.signing import SigningError, sign_results
 
-    results = Path(args.results)
-    names = args.analyses or sorted(p.parent.name for p in results.glob(f"*/{args.profile}.json"))
-    if not names:
-        raise UsageError(f"no {args.profile} results in '{results}' to sign")
     try:
-        key = signing_key(results.resolve().parent, args.key)
+        signed = sign_results(args.results, args.profile, args.analyses, args.key)
     except SigningError as exc:
         raise UsageError(f"litrec sign: {exc}") from None
     failed = 0
-    for name in names:
-        path = result_path(results, name, args.profile)
-        try:
-            result = read_result(results, name, args.profile)
-        except DamagedResult as exc:
-            result, why = None, f"damaged ({exc})"
+    for one in signed:
+        if one.signature is None:
+            print(f"litrec sign: {one.path}: not signed: {one.why}", file=sys.stderr)
+            failed += 1
         else:
-            why = f"no {args.profile} result for '{name}'" if result is None else \
-                broken_seal(result, results / name)
-        if why:
-            print(f"litrec sign: {path}: not signed: {why}", file=sys.stderr)
-            failed += 1
-            continue
-        try:
-            print(sign_file(path, key))
-        except (SigningError, OSError) as exc:
-            print(f"litrec sign: {path}: not signed: {exc}", file=sys.stderr)
-            failed += 1
+            print(one.signature)
     return 1 if failed else 0

@@ -5,16 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from litrec.commands.common import (
-    format_arg,
-    load_valid_project,
-    profile_arg,
-    records_args,
-    results_arg,
-)
-from litrec.commands.table import print_table
-from litrec.runs.state import check_profile
-from litrec.verdicts.claims import BEHIND, claim_statuses, result_problems, with_scales
+from litrec.commands.common import format_arg, profile_arg, records_args, results_arg
 
 
 def add_parser(sub) -> None:
@@ -40,44 +31,26 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    """Print the verdicts; with --check-current exit 1 when a result is behind."""
-    proj = load_valid_project(args)
-    if proj is None:
-        return 1
-    check_profile(proj.registry, args.results, args.profile)
-    statuses = with_scales(proj, args.results, claim_statuses(proj, args.results, args.profile),
-                           args.profile)
+    """Print the verdicts (`litrec.verdicts.status.status`); with --check-current exit 1 when a
+    result is behind."""
+    from litrec.verdicts.status import status
+
+    found = status(args.records, args.analysis, args.results, args.profile)
     if args.format == "json":
-        print(json.dumps([s.row() for s in statuses], indent=2, default=str))
+        print(json.dumps([s.row() for s in found.statuses], indent=2, default=str))
     else:
-        print_table(statuses, args.profile, args.verbose)
-    errors, warnings = result_problems(statuses)
-    for w in warnings:
+        from litrec.commands.table import print_table  # rich: text output only
+
+        print_table(found.statuses, args.profile, args.verbose)
+    for w in found.warnings:
         print(f"litrec status: warning: {w}", file=sys.stderr)
-    bad = bad_signatures(statuses, args.results, args.profile)
-    for b in bad:
+    for b in found.bad_signatures:
         print(f"litrec status: error: {b}", file=sys.stderr)
     if args.check_current:
-        behind = [s for s in statuses if s.verdict in BEHIND]
-        for s in behind:
+        for s in found.behind:
             print(f"litrec status: {s.claim} is {s.verdict.replace('_', ' ')}: {s.reason}",
                   file=sys.stderr)
-        return 1 if behind or bad else 0
-    for e in errors:  # a result that cannot be judged is bad input: said once, exit 1
+        return 1 if found.behind or found.bad_signatures else 0
+    for e in found.errors:  # a result that cannot be judged is bad input: said once, exit 1
         print(f"litrec status: error: {e}", file=sys.stderr)
-    return 1 if errors or bad else 0
-
-
-def _by_result(statuses) -> dict[str, dict]:
-    """The provenance of each analysis's result, once per analysis."""
-    return {s.analysis: s.provenance for s in statuses if s.analysis and "signature" in s.provenance}
-
-
-def bad_signatures(statuses, results, profile: str) -> list[str]:
-    """A located line for each result whose signature does not verify."""
-    from litrec.runs.results import result_path
-
-    return [f"{result_path(results, name, profile)}.sig: bad signature: {p.get('signature_problem')}; "
-            f"re-sign it (litrec sign {name} --profile {profile}) if the result is yours as it is, "
-            "else rerun the analysis"
-            for name, p in sorted(_by_result(statuses).items()) if p["signature"] == "bad"]
+    return 1 if found.errors or found.bad_signatures else 0

@@ -22,6 +22,7 @@ from litrec.commands.common import console
 from litrec.util.formatting import fmt
 from litrec.verdicts.judge import Outcome, leaning
 from litrec.verdicts.claims import SCALES, VERDICTS, ClaimStatus
+from litrec.verdicts.status import by_result
 from litrec.verdicts.words import STYLE, mark, word
 
 JUDGED = ("reproduced", "not reproduced", "inconclusive", "stale")  # states shown with numbers
@@ -105,8 +106,7 @@ def scales_and_signatures(statuses: list[ClaimStatus], profile: str) -> list[str
         order = list(VERDICTS) + sorted(v for v in counts if v not in VERDICTS and v)
         out.append(f"at {scale}: " + (", ".join(f"{counts[v]} {word(v)}" for v in order
                                                 if counts[v]) or "none"))
-    seen = list({s.analysis: s.provenance["signature"] for s in statuses
-                 if s.analysis and "signature" in s.provenance}.values())
+    seen = [p["signature"] for p in by_result(statuses).values()]
     if any(v != "unsigned" for v in seen):
         words = {"signed": "signed", "unsigned": "unsigned", "bad": "bad signature"}
         out.append("results: " + ", ".join(f"{seen.count(v)} {w}" for v, w in words.items()

@@ -13,6 +13,8 @@ from pathlib import Path
 
 from litrec.records.validate import check_collection, default_analysis_dir
 from litrec.records.project import Project
+from litrec.util.confine import need_dir
+from litrec.util.errors import InvalidRecords
 
 
 def load_project(records_dir: Path, analysis_dir: Path | None = None) -> Project:
@@ -26,4 +28,15 @@ def load_project(records_dir: Path, analysis_dir: Path | None = None) -> Project
     proj.registry = checked.registry
     proj.diagnostics = checked.diagnostics
     proj.files = checked.files
+    return proj
+
+
+def load_valid_project(records_dir: Path, analysis_dir: Path | None = None) -> Project:
+    """The collection, loaded as `load_project` does, for a command that acts on the records:
+    `UsageError` when `records_dir` is not a folder, `InvalidRecords` (every error) when any
+    record is invalid."""
+    need_dir(records_dir, "records")
+    proj = load_project(records_dir, analysis_dir)
+    if proj.errors:
+        raise InvalidRecords(proj.errors)
     return proj

@@ -121,3 +121,28 @@ def plan_claim(record_id: str, path: Path, kind: str, claim_id: str | None,
         raise UsageError(f"could not append a claim to {path} without breaking it ({shown}); "
                          "add it by hand (site/records.md)")
     return NewClaim(f"{record_id}#{claim_id}", claim_id, text)
+
+
+def new_claim(records_dir: Path, record_id: str | None, kind: str, claim_id: str | None,
+              title: str | None) -> tuple[NewClaim, Path]:
+    """`litrec new claim RECORD` below the command: append a claim to the record's file,
+    keeping its other content and comments; (the claim, the file). `NotCreated` when there is
+    no such record."""
+    import difflib
+
+    from litrec.records.scaffold import existing_ids, write_replace
+    from litrec.util.confine import need_dir
+    from litrec.util.errors import NotCreated
+
+    if not record_id:
+        raise UsageError("give the record that holds the claim: litrec new claim ARXIV-2212.07677")
+    need_dir(records_dir, "records")
+    ids = existing_ids(records_dir)
+    path = ids.get(record_id)
+    if path is None:
+        close = difflib.get_close_matches(record_id, sorted(ids), n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        raise NotCreated(f"no record '{record_id}'{hint}")
+    new = plan_claim(record_id, path, kind, claim_id, title)
+    write_replace(path, new.text)
+    return new, path

@@ -209,3 +209,34 @@ def _check(kind: str, text: str) -> None:
     data = load_bytes(text.encode("utf-8")).data
     rec = m.MODELS[kind].model_validate(data)
     assert ID_RE[kind].match(rec.id), rec.id
+
+
+def new_record(records_dir: Path, kind: str, rid: str | None, title: str | None) -> tuple[str, Path]:
+    """`litrec new KIND [ID]` below the command: write the skeleton of a new record of `kind`
+    (its id the one given, else the next free one, or from `title`); (its id, its file).
+    `UsageError` for a kind or id that cannot be, `NotCreated` when the id exists."""
+    import difflib
+
+    from litrec.util.confine import need_dir
+    from litrec.util.errors import NotCreated, UsageError
+
+    if kind not in KIND:
+        close = difflib.get_close_matches(kind, [*KIND, "analysis"], n=1)
+        hint = f"did you mean '{close[0]}'? " if close else ""
+        raise UsageError(f"unknown kind '{kind}'; {hint}kinds: {', '.join(KIND)}, analysis")
+    need_dir(records_dir, "records")
+    ids = existing_ids(records_dir)
+    try:
+        rid = choose_id(kind, rid, title, ids)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    path = record_path(records_dir, kind, rid)
+    if rid in ids or path.exists():
+        hint = f"; the next free {kind} id is {next_id(kind, ids)}" if KIND[kind].prefix else ""
+        raise NotCreated(f"{rid} already exists: {display(ids.get(rid, path))}{hint}")
+    text = skeleton(kind, rid, title, path, records_dir)
+    try:
+        write_new(path, text)
+    except FileExistsError:  # created since we looked
+        raise NotCreated(f"{rid} already exists: {display(path)}") from None
+    return rid, path

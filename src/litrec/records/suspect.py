@@ -233,6 +233,24 @@ def review(proj: Project, results_dir: Path, record_ids: list[str],
     return path, counts
 
 
+def review_records(records_dir: Path, analysis_dir: Path | None, results_dir: Path,
+                   record_ids: list[str]) -> tuple[Path, dict[str, int]]:
+    """`litrec review` below the command: `review` in the valid project, each id named once
+    (`UsageError` for an id that is no record, with the closest one)."""
+    import difflib
+
+    from litrec.records.load import load_valid_project
+    from litrec.util.errors import UsageError
+
+    proj = load_valid_project(records_dir, analysis_dir)
+    for rid in record_ids:
+        if rid not in proj.records:
+            close = difflib.get_close_matches(rid, sorted(proj.records), n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise UsageError(f"no record '{rid}'{hint}")
+    return review(proj, results_dir, list(dict.fromkeys(record_ids)))
+
+
 def dump(reviews: dict) -> str:
     """The review file's text: sorted, one target per line."""
     lines = [HEADER]

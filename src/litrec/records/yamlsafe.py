@@ -198,11 +198,13 @@ def _scalar(node: yaml.ScalarNode) -> Any:
     tag = node.tag
     try:
         value = _constructor.yaml_constructors[tag](_constructor, node)
-    except (ValueError, OverflowError, ArithmeticError, yaml.YAMLError) as exc:
+    except (ValueError, OverflowError, ArithmeticError, AttributeError, yaml.YAMLError) as exc:
+        # AttributeError: PyYAML's timestamp constructor on a `!!timestamp` that is no date at all
         line, col = _mark(node)
         text = node.value if len(node.value) <= 40 else node.value[:37] + "..."
         if tag.endswith(":timestamp"):
-            why = str(exc).split(":")[0] if str(exc) else "no such date"
+            why = ("not a date YAML reads" if isinstance(exc, AttributeError)
+                   else str(exc).split(":")[0] if str(exc) else "no such date")
             msg = (f"'{text}' is not a real date ({why}); write a date that exists, as "
                    "YYYY-MM-DD, or quote it if it is text")
         elif tag.endswith(":int"):

@@ -26,6 +26,7 @@ the workers are spawned, each importing JAX itself.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import dataclasses
 import multiprocessing
 import os
@@ -81,8 +82,9 @@ class ExecutorSpec:
 
     @property
     def parallel(self) -> bool:
-        """Whether any point may go to workers: on dask always, locally with several."""
-        return self.kind == "dask" or self.workers > 1
+        """Whether any analysis's points may go to workers (`sends`, for one of several points):
+        on dask always, locally with several workers."""
+        return self.sends(2)
 
     def sends(self, n_points: int) -> bool:
         """The one rule of whether an analysis's points go to workers: on dask every
@@ -122,13 +124,30 @@ def _imports_jax(folder) -> bool:
 
 
 def _start_server(kind: str, uses_jax: bool) -> None:
-    from multiprocessing import forkserver
+    from multiprocessing import forkserver, resource_tracker
 
     preload = ["litrec.runs.workerstart", "litrec.runs.sweep", "numpy"]
     preload += ["jax", "jax.numpy"] if uses_jax else []
     preload += list(_DASK_MODULES) if kind == "dask" else []
     multiprocessing.get_context("forkserver").set_forkserver_preload(preload)
-    forkserver.ensure_running()  # a running server keeps what it has imported
+    resource_tracker.ensure_running()  # first: it unblocks SIGINT once it has started
+    with sigint_blocked():  # the server starts with Ctrl-C held off (`sigint_blocked`)
+        forkserver.ensure_running()  # a running server keeps what it has imported
+
+
+@contextlib.contextmanager
+def sigint_blocked() -> Iterator[None]:
+    """SIGINT blocked in this thread while inside: a process started meanwhile starts with it
+    blocked (the mask is inherited), so a Ctrl-C in the terminal, sent to the whole process
+    group, cannot hit it while it imports, before it ignores SIGINT itself; litrec gets the
+    Ctrl-C when the block ends."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    old = mask(signal.SIG_BLOCK, {signal.SIGINT}) if mask else None
+    try:
+        yield
+    finally:
+        if mask:
+            mask(signal.SIG_SETMASK, old)
 
 
 def warm(spec: ExecutorSpec, uses_jax: bool, early: Early | None = None) -> Early | None:
@@ -157,9 +176,11 @@ class Early:
 
     def take(self) -> DaskExecutor:
         """The executor once started (raising what stopped it from starting); the caller
-        closes it."""
+        closes it. A take stopped by Ctrl-C or SIGTERM while the cluster starts leaves it to
+        `discard`, which closes it once started."""
+        executor = self.future.result()
         self.taken = True
-        return self.future.result()
+        return executor
 
     def discard(self) -> None:
         """Close the executor unless it was taken (nothing was sent, or the run stopped)."""
@@ -195,17 +216,20 @@ class LocalExecutor:
     def submit(self, fn: Callable, arg: Any):
         """Send one call to a worker; a future. A worker started here starts with SIGINT
         blocked, so a Ctrl-C before it is ready cannot hit it half way through its start."""
-        mask = getattr(signal, "pthread_sigmask", None)
-        old = mask(signal.SIG_BLOCK, {signal.SIGINT}) if mask else None
-        try:
+        with sigint_blocked():
             return self.pool.submit(fn, arg)
-        finally:
-            if mask:
-                mask(signal.SIG_SETMASK, old)
 
     def as_completed(self, futures: Iterable) -> Iterator:
-        """The futures, in the order they finish."""
-        return concurrent.futures.as_completed(list(futures))
+        """The futures, in the order they finish; a stop of the run is looked for between
+        waits (`interrupt.check`), even one whose `Interrupted` was swallowed."""
+        from litrec.runs import interrupt
+
+        pending = set(futures)
+        while pending:
+            done, pending = concurrent.futures.wait(pending, timeout=interrupt.TICK_S,
+                                                    return_when=concurrent.futures.FIRST_COMPLETED)
+            interrupt.check()
+            yield from done
 
     def cancel(self, futures: Iterable) -> None:
         """Cancel the futures not yet started."""

@@ -9,17 +9,26 @@ instead of stopping the run (or, worse, reporting success).
 
 Inside `deferred()` (writing a result) a signal is only noted, so no write
 stops half way; `check()` raises it afterwards.
+
+A signal can land while Python runs a callback whose exceptions it only reports
+(a weak reference's callback inside the import system, a `__del__`): the
+`Interrupted` raised there is swallowed. While a run is going such a report is
+kept quiet (`sys.unraisablehook`), the signal stays noted, and the next `check()`
+raises it: the waits of a run (`result`, the executors' `as_completed`) check
+every `TICK_S` seconds.
 """
 
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Iterator
 
 _STOPS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 _state = {"noted": None, "deferring": 0, "active": 0}
+TICK_S = 0.25  # how often a wait of a run looks for a stop that was swallowed
 
 
 class Interrupted(KeyboardInterrupt):
@@ -51,7 +60,9 @@ def handling() -> Iterator[None]:
         yield
         return
     previous = {s: signal.getsignal(s) for s in _STOPS}
+    hook = sys.unraisablehook
     _state.update(noted=None, active=1)
+    sys.unraisablehook = _quiet_when_swallowed(hook)
     for s in _STOPS:
         signal.signal(s, _handler)
     try:
@@ -59,7 +70,19 @@ def handling() -> Iterator[None]:
     finally:
         for s, h in previous.items():
             signal.signal(s, h)
+        sys.unraisablehook = hook
         _state.update(noted=None, active=0, deferring=0)
+
+
+def _quiet_when_swallowed(hook):
+    """`hook`, except for an `Interrupted` that Python could only report (raised by the
+    handler inside a callback): it stays noted, for the next `check()`."""
+    def unraisable(info) -> None:
+        if isinstance(info.exc_value, Interrupted):
+            return
+        hook(info)
+
+    return unraisable
 
 
 @contextmanager
@@ -76,6 +99,18 @@ def check() -> None:
     """Raise `Interrupted` if a signal was noted (while deferred, or swallowed by an analysis)."""
     if _state["noted"] is not None and _state["active"] and not _state["deferring"]:
         raise Interrupted(_state["noted"])
+
+
+def result(future) -> Any:
+    """`future.result()`, waited for in steps of `TICK_S` seconds, so that a stop whose
+    `Interrupted` was swallowed still stops the wait (`check`)."""
+    while True:
+        try:
+            return future.result(timeout=TICK_S)
+        except TimeoutError:
+            if future.done():  # done meanwhile, or the call itself raised TimeoutError
+                return future.result()
+            check()
 
 
 def stray(exc: BaseException) -> str | None:

@@ -122,7 +122,7 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
                 if name in failed:
                     continue
                 try:
-                    lay = layouts[name].result() if name in layouts else None
+                    lay = interrupt.result(layouts[name]) if name in layouts else None
                     prepared[name] = prepare(proj, name, profile, plan_.states[name].inputs, lay,
                                              executor.size() if name in layouts else 1, plan_.force)
                     if not plan_.force:

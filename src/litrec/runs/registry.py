@@ -113,7 +113,8 @@ def load_registry(analysis_dir: Path, diags: list[Diagnostic],
             diags.append(Diagnostic(shown, line, col, name,
                                     f"module {display(path)} cannot be read: {exc}", "registry"))
             continue
-        profiles, problems, metrics = fact(root, "contract-metrics", raw, lambda: _contract(source))
+        profiles, problems, metrics = fact(root, f"contract-metrics {path}", raw,
+                                              lambda: _contract(source))
         reg.profiles[name] = None if profiles is None else frozenset(profiles)
         reg.metrics[name] = None if metrics is None else frozenset(metrics)
         for problem in problems:

@@ -16,19 +16,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, ContextManager
 
-from litrec.util.diagnostics import Diagnostic
+from litrec.runs import interrupt
+from litrec.util.confine import need_dir
 
 
 @dataclass
 class Outcome:
-    """What a run did and found (`errors`: the records are invalid, and nothing ran)."""
+    """What a run did and found."""
 
     statuses: list = field(default_factory=list)   # a ClaimStatus per claim, in record order
     ran: list[str] = field(default_factory=list)
     current: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
     ran_any: bool = False
-    errors: list[Diagnostic] = field(default_factory=list)
 
 
 def reproduce(records: Path, analysis: Path | None, results: Path, profile: str,
@@ -42,10 +42,20 @@ def reproduce(records: Path, analysis: Path | None, results: Path, profile: str,
     once something may run (a run answered from the memo imports no executor code).
     `showing()` gives a context manager that yields the `litrec.runs.plan.Events` of the run,
     entered only when something runs (the command's progress display).
+    `UsageError` when `records` is not a folder, `InvalidRecords` when a record is invalid
+    (nothing runs).
     """
+    with interrupt.handling():  # Ctrl-C or SIGTERM from here on: Interrupted (130, 143)
+        return _reproduce(records, analysis, results, profile, targets, executor, force,
+                          compile_cache, showing)
+
+
+def _reproduce(records, analysis, results, profile, targets, executor, force, compile_cache,
+               showing) -> Outcome:
     from litrec.cache import runmemo
     from litrec.verdicts.claims import ClaimStatus
 
+    need_dir(records, "records")
     analysis = Path(analysis) if analysis else Path(records).resolve().parent / "analysis"
     key = None if force else runmemo.inputs_key(records, analysis, results, profile, targets)
     kept = runmemo.recall(records, profile, key)
@@ -71,15 +81,11 @@ def _full(records, analysis, results, profile, targets, spec, force, compile_cac
           key, early) -> Outcome:
     """Load, plan, run what is stale, judge; keep the answer of a run with nothing to run."""
     from litrec.cache import runmemo
-    from litrec.records.load import load_project
     from litrec.runs.plan import plan_run, run_plan
-    from litrec.runs.state import check_profile
     from litrec.verdicts.claims import claim_statuses
+    from litrec.verdicts.status import judged_project
 
-    proj = load_project(records, analysis)
-    if proj.errors:
-        return Outcome(errors=sorted(proj.errors, key=lambda d: (d.path, d.line, d.col)))
-    check_profile(proj.registry, results, profile)
+    proj = judged_project(records, analysis, results, profile)
     plan = plan_run(proj, results, profile, targets, force)
     failed: list[str] = []
     if plan.todo:

@@ -33,7 +33,7 @@ import sys
 from pathlib import Path
 
 from litrec.util.atomic import replace_file
-from litrec.cache import CACHE, caching_off
+from litrec.cache import cache_dir
 from litrec.runs.seal import _canonical, seal
 
 DIR_VARIABLE = "LITREC_CHECKPOINT_DIR"
@@ -54,11 +54,11 @@ def point_key(module: str, profile: str, config: dict, overrides: dict, seeds,
 
 
 def checkpoint_dir(root: str | Path, name: str, profile: str, key: str) -> str | None:
-    """Where a point's trainings keep their checkpoints (made by the analysis when it first
-    writes one); None when litrec's caches are off."""
-    if caching_off():
-        return None
-    return str(Path(root).resolve() / CACHE / "checkpoints" / name / profile / key[:32])
+    """Where a point's trainings keep their checkpoints, in the cache's folder `checkpoints`
+    (the rest made by the analysis when it first writes one); None when litrec's caches are
+    off or the cache's folder is refused (a link: nothing is written, or removed, through it)."""
+    folder = cache_dir(Path(root), "checkpoints")
+    return None if folder is None else str(folder / name / profile / key[:32])
 
 
 class checkpoint_env:

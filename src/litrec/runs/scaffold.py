@@ -196,3 +196,27 @@ def _check(new: NewAnalysis) -> None:
     assert source_problems(new.module_text) == [], source_problems(new.module_text)
     data = load_bytes(new.registry_text.encode("utf-8")).data
     Entry.model_validate(data[new.name])
+
+
+def new_analysis(analysis_dir: Path, name: str | None, title: str | None = None
+                 ) -> tuple[NewAnalysis, list[Path]]:
+    """`litrec new analysis NAME` below the command: write the analysis, its registry entry and
+    its test; (the analysis, the files written, the registry last). `UsageError` for a name
+    that cannot be, `NotCreated` when it is taken."""
+    from litrec.util.confine import need_dir
+    from litrec.util.errors import NotCreated, UsageError
+
+    if not name:
+        raise UsageError(f"give the analysis's name: {NAME_RULE}")
+    need_dir(analysis_dir, "analysis")
+    try:
+        new = plan(name, analysis_dir, title)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    taken = existing(new)
+    if taken:
+        raise NotCreated(f"{taken}; choose another name")
+    try:
+        return new, write(new)
+    except FileExistsError as exc:  # created since we looked
+        raise NotCreated(f"{display(Path(exc.filename))} exists; choose another name") from None

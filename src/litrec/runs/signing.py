@@ -30,6 +30,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Iterator, NamedTuple
 
 NAMESPACE = "litrec-result"
 STATES = ("signed", "unsigned", "bad")
@@ -119,6 +120,52 @@ def sign_file(result_file: Path, key: Path) -> Path:
     out = sig_path(result_file)
     replace_file(out, run.stdout)
     return out
+
+
+class Signed(NamedTuple):
+    """One result `litrec sign` was asked to sign: its signature, or why it has none."""
+
+    path: Path
+    signature: Path | None
+    why: str | None = None
+
+
+def sign_results(results: Path, profile: str, analyses: list[str],
+                 key: Path | None = None) -> Iterator[Signed]:
+    """`litrec sign` below the command: sign each stored result of `profile` (of `analyses`,
+    or every one), one at a time as the caller takes them. A result that is missing, damaged
+    or whose seal is broken is not signed. `UsageError` when there is nothing to sign,
+    `SigningError` when no key can be found (before signing any)."""
+    from litrec.util.errors import UsageError
+
+    results = Path(results)
+    names = analyses or sorted(p.parent.name for p in results.glob(f"*/{profile}.json"))
+    if not names:
+        raise UsageError(f"no {profile} results in '{results}' to sign")
+    return _sign_each(results, profile, names, signing_key(results.resolve().parent, key))
+
+
+def _sign_each(results: Path, profile: str, names: list[str], key: Path) -> Iterator[Signed]:
+    from litrec.runs.results import read_result, result_path
+    from litrec.runs.seal import broken_seal
+    from litrec.util.errors import DamagedResult
+
+    for name in names:
+        path = result_path(results, name, profile)
+        try:
+            result = read_result(results, name, profile)
+        except DamagedResult as exc:
+            result, why = None, f"damaged ({exc})"
+        else:
+            why = (f"no {profile} result for '{name}'" if result is None else
+                   broken_seal(result, results / name))
+        if why:
+            yield Signed(path, None, why)
+            continue
+        try:
+            yield Signed(path, sign_file(path, key))
+        except (SigningError, OSError) as exc:
+            yield Signed(path, None, str(exc))
 
 
 _checked: dict[tuple, tuple[str, str | None]] = {}

@@ -44,6 +44,14 @@ class TooLarge(Refused):
         self.limit = limit
 
 
+def need_dir(path: Path, what: str) -> None:
+    """UsageError unless `path` is a folder (`what`: which one, `records`, `analysis`)."""
+    if not Path(path).is_dir():
+        from litrec.util.errors import UsageError
+
+        raise UsageError(f"{what} folder '{path}' does not exist")
+
+
 def project_root(folder: Path) -> Path:
     """The project that a named folder (records/, results/, analysis/) belongs to: its parent."""
     return Path(folder).resolve().parent

@@ -80,3 +80,19 @@ class ResultsLocked(RunError):
 class InputsChanged(RunError):
     """An analysis's inputs are not known (a module loaded by a computed name, a declared data
     file missing) or changed between being hashed and being used; nothing is stored."""
+
+
+class InvalidRecords(InputError):
+    """The records have errors (`diagnostics`, sorted by place): a command that acts on the
+    records refuses them; the command layer prints each, then this message (exit 1)."""
+
+    def __init__(self, diagnostics: list):
+        self.diagnostics = sorted(diagnostics, key=lambda d: (d.path, d.line, d.col))
+        n = len(self.diagnostics)
+        super().__init__(f"the records have {n} error{'s' * (n != 1)}; fix them first "
+                         "(litrec validate)")
+
+
+class NotCreated(InputError):
+    """`litrec new` cannot write what was asked: the id or name exists, or the record a claim
+    is added to does not; the message says which (exit 1)."""

@@ -194,6 +194,57 @@ def diff(proj: Project, results_dir: Path, old: Side, new: Side,
     return out
 
 
+def sides(revs: list[str], profiles: list[str] | None) -> tuple[Side, Side]:
+    """The two sides (old, new) that `litrec diff`'s revisions and profiles name: none, HEAD
+    against the working tree; one, it against the working tree; two, the one against the
+    other; two profiles, the one against the other in one tree (the working tree, or REV)."""
+    profiles = profiles or ["paper"]
+    if len(revs) > 2 or len(profiles) > 2:
+        raise UsageError("litrec diff compares two sides: at most two revisions and two profiles")
+    if len(profiles) == 2:
+        if len(revs) > 1:
+            raise UsageError("give one revision (or none) to compare two profiles")
+        rev = revs[0] if revs else None
+        return Side(rev, profiles[0]), Side(rev, profiles[1])
+    if len(revs) == 2:
+        return Side(revs[0], profiles[0]), Side(revs[1], profiles[0])
+    return Side(revs[0] if revs else "HEAD", profiles[0]), Side(None, profiles[0])
+
+
+@dataclass
+class Comparison:
+    """What `litrec diff` found: the two sides, the claims compared, how many claims are checked."""
+
+    old: Side
+    new: Side
+    diffs: list[ClaimDiff]
+    checked: int
+
+    @property
+    def changed(self) -> int:
+        """How many of the claims compared changed."""
+        return sum(bool(d.changes) for d in self.diffs)
+
+    def to_json(self) -> dict[str, Any]:
+        """As `litrec diff --format json` prints it."""
+        return as_json(self.old, self.new, self.diffs)
+
+
+def compare(records: Path, analysis: Path | None, results_dir: Path, revs: list[str],
+            profiles: list[str] | None, only_changed: bool = True) -> Comparison:
+    """`litrec diff` below the command: the sides named (each revision checked to be a commit),
+    the valid project, every checked claim judged on both sides."""
+    from litrec.records.load import load_valid_project
+
+    old, new = sides(revs, profiles)
+    for side in (old, new):
+        if side.rev is not None:
+            check_rev(results_dir, side.rev)
+    proj = load_valid_project(records, analysis)
+    checked = len([c for _, c in proj.claims() if c.check is not None])
+    return Comparison(old, new, diff(proj, results_dir, old, new, only_changed), checked)
+
+
 def as_json(old: Side, new: Side, diffs: list[ClaimDiff]) -> dict[str, Any]:
     """The whole comparison as `litrec diff --format json` prints it."""
     return {"old": {"rev": old.rev, "profile": old.profile},

@@ -1,0 +1,70 @@
+"""`litrec status` below the command: every claim's verdict from the stored results, nothing run.
+
+`judged_project` is the preamble of every command that judges claims (status, export
+json and tex): the valid project, once the profile is known to be one an analysis
+defines or a result has. `status` judges every claim at the profile (and at the other
+scales a claim has results for) and gathers what is wrong with the results: those that
+cannot be judged, warnings, bad signatures, and the claims whose result is behind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from litrec.verdicts.claims import BEHIND, ClaimStatus, claim_statuses, result_problems, with_scales
+
+if TYPE_CHECKING:
+    from litrec.records.project import Project
+
+
+def judged_project(records: Path, analysis: Path | None, results: Path, profile: str) -> Project:
+    """The valid project whose claims are judged at `profile` (`InvalidRecords` when a record
+    is invalid, `ProfileError` for a profile no analysis defines and no result has)."""
+    from litrec.records.load import load_valid_project
+    from litrec.runs.state import check_profile
+
+    proj = load_valid_project(records, analysis)
+    check_profile(proj.registry, results, profile)
+    return proj
+
+
+@dataclass
+class Status:
+    """Every claim's status, and what is wrong with the stored results (a line each)."""
+
+    statuses: list[ClaimStatus]
+    errors: list[str] = field(default_factory=list)      # results that cannot be judged
+    warnings: list[str] = field(default_factory=list)
+    bad_signatures: list[str] = field(default_factory=list)
+
+    @property
+    def behind(self) -> list[ClaimStatus]:
+        """The claims whose result is not current (stale, missing, modified, in error, or its
+        expectations changed since the run): what `--check-current` refuses."""
+        return [s for s in self.statuses if s.verdict in BEHIND]
+
+
+def status(records: Path, analysis: Path | None, results: Path, profile: str) -> Status:
+    """Judge every claim from the stored results of `profile` (and the other scales')."""
+    proj = judged_project(records, analysis, results, profile)
+    statuses = with_scales(proj, results, claim_statuses(proj, results, profile), profile)
+    errors, warnings = result_problems(statuses)
+    return Status(statuses, errors, warnings, bad_signatures(statuses, results, profile))
+
+
+def by_result(statuses: list[ClaimStatus]) -> dict[str, dict]:
+    """The provenance of each analysis's result (signature state included), once per analysis,
+    in the order of the claims."""
+    return {s.analysis: s.provenance for s in statuses if s.analysis and "signature" in s.provenance}
+
+
+def bad_signatures(statuses: list[ClaimStatus], results: Path, profile: str) -> list[str]:
+    """A located line for each result whose signature does not verify."""
+    from litrec.runs.results import result_path
+
+    return [f"{result_path(results, name, profile)}.sig: bad signature: {p.get('signature_problem')}; "
+            f"re-sign it (litrec sign {name} --profile {profile}) if the result is yours as it is, "
+            "else rerun the analysis"
+            for name, p in sorted(by_result(statuses).items()) if p["signature"] == "bad"]
