@@ -11,7 +11,8 @@ the changed lines, not by mutmut's number, which shifts when the code changes) w
 
 Exit 0 when the score is at least 95% (`--goal`), 1 when below, 2 when mutmut itself failed.
 `--keep` reuses mutants/ from the last run: mutmut reruns only the functions that changed.
-`--survivors` reruns, on the last run's mutants, those it did not kill (after adding tests).
+`--survivors` reruns, on the last run's mutants, those it did not kill (after adding tests), less
+those listed as equivalent; the ones the last run never reached are run too.
 """
 
 from __future__ import annotations
@@ -158,8 +159,10 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     os.chdir(ROOT)
     wall = None
-    if args.survivors:
-        names = [r["key"] for r in mutants() if r["status"] not in ("killed", "timeout")]
+    if args.survivors:  # those listed as equivalent cannot be killed: not rerun
+        listed = equivalents()
+        names = [r["key"] for r in mutants() if r["status"] not in ("killed", "timeout")
+                 and not (r["status"] == "survived" and any(same(r, e) for e in listed))]
         wall = run_mutmut(args.max_children, names) if names else 0.0
     elif not args.report_only:
         if not args.keep and MUTANTS.exists():
@@ -209,7 +212,9 @@ def main(argv=None) -> int:
                 print(f"    - {s}")
             for s in r["after"]:
                 print(f"    + {s}")
-    stale = [e for i, e in enumerate(listed) if i not in used]
+    unreached = [r for r in rows if r["status"] == "not checked"]  # a stopped run: not stale yet
+    stale = [e for i, e in enumerate(listed) if i not in used
+             and not any(same(r, e) for r in unreached)]
     if stale:
         print(f"\n{len(stale)} entries of {EQUIVALENT.relative_to(ROOT)} match no surviving "
               "mutant (the code changed, or a test now kills it); remove them:")

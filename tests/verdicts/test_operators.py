@@ -85,7 +85,8 @@ def test_the_band_on_both_sides_and_at_its_edges(edges, decision):
 
 
 @pytest.mark.parametrize("mean, edge", [(0.6, 1.0), (-0.6, -1.0), (1.8, 1.0), (-1.8, -1.0),
-                                        (0.0, 1.0)])
+                                        (0.0, 1.0), (0.3, 1.0), (-0.3, -1.0), (0.05, 1.0),
+                                        (-0.05, -1.0)])
 def test_an_undecided_band_counts_seeds_to_its_nearer_edge(mean, edge):
     # std 1, three seeds: the seeds needed are those of the plain threshold at the nearer edge
     s = Summary((mean - 1, mean, mean + 1), mean, 1.0, mean - 3.0, mean + 3.0, "student t")

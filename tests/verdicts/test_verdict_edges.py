@@ -171,7 +171,7 @@ def test_the_signature_state_and_who_signed_or_why_not(project, monkeypatch, sta
     assert seen == [(result_path(project / "results", NAME, PROFILE), project)]
 
 
-def test_a_status_row_has_every_field(project):
+def test_a_status_row_has_every_field():
     st = ClaimStatus("R#C", "Title", "an", "paper", "not reproduced", measured={"m": 1.0},
                      expected=["m < 1"], reason="why", provenance={"seed": 0},
                      rests_on_it=["NOTE-1"], spread={"m": {"std": 0.1}}, seeds=[0, 1],
@@ -225,7 +225,7 @@ def test_users_and_supporters_rest_on_a_claim_and_the_theories_they_source(rel, 
     ])
     failed = ClaimStatus("PAPER#P1", "t", "a", "paper", "not reproduced")
     held = ClaimStatus("PAPER#P2", "t", "a", "paper", "inconclusive")
-    _flag_dependents(proj, [failed, held])
+    _flag_dependents(proj, [held, failed])  # one not reproduced after one that is not
     assert failed.rests_on_it == (["NOTE-2", "THEORY-9"] if rests else [])
     assert held.rests_on_it == []
 
@@ -574,3 +574,43 @@ def test_every_state_names_its_analysis_profile_result_inputs_and_reason(project
     path.write_text("{not json")
     got = state(damaged=True)
     assert got[:2] == ("modified", False) and got[2].startswith("damaged result: ")
+
+
+NOT_A_NUMBER = (", not a number; litrec does not compare it with one (the claim and the analysis "
+                "disagree on the metric's type)")
+
+
+@pytest.mark.parametrize("row, reason", [
+    ({"t": 1.5, "lo": "one", "hi": 2.0}, "metric 'lo' is the text 'one'" + NOT_A_NUMBER),
+    ({"t": 1.5, "lo": 1.0, "hi": True}, "metric 'hi' is the boolean true" + NOT_A_NUMBER),
+    ({"t": {"a": 1}, "lo": 1.0, "hi": 2.0}, "metric 't' is a mapping" + NOT_A_NUMBER),
+    ({"t": [1.5], "lo": 1.0, "hi": 2.0},
+     "metric 't' is a list at some seeds and not at others, or its length changes"),
+])
+def test_between_names_the_metric_that_is_not_a_number(row, reason):
+    e = E(metric="t", op="between", low="lo", high="hi", position="< 0.5")
+    o = evaluate(e, [{"t": 1.2, "lo": 1.0, "hi": 2.0}, row])
+    assert (o.decision, o.reason) == ("refused", reason)
+
+
+def test_an_unknown_operator_is_a_programming_error_that_names_it():
+    from litrec.verdicts.judge import _decide
+
+    with pytest.raises(ValueError, match="^~$"):
+        _decide(spread(3, 1.0, 0.1), "~", 0.0)
+
+
+def test_an_unchecked_claim_names_itself_and_its_profile(project):
+    note = project / "records" / "notes" / "NOTE-621.yaml"
+    note.write_text(note.read_text() + "  - id: C2\n    kind: observation\n    title: Unchecked\n"
+                    "    statement: Nothing measures this.\n")
+    proj = load_project(project / "records")
+    (st,) = claims.claim_statuses(proj, project / "results", "quick", only={"NOTE-621#C2"})
+    assert (st.claim, st.title, st.analysis, st.profile, st.verdict) == (
+        "NOTE-621#C2", "Unchecked", None, "quick", "unchecked")
+
+
+@pytest.mark.parametrize("ref", [[True, False], ["a", "b"], [1.0, "b"]])
+def test_a_list_reference_that_is_not_numbers_is_shown_as_it_is(ref):
+    o = evaluate(E(metric="m", op="<", ref="r", factor=2.0), [{"m": [1.0, 1.0], "r": ref}])
+    assert o.decision == "refused" and o.expected == ref
