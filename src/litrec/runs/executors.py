@@ -244,9 +244,15 @@ class LocalExecutor:
         workers = list((getattr(self.pool, "_processes", None) or {}).values())
         for proc in workers:
             proc.terminate()
+        manager = getattr(self.pool, "_executor_manager_thread", None)
         self.pool.shutdown(wait=False, cancel_futures=True)
         for proc in workers:
             proc.join(5)
+        if manager is not None:
+            # Let the pool's manager thread finish closing its wake-up pipe now: at exit,
+            # concurrent.futures' hook would otherwise race it (Python 3.11 checks `_closed`,
+            # then writes) and print a traceback, OSError: Bad file descriptor.
+            manager.join(5)
 
 
 class DaskExecutor:
