@@ -90,7 +90,7 @@ def test_example_workflow_runs_the_ci_steps():
         _parses(argv)
     assert ["validate"] in commands
     assert ["run", "--profile", "quick", "--allow-not-reproduced"] in commands
-    assert ["status", "--profile", "paper", "--check-current"] in commands
+    assert ["status", "--profile", "paper", "--check-current", "--any-machine"] in commands
     site = [c for c in commands if c[:2] == ["site", "build"]]
     assert site, "the workflow builds the site"
     out = build_parser().parse_args(site[0]).out

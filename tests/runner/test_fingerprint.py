@@ -192,3 +192,42 @@ def test_package_versions_follow_sys_path_order(tmp_path, monkeypatch):
         assert fingerprint.package_versions(["some-thing"]) == {"some-thing": "2.0"}
     finally:
         fingerprint._dist_info_versions.cache_clear()
+
+
+def test_a_result_of_another_cpu_is_stale_here_and_passes_check_current_only_with_any_machine(
+        root, monkeypatch, capsys):
+    from litrec.commands import main
+    from litrec.runs import inputs as inputs_module
+
+    done = _litrec(root, "run", "numpy-only", "--profile", "quick")
+    assert done.returncode == 0, done.stdout + done.stderr
+    reg = _registry(root)
+    here = inputs_module.machine_isa()
+    assert result_state(reg, root / "results", "numpy-only", "quick").state == "current"
+    assert main(["status", "--profile", "quick", "--check-current"]) == 0
+
+    # the same project on a CPU without one of this one's features (or with one more)
+    for other in (here[:-1] if len(here) > 1 else (here[0], "sse4_2"), (*here, "amx_tile_x")):
+        monkeypatch.setattr(inputs_module, "machine_isa", lambda other=other: other)
+        state = result_state(reg, root / "results", "numpy-only", "quick")
+        assert state.state == "stale" and state.other_machine, state
+        assert state.reason.startswith("computed on another CPU, rerun it here"), state.reason
+        capsys.readouterr()
+        assert main(["status", "--profile", "quick", "--check-current"]) == 1
+        err = capsys.readouterr().err
+        assert "ARXIV-0000.00002#F1 is stale: computed on another CPU" in err
+        assert main(["status", "--profile", "quick", "--check-current", "--any-machine"]) == 0
+        err = capsys.readouterr().err
+        assert "1 claim rest on results computed on another CPU" in err
+        assert main(["status", "--profile", "quick", "--format", "json"]) == 0
+        row = json.loads(capsys.readouterr().out)[0]
+        assert row["verdict"] == "stale" and row["other_machine"] is True
+
+    # another CPU and another package version: behind the project too, --any-machine or not
+    installed = fp_module._dist_info_versions()
+    monkeypatch.setattr(fp_module, "_dist_info_versions", lambda: {**installed, "numpy": "999.0"})
+    state = result_state(reg, root / "results", "numpy-only", "quick")
+    assert state.state == "stale" and not state.other_machine
+    assert main(["status", "--profile", "quick", "--check-current", "--any-machine"]) == 1
+    assert "other_machine" not in json.dumps(
+        [main(["status", "--profile", "quick", "--format", "json"]), capsys.readouterr().out])

@@ -39,6 +39,7 @@ imports an analysis from the very bytes hashed here (`load_analysis` in
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import glob
 import hashlib
@@ -285,6 +286,20 @@ class Inputs:
             and result.get("inputs") == self.record()
         )
 
+    def only_machine_differs(self, result: dict) -> bool:
+        """Whether the stored result was computed from these inputs on a CPU with other
+        instruction-set features: the project's inputs (code, data, profile, packages,
+        interpreter, numerics environment) are the same; only the machine is not. Its float32
+        digits may differ here (measured: a result of the same code on another CPU differs from
+        the 7th significant digit), so it is stale here, but not behind its project
+        (`litrec status --check-current --any-machine`)."""
+        stored = result.get("inputs")
+        if self.matches(result) or not isinstance(stored, dict) or self.isa is None:
+            return False
+        if not isinstance(stored.get("isa"), list):
+            return False
+        return dataclasses.replace(self, isa=tuple(stored["isa"])).matches(result)
+
     def check_unchanged(self, where, name: str) -> None:
         """InputsChanged unless the inputs of analysis `name`, module `where.module` of the
         package `where.package` in the folder `where.root` (a `litrec.runs.sweep.Point`), are still
@@ -324,8 +339,7 @@ class Inputs:
         if stored.get("python") != now["python"]:
             parts.append(f"interpreter changed: {stored.get('python')} -> {self.python}")
         if stored.get("isa") != now["isa"]:
-            parts.append(f"instruction set changed: {_isa_text(stored.get('isa'))} -> "
-                         f"{_isa_text(now['isa'])}")
+            parts.append(_other_cpu(result, stored.get("isa"), now["isa"]))
         if parts:
             return "; ".join(parts)
         if result.get("profile") != self.profile:
@@ -338,6 +352,20 @@ def _env_diff(old, new: dict) -> str:
     keys = sorted(set(old) | set(new))
     return ", ".join(f"{k} {old.get(k, '(unset)')!s} -> {new.get(k, '(unset)')!s}"
                      for k in keys if old.get(k) != new.get(k)) or "(recorded in another form)"
+
+
+def _other_cpu(result: dict, was, now: list) -> str:
+    """Why a result of another CPU is stale here, in words: which features differ."""
+    if not isinstance(was, list):
+        return f"instruction set not recorded (here: {_isa_text(now)})"
+    plat = result.get("platform")
+    cpu = str(plat.get("processor") or "") if isinstance(plat, dict) else ""
+    there = [f for f in was if f not in now]
+    here = [f for f in now if f not in was]
+    diff = "; ".join(p for p in (f"{' '.join(map(str, there))} not here" if there else "",
+                                 f"{' '.join(here)} only here" if here else "") if p)
+    return (f"computed on another CPU, rerun it here (float32 digits differ between CPUs; "
+            f"{cpu + ': ' if cpu else ''}{diff or 'other features'})")
 
 
 def _isa_text(isa) -> str:

@@ -2,7 +2,9 @@
 
 - `current`: the result's fingerprint matches the analysis code, profile and
   package versions as they are now; its numbers are judged;
-- `stale`: a result exists but something it was computed from changed since;
+- `stale`: a result exists but something it was computed from changed since
+  (`other_machine` when that is only the CPU it ran on: the project's inputs are
+  unchanged, but float32 digits differ between CPUs);
 - `missing`: no result for this profile yet;
 - `modified`: a file is there but is not what litrec wrote: it does not
   parse as a result, or it no longer matches its own content hash
@@ -43,6 +45,7 @@ class ResultState:
     inputs: Inputs | None = None
     reason: str | None = None
     warnings: tuple[str, ...] = ()  # located: a figure the result lists that is not on disk
+    other_machine: bool = False     # stale only because it was computed on another CPU
 
     def __post_init__(self):
         assert self.state in STATES, self.state
@@ -87,7 +90,8 @@ def _state(registry, results_dir, name, profile, result, versions, fp) -> Result
                                f"{path}: {broken}; rerun: litrec run {name} --profile {profile} --force")
     if fp.matches(result):
         return ResultState(name, profile, "current", result, fp)
-    return ResultState(name, profile, "stale", result, fp, fp.why_stale(result))
+    return ResultState(name, profile, "stale", result, fp, fp.why_stale(result),
+                       other_machine=fp.only_machine_differs(result))
 
 
 def modified_results(results_dir: Path, display=str) -> list[Diagnostic]:

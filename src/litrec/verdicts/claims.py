@@ -112,6 +112,7 @@ class ClaimStatus:
     stored_outcomes: list[Outcome] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # about its result: a figure missing on disk
     verdicts: dict[str, str | None] = field(default_factory=dict)  # at each of SCALES (with_scales)
+    other_machine: bool = False  # stale only because its result was computed on another CPU
 
     @classmethod
     def from_row(cls, row: dict) -> ClaimStatus:
@@ -142,6 +143,7 @@ class ClaimStatus:
                 "stored_verdict": self.stored_verdict, "new_verdict": self.new_verdict,
                 "stored_outcomes": [o.__dict__ for o in self.stored_outcomes]}
                if self.expectation_changed else {}),
+            **({"other_machine": True} if self.other_machine else {}),
             "rests_on_it": self.rests_on_it,
             "spread": self.spread,
             "provenance": self.provenance,
@@ -231,7 +233,7 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> 
         st.outcomes = [evaluate(e, seeds, noise) for e in judged_in(claim.check.expect, profile)]
     except MissingMetric as exc:
         if not state.current:  # an older result need not hold a metric the claim names now
-            st.verdict, st.reason = "stale", state.reason
+            st.verdict, st.reason, st.other_machine = "stale", state.reason, state.other_machine
             return st
         st.verdict = "error"
         st.reason = (f"{_metric_at(results_dir, name, profile, None)}: the result of '{name}' "
@@ -243,7 +245,7 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> 
     spread = result.get("spread") or {}
     st.spread = {o.metric: spread[o.metric] for o in st.outcomes if o.metric in spread}
     if not state.current:
-        st.verdict, st.reason = "stale", state.reason
+        st.verdict, st.reason, st.other_machine = "stale", state.reason, state.other_machine
         return st
     verdict = _verdict(st.outcomes, lambda o: _metric_at(results_dir, name, profile, o.metric))
     st.verdict, st.reason, st.direction, st.seeds_needed = verdict

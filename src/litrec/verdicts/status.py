@@ -45,6 +45,13 @@ class Status:
         expectations changed since the run): what `--check-current` refuses."""
         return [s for s in self.statuses if s.verdict in BEHIND]
 
+    @property
+    def other_machine(self) -> list[ClaimStatus]:
+        """The claims stale only because their result was computed on a CPU with other
+        features: behind this machine, not behind the project (`--check-current --any-machine`
+        lets them pass, as CI on a runner unlike the researcher's machine needs)."""
+        return [s for s in self.statuses if s.verdict == "stale" and s.other_machine]
+
 
 def status(records: Path, analysis: Path | None, results: Path, profile: str) -> Status:
     """Judge every claim from the stored results of `profile` (and the other scales')."""
