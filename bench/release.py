@@ -5,7 +5,9 @@ the current tree's `litrec` and once with the release's, interleaved (current,
 release, release, current, ...), so a busy moment of a shared machine hits both
 alike. Both run as whole processes of the same interpreter and installed packages,
 each with its own `src/` first on PYTHONPATH: the release's source is `git archive`
-of its commit in a temporary folder; nothing of the working copy is touched.
+of its commit in a temporary folder; nothing of the working copy is touched. Both
+are timed as an installed package runs: their modules compiled to bytecode first,
+and `PYTHONDONTWRITEBYTECODE` left out of their environment.
 
 Which commit is 0.1.0: the tag `v0.1.0` where the clone has it; else the tree its
 CHANGELOG section describes and its "Benchmarks of 0.1.0" table measured, the last
@@ -25,6 +27,7 @@ import os
 import shutil
 import statistics
 import subprocess
+import sys
 import tarfile
 import tempfile
 from contextlib import contextmanager
@@ -50,6 +53,9 @@ class Tree:
     def env(self) -> dict[str, str]:
         """The environment that makes `python -m litrec` this tree's litrec."""
         env = dict(os.environ)
+        # as installed: with its bytecode (pip compiles a package it installs), whatever the
+        # shell says; a tree compiled from source in every process measures the compiler
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPATH"] = os.pathsep.join(
             [str(self.root / "src")] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
         return env
@@ -108,6 +114,9 @@ def trees(against: str, current: Path = REPO, snapshot: bool = False):
         if against.lower() != "none":
             commit = release_commit(against)
             out.append(Tree(f"{against} ({commit[:9]})", _archive(commit, Path(tmp) / "release")))
+        for tree in out:  # each tree's modules compiled before any is timed, as pip leaves them
+            subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree.root / "src")],
+                           capture_output=True, check=False)
         yield out
 
 

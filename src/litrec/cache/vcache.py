@@ -4,10 +4,12 @@ It is one `litrec.cache.Slot`, `.litrec-cache/validate/records.bin` at the
 project root (the folder that holds `records/`), whose value is a `Contents`:
 
 - `files`: per record file (by its path inside the records folder), a
-  `FileEntry`: the key `(size, mtime_ns, content hash)` of the bytes that were
-  checked and what `litrec.records.filecheck.check_file` found in them; reused
-  only when the file's key now is that key, so an edit caught neither by size
-  nor by time is caught by the hash;
+  `FileEntry`: the key `(size, mtime_ns, content hash, witness)` of the bytes
+  that were checked and what `litrec.records.filecheck.check_file` found in
+  them; reused when the file's status still matches the witness (a file whose
+  last change had settled before it was read: `litrec.records.discover.read_record`)
+  or, read again, its key now is that key, so an edit caught neither by size
+  nor by time is caught by the change time or the hash;
 - `facts`: what the checks between records read of each valid record, kept
   apart and decoded only when those checks run again;
 - `between`: the checks between records (links, duplicate ids, claims against
@@ -40,12 +42,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from litrec.cache import Slot, caching_off, litrec_code_hash, named, plain
-from litrec.records.discover import read_record
+from litrec.records.discover import file_unchanged, read_record
 from litrec.util.confine import Refused
 
 SUBDIR = "validate"
 NAME = "records"
-FORMAT = 4
+FORMAT = 5
 
 # The modules whose source decides what one file yields (parsing, schemas, messages), and
 # the cache's own, which decide what an entry holds.
@@ -64,7 +66,7 @@ PACKAGES = ("yaml", "_yaml", "pydantic", "pydantic_core")
 class FileEntry:
     """What checking one record file found (its facts kept apart)."""
 
-    key: tuple | None       # (size, mtime_ns, content hash) of the bytes checked; None: unread
+    key: tuple | None       # (size, mtime_ns, content hash, witness) of the bytes checked; None: unread
     parsed: bool            # read and parsed as YAML
     raw_id: str | None      # the `id` as written, even when invalid (for duplicate ids)
     problems: tuple         # (line, col, field, message, code, severity, record) each
@@ -178,6 +180,8 @@ class Cache:
             return None
         try:
             entry = FileEntry(**held)
+            if file_unchanged(path, entry.key):
+                return entry
             now = read_record(path, self.root)[1]
         except (TypeError, Refused, OSError):  # not readable now: checked (and reported) afresh
             return None

@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from litrec.records.yamlsafe import YamlProblem, load_bytes
 
 if TYPE_CHECKING:
     from litrec.records.project import Project
@@ -161,6 +160,8 @@ def read_reviews(path: Path) -> tuple[dict[str, dict[str, dict]], str | None]:
         return {}, None
     except OSError as exc:
         return {}, f"cannot read {path}: {exc.strerror}"
+    from litrec.records.yamlsafe import YamlProblem, load_bytes  # PyYAML: only with a review file
+
     try:
         data = load_bytes(raw).data
     except YamlProblem as p:
