@@ -146,19 +146,8 @@ class CompileCache:
             return folder
 
 
-class Checkpoints:
-    """Training checkpoints: a folder of the cache that an analysis writes into."""
-
-    folder = "checkpoints"
-
-    def answer(self, root: Path):
-        from litrec.runs.resume import checkpoint_dir
-
-        return checkpoint_dir(root, "toy", "quick", "0" * 64)
-
-
 ENTRY_USES = {"validate": Validation(), "run memo": RunMemo(), "source facts": SourceFacts()}
-FOLDER_USES = {"compile cache": CompileCache(), "checkpoints": Checkpoints()}
+FOLDER_USES = {"compile cache": CompileCache()}
 
 
 @pytest.fixture(scope="module")

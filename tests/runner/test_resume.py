@@ -120,7 +120,7 @@ def test_killed_at_random_moments_then_rerun_gives_the_same_numbers(tmp_path):
     expected = _metrics(whole)
 
     cut = _project(tmp_path / "cut")
-    kept = cut / ".litrec-cache" / "checkpoints"
+    kept = resume.partial_dir(cut / "results", "toy", "quick") / resume.CHECKPOINTS
     proc = _start(cut)                                   # first: killed in the middle of a training
     while proc.poll() is None and not any(kept.rglob("*.npz")):
         time.sleep(0.05)
@@ -179,3 +179,15 @@ def test_the_key_changes_with_every_input():
                          ("code_files", {"analysis/toy.py": "h2"}), ("versions", {"jax": "0.5"})):
         assert resume.point_key(**{**base, field: other}) != key, field
     assert resume.point_key(**base) == key
+
+
+def test_checkpoints_sit_in_the_partial_folder_and_no_link_is_followed(tmp_path):
+    folder = resume.checkpoint_dir(tmp_path, "toy", "paper_full", "ab" * 32)
+    assert folder == str(resume.partial_dir(tmp_path, "toy", "paper_full") / "checkpoints" / ("ab" * 16))
+    outside = tmp_path.parent / f"{tmp_path.name}-outside"
+    outside.mkdir()
+    (tmp_path / "toy").mkdir()
+    (tmp_path / "toy" / "paper_full.partial").symlink_to(outside)
+    assert resume.checkpoint_dir(tmp_path, "toy", "paper_full", "ab" * 32) is None
+    resume.drop(tmp_path, "toy", "paper_full")          # the link goes nowhere, the outside stays
+    assert outside.is_dir()

@@ -28,9 +28,10 @@ The refusal rules, the same for every use (tested once over every use,
 - a write that fails (a read-only checkout) is silent.
 
 The users: the validation cache (`litrec.cache.vcache`), a no-op run's verdicts
-(`litrec.cache.runmemo`), what sources say (`litrec.cache.sourcefacts`) and, as folders
+(`litrec.cache.runmemo`), what sources say (`litrec.cache.sourcefacts`) and, as a folder
 of it (`cache_dir`), JAX's compile cache (`litrec.cache.jaxcache`, whose entries JAX keys
-itself) and training checkpoints (`litrec.runs.resume`). Nothing else uses the primitive
+itself). Training checkpoints are not a cache: they sit beside a run's finished points
+(`litrec.runs.resume`). Nothing else uses the primitive
 or names the folder (tests/architecture checks it).
 """
 

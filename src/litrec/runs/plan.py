@@ -124,7 +124,8 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
                 try:
                     lay = interrupt.result(layouts[name]) if name in layouts else None
                     prepared[name] = prepare(proj, name, profile, plan_.states[name].inputs, lay,
-                                             executor.size() if name in layouts else 1, plan_.force)
+                                             executor.size() if name in layouts else 1, plan_.force,
+                                             results_dir)
                     if not plan_.force:
                         keep_partials(prepared[name], results_dir)
                     if not compile_cache:

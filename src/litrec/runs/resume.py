@@ -6,14 +6,18 @@ sealed file `results/<analysis>/<profile>.partial/<point>.json` (e.g.
 `seed-3.json`): its metrics, noise, notes and figures, the key of its inputs
 and a content hash. A rerun of the same analysis and profile takes every
 point whose file is whole and whose key is unchanged from there and runs only
-the others; once the result is written the folder goes. These files may be
+the others; once the result is written the folder goes (checkpoints too). These files may be
 committed, so that another session (or machine) continues the run.
 
 While a point runs, its analysis may keep training checkpoints in
-`.litrec-cache/checkpoints/<analysis>/<profile>/<key>/` (the folder is handed
-to it in the environment variable `LITREC_CHECKPOINT_DIR`; the project's
+`results/<analysis>/<profile>.partial/checkpoints/<key>/` (the folder is
+handed to it in the environment variable `LITREC_CHECKPOINT_DIR`; the project's
 `analysis.train.train` uses it): a rerun of the point continues each training
-from its last checkpoint with the same numbers.
+from its last checkpoint with the same numbers. They sit beside the finished
+points so that they too can be committed: a run of hours goes on in the next
+session from where the last one stopped (the key holds the instruction set,
+so only on a machine of the same kind; elsewhere the point starts afresh and
+the checkpoints of the other machine stay).
 
 The key of a point hashes what its numbers depend on: the analysis's code
 files and their hashes, the installed versions of the packages it imports,
@@ -33,12 +37,12 @@ import sys
 from pathlib import Path
 
 from litrec.util.atomic import replace_file
-from litrec.cache import cache_dir
 from litrec.runs.seal import _canonical, seal
 
 DIR_VARIABLE = "LITREC_CHECKPOINT_DIR"
 SECONDS_VARIABLE = "LITREC_CHECKPOINT_SECONDS"  # read by the analysis: seconds between checkpoints
 PARTIAL = ".partial"
+CHECKPOINTS = "checkpoints"  # in the partial folder: one folder per point key
 FORMAT = 1
 
 
@@ -53,12 +57,14 @@ def point_key(module: str, profile: str, config: dict, overrides: dict, seeds,
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
-def checkpoint_dir(root: str | Path, name: str, profile: str, key: str) -> str | None:
-    """Where a point's trainings keep their checkpoints, in the cache's folder `checkpoints`
-    (the rest made by the analysis when it first writes one); None when litrec's caches are
-    off or the cache's folder is refused (a link: nothing is written, or removed, through it)."""
-    folder = cache_dir(Path(root), "checkpoints")
-    return None if folder is None else str(folder / name / profile / key[:32])
+def checkpoint_dir(results_dir: str | Path, name: str, profile: str, key: str) -> str | None:
+    """Where a point's trainings keep their checkpoints: `checkpoints/<key>/` in the run's
+    partial folder (the rest made by the analysis when it first writes one), so that they can
+    be committed beside the finished points and another session continues the run; None
+    when a folder on the way is a symbolic link (nothing is written, or removed, through it)."""
+    folder = partial_dir(Path(results_dir), name, profile) / CHECKPOINTS / key[:32]
+    on_the_way = [Path(results_dir), Path(results_dir) / name, folder.parent.parent, folder.parent, folder]
+    return None if any(p.is_symlink() for p in on_the_way) else str(folder)
 
 
 class checkpoint_env:

@@ -70,7 +70,8 @@ class Job:
 
 
 def prepare(proj: Project, name: str, profile: str, fp: Inputs,
-            lay: Layout | None = None, workers: int = 1, fresh: bool = False) -> Job:
+            lay: Layout | None = None, workers: int = 1, fresh: bool = False,
+            results_dir: Path | None = None) -> Job:
     """A job of the analysis's points, from its layout (`lay`, from a worker; else worked
     out here, importing the analysis: no work happens at import).
 
@@ -102,7 +103,8 @@ def prepare(proj: Project, name: str, profile: str, fp: Inputs,
     every = {**fp.versions, "(every input)": fp.key()}  # data, environment, instruction set too
     keys = [resume.point_key(lay.module, profile, lay.config, p.overrides, p.seeds, fp.files, every)
             for p in points]
-    folders = [resume.checkpoint_dir(spec.root, name, profile, key) for key in keys]
+    results_dir = Path(spec.root) / "results" if results_dir is None else Path(results_dir)
+    folders = [resume.checkpoint_dir(results_dir, name, profile, key) for key in keys]
     if fresh:
         for folder in filter(None, folders):
             shutil.rmtree(folder, ignore_errors=True)
@@ -269,8 +271,7 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         with interrupt.deferred():  # a Ctrl-C waits until the result is written whole
             write_result(results_dir, job.name, job.profile, payload, figures)
             unsign(result_path(results_dir, job.name, job.profile))  # it signed the old one
-            if job.partials is not None:
-                resume.drop(job.partials, job.name, job.profile)
+            resume.drop(results_dir, job.name, job.profile)  # finished points and checkpoints
     except OSError as exc:
         folder = result_path(results_dir, job.name, job.profile).parent
         try:
