@@ -55,6 +55,7 @@ from typing import Any
 from litrec.util.confine import Refused, project_root, read_file
 from litrec.util.errors import InputsChanged
 from litrec.runs.importscan import DATA_NAME, read_source
+from litrec.runs.machine import other_cpu
 from litrec.runs.packages import JAX_IMPORTS, VERSIONED, package_versions, versioned_packages
 from litrec.cache.sourcefacts import fact
 
@@ -339,7 +340,7 @@ class Inputs:
         if stored.get("python") != now["python"]:
             parts.append(f"interpreter changed: {stored.get('python')} -> {self.python}")
         if stored.get("isa") != now["isa"]:
-            parts.append(_other_cpu(result, stored.get("isa"), now["isa"]))
+            parts.append(other_cpu(result, stored.get("isa"), now["isa"]))
         if parts:
             return "; ".join(parts)
         if result.get("profile") != self.profile:
@@ -352,24 +353,6 @@ def _env_diff(old, new: dict) -> str:
     keys = sorted(set(old) | set(new))
     return ", ".join(f"{k} {old.get(k, '(unset)')!s} -> {new.get(k, '(unset)')!s}"
                      for k in keys if old.get(k) != new.get(k)) or "(recorded in another form)"
-
-
-def _other_cpu(result: dict, was, now: list) -> str:
-    """Why a result of another CPU is stale here, in words: which features differ."""
-    if not isinstance(was, list):
-        return f"instruction set not recorded (here: {_isa_text(now)})"
-    plat = result.get("platform")
-    cpu = str(plat.get("processor") or "") if isinstance(plat, dict) else ""
-    there = [f for f in was if f not in now]
-    here = [f for f in now if f not in was]
-    diff = "; ".join(p for p in (f"{' '.join(map(str, there))} not here" if there else "",
-                                 f"{' '.join(here)} only here" if here else "") if p)
-    return (f"computed on another CPU, rerun it here (float32 digits differ between CPUs; "
-            f"{cpu + ': ' if cpu else ''}{diff or 'other features'})")
-
-
-def _isa_text(isa) -> str:
-    return "(not recorded)" if not isinstance(isa, list) else " ".join(map(str, isa)) or "(none)"
 
 
 def result_inputs(registry: Any, name: str, profile: str,

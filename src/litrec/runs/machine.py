@@ -79,3 +79,22 @@ def device_info(uses_jax: bool) -> dict:
     import jax
 
     return {"platform": jax.default_backend(), "devices": [str(d.device_kind) for d in jax.devices()]}
+
+
+def other_cpu(result: dict, was, now: list) -> str:
+    """Why a result of another CPU is stale here, in words: which features differ."""
+    if not isinstance(was, list):
+        return f"instruction set not recorded (here: {isa_text(now)})"
+    plat = result.get("platform")
+    cpu = str(plat.get("processor") or "") if isinstance(plat, dict) else ""
+    there = [f for f in was if f not in now]
+    here = [f for f in now if f not in was]
+    diff = "; ".join(p for p in (f"{' '.join(map(str, there))} not here" if there else "",
+                                 f"{' '.join(here)} only here" if here else "") if p)
+    return (f"computed on another CPU, rerun it here (float32 digits differ between CPUs; "
+            f"{cpu + ': ' if cpu else ''}{diff or 'other features'})")
+
+
+def isa_text(isa) -> str:
+    """An instruction set as a result records it, in words."""
+    return "(not recorded)" if not isinstance(isa, list) else " ".join(map(str, isa)) or "(none)"
