@@ -113,3 +113,19 @@ def test_every_error_of_a_record_in_one_pass(project, cli):
     assert any("no registered analysis 'conditioning-vs-params'" in e for e in errors)
     assert "7 valid records" in err  # the invalid record is not counted as valid
     assert cli("validate", "--no-cache")[1] == out  # the same without the cache
+
+
+def test_an_invalid_record_edited_while_validating_is_not_salvaged_from_the_new_bytes(tmp_path):
+    """The facts of an invalid record come from the bytes its problems were found in: a file
+    that changed between the two reads gives none (the next validation sees the edit)."""
+    from litrec.records.discover import read_record
+    from litrec.records.filecheck import salvaged_facts
+
+    path = tmp_path / "NOTE-1.yaml"
+    path.write_text("id: NOTE-1\nkind: note\ntitel: misspelt\nlinks:\n  - rel: uses\n    target: NOTE-2\n")
+    key = read_record(str(path), tmp_path)[1]
+    found = salvaged_facts(str(path), tmp_path, key)
+    assert found is not None and found.id == "NOTE-1" and [r[1] for r in found.refs] == ["NOTE-2"]
+    path.write_text("id: NOTE-1\nkind: note\ntitel: misspelt\nlinks:\n  - rel: uses\n    target: NOTE-3\n")
+    assert salvaged_facts(str(path), tmp_path, key) is None
+    assert salvaged_facts(str(path), tmp_path) is not None     # no key: whatever the file holds

@@ -63,13 +63,18 @@ def facts_of(rec: Any) -> Facts:
                  getattr(rec, "status", None), rec.partial, rec.known_from)
 
 
-def salvaged_facts(path: str, root: Path) -> Facts | None:
+def salvaged_facts(path: str, root: Path, key: tuple | None = None) -> Facts | None:
     """What the checks between records can use of an invalid record: its links and claims as far
-    as they are well-formed (None when its id, kind or file name cannot be trusted)."""
+    as they are well-formed (None when its id, kind or file name cannot be trusted, or when
+    the file no longer holds the bytes of `key`, those its problems were found in: an edit
+    while validating is seen by the next run, never mixed into this one)."""
     from litrec.records import model as m
 
     try:
-        data = load_bytes(read_record(path, root)[0]).data
+        raw, now = read_record(path, root)
+        if key is not None and now[2] != key[2]:
+            return None
+        data = load_bytes(raw).data
     except (Refused, OSError, YamlProblem):
         return None
     if not isinstance(data, dict):

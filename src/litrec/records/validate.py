@@ -185,7 +185,7 @@ def _between(out: Checked, files: _Files, analysis_dir: Path, reg: Registry, dis
     paths = {rid: files.names[i] for rid, i in out.winner.items()}
     for i, res in enumerate(files.results):
         if res.parsed and res.record is None and res.key is not None:  # YAML, not a valid record
-            found = salvaged_facts(files.names[i], files.top)
+            found = salvaged_facts(files.names[i], files.top, res.key)
             if found is not None and found.id not in facts:
                 facts[found.id], paths[found.id] = found, files.names[i]
     col = Collection(facts, paths, display, analysis_dir,
