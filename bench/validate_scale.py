@@ -18,7 +18,7 @@ Goals: cold 10k <= 1.5x the baseline; warm 10k < 0.5 s; cold 100k <= 11x cold 10
 with the 0.1.0 release's litrec in the same run, interleaved with the current one,
 each on its own copy of the records (bench/release.py): goal at most 1.10x 0.1.0's.
 
-    python bench/validate_scale.py [--records 10000] [--repeats 3] [--big 100000 | --big 0]
+    python bench/validate_scale.py [--records 10000] [--repeats 5] [--big 100000 | --big 0]
                                    [--against 0.1.0 | --against none]
 """
 
@@ -189,7 +189,7 @@ def copies(root: Path, trees: list) -> dict[str, Path]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--records", type=int, default=10_000)
-    ap.add_argument("--repeats", type=int, default=3, help="runs of each 10k figure (default 3)")
+    ap.add_argument("--repeats", type=int, default=5, help="runs of each 10k figure (default 5)")
     ap.add_argument("--big", type=int, default=100_000, help="records of the scale run; 0 skips it")
     release.add_release_argument(ap)
     report.add_json_argument(ap)
