@@ -117,6 +117,15 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
 
 
+def without_times(result: dict) -> dict:
+    """A stored result without what differs between two runs of the same inputs: when it
+    started, how long it and each of its points took, and the hash over them."""
+    out = {k: v for k, v in result.items() if k not in ("started", "wall_time_s", "content_hash")}
+    if isinstance(out.get("points"), list):
+        out["points"] = [{k: v for k, v in p.items() if k != "wall_time_s"} for p in out["points"]]
+    return out
+
+
 def copy_project(dest: Path, *overlays: str) -> Path:
     """The fixture project in `dest`, with each overlay (a folder of tests/fixtures) copied over it."""
     shutil.copytree(FIXTURES / "project", dest, dirs_exist_ok=True)

@@ -149,8 +149,10 @@ def test_killed_at_random_moments_then_rerun_gives_the_same_numbers(tmp_path):
     assert kills >= 2 and checkpoints_seen
     assert _metrics(cut) == expected                     # every number, bit for bit
     assert not resume.partial_dir(cut / "results", "toy", "quick").exists()
-    notes = json.loads((cut / "results" / "toy" / "quick.json").read_text())["notes"]
-    assert any("kept from an interrupted run" in n for n in notes) == resumed_from_partial
+    result = json.loads((cut / "results" / "toy" / "quick.json").read_text())
+    assert any("kept from an interrupted run" in n for n in result["notes"]) == resumed_from_partial
+    assert any(p.get("kept") for p in result["points"]) == resumed_from_partial
+    assert all(p["wall_time_s"] > 0 for p in result["points"])  # kept ones too: the whole cost
 
 
 def test_finished_points_are_kept_sealed_and_refused_when_edited_or_of_other_inputs(tmp_path):

@@ -11,6 +11,7 @@ import pytest
 
 from litrec.runs.contract import check_module, check_seed_outputs, source_problems
 from litrec.util.errors import ContractError
+from tests.conftest import without_times
 
 # One seed's output depends on the seed and on the swept field n (NumPy only).
 PLAIN = '''
@@ -118,7 +119,7 @@ def _comparable(result: dict) -> dict:
     """A stored result without what names the analysis, its timing or its hash."""
     drop = {"analysis", "title", "module", "code_hash", "code_files", "started", "wall_time_s",
             "content_hash", "expectations"}
-    return {k: v for k, v in result.items() if k not in drop}
+    return {k: v for k, v in without_times(result).items() if k not in drop}
 
 
 def test_run_seeds_is_called_once_per_point_and_stores_what_one_run_per_seed_stores(toys, cli):

@@ -18,6 +18,7 @@ pytestmark = pytest.mark.slow
 pytest.importorskip("distributed")
 
 from .conftest import write_toy  # noqa: E402
+from tests.conftest import without_times  # noqa: E402
 
 RESULT = ("results", "toy-sweep", "quick.json")
 
@@ -39,8 +40,6 @@ def cluster():
         restore_environ(before)
 
 
-def _without_times(payload: dict) -> dict:
-    return {k: v for k, v in payload.items() if k not in ("started", "wall_time_s", "content_hash")}
 
 
 def _markers(folder) -> list[tuple[int, int]]:
@@ -58,7 +57,7 @@ def test_dask_and_local_results_and_caching_are_identical(sweep_project, cli):
     local, dask = (json.loads((sweep_project / r / "toy-sweep" / "quick.json").read_text())
                    for r in ("local", "dask"))
     assert len(dask["points"]) == 3
-    assert _without_times(dask) == _without_times(local)
+    assert without_times(dask) == without_times(local)
     svg = [(sweep_project / r / "toy-sweep" / "quick" / "draws.svg").read_bytes()
            for r in ("local", "dask")]
     assert svg[0] == svg[1]

@@ -27,12 +27,11 @@ pytest.importorskip("distributed")
 
 from .conftest import write_toy  # noqa: E402
 from .realcluster import Cluster, self_signed  # noqa: E402
+from tests.conftest import without_times  # noqa: E402
 
 RESULT = ("toy-sweep", "quick.json")
 
 
-def _without_times(payload: dict) -> dict:
-    return {k: v for k, v in payload.items() if k not in ("started", "wall_time_s", "content_hash")}
 
 
 def _result(root, results: str) -> dict:
@@ -83,7 +82,7 @@ def test_a_worker_killed_mid_sweep_on_a_real_cluster_changes_nothing(sweep_proje
     assert json.loads(out)["ran"] == ["toy-sweep"]
     local, dask = _result(sweep_project, "local"), _result(sweep_project, "dask")
     assert [p["overrides"] for p in dask["points"]] == [{"seed": 0}, {"seed": 1}, {"seed": 2}]
-    assert _without_times(dask) == _without_times(local)
+    assert without_times(dask) == without_times(local)
 
 
 def _litrec(root, *args, env=None) -> subprocess.CompletedProcess:
@@ -116,6 +115,6 @@ def test_a_tls_cluster_with_a_self_made_certificate(sweep_project, cli, tmp_path
                           "--results", "plain", env={"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "3s"})
         assert refused.returncode == 2, refused.stderr
         assert f"litrec: error: cannot reach the dask scheduler at {plain}" in refused.stderr
-    assert _without_times(_result(sweep_project, "dask")) == _without_times(_result(sweep_project, "local"))
+    assert without_times(_result(sweep_project, "dask")) == without_times(_result(sweep_project, "local"))
     assert not sweep_project.joinpath("stranger", *RESULT).exists()
     assert not sweep_project.joinpath("plain", *RESULT).exists()

@@ -18,6 +18,7 @@ from litrec.verdicts.stats import summarize
 from litrec.runs.sweep import Point, SweepError, aggregate, load_analysis, plan, run_point
 
 from .conftest import write_toy
+from tests.conftest import without_times
 
 RESULT = ("results", "toy-sweep", "quick.json")
 
@@ -26,8 +27,6 @@ def _result(root, results="results"):
     return json.loads((root / results / "toy-sweep" / "quick.json").read_text())
 
 
-def _without_times(payload: dict) -> dict:
-    return {k: v for k, v in payload.items() if k not in ("started", "wall_time_s", "content_hash")}
 
 
 @dataclass(frozen=True)
@@ -90,6 +89,9 @@ def test_a_local_sweep_stores_points_spread_and_judges_the_mean(sweep_project, c
     assert result["metrics"]["level"] == pytest.approx(sum(levels) / 3)
     assert result["spread"]["level"]["n"] == 3
     assert result["spread"]["level"]["min"] == min(levels)
+    walls = [p["wall_time_s"] for p in result["points"]]        # each point's own time
+    assert all(isinstance(w, float) and 0 < w <= result["wall_time_s"] for w in walls)
+    assert not any(p.get("kept") for p in result["points"])
     assert result["sweep"] == {"seed": [0, 1, 2]} and result["seed"] == [0, 1, 2]
     assert result["config"]["seed"] == 0 and result["notes"] == ["toy sweep"]
     assert result["figures"] == {"draws": "quick/draws.svg"}
@@ -108,7 +110,7 @@ def test_a_local_sweep_stores_points_spread_and_judges_the_mean(sweep_project, c
     # one job runs the points in this process, with the same result and figure
     code, _, err = cli("run", "--profile", "quick", "--jobs", "1", "--results", "here")
     assert code == 0 and "to the local executor" not in err
-    assert _without_times(_result(sweep_project, "here")) == _without_times(result)
+    assert without_times(_result(sweep_project, "here")) == without_times(result)
     figs = [(sweep_project / r / "toy-sweep" / "quick" / "draws.svg").read_bytes()
             for r in ("results", "here")]
     assert figs[0] == figs[1]

@@ -208,6 +208,14 @@ def _per_seed(job: Job, outs: list) -> list[dict]:
     return [outs[at[i // m][0] * m + i % m][at[i // m][1]] for i in range(len(job.grid))]
 
 
+def _point_time(out: dict, kept: bool) -> dict:
+    """A point's own wall time (seeds trained in one call share their call's), and whether it was
+    kept from an interrupted run: what the whole profile cost, summed over sittings."""
+    wall = out.get("wall_time_s")
+    return {**({"wall_time_s": round(wall, 3)} if isinstance(wall, (int, float)) else {}),
+            **({"kept": True} if kept else {})}
+
+
 def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
     """Wait for (or run) every point, then write the result; a failed point writes nothing."""
     sent = job.futures is not None
@@ -259,8 +267,9 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         **({"noise": noise} if noise else {}),
         **({"spread": spread,
             "points": [{"overrides": to_json(p), "metrics": o["metrics"],
-                        **({"noise": o["noise"]} if o.get("noise") else {})}
-                       for p, o in zip(job.grid, outs)]} if job.sweep is not None else {}),
+                        **({"noise": o["noise"]} if o.get("noise") else {}),
+                        **_point_time(o, i in job.kept)}
+                       for i, (p, o) in enumerate(zip(job.grid, outs))]} if job.sweep is not None else {}),
         "figures": {name[:-4]: f"{job.profile}/{name}" for name in figures},
         "notes": notes,
         "expectations": job.expectations,
