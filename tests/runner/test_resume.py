@@ -193,3 +193,52 @@ def test_checkpoints_sit_in_the_partial_folder_and_no_link_is_followed(tmp_path)
     assert resume.checkpoint_dir(tmp_path, "toy", "paper_full", "ab" * 32) is None
     resume.drop(tmp_path, "toy", "paper_full")          # the link goes nowhere, the outside stays
     assert outside.is_dir()
+
+
+FAILING = '''
+"""Seed 0 trains and finishes; seed 1 keeps a checkpoint, then fails."""
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Config:
+    """The seed."""
+
+    seed: int = 0
+
+
+PROFILES = {"quick": Config()}
+SEEDS = {"quick": (0, 1)}
+METRICS = ("loss",)
+
+
+def run(config, progress=None):
+    """A checkpoint file where litrec says, then a loss (or, at seed 1, an error)."""
+    folder = Path(os.environ["LITREC_CHECKPOINT_DIR"])
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "state.npz").write_bytes(b"state")
+    if config.seed == 1:
+        raise RuntimeError("seed 1 stops here")
+    return {"metrics": {"loss": 0.5}}
+'''
+
+
+def test_a_finished_point_leaves_no_checkpoints_and_an_unfinished_one_keeps_them(tmp_path, monkeypatch,
+                                                                                  cli):
+    (tmp_path / "analysis").mkdir()
+    (tmp_path / "analysis" / "__init__.py").write_text("")
+    (tmp_path / "analysis" / "toy.py").write_text(FAILING)
+    (tmp_path / "analysis" / "registry.yaml").write_text("toy:\n  module: toy\n  title: Toy\n")
+    rec = tmp_path / "records" / "literature" / "ARXIV-0000.00009.yaml"
+    rec.parent.mkdir(parents=True)
+    rec.write_text(PAPER.lstrip().replace("{metric: loss, op: \"<\", value: 10}",
+                                          "{metric: loss, op: \"<\", value: 1}"))
+    monkeypatch.chdir(tmp_path)
+    code, out, err = cli("run", "--profile", "quick", "--jobs", "1")
+    assert code != 0 and "seed 1 stops here" in out + err
+    partial = resume.partial_dir(tmp_path / "results", "toy", "quick")
+    assert (partial / "seed-0.json").is_file() and not (partial / "seed-1.json").exists()
+    states = sorted(p.parent.name for p in (partial / resume.CHECKPOINTS).rglob("state.npz"))
+    assert len(states) == 1                     # seed 1's, to continue from; seed 0's are gone

@@ -132,7 +132,9 @@ def _keep(job: Job, i: int, out: dict) -> None:
     try:
         resume.keep(job.partials, job.name, job.profile, job.points[i].overrides, job.keys[i], out)
     except OSError:
-        pass  # not kept: a rerun computes the point again, and the run goes on
+        return  # not kept: a rerun computes the point again, and the run goes on
+    if job.points[i].checkpoints:  # the point is kept whole: its trainings' states are done with
+        shutil.rmtree(job.points[i].checkpoints, ignore_errors=True)
 
 
 def submit(job: Job, executor) -> None:
