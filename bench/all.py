@@ -39,6 +39,7 @@ ORDER = (
     "deep_lsa_step",
     "train_speed",
     "paper_full_time",
+    "ci_time",
 )
 HELPERS = {"all", "release", "report", "table"}  # modules of bench/ that are not benchmarks
 
