@@ -22,9 +22,11 @@ checkpoints of the other machine stay).
 
 The key of a point hashes what its numbers depend on: the analysis's code
 files and their hashes, the installed versions of the packages it imports,
-the profile's configuration with the point's overrides, the Python version
-and the machine's architecture. `--force` recomputes from scratch: it neither
-reads nor keeps partial results, and starts every training afresh.
+the profile's configuration with the point's overrides, the Python version,
+the machine's architecture and the key of every other input of the result
+(declared data, numerics environment, instruction set: `litrec.runs.inputs`;
+the runner passes it in). `--force` recomputes from scratch: it neither reads
+nor keeps partial results, and starts every training afresh.
 """
 
 from __future__ import annotations
