@@ -614,3 +614,56 @@ def test_an_unchecked_claim_names_itself_and_its_profile(project):
 def test_a_list_reference_that_is_not_numbers_is_shown_as_it_is(ref):
     o = evaluate(E(metric="m", op="<", ref="r", factor=2.0), [{"m": [1.0, 1.0], "r": ref}])
     assert o.decision == "refused" and o.expected == ref
+
+
+def test_a_figure_at_the_top_of_its_folder_is_sealed_and_checked(tmp_path):
+    data = seal({"figures": {"c": "c.svg"}}, {"c.svg": b"x"})     # a path without a folder
+    (tmp_path / "c.svg").write_bytes(b"x")
+    assert broken_seal(data, tmp_path) is None
+    (tmp_path / "c.svg").write_bytes(b"y")
+    assert broken_seal(data, tmp_path) == ("its figure c.svg does not match the hash stored with "
+                                           "the result")
+
+
+def test_only_an_undecided_equality_has_a_direction():
+    exp = E(metric="ok", op="==", value=True)
+    assert evaluate(exp, [{"ok": True}, {"ok": True}]).direction is None
+    assert evaluate(exp, [{"ok": False}, {"ok": False}]).direction is None
+    assert evaluate(exp, [{"ok": True}, {"ok": False}]).direction == "undecided"
+
+
+def test_a_result_of_another_cpu_is_stale_and_every_row_says_so(project):
+    import dataclasses
+
+    from litrec.runs.inputs import result_inputs
+    from litrec.runs.state import result_state
+
+    proj = load_project(project / "records")
+    res, reg = project / "results", proj.registry
+    mine = result_inputs(reg, NAME, PROFILE)
+    there = dataclasses.replace(mine, isa=("x86_64", "avx2"))
+    store(project, seeds3(), extra={"inputs": there.record()})
+    here = dataclasses.replace(mine, isa=("x86_64", "avx2", "made_up_feature"))  # one feature more
+    assert result_state(reg, res, NAME, PROFILE, fp=there).state == "current"
+    state = result_state(reg, res, NAME, PROFILE, fp=here)
+    assert (state.state, state.other_machine) == ("stale", True)
+    assert "computed on another CPU" in state.reason and "made_up_feature only here" in state.reason
+    (st,) = claims.claim_statuses(proj, res, PROFILE, only={P1}, states={NAME: state})
+    assert st.verdict == "stale" and st.other_machine is True
+    assert st.row()["other_machine"] is True
+    behind = result_state(reg, res, NAME, PROFILE, fp=result_inputs(reg, NAME, "quick"))
+    assert (behind.state, behind.other_machine) == ("stale", False)   # inputs without an isa:
+    assert "instruction set it recorded is no longer one of its inputs" in behind.reason
+    (st,) = claims.claim_statuses(proj, res, PROFILE, only={P1}, states={NAME: behind})
+    assert st.other_machine is False and "other_machine" not in st.row()
+
+
+def test_a_missing_figure_is_named_in_its_result_file(project):
+    from litrec.runs.state import result_state
+
+    store(project, seeds3(), figures={"curve.svg": b"<svg/>"})
+    (project / "results" / NAME / PROFILE / "curve.svg").unlink()
+    state = result_state(load_project(project / "records").registry, project / "results", NAME,
+                         PROFILE)
+    (warning,) = state.warnings
+    assert warning.startswith(f"{result_path(project / 'results', NAME, PROFILE)}:")

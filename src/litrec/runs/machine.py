@@ -81,10 +81,15 @@ def device_info(uses_jax: bool) -> dict:
     return {"platform": jax.default_backend(), "devices": [str(d.device_kind) for d in jax.devices()]}
 
 
-def other_cpu(result: dict, was, now: list) -> str:
-    """Why a result of another CPU is stale here, in words: which features differ."""
+def other_cpu(result: dict, was, now: list | None) -> str:
+    """Why a result of another CPU is stale here, in words: which features differ (or that the
+    instruction set is no longer one of its inputs: its analysis stopped importing what
+    computes with floats, e.g. JAX)."""
     if not isinstance(was, list):
         return f"instruction set not recorded (here: {isa_text(now)})"
+    if not isinstance(now, list):
+        return ("its analysis no longer imports a numerics package, so the instruction set it "
+                "recorded is no longer one of its inputs")
     plat = result.get("platform")
     cpu = str(plat.get("processor") or "") if isinstance(plat, dict) else ""
     there = [f for f in was if f not in now]
