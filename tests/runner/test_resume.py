@@ -236,6 +236,8 @@ def test_a_finished_point_leaves_no_checkpoints_and_an_unfinished_one_keeps_them
     rec.write_text(PAPER.lstrip().replace("{metric: loss, op: \"<\", value: 10}",
                                           "{metric: loss, op: \"<\", value: 1}"))
     monkeypatch.chdir(tmp_path)
+    for mod in [m for m in sys.modules if m == "analysis" or m.startswith("analysis.")]:
+        monkeypatch.delitem(sys.modules, mod)  # this project's `analysis` runs here; then back
     code, out, err = cli("run", "--profile", "quick", "--jobs", "1")
     assert code != 0 and "seed 1 stops here" in out + err
     partial = resume.partial_dir(tmp_path / "results", "toy", "quick")

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from litrec.runs.layout import declares_points
+from tests.conftest import without_times
 from tests.sweep.conftest import TOY
 
 SEED_FIGURES = '''
@@ -48,7 +49,8 @@ def test_a_sweep_laid_out_in_a_worker_matches_one_run_here(sweep_project, cli):
     code, _, err = cli("run", "--profile", "quick", "--jobs", "1", "--results", "here")
     assert code == 0, err
     assert "analysis.toy_sweep" in sys.modules
-    far, here = _result(sweep_project, "far"), _result(sweep_project, "here")
+    far = without_times(_result(sweep_project, "far"))
+    here = without_times(_result(sweep_project, "here"))
     for key in ("module", "config", "sweep", "seed", "seeds", "metrics", "spread", "points",
                 "figures"):
         assert far[key] == here[key], key
