@@ -667,3 +667,46 @@ def test_a_missing_figure_is_named_in_its_result_file(project):
                          PROFILE)
     (warning,) = state.warnings
     assert warning.startswith(f"{result_path(project / 'results', NAME, PROFILE)}:")
+
+
+def test_a_missing_result_says_what_an_interrupted_run_left(project):
+    from litrec.runs import resume
+    from litrec.runs.state import result_state
+
+    reg = load_project(project / "records").registry
+    res = project / "results"
+    assert result_state(reg, res, NAME, PROFILE).reason == f"no {PROFILE} result for '{NAME}'"
+    out = {"metrics": {"x": 1.0}, "figures": {}, "notes": []}
+    resume.keep(res, NAME, PROFILE, {"seed": 0}, "k0", out)
+    assert result_state(reg, res, NAME, PROFILE).reason == (
+        f"no {PROFILE} result for '{NAME}' (1 point done)")
+    resume.keep(res, NAME, PROFILE, {"seed": 1}, "k1", out)
+    held = Path(resume.checkpoint_dir(res, NAME, PROFILE, "ab" * 32))
+    held.mkdir(parents=True)
+    assert result_state(reg, res, NAME, PROFILE).reason.endswith("(2 points done)")  # no file yet
+    (held / "training.npz").write_bytes(b"state")
+    (held.parent / "empty").mkdir()
+    assert result_state(reg, res, NAME, PROFILE).reason.endswith("(2 points done, 1 under way)")
+    (resume.partial_dir(res, NAME, PROFILE) / "seed-0.json").unlink()
+    (resume.partial_dir(res, NAME, PROFILE) / "seed-1.json").unlink()
+    assert result_state(reg, res, NAME, PROFILE).reason.endswith("(1 under way)")
+
+
+def test_an_interrupted_run_is_not_read_through_links(project, tmp_path):
+    from litrec.runs import resume
+
+    res = project / "results"
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / resume.CHECKPOINTS / "k").mkdir(parents=True)
+    (elsewhere / "seed-0.json").write_text("{}")
+    (elsewhere / resume.CHECKPOINTS / "k" / "t.npz").write_bytes(b"x")
+    (res / NAME).mkdir(parents=True, exist_ok=True)
+    resume.partial_dir(res, NAME, PROFILE).symlink_to(elsewhere)
+    assert resume.progress(res, NAME, PROFILE) == (0, 0)
+    resume.partial_dir(res, NAME, PROFILE).unlink()
+    folder = resume.partial_dir(res, NAME, PROFILE)
+    folder.mkdir()
+    (folder / "seed-0.json").symlink_to(elsewhere / "seed-0.json")
+    (folder / resume.CHECKPOINTS).symlink_to(elsewhere / resume.CHECKPOINTS)
+    assert resume.progress(res, NAME, PROFILE) == (0, 0)
+    assert resume.progress(res, "nothing", PROFILE) == (0, 0)

@@ -135,6 +135,22 @@ def kept(results_dir: Path, name: str, profile: str, overrides: dict, key: str) 
     return {**out, "figures": {k: str(v).encode("utf-8") for k, v in (out.get("figures") or {}).items()}}
 
 
+def progress(results_dir: Path, name: str, profile: str) -> tuple[int, int]:
+    """(finished points kept, points with training checkpoints) of an interrupted run, as the
+    files say (whether a rerun can use them depends on their keys: the inputs of now)."""
+    folder = partial_dir(Path(results_dir), name, profile)
+    try:
+        if folder.is_symlink() or not folder.is_dir():
+            return 0, 0
+        kept = sum(1 for f in folder.glob("*.json") if f.is_file() and not f.is_symlink())
+        held = folder / CHECKPOINTS
+        training = 0 if held.is_symlink() or not held.is_dir() else sum(
+            1 for d in held.iterdir() if d.is_dir() and not d.is_symlink() and any(d.glob("*.npz")))
+    except OSError:
+        return 0, 0
+    return kept, training
+
+
 def drop(results_dir: Path, name: str, profile: str) -> None:
     """Remove the partial results once the whole result is written."""
     shutil.rmtree(partial_dir(results_dir, name, profile), ignore_errors=True)

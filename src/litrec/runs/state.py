@@ -26,6 +26,7 @@ from litrec.util.errors import DamagedResult, ProfileError
 from litrec.runs.inputs import RESULT_FORMAT, Inputs, result_inputs
 from litrec.runs.results import (missing_figures, read_result, result_path,
                             stored_profiles)
+from litrec.runs.resume import progress
 from litrec.runs.seal import broken_seal
 
 if TYPE_CHECKING:
@@ -78,7 +79,8 @@ def _state(registry, results_dir, name, profile, result, versions, fp) -> Result
     if result is None:
         unknown = f"; its inputs cannot be known: {'; '.join(fp.problems)}" if fp and fp.problems else ""
         return ResultState(name, profile, "missing", None, fp,
-                           f"no {profile} result for '{name}'{unknown}")
+                           f"no {profile} result for '{name}'{unknown}"
+                           f"{_interrupted(results_dir, name, profile)}")
     if fp is None:
         return ResultState(name, profile, "stale", result, None,
                            f"analysis '{name}' is not in the registry")
@@ -92,6 +94,15 @@ def _state(registry, results_dir, name, profile, result, versions, fp) -> Result
         return ResultState(name, profile, "current", result, fp)
     return ResultState(name, profile, "stale", result, fp, fp.why_stale(result),
                        other_machine=fp.only_machine_differs(result))
+
+
+def _interrupted(results_dir, name: str, profile: str) -> str:
+    """What an interrupted run of `profile` left in its partial folder, in words ('' if nothing):
+    the same `litrec run` continues from it where the inputs are unchanged."""
+    kept, training = progress(Path(results_dir), name, profile)
+    said = ", ".join(p for p in (f"{kept} point{'s' * (kept != 1)} done" if kept else "",
+                                 f"{training} under way" if training else "") if p)
+    return f" ({said})" if said else ""
 
 
 def modified_results(results_dir: Path, display=str) -> list[Diagnostic]:
