@@ -41,9 +41,12 @@ class Config:
 
 
 # The runner's named settings (`litrec run --profile NAME`): quick for a smoke run, paper for the site.
+# `paper_full` is `paper`: an exact identity, nothing trained, so the paper's own scale is already
+# paper's (the profile exists so that the paper's scale judges every claim).
 PROFILES = {
     "quick": Config(n_seeds=1, sizes=((10, 10, 1), (5, 3, 2))),
     "paper": Config(),
+    "paper_full": Config(),
 }
 
 # The metrics run returns, dotted for nested ones (a group covers what is under it):
