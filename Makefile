@@ -29,7 +29,7 @@ venv: $(STAMP)
 
 site: $(STAMP)
 	$(BIN)/litrec validate
-	$(BIN)/litrec run --profile paper --allow-not-reproduced
+	$(BIN)/litrec run --profile paper --allow-not-reproduced --any-machine
 	$(BIN)/litrec site build
 
 run: $(STAMP)

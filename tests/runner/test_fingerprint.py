@@ -231,3 +231,49 @@ def test_a_result_of_another_cpu_is_stale_here_and_passes_check_current_only_wit
     assert main(["status", "--profile", "quick", "--check-current", "--any-machine"]) == 1
     assert "other_machine" not in json.dumps(
         [main(["status", "--profile", "quick", "--format", "json"]), capsys.readouterr().out])
+
+
+def test_run_any_machine_leaves_a_result_of_another_cpu_alone_and_a_plain_run_reruns_it(
+        root, monkeypatch, capsys):
+    from litrec.commands import main
+    from litrec.runs import inputs as inputs_module
+
+    done = _litrec(root, "run", "numpy-only", "--profile", "quick")
+    assert done.returncode == 0, done.stdout + done.stderr
+    # this project's `analysis` package is imported here; it must not outlive the test
+    for mod in [m for m in sys.modules if m == "analysis" or m.startswith("analysis.")]:
+        monkeypatch.delitem(sys.modules, mod)
+    try:
+        _any_machine_then_plain(root, monkeypatch, capsys, main, inputs_module)
+    finally:
+        for mod in [m for m in sys.modules if m == "analysis" or m.startswith("analysis.")]:
+            del sys.modules[mod]
+
+
+def _any_machine_then_plain(root, monkeypatch, capsys, main, inputs_module):
+    stored = root / "results" / "numpy-only" / "quick.json"
+    before = stored.read_bytes()
+    here = inputs_module.machine_isa()
+    other = (*here, "amx_tile_x")
+    from litrec.runs import sweep  # imported before the patch: it binds the name at import
+
+    for module in (inputs_module, sweep):  # the run and the process computing it, both "there"
+        monkeypatch.setattr(module, "machine_isa", lambda: other)
+    reg = _registry(root)
+    capsys.readouterr()
+    for _ in range(2):  # the second answered from the run memo: the same
+        # --jobs 1: in this process, no worker started under the patched CPU outlives the test
+        assert main(["run", "numpy-only", "--profile", "quick", "--any-machine", "--jobs", "1"]) == 0
+        err = capsys.readouterr().err
+        assert "1 claim rest on results computed on another CPU, left as they are" in err, err
+        assert "ARXIV-0000.00002#F1" in err
+        assert "nothing to run: 0 analyses current" in err, err
+        assert stored.read_bytes() == before  # neither rerun nor re-stamped
+        assert result_state(reg, root / "results", "numpy-only", "quick").other_machine
+
+    # without the flag the memo of the run above is not taken: the result is computed here
+    assert main(["run", "numpy-only", "--profile", "quick", "--jobs", "1"]) == 0
+    assert "running numpy-only (quick): computed on another CPU" in capsys.readouterr().err
+    assert stored.read_bytes() != before
+    assert json.loads(stored.read_text(encoding="utf-8"))["inputs"]["isa"] == list(other)
+    assert result_state(reg, root / "results", "numpy-only", "quick").state == "current"

@@ -109,12 +109,13 @@ def _packages(h, project: Path, hashed: list[Path]) -> None:
 
 
 def inputs_key(records: Path, analysis: Path, results: Path, profile: str,
-               targets: list[str]) -> str | None:
-    """The key of everything a no-op run's answer depends on (see the module docstring);
-    None where it cannot be made safely."""
+               targets: list[str], any_machine: bool = False) -> str | None:
+    """The key of everything a no-op run's answer depends on (see the module docstring), and
+    whether results of another CPU are left alone (`litrec run --any-machine`); None where it
+    cannot be made safely."""
     h = hashlib.blake2b(digest_size=20)
     head = [FORMAT, __version__, _litrec_sources(), sys.version, environment(), os.getcwd(),
-            str(records), str(analysis), str(results), profile, list(targets)]
+            str(records), str(analysis), str(results), profile, list(targets), any_machine]
     h.update(json.dumps(head).encode() + b"\0")
     _packages(h, Path(records).resolve().parent,
               [Path(f).resolve() for f in (records, analysis, results)])

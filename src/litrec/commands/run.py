@@ -46,6 +46,11 @@ def add_parser(sub) -> None:
     p.add_argument("--jobs", type=positive_int, default=None, metavar="N",
                    help="worker processes of the local executor or of the LocalCluster "
                    "(default: the number of CPUs)")
+    p.add_argument("--any-machine", action="store_true",
+                   help="leave alone a result computed on a CPU with other features, its inputs "
+                   "otherwise unchanged: it is not rerun and stays stale (computed on another "
+                   "CPU), not judged; a fresh clone's site without recomputing every result "
+                   "(make site)")
     p.add_argument("--no-compile-cache", action="store_true",
                    help="compile JAX programs afresh, neither loading nor keeping them in "
                    ".litrec-cache/jax/ (LITREC_NO_CACHE=1 turns every cache of litrec off)")
@@ -115,7 +120,7 @@ def run(args) -> int:
     with stdout_to_stderr(args.format == "json"):  # standard output is for the JSON alone
         out = reproduce(args.records, args.analysis, args.results, args.profile, args.targets,
                         (args.executor, args.jobs, args.scheduler), force=args.force,
-                        compile_cache=not args.no_compile_cache,
+                        compile_cache=not args.no_compile_cache, any_machine=args.any_machine,
                         showing=lambda: _showing(args))
     return _report(args, out.statuses, out.ran, out.current, out.failed, out.ran_any)
 
@@ -150,6 +155,11 @@ def _report(args, statuses: list[ClaimStatus], ran: list[str], current: list[str
         from litrec.commands.table import print_table  # rich: text output only
 
         print_table(statuses, args.profile)
+    elsewhere = [s.claim for s in statuses if s.verdict == "stale" and s.other_machine]
+    if args.any_machine and elsewhere and args.format == "text":
+        print(f"litrec run: note: {len(elsewhere)} claim{'s' * (len(elsewhere) != 1)} rest on "
+              "results computed on another CPU, left as they are (--any-machine; stale here, not "
+              "judged): " + ", ".join(elsewhere), file=sys.stderr)
     errors, warnings = result_problems(statuses)
     for line in [f"warning: {w}" for w in warnings] + [f"error: {e}" for e in errors]:
         print(f"litrec run: {line}", file=sys.stderr)

@@ -38,17 +38,19 @@ class Plan:
     def current(self) -> list[str]:
         """The analyses left alone because their results are current."""
         done = {n for n, _ in self.todo}
-        return [n for n, st in self.states.items() if n not in done]
+        return [n for n, st in self.states.items() if n not in done and st.current]
 
 
 def plan_run(proj: Project, results_dir: Path, profile: str, targets: list[str],
-             force: bool = False) -> Plan:
-    """Decide which analyses to run: those whose results are not current (all, with `force`)."""
+             force: bool = False, any_machine: bool = False) -> Plan:
+    """Decide which analyses to run: those whose results are not current (all, with `force`).
+    With `any_machine`, a result stale only because it was computed on another CPU is left as
+    it is (still shown stale, never re-stamped)."""
     names, claims = resolve_targets(proj, targets)
     states = result_states(proj.registry, results_dir, names, profile)
     todo = []
     for name, st in states.items():
-        if st.current and not force:
+        if (st.current or (any_machine and st.other_machine)) and not force:
             continue
         why = {"current": "forced", "missing": "no result"}.get(st.state, st.reason or st.state)
         todo.append((name, why))

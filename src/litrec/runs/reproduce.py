@@ -34,12 +34,14 @@ class Outcome:
 def reproduce(records: Path, analysis: Path | None, results: Path, profile: str,
               targets: list[str],
               executor: tuple[str, int | None, str | None] = ("local", None, None), *,
-              force: bool = False, compile_cache: bool = True,
+              force: bool = False, compile_cache: bool = True, any_machine: bool = False,
               showing: Callable[[], ContextManager] = contextlib.nullcontext) -> Outcome:
     """Rerun what is stale (everything, with `force`) and judge every claim.
 
     `executor` is (kind, jobs, scheduler) as given: the one `ExecutorSpec` is built from it
     once something may run (a run answered from the memo imports no executor code).
+    `any_machine` leaves alone a result stale only because another CPU computed it
+    (`litrec.runs.plan.plan_run`).
     `showing()` gives a context manager that yields the `litrec.runs.plan.Events` of the run,
     entered only when something runs (the command's progress display).
     `UsageError` when `records` is not a folder, `InvalidRecords` when a record is invalid
@@ -47,17 +49,18 @@ def reproduce(records: Path, analysis: Path | None, results: Path, profile: str,
     """
     with interrupt.handling():  # Ctrl-C or SIGTERM from here on: Interrupted (130, 143)
         return _reproduce(records, analysis, results, profile, targets, executor, force,
-                          compile_cache, showing)
+                          compile_cache, showing, any_machine)
 
 
 def _reproduce(records, analysis, results, profile, targets, executor, force, compile_cache,
-               showing) -> Outcome:
+               showing, any_machine=False) -> Outcome:
     from litrec.cache import runmemo
     from litrec.verdicts.claims import ClaimStatus
 
     need_dir(records, "records")
     analysis = Path(analysis) if analysis else Path(records).resolve().parent / "analysis"
-    key = None if force else runmemo.inputs_key(records, analysis, results, profile, targets)
+    key = None if force else runmemo.inputs_key(records, analysis, results, profile, targets,
+                                                 any_machine)
     kept = runmemo.recall(records, profile, key)
     try:
         statuses = [ClaimStatus.from_row(r) for r in kept.claims] if kept else None
@@ -71,14 +74,14 @@ def _reproduce(records, analysis, results, profile, targets, executor, force, co
     early = prestart(spec, analysis)
     try:
         return _full(records, analysis, results, profile, targets, spec, force, compile_cache,
-                     showing, key, early)
+                     showing, key, early, any_machine)
     finally:
         if early is not None:
             early.discard()  # closed unless its points were sent
 
 
 def _full(records, analysis, results, profile, targets, spec, force, compile_cache, showing,
-          key, early) -> Outcome:
+          key, early, any_machine=False) -> Outcome:
     """Load, plan, run what is stale, judge; keep the answer of a run with nothing to run."""
     from litrec.cache import runmemo
     from litrec.runs.plan import plan_run, run_plan
@@ -86,7 +89,7 @@ def _full(records, analysis, results, profile, targets, spec, force, compile_cac
     from litrec.verdicts.status import judged_project
 
     proj = judged_project(records, analysis, results, profile)
-    plan = plan_run(proj, results, profile, targets, force)
+    plan = plan_run(proj, results, profile, targets, force, any_machine)
     failed: list[str] = []
     if plan.todo:
         with showing() as events:
@@ -99,6 +102,7 @@ def _full(records, analysis, results, profile, targets, spec, force, compile_cac
                                 sorted({p for i in inputs for p in i.patterns}),
                                 {f: d for i in inputs for f, d in i.data.items()})
         runmemo.keep(records, profile, key, answer,
-                     again=lambda: runmemo.inputs_key(records, analysis, results, profile, targets))
+                     again=lambda: runmemo.inputs_key(records, analysis, results, profile, targets,
+                                                      any_machine))
     ran = [n for n, _ in plan.todo if n not in failed]
     return Outcome(statuses, ran, plan.current, failed, bool(plan.todo))
