@@ -38,6 +38,7 @@ ORDER = (
     "train_throughput",
     "deep_lsa_step",
     "train_speed",
+    "accelerator_seeds",
     "paper_full_time",
     "ci_time",
 )
@@ -61,7 +62,7 @@ def main() -> int:
     names = [n for n in args.only.split(",") if n] or list(SCRIPTS)
     failed = []
     with tempfile.TemporaryDirectory() as tmp:
-        rows = []
+        rows, unmeasured = [], []
         for name in names:
             print(f"\n==== bench/{name}.py", flush=True)
             where = table.machine()
@@ -72,13 +73,19 @@ def main() -> int:
             rows += got
             if got:
                 table.store(name, got, where)
-            if proc.returncode != 0 or not got:
+            why = report.not_measured_reason(str(mine))
+            if why and not got and proc.returncode == 0:
+                table.not_measured(name, why[0], where, why[1])  # this machine cannot: the table says so
+                unmeasured.append(f"{name} ({why[0]})")
+            elif proc.returncode != 0 or not got:
                 failed.append(name)  # without rows, its earlier figures stay in the table
     table.write(list(SCRIPTS))
     print(f"\nwrote {table.TABLE.relative_to(HERE.parent)} and README.md's table")
     print("\n==== all figures (medians; each baseline measured in the same run)")
     print(report.format_rows(rows))
     missed = [r.bench for r in rows if r.met is False]
+    if unmeasured:
+        print(f"not measured on this machine: {', '.join(unmeasured)}")
     if failed:
         print(f"failed: {', '.join(failed)}")
     if missed:

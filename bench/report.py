@@ -75,12 +75,32 @@ def emit(rows: list[Row], json_path: str | None = None) -> None:
                 fh.write(json.dumps({**asdict(r), "ratio": r.ratio}) + "\n")
 
 
+def cannot_measure(reason: str, json_path: str | None = None, goal: str = "") -> None:
+    """Says this machine cannot give the script's figures (no accelerator, say), why, and the
+    goal left unanswered: printed, and appended to `json_path` as a line `bench/all.py` records
+    in the table."""
+    print(f"not measured: {reason}" + (f" (goal: {goal})" if goal else ""))
+    if json_path:
+        with Path(json_path).open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps({"not_measured": reason, "goal": goal}) + "\n")
+
+
+def not_measured_reason(json_path: str) -> tuple[str, str] | None:
+    """The reason a script gave for measuring nothing here, and its goal (`cannot_measure`)."""
+    for line in Path(json_path).read_text(encoding="utf-8").splitlines():
+        if line.strip() and "not_measured" in (data := json.loads(line)):
+            return data["not_measured"], data.get("goal", "")
+    return None
+
+
 def load(json_path: str) -> list[Row]:
     """The rows appended to `json_path`."""
     rows = []
     for line in Path(json_path).read_text(encoding="utf-8").splitlines():
         if line.strip():
             data = json.loads(line)
+            if "not_measured" in data:
+                continue
             data.pop("ratio", None)
             rows.append(Row(**data))
     return rows

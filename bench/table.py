@@ -62,11 +62,12 @@ def store(script: str, rows: list[report.Row], where: dict) -> None:
                        encoding="utf-8")
 
 
-def not_measured(script: str, reason: str, where: dict) -> None:
+def not_measured(script: str, reason: str, where: dict, goal: str = "") -> None:
     """Record in results.json that `script`'s figures were not measured, and why (a loaded
-    machine, say): the table says so in its row, in place of figures measured elsewhere."""
+    machine, say): the table says so in its row, in place of figures measured elsewhere,
+    with the goal left unanswered when the script named it."""
     data = load()
-    data[script] = {**where, "rows": [], "not_measured": reason}
+    data[script] = {**where, "rows": [], "not_measured": reason, **({"goal": goal} if goal else {})}
     RESULTS.write_text(json.dumps(dict(sorted(data.items())), indent=1, ensure_ascii=False) + "\n",
                        encoding="utf-8")
 
@@ -87,8 +88,10 @@ def render(data: dict, scripts: list[str]) -> str:
         if not got or not got.get("rows"):
             why = f" ({got['not_measured']}, {got['measured']}, load average {got['load']})" \
                 if got and got.get("not_measured") else ""
+            goal = got.get("goal", "") if got else ""
             lines.append(f"| `bench/{name}.py` | not measured yet{why}: "
-                         f"`python bench/all.py --only {name}` | | | | | |")
+                         f"`python bench/all.py --only {name}` | | | {goal} | "
+                         f"{'not measured' if goal else ''} | |")
             continue
         n = len(notes) + 1
         notes.append(f"{n}. `bench/{name}.py`: {got['measured']}, commit `{got['commit']}`, "

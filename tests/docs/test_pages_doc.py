@@ -8,6 +8,7 @@ must be added there (and to the guide) or this test fails.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -220,3 +221,27 @@ def test_scale_outs_failure_example_is_what_run_prints(tmp_path):
     page = (SITE / "scale-out.md").read_text(encoding="utf-8")
     shown = re.search(r"results/<analysis>/<profile>.error.log`:\n\n```\n(.*?)\n```", page, re.S).group(1)
     assert shown in out.splitlines(), (shown, out)
+
+
+def test_a_script_that_cannot_measure_here_says_why_and_its_goal_stays_in_the_table(tmp_path):
+    """bench/accelerator_seeds.py on a machine where JAX sees only the CPU measures nothing: its
+    reason and its goal reach the table, marked not measured (`bench/all.py` records them)."""
+    _, table = _bench()
+    out = tmp_path / "rows.jsonl"
+    run = subprocess.run([sys.executable, str(REPO / "bench" / "accelerator_seeds.py"), "--json", str(out)],
+                         capture_output=True, text=True, timeout=300, env={**os.environ, "JAX_PLATFORMS": "cpu"})
+    assert run.returncode == 0, run.stderr
+    assert "not measured: no accelerator" in run.stdout
+    sys.path.insert(0, str(REPO / "bench"))
+    try:
+        import report
+    finally:
+        sys.path.remove(str(REPO / "bench"))
+    assert report.load(str(out)) == []
+    reason, goal = report.not_measured_reason(str(out))
+    assert reason.startswith("no accelerator") and goal == "3 seeds batched <= 1.3x 1 seed, on an accelerator"
+    where = {"measured": "2026-01-01 00:00 UTC", "commit": "x", "cpus": 2, "cpu": "c", "load": 0.0}
+    text = table.render({"accelerator_seeds": {**where, "rows": [], "not_measured": reason, "goal": goal}},
+                        ["accelerator_seeds"])
+    row = next(line for line in text.splitlines() if "accelerator_seeds" in line)
+    assert "not measured yet (no accelerator" in row and f"| {goal} | not measured |" in row
