@@ -6,7 +6,11 @@ profiles named `paper_full_...`), the committed result `results/<analysis>/
 (`wall_time_s`: its own workers, whatever `--jobs` it had) and, for a run
 split across sittings, each point it kept from an earlier one (`points[i].
 wall_time_s` where `kept`; a point's own time, so two points that ran side by
-side count twice: the sum can only overstate). The goal is the whole profile
+side count twice: the sum can only overstate), and for a point whose training
+the last run continued from a checkpoint, the training time of the earlier
+sittings (its `timing` keeps the whole training's `seconds` and the steps of
+the last sitting, `cpu_steps`: the rest is `seconds x (steps - cpu_steps) /
+steps`). The goal is the whole profile
 in at most 90 minutes on two cores; a profile without its result is listed as
 missing, and the goal is then not met, whatever the sum says.
 
@@ -50,14 +54,36 @@ def profiles(root: Path) -> list[tuple[str, str]]:
     return out
 
 
+def resumed_seconds(point: dict) -> float:
+    """The training time a point's trainings spent in sittings before the one that finished
+    them (0 for a training run in one go): each `timing` entry's share of `seconds` that
+    the steps before the last sitting took."""
+    timing = (point.get("metrics") or {}).get("timing")
+    out = 0.0
+    for t in (timing.values() if isinstance(timing, dict) else []):
+        if not isinstance(t, dict):
+            continue
+        steps, last, seconds = t.get("steps"), t.get("cpu_steps"), t.get("seconds")
+        if all(isinstance(v, (int, float)) for v in (steps, last, seconds)) and 0 <= last < steps:
+            out += seconds * (steps - last) / steps
+    return out
+
+
 def cost(result: dict) -> tuple[float, str]:
-    """(seconds: the run's wall time and that of the points it kept from earlier sittings, how)."""
-    kept = [p.get("wall_time_s") for p in result.get("points") or [] if p.get("kept")]
+    """(seconds: the run's wall time, that of the points it kept from earlier sittings and the
+    earlier sittings of the trainings it continued, how)."""
+    points = result.get("points") or []
+    kept = [p.get("wall_time_s") for p in points if p.get("kept")]
+    resumed = [resumed_seconds(p) for p in points if not p.get("kept")]
     run = float(result.get("wall_time_s") or 0.0)
-    if not kept:
-        return run, "one run"
-    earlier = sum(w for w in kept if isinstance(w, (int, float)))
-    return run + earlier, f"the last run and {len(kept)} points kept from earlier sittings"
+    earlier = sum(w for w in kept if isinstance(w, (int, float))) + sum(resumed)
+    how = ["the last run"] if kept or any(resumed) else ["one run"]
+    if kept:
+        how.append(f"{len(kept)} point{'s' * (len(kept) != 1)} kept from earlier sittings")
+    if any(resumed):
+        n = sum(1 for r in resumed if r)
+        how.append(f"earlier sittings of {n} training{'s' * (n != 1)} it continued")
+    return run + earlier, " and ".join(how)
 
 
 def main() -> None:

@@ -245,3 +245,23 @@ def test_a_script_that_cannot_measure_here_says_why_and_its_goal_stays_in_the_ta
                         ["accelerator_seeds"])
     row = next(line for line in text.splitlines() if "accelerator_seeds" in line)
     assert "not measured yet (no accelerator" in row and f"| {goal} | not measured |" in row
+
+
+def test_the_paper_full_time_counts_every_sitting_of_a_resumed_run():
+    """bench/paper_full_time.py: the last run's wall time, the points it kept from earlier
+    sittings, and the earlier sittings of a training it continued from a checkpoint."""
+    sys.path.insert(0, str(REPO / "bench"))
+    try:
+        import paper_full_time
+    finally:
+        sys.path.remove(str(REPO / "bench"))
+    whole = {"steps": 100, "cpu_steps": 100, "seconds": 50.0}
+    assert paper_full_time.cost({"wall_time_s": 60.0, "points": [{"metrics": {"timing": {"a": whole}}}]}) \
+        == (60.0, "one run")
+    continued = {"steps": 100, "cpu_steps": 25, "seconds": 80.0}  # 75 of its steps ran before
+    seconds, how = paper_full_time.cost({"wall_time_s": 30.0, "points": [
+        {"kept": True, "wall_time_s": 100.0, "metrics": {}},
+        {"metrics": {"timing": {"k2": whole, "k5": continued}}},
+        {"metrics": {"timing": "not a table"}}]})
+    assert seconds == 30.0 + 100.0 + 60.0
+    assert how == "the last run and 1 point kept from earlier sittings and earlier sittings of 1 training it continued"
