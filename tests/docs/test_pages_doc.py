@@ -265,3 +265,21 @@ def test_the_paper_full_time_counts_every_sitting_of_a_resumed_run():
         {"metrics": {"timing": "not a table"}}]})
     assert seconds == 30.0 + 100.0 + 60.0
     assert how == "the last run and 1 point kept from earlier sittings and earlier sittings of 1 training it continued"
+
+
+def test_the_cluster_benchmark_compares_metrics_not_times_and_names_what_differs():
+    sys.path.insert(0, str(REPO / "bench"))
+    try:
+        import cluster_speedup
+    finally:
+        sys.path.remove(str(REPO / "bench"))
+    one = {"metrics": {"k5": {"loss": 0.1}, "timing": {"k5": {"seconds": 3}}},
+           "points": [{"wall_time_s": 5.0, "metrics": {"loss": 0.1, "ms_per_step": 2.0}}]}
+    other = {"metrics": {"k5": {"loss": 0.1}, "timing": {"k5": {"seconds": 4}}},
+             "points": [{"wall_time_s": 7.0, "metrics": {"loss": 0.1, "ms_per_step": 3.0}}]}
+    a, b = cluster_speedup.without_timings(one), cluster_speedup.without_timings(other)
+    assert a == b and cluster_speedup.differences(a, b) == []
+    b["points"][0]["metrics"]["loss"] = 0.2
+    assert cluster_speedup.differences(a, b) == ["points.0.metrics.loss"]
+    assert cluster_speedup.differences({"x": [1, 2]}, {"x": [1]}) == ["x"]
+    assert cluster_speedup.differences({"std": float("nan")}, {"std": float("nan")}) == []
