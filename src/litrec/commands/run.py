@@ -10,6 +10,7 @@ from pathlib import Path
 from litrec.commands.common import (
     console,
     format_arg,
+    other_cpu_note,
     positive_int,
     profile_arg,
     records_args,
@@ -155,11 +156,12 @@ def _report(args, statuses: list[ClaimStatus], ran: list[str], current: list[str
         from litrec.commands.table import print_table  # rich: text output only
 
         print_table(statuses, args.profile)
-    elsewhere = [s.claim for s in statuses if s.verdict == "stale" and s.other_machine]
+    from litrec.verdicts.status import on_other_machine
+
+    elsewhere = [s.claim for s in on_other_machine(statuses)]
     if args.any_machine and elsewhere and args.format == "text":
-        print(f"litrec run: note: {len(elsewhere)} claim{'s' * (len(elsewhere) != 1)} rest on "
-              "results computed on another CPU, left as they are (--any-machine; stale here, not "
-              "judged): " + ", ".join(elsewhere), file=sys.stderr)
+        print(other_cpu_note("run", elsewhere, ", left as they are (--any-machine; stale here, "
+                             "not judged)"), file=sys.stderr)
     errors, warnings = result_problems(statuses)
     for line in [f"warning: {w}" for w in warnings] + [f"error: {e}" for e in errors]:
         print(f"litrec run: {line}", file=sys.stderr)

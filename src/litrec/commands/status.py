@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import sys
 
-from litrec.commands.common import format_arg, profile_arg, records_args, results_arg
+from litrec.commands.common import (format_arg, other_cpu_note, profile_arg, records_args,
+                                    results_arg)
 
 
 def add_parser(sub) -> None:
@@ -57,9 +58,9 @@ def run(args) -> int:
             print(f"litrec status: {s.claim} is {s.verdict.replace('_', ' ')}: {s.reason}",
                   file=sys.stderr)
         if elsewhere:
-            print(f"litrec status: note: {len(elsewhere)} claim{'s' * (len(elsewhere) != 1)} "
-                  "rest on results computed on another CPU (their inputs otherwise unchanged; "
-                  "not judged here): " + ", ".join(s.claim for s in elsewhere), file=sys.stderr)
+            print(other_cpu_note("status", [s.claim for s in elsewhere],
+                                 " (their inputs otherwise unchanged; not judged here)"),
+                  file=sys.stderr)
         return 1 if behind or found.bad_signatures else 0
     for e in found.errors:  # a result that cannot be judged is bad input: said once, exit 1
         print(f"litrec status: error: {e}", file=sys.stderr)

@@ -50,7 +50,12 @@ class Status:
         """The claims stale only because their result was computed on a CPU with other
         features: behind this machine, not behind the project (`--check-current --any-machine`
         lets them pass, as CI on a runner unlike the researcher's machine needs)."""
-        return [s for s in self.statuses if s.verdict == "stale" and s.other_machine]
+        return on_other_machine(self.statuses)
+
+
+def on_other_machine(statuses: list[ClaimStatus]) -> list[ClaimStatus]:
+    """The claims of `statuses` stale only because another CPU computed their result."""
+    return [s for s in statuses if s.verdict == "stale" and s.other_machine]
 
 
 def status(records: Path, analysis: Path | None, results: Path, profile: str) -> Status:
