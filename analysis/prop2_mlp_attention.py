@@ -35,14 +35,13 @@ Metrics as the code computes them: `loss_trained`, `loss_mlp_gd`, `pred_diff` = 
 |yhat_TF - yhat_GD|, `cos_sensitivity`, the mean cosine of d yhat / d x_q (for a scalar
 input the mean sign agreement), `model_diff`.
 
-Cost on two shared CPU cores (measured with seed 0 at batch 2,048 under heavy load from
-other jobs): 30-37 ms of CPU per training step of either model (68-159 ms of wall
-time per step under that load), about 170 s of CPU per seed at 2,500 steps with the checks
-and the evaluation. `paper` trains both models 2,500 steps at the notebook's batch of
-2,048: about 14 minutes for its 5 seeds (`paper_tied_phase`, 3 seeds: about 8).
-`paper_full` is the notebook's 20,000 steps: 20-25 minutes of CPU per seed, about 2 hours for
-its 5 seeds on this CPU (an accelerator run); `paper_full_tied_phase` is the code's family at
-that length, 3 seeds.
+Cost: `timing.trained` and `timing.mlp_gd` say what each training cost (steps, wall
+and CPU ms per step, `analysis.timing`); timings differ from run to run and no claim
+judges them (`train_seconds` and `ms_per_step` are the older wall-clock figures). On a
+quiet 2-core AMD EPYC either model's step costs about 16-19 ms of CPU, so a seed of
+`paper` (2,500 steps of each model) about 1.5 CPU minutes with its checks and evaluation,
+and a seed of `paper_full` (the notebook's 20,000 steps) about 11. `paper_tied_phase` and
+`paper_full_tied_phase` are the code's family at those lengths, 3 seeds.
 """
 import dataclasses
 import time
@@ -55,6 +54,7 @@ from matplotlib.figure import Figure
 
 from analysis import metrics
 from analysis import tasks as task_lib
+from analysis import timing as timing_lib
 from analysis import train as train_lib
 from analysis.keys import named_keys
 from analysis.prop2_models import (
@@ -134,7 +134,7 @@ SEEDS = {"quick": (0, 1, 2), "paper": (0, 1, 2, 3, 4), "paper_tied_phase": (0, 1
 METRICS = (
     "max_abs_error_identity", "max_abs_error_baseline_layer", "loss_mlp_gd", "loss_ratio",
     "loss_trained", "loss_zero_predictor", "cos_sensitivity", "model_diff", "pred_diff",
-    "train_seconds", "ms_per_step", "curve",
+    "train_seconds", "ms_per_step", "curve", "timing",
 )
 
 
@@ -144,13 +144,15 @@ def _train(config, params, predict, lr, b2, key, evaluate, progress, description
     def loss_fn(p, raw):
         x, y = sine(config, raw["x"], raw["amp"], raw["phase"])
         return metrics.loss(y[:, -1:], predict(p, raw_tokens(x, y)))
+    clock = timing_lib.Clock(progress, evaluate)                          # CPU per chunk (`analysis.timing`)
     start = time.perf_counter()
     result = train_lib.train(params, loss_fn, host_draws(config, task_lib.host_rng(key)), steps=config.steps,
                              optimizer=train_lib.adam(lr, config.clip, config.b1, b2),
                              chunk_size=config.chunk_size, eval_every=config.eval_every,
-                             evaluate=evaluate, progress=progress, description=description)
+                             evaluate=clock.evaluate, progress=clock.progress, description=description)
     chunks = result.history["chunk_seconds"][1:] or result.history["chunk_seconds"]
-    return result, time.perf_counter() - start, 1e3 * float(np.median(chunks)) / config.chunk_size
+    return (result, time.perf_counter() - start, 1e3 * float(np.median(chunks)) / config.chunk_size,
+            clock.summary(result.history))
 
 
 def _losses_and_noise(y_q, f_tf, f_gd):
@@ -181,9 +183,9 @@ def run(config: Config, progress=None) -> dict:
     curve_loss = {name: jax.jit(lambda p, f=f: metrics.loss(y_q[:n_curve], f(p, H_eval[:n_curve])))
                   for name, f in (("trained", predict_trained), ("mlp_gd", predict_gd))}
 
-    res_gd, sec_gd, ms_gd = _train(config, baseline0, predict_gd, config.gd_lr, config.gd_b2, keys["train_gd"],
+    res_gd, sec_gd, ms_gd, timing_gd = _train(config, baseline0, predict_gd, config.gd_lr, config.gd_b2, keys["train_gd"],
                                    lambda p: {"loss": curve_loss["mlp_gd"](p)}, progress, "training MLP + GD")
-    res_tf, sec_tf, ms_tf = _train(config, trained0, predict_trained, config.lr, config.b2, keys["train_tf"],
+    res_tf, sec_tf, ms_tf, timing_tf = _train(config, trained0, predict_trained, config.lr, config.b2, keys["train_tf"],
                                    lambda p: {"loss": curve_loss["trained"](p)}, progress, "training MLP + LSA")
     p_tf, p_gd = res_tf.params, res_gd.params
 
@@ -204,6 +206,7 @@ def run(config: Config, progress=None) -> dict:
         **{k: float(v) for k, v in alignment.items()},
         "train_seconds": {"trained": sec_tf, "mlp_gd": sec_gd},
         "ms_per_step": {"trained": ms_tf, "mlp_gd": ms_gd},
+        "timing": {"trained": timing_tf, "mlp_gd": timing_gd},
         "curve": {"step": res_tf.history["step"], "loss_trained": res_tf.history["loss"],
                   "loss_mlp_gd": res_gd.history["loss"]},
     }

@@ -38,7 +38,9 @@ paired gap), the OOD sets on 10,000 tasks per alpha; `noise` holds the standard
 error over tasks of every judged loss and gap. `paper_full` is `paper`: the
 paper's own scale for one layer (5,000 steps at batch 2,048) runs its three
 seeds in about 20 s on two CPU cores (two seeds on one worker, one on the
-other: `litrec run` splits them).
+other: `litrec run` splits them). `timing.trained` says what the training cost
+(steps, wall and CPU ms per step, `analysis.timing`); for seeds trained together
+it is the cost of all of them, and `timing.trained.seeds_together` says how many.
 """
 from dataclasses import dataclass, replace
 from functools import partial
@@ -49,7 +51,8 @@ import numpy as np
 
 from matplotlib.figure import Figure
 
-from analysis import lsa, metrics, seed_batch, seeds as seed_lib, tasks as task_lib, train as train_lib
+from analysis import lsa, metrics, seed_batch, seeds as seed_lib, tasks as task_lib, timing as timing_lib
+from analysis import train as train_lib
 from analysis.keys import named_keys, random_streams
 
 
@@ -100,7 +103,7 @@ METRICS = (
     "loss_interpolated", "beta", "ood.alpha", "ood.loss_trained", "ood.loss_gd",
     "ood.loss_interpolated", "ood.cos_sensitivity", "ood.diff_share", "ood.rel_gap",
     "ood.rel_gap_se", "ood.max_rel_gap", "ood.max_rel_gap_interpolated", "ood.min_cos",
-    "ood.max_diff_share", "training",
+    "ood.max_diff_share", "training", "timing",
 )
 
 
@@ -152,8 +155,9 @@ def run(config: Config, progress=None) -> dict:
     """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
     with random_streams():
         keys, eta, p_gd, evaluate = _setup(config)
-        result = train_single_layer(config, keys["init"], keys["train"], evaluate, progress)
-        return _conclude(config, keys, eta, p_gd, result)
+        clock = timing_lib.Clock(progress, evaluate)                      # CPU per chunk (`analysis.timing`)
+        result = train_single_layer(config, keys["init"], keys["train"], clock.evaluate, clock.progress)
+        return _conclude(config, keys, eta, p_gd, result, clock.summary(result.history))
 
 
 def run_seeds(config: Config, seeds, progress=None, batched: bool | None = None) -> list[dict]:
@@ -164,15 +168,23 @@ def run_seeds(config: Config, seeds, progress=None, batched: bool | None = None)
     with random_streams():
         configs = [replace(config, seed=s) for s in seeds]
         setups = [_setup(c) for c in configs]
+        clock, evaluates = _seeds_clock(progress, [evaluate for *_, evaluate in setups])
         loss_fn = seed_batch.keyed_batch_loss(train_lib.regression_loss,
                                               lambda key, n: _sample(config, key, n), config.batch_size)
         results = seed_batch.train_seeds(
             [train_lib.init_lsa(keys["init"], config.d + 1, config.init_scale) for keys, *_ in setups],
             loss_fn, [keys["train"] for keys, *_ in setups], steps=config.steps,
             optimizer=train_lib.adam(config.lr, config.clip, config.b1, config.b2),
-            chunk_size=config.eval_every, evaluate=[evaluate for *_, evaluate in setups], progress=progress,
-            batched=batched)
-        return [_conclude(c, keys, eta, p_gd, r) for c, (keys, eta, p_gd, _), r in zip(configs, setups, results)]
+            chunk_size=config.eval_every, evaluate=evaluates, progress=clock.progress, batched=batched)
+        return [_conclude(c, keys, eta, p_gd, r, {**clock.summary(r.history), "seeds_together": len(configs)})
+                for c, (keys, eta, p_gd, _), r in zip(configs, setups, results)]
+
+
+def _seeds_clock(progress, evaluates):
+    """One `timing.Clock` for seeds trained together, and each seed's evaluation timed by it
+    (its CPU left out of the chunks'): the clock's evaluation is a call (evaluate, params)."""
+    clock = timing_lib.Clock(progress, lambda call: call[0](call[1]))
+    return clock, [lambda p, f=f: clock.evaluate((f, p)) for f in evaluates]
 
 
 def _setup(config: Config):
@@ -195,8 +207,9 @@ def _setup(config: Config):
     return keys, eta, p_gd, evaluate
 
 
-def _conclude(config: Config, keys, eta, p_gd, result: train_lib.Result) -> dict:
-    """The output of one seed from its trained layer: final evaluation, OOD sets, figures."""
+def _conclude(config: Config, keys, eta, p_gd, result: train_lib.Result, timing: dict) -> dict:
+    """The output of one seed from its trained layer and what its training cost: final
+    evaluation, OOD sets, figures."""
     d = config.d
     p = result.params
 
@@ -238,6 +251,7 @@ def _conclude(config: Config, keys, eta, p_gd, result: train_lib.Result) -> dict
                      "cos_sensitivity": h["cos_sensitivity"],
                      "model_diff": h["model_diff"], "pred_diff": h["pred_diff"],
                      "chunk_step": h["chunk_step"], "train_loss": h["train_loss"]},
+        "timing": {"trained": timing},
     }
     noise = {
         "loss_trained": seed_lib.mean_se(rows["loss_trained"])[1],

@@ -19,6 +19,9 @@ def test_quick_profile_conditioning_vs_parameters():
     assert t["min_cross_distance"] > t["max_own_distance"]      # nearer its own step than the other's
     assert t["training"]["loss"][-1] < 0.6 * t["training"]["loss"][0]
     assert 0 < out["noise"]["trained.rel_dW_gap"] < 0.1 * t["rel_dW_gap"]
+    cost = r["timing"]["trained"]                               # what the training cost
+    assert cost["steps"] == cost["cpu_steps"] == m.PROFILES["quick"].train_steps
+    assert cost["ms_per_step"] > 0 and cost["cpu_ms_per_step"] > 0
     assert set(m.seed_figures([{"seed": 0, "metrics": r}])) == {"seeds_training"}
 
 

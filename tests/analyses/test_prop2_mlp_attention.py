@@ -97,6 +97,14 @@ def test_both_models_learn_the_sine_family(quick):
         assert 0 < quick["noise"][name] < 0.1 * m[name]
 
 
+def test_each_model_records_what_its_training_cost(quick):
+    steps = p2.PROFILES["quick"].steps
+    for model in ("trained", "mlp_gd"):
+        cost = quick["metrics"]["timing"][model]
+        assert cost["steps"] == cost["cpu_steps"] == steps
+        assert cost["ms_per_step"] > 0 and cost["cpu_ms_per_step"] > 0 and cost["cpu_seconds"] > 0
+
+
 @pytest.mark.slow
 def test_paper_full_path_end_to_end():
     config = dataclasses.replace(p2.PROFILES["paper_full"], **TINY)

@@ -22,14 +22,15 @@ import json, sys
 sys.path.insert(0, {root!r})
 import dataclasses, importlib
 mod = importlib.import_module({module!r})
-config = dataclasses.replace(mod.PROFILES["quick"], **{overrides!r})
+config = {config}
 metrics = mod.run(config)["metrics"]
+metrics.pop("timing", None)   # what the training cost: differs from run to run, judged by no claim
 print(json.dumps(metrics, sort_keys=True, default=repr))
 """
 
 
-def _metrics_in_a_fresh_process(module: str, overrides: dict, cores: set[int] | None) -> str:
-    code = CHILD.format(root=str(ROOT), module=module, overrides=overrides)
+def _metrics_in_a_fresh_process(module: str, config: str, cores: set[int] | None) -> str:
+    code = CHILD.format(root=str(ROOT), module=module, config=config)
     # each compiles afresh: without XLA_FLAGS, and without the tests' shared compile cache
     env = {k: v for k, v in os.environ.items() if k != "XLA_FLAGS" and k not in COMPILE_CACHE_VARIABLES}
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
@@ -39,12 +40,15 @@ def _metrics_in_a_fresh_process(module: str, overrides: dict, cores: set[int] | 
     return proc.stdout.strip().splitlines()[-1]
 
 
-def _twice(module: str, overrides: dict) -> tuple[dict, dict]:
+def _twice(module: str, overrides: dict | str) -> tuple[dict, dict]:
+    """The metrics of `module` run on one core and on all, each in a fresh process; the
+    config: overrides of the quick profile, or a Python expression of it (`mod` is the module)."""
+    config = overrides if isinstance(overrides, str) else f'dataclasses.replace(mod.PROFILES["quick"], **{overrides!r})'
     if not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2:
         pytest.skip("needs two cores and sched_setaffinity")
     one_core = {min(os.sched_getaffinity(0))}
-    a = _metrics_in_a_fresh_process(module, overrides, one_core)
-    b = _metrics_in_a_fresh_process(module, overrides, None)
+    a = _metrics_in_a_fresh_process(module, config, one_core)
+    b = _metrics_in_a_fresh_process(module, config, None)
     return json.loads(a), json.loads(b)
 
 
@@ -61,3 +65,4 @@ def test_a_short_training_is_identical_in_a_rerun():
     a, b = _twice("analysis.single_layer", small)
     assert a["loss_trained"] != a["loss_gd"]  # a trained model, not a copy of the baseline
     assert a == b
+

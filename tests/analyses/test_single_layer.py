@@ -17,6 +17,8 @@ def test_quick_profile_trained_layer_matches_one_gd_step():
     assert r["cos_sensitivity"] > 0.99
     assert r["model_diff"] < 0.3 and r["pred_diff"] < 0.08
     assert abs(r["loss_interpolated"] - r["loss_gd"]) / r["loss_gd"] < 0.03
+    cost = r["timing"]["trained"]                          # one seed alone: no `seeds_together`
+    assert cost["steps"] == cost["cpu_steps"] == m.PROFILES["quick"].steps and "seeds_together" not in cost
     ood = r["ood"]
     assert len(ood["alpha"]) == len(ood["loss_trained"]) == len(ood["loss_gd"]) == 4
     assert ood["max_rel_gap"] < 0.15 and ood["min_cos"] > 0.99
@@ -63,8 +65,11 @@ def test_paper_full_code_path_on_a_tiny_budget():
 
 
 def _leaves(metrics: dict, prefix: str = "") -> dict:
+    """Every metric by its dotted name, but `timing` (what the training cost differs from run to run)."""
     out = {}
     for k, v in metrics.items():
+        if not prefix and k == "timing":
+            continue
         out.update(_leaves(v, f"{prefix}{k}.") if isinstance(v, dict) else {prefix + k: v})
     return out
 
@@ -112,4 +117,8 @@ def test_seeds_trained_in_turn_equal_each_seed_run_alone():
     assert _leaves(outs[0]["metrics"])["loss_trained"] != \
         pytest.approx(_leaves(outs[1]["metrics"])["loss_trained"], rel=1e-3)
     assert seen == [(0, 20), (10, 20), (20, 20)]
+    for out in outs:                     # what the two seeds' training cost together
+        t = out["metrics"]["timing"]["trained"]
+        assert t["steps"] == 20 and t["cpu_steps"] == 20 and t["seeds_together"] == 2
+        assert t["ms_per_step"] > 0 and t["cpu_ms_per_step"] > 0
     assert seed_batch.batching_pays() is (jax.default_backend() != "cpu")

@@ -6,7 +6,8 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from analysis import deeper_gdpp, prop3_token_building, tasks as task_lib, timing, train as train_lib
+from analysis import conditioning, deeper_gdpp, prop2_mlp_attention, prop3_token_building, single_layer
+from analysis import tasks as task_lib, timing, train as train_lib
 
 
 def _train(chunk=10, steps=30, evaluate=None, progress=None):
@@ -70,7 +71,9 @@ def test_summary_takes_medians_after_the_first_chunk_per_step():
                      "cpu_ms_per_step": 0.0}
 
 
-@pytest.mark.parametrize("module, models", [(deeper_gdpp, ("k2", "k5")), (prop3_token_building, ("trained",))])
+@pytest.mark.parametrize("module, models", [(deeper_gdpp, ("k2", "k5")), (prop3_token_building, ("trained",)),
+                                            (prop2_mlp_attention, ("trained", "mlp_gd")),
+                                            (single_layer, ("trained",)), (conditioning, ("trained",))])
 def test_the_analyses_declare_their_timing_metrics(module, models):
     from litrec.runs import contract
 
