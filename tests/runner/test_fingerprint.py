@@ -233,6 +233,51 @@ def test_a_result_of_another_cpu_is_stale_here_and_passes_check_current_only_wit
         [main(["status", "--profile", "quick", "--format", "json"]), capsys.readouterr().out])
 
 
+def test_a_result_computed_with_other_usable_cores_is_stale_here(root, monkeypatch, capsys):
+    """XLA splits its sums by the cores it may use: a result records them and is current only
+    where as many are usable (`taskset`, or another machine of the same CPU, makes it stale)."""
+    from litrec.commands import main
+    from litrec.runs import inputs as inputs_module
+
+    done = _litrec(root, "run", "numpy-only", "--profile", "quick")
+    assert done.returncode == 0, done.stdout + done.stderr
+    stored = json.loads((root / "results" / "numpy-only" / "quick.json").read_text(encoding="utf-8"))
+    here = inputs_module.machine_cores()
+    assert stored["inputs"]["cores"] == stored["platform"]["cores"] == here
+    reg = _registry(root)
+    assert result_state(reg, root / "results", "numpy-only", "quick").state == "current"
+
+    monkeypatch.setattr(inputs_module, "machine_cores", lambda: here + 3)
+    state = result_state(reg, root / "results", "numpy-only", "quick")
+    assert state.state == "stale" and state.other_machine, state
+    assert state.reason.startswith(f"computed with {here} usable cores, here {here + 3}: rerun it"), state.reason
+    capsys.readouterr()
+    assert main(["status", "--profile", "quick", "--check-current"]) == 1
+    assert main(["status", "--profile", "quick", "--check-current", "--any-machine"]) == 0
+    assert "with other usable cores" in capsys.readouterr().err
+
+
+def test_a_result_stored_before_the_cores_were_keyed_counts_every_cpu_of_its_platform():
+    from litrec.runs.inputs import RESULT_FORMAT, Inputs, stored_inputs
+
+    def now(cores, isa=("x86_64", "avx2")):
+        return Inputs("c0de", {"analysis/a.py": "f00d"}, "quick", {"numpy": "2.0"}, isa=isa, cores=cores)
+
+    record = {k: v for k, v in now(2).record().items() if k != "cores"}      # written by an older litrec
+    older = {"format": RESULT_FORMAT, "code_hash": "c0de", "profile": "quick", "versions": {"numpy": "2.0"},
+             "inputs": record, "platform": {"cpu_count": 2}}
+    assert stored_inputs(older)["cores"] == 2
+    assert now(2).matches(older)
+    assert not now(4).matches(older) and now(4).only_machine_differs(older)
+    assert now(4).why_stale(older).startswith("computed with 2 usable cores, here 4")
+    unknown = {**older, "platform": {}}                                      # no count: never current
+    assert not now(2).matches(unknown) and now(2).only_machine_differs(unknown)
+    assert "an unrecorded number of usable cores" in now(2).why_stale(unknown)
+    # an analysis without an instruction set (no numerics package) has no cores among its inputs
+    plain = {**older, "inputs": {**record, "isa": None}}
+    assert now(None, isa=None).matches(plain)
+
+
 def test_run_any_machine_leaves_a_result_of_another_cpu_alone_and_a_plain_run_reruns_it(
         root, monkeypatch, capsys):
     from litrec.commands import main
@@ -265,7 +310,7 @@ def _any_machine_then_plain(root, monkeypatch, capsys, main, inputs_module):
         # --jobs 1: in this process, no worker started under the patched CPU outlives the test
         assert main(["run", "numpy-only", "--profile", "quick", "--any-machine", "--jobs", "1"]) == 0
         err = capsys.readouterr().err
-        assert "1 claim rest on results computed on another CPU, left as they are" in err, err
+        assert "1 claim rest on results computed on another CPU or with other usable cores, left as they are" in err, err
         assert "ARXIV-0000.00002#F1" in err
         assert "nothing to run: 0 analyses current" in err, err
         assert stored.read_bytes() == before  # neither rerun nor re-stamped

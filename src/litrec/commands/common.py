@@ -170,7 +170,7 @@ def stdout_to_stderr(active: bool = True) -> Iterator[None]:
 
 
 def other_cpu_note(command: str, claims: list[str], how: str) -> str:
-    """The note naming the claims whose results another CPU computed (`--any-machine`), as
-    `status` and `run` print it; `how` says what became of them."""
+    """The note naming the claims whose results another CPU (or other cores) computed
+    (`--any-machine`), as `status` and `run` print it; `how` says what became of them."""
     return (f"litrec {command}: note: {len(claims)} claim{'s' * (len(claims) != 1)} rest on results "
-            f"computed on another CPU{how}: " + ", ".join(claims))
+            f"computed on another CPU or with other usable cores{how}: " + ", ".join(claims))

@@ -41,12 +41,9 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
-import glob
 import hashlib
-import itertools
 import os
 import platform
-import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,8 +51,9 @@ from typing import Any
 
 from litrec.util.confine import Refused, project_root, read_file
 from litrec.util.errors import InputsChanged
-from litrec.runs.importscan import DATA_NAME, read_source
-from litrec.runs.machine import other_cpu
+from litrec.runs.datafiles import data_files, watch_paths
+from litrec.runs.importscan import read_source
+from litrec.runs.machine import other_cores, other_cpu, usable_cores
 from litrec.runs.packages import JAX_IMPORTS, VERSIONED, package_versions, versioned_packages
 from litrec.cache.sourcefacts import fact
 
@@ -73,7 +71,6 @@ NUMERIC_ENV = ("XLA_FLAGS", "JAX_ENABLE_X64", "JAX_DEFAULT_MATMUL_PRECISION",
 # The packages of compiled numerics whose float round-off follows the CPU's instruction set.
 NUMERIC_IMPORTS = frozenset({"jax", "jaxlib", "optax", "numpy", "scipy", "sklearn", "torch",
                              "tensorflow", "numba"})
-_GLOB = re.compile(r"[*?\[]")
 
 
 # ---------------------------------------------------------------- the machine
@@ -105,6 +102,12 @@ def hash_seed_at_start() -> str | None:
         return os.environ.get("PYTHONHASHSEED")
     seed = start.get(b"PYTHONHASHSEED")
     return seed.decode("utf-8", "replace") if seed is not None else None
+
+
+def machine_cores() -> int:
+    """The cores this process may run on: XLA splits its sums by them, so they change float
+    round-off too (`litrec.runs.machine`)."""
+    return usable_cores()
 
 
 @functools.lru_cache(maxsize=1)
@@ -186,60 +189,6 @@ def module_imports(root: Path, module: str) -> tuple[dict[str, str], set[str]]:
     return closure.files, closure.tops
 
 
-def data_files(project: Path, patterns: list[str]) -> tuple[dict[str, str], list[str]]:
-    """The declared data files (path relative to the project -> SHA-256) and the problems:
-    a pattern that leaves the project or matches no regular file inside it."""
-    project = Path(project)
-    files: dict[str, str] = {}
-    problems: list[str] = []
-    for pattern in patterns:
-        pure = Path(pattern)
-        if pure.is_absolute() or ".." in pure.parts or not pattern.strip():
-            problems.append(f"{DATA_NAME} entry '{pattern}' must be a path or glob relative to "
-                            f"the project folder {project}, without '..'")
-            continue
-        paths = (sorted(project / p for p in glob.glob(pattern, root_dir=project, recursive=True))
-                 if _GLOB.search(pattern) else [project / pattern])
-        paths = [p for p in paths if "__pycache__" not in p.parts]
-        matched = 0
-        for path in paths:
-            if path.is_dir() and not path.is_symlink():
-                continue
-            try:
-                raw = read_file(path, project)
-            except FileNotFoundError:
-                continue
-            except Refused as r:
-                problems.append(f"{DATA_NAME} entry '{pattern}': {r.message}")
-                continue
-            except OSError as exc:
-                problems.append(f"{DATA_NAME} entry '{pattern}': {path} cannot be read "
-                                f"({exc.strerror or exc})")
-                continue
-            files[path.relative_to(project).as_posix()] = hashlib.sha256(raw).hexdigest()
-            matched += 1
-        if not matched and not any(p.startswith(f"{DATA_NAME} entry '{pattern}'") for p in problems):
-            problems.append(f"{DATA_NAME} entry '{pattern}' matches no file in {project}; add the "
-                            "file, or correct the entry")
-    return dict(sorted(files.items())), problems
-
-
-def watch_paths(project: Path, patterns) -> set[tuple[Path, bool]]:
-    """The folders to watch for the declared data `patterns`, each with whether to watch it
-    recursively: a file's folder, or a glob's folder above its first wildcard."""
-    out = set()
-    for pattern in patterns:
-        parts = Path(pattern).parts
-        if Path(pattern).is_absolute() or ".." in parts:
-            continue
-        fixed = [p for p in itertools.takewhile(lambda p: not _GLOB.search(p), parts)]
-        if len(fixed) == len(parts):
-            out.add((Path(project, *fixed[:-1]), False))
-        else:
-            out.add((Path(project, *fixed), True))
-    return out
-
-
 # ---------------------------------------------------------------- the model
 
 
@@ -255,6 +204,7 @@ class Inputs:
     env: dict[str, str] = field(default_factory=dict)
     python: str = ""
     isa: tuple[str, ...] | None = None
+    cores: int | None = None         # the cores it may run on; with `isa`, for numeric analyses only
     problems: tuple[str, ...] = ()   # located: what keeps these inputs from being known
     patterns: tuple[str, ...] = ()   # the DATA entries that `data` was expanded from
 
@@ -266,7 +216,7 @@ class Inputs:
     def record(self) -> dict:
         """What a result stores of its inputs beside `code_hash`, `code_files` and `versions`."""
         return {"data": dict(self.data), "env": dict(self.env), "python": self.python,
-                "isa": list(self.isa) if self.isa is not None else None}
+                "isa": list(self.isa) if self.isa is not None else None, "cores": self.cores}
 
     def key(self) -> str:
         """A hash of every input: a key for what is computed from them."""
@@ -284,7 +234,7 @@ class Inputs:
             and result.get("code_hash") == self.code_hash
             and result.get("profile") == self.profile
             and {k: (result.get("versions") or {}).get(k) for k in self.versions} == self.versions
-            and result.get("inputs") == self.record()
+            and stored_inputs(result) == self.record()
         )
 
     def only_machine_differs(self, result: dict) -> bool:
@@ -294,12 +244,12 @@ class Inputs:
         digits may differ here (measured: a result of the same code on another CPU differs from
         the 7th significant digit), so it is stale here, but not behind its project
         (`litrec status --check-current --any-machine`)."""
-        stored = result.get("inputs")
+        stored = stored_inputs(result)
         if self.matches(result) or not isinstance(stored, dict) or self.isa is None:
             return False
         if not isinstance(stored.get("isa"), list):
             return False
-        return dataclasses.replace(self, isa=tuple(stored["isa"])).matches(result)
+        return dataclasses.replace(self, isa=tuple(stored["isa"]), cores=stored.get("cores")).matches(result)
 
     def check_unchanged(self, where, name: str) -> None:
         """InputsChanged unless the inputs of analysis `name`, module `where.module` of the
@@ -325,7 +275,7 @@ class Inputs:
         diff = [f"{k} {got.get(k)} -> {v}" for k, v in self.versions.items() if got.get(k) != v]
         if diff:
             return "versions changed: " + ", ".join(diff)
-        stored = result.get("inputs")
+        stored = stored_inputs(result)
         if not isinstance(stored, dict):
             return ("the result records no data files, numerics environment, interpreter or "
                     "instruction set (written by an older litrec); rerun it to record them")
@@ -341,11 +291,26 @@ class Inputs:
             parts.append(f"interpreter changed: {stored.get('python')} -> {self.python}")
         if stored.get("isa") != now["isa"]:
             parts.append(other_cpu(result, stored.get("isa"), now["isa"]))
+        elif stored.get("cores") != now["cores"]:
+            parts.append(other_cores(stored.get("cores"), now["cores"]))
         if parts:
             return "; ".join(parts)
         if result.get("profile") != self.profile:
             return f"profile changed: {result.get('profile')} -> {self.profile}"
         return "result format changed"
+
+
+def stored_inputs(result: dict) -> dict | None:
+    """A stored result's `inputs`, with the cores it ran on filled in for one stored before they
+    were among them: litrec never confined a run, so such a result could use every CPU its
+    platform reports (`platform.cpu_count`); None for an analysis without an instruction set."""
+    stored = result.get("inputs")
+    if not isinstance(stored, dict) or "cores" in stored:
+        return stored
+    plat = result.get("platform")
+    count = plat.get("cpu_count") if isinstance(plat, dict) else None
+    ran_on = count if isinstance(stored.get("isa"), list) and isinstance(count, int) else None
+    return {**stored, "cores": ran_on}
 
 
 def _env_diff(old, new: dict) -> str:
@@ -385,11 +350,12 @@ def analysis_inputs(root: Path, module: str, profile: str,
     numeric = bool(closure.tops & NUMERIC_IMPORTS)
     return Inputs(h.hexdigest(), closure.files, profile, {p: known[p] for p in packages},
                   data, numeric_env(), interpreter(), machine_isa() if numeric else None,
-                  tuple(closure.problems + data_problems), tuple(closure.data))
+                  machine_cores() if numeric else None, tuple(closure.problems + data_problems),
+                  tuple(closure.data))
 
 
 def environment() -> dict:
     """The inputs every result shares, whatever its analysis: the interpreter, the numerics
     environment and the machine's instruction set (what the run memo keys on)."""
     return {"python": interpreter(), "executable": sys.executable, "env": numeric_env(),
-            "isa": list(machine_isa())}
+            "isa": list(machine_isa()), "cores": machine_cores()}

@@ -1,11 +1,23 @@
 """The machine a result was computed on, for its provenance.
 
 Float32 results of a JAX analysis are bit-identical from run to run on one
-machine (measured: any number of cores, any load), but XLA compiles for the
-host CPU's instruction set, so on a CPU with other vector features the same
-code rounds differently in the last digits. A result therefore records the
-CPU's model and the instruction-set features that change what XLA emits, and
-any `XLA_FLAGS` it ran under.
+machine with the same cores at its disposal, under any load, but two machine
+facts change their last digits:
+
+- the instruction set: XLA compiles for the host CPU's, so on a CPU with other
+  vector features the same code rounds differently;
+- the number of cores the process may run on (its CPU affinity): XLA sizes its
+  thread pool by it and splits its larger sums across the threads. Measured on
+  the paper-scale trainings (deeper-gdpp's five separate layers, Propositions 2
+  and 3 at their `paper_full` settings, 20 steps each): confined to one of two
+  cores, each gives other float32 digits (e.g. 0.02286115289 against
+  0.02286115475), and a long training carries such a difference on into its
+  result. (The small ones, Proposition 1 and single-layer-lsa, were identical.)
+
+A result therefore records the CPU's model, the instruction-set features that
+change what XLA emits, the cores it could use, and any `XLA_FLAGS` it ran
+under; the instruction set and the cores are among its inputs
+(`litrec.runs.inputs`).
 """
 
 from __future__ import annotations
@@ -24,16 +36,25 @@ def platform_info() -> dict:
         "isa": cpu_isa(),
         "python": platform.python_version(),
         "cpu_count": os.cpu_count(),
+        "cores": usable_cores(),
         **({"xla_flags": os.environ["XLA_FLAGS"]} if os.environ.get("XLA_FLAGS") else {}),
     }
 
 
 # The CPU features that change what XLA compiles on a CPU, hence float32 round-off:
 # vector width and fused multiply-add. Measured on prop1-identity and single-layer-lsa:
-# the same run gives bit-identical metrics on any number of cores and under load, but
+# the same run gives bit-identical metrics under load and on one core or two, but
 # compiled for AVX or SSE4.2 instead of AVX2 its float32 figures move in the 7th digit.
 ISA_FLAGS = ("sse4_2", "avx", "avx2", "fma", "avx512f", "avx512bw", "avx512vl", "avx512_bf16",
              "avx512_fp16", "amx_tile", "asimd", "sve", "sve2")
+
+
+def usable_cores() -> int:
+    """How many cores this process may run on (its CPU affinity where the system has one,
+    else every CPU): what XLA sizes its thread pool by."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def cpu_isa(cpuinfo: str | None = None) -> list[str]:
@@ -98,6 +119,12 @@ def other_cpu(result: dict, was, now: list | None) -> str:
                                  f"{' '.join(here)} only here" if here else "") if p)
     return (f"computed on another CPU, rerun it here (float32 digits differ between CPUs; "
             f"{cpu + ': ' if cpu else ''}{diff or 'other features'})")
+
+
+def other_cores(was, now) -> str:
+    """Why a result computed with another number of usable cores is stale here, in words."""
+    return (f"computed with {was if was is not None else 'an unrecorded number of'} usable cores, "
+            f"here {now}: rerun it here (XLA splits its sums by the cores, so float32 digits differ)")
 
 
 def isa_text(isa) -> str:

@@ -40,7 +40,7 @@ from litrec.verdicts import stats
 from litrec.runs.analysisimport import expecting, load_analysis
 from litrec.runs.contract import check_module, check_output, check_seed_outputs
 from litrec.util.errors import AnalysisExited, InputsChanged, SweepError
-from litrec.runs.inputs import data_files, interpreter, machine_isa, numeric_env, package_versions
+from litrec.runs.inputs import data_files, interpreter, machine_cores, machine_isa, numeric_env, package_versions
 from litrec.cache.jaxcache import compile_cache
 from litrec.runs.machine import device_info, platform_info
 from litrec.runs.resume import checkpoint_env
@@ -159,12 +159,13 @@ def _check_worker(point: Point, versions: dict) -> None:
         # start their worker with one: 6640)
         env.pop("PYTHONHASHSEED", None)
     here = {"env": env, "python": interpreter(),
-            "isa": list(machine_isa()) if want.get("isa") is not None else None}
+            "isa": list(machine_isa()) if want.get("isa") is not None else None,
+            "cores": machine_cores() if want.get("cores") is not None else None}
     diff = [f"{k} {here[k]!r} (the run has {want.get(k)!r})" for k in here if here[k] != want.get(k)]
     if diff:
         raise SweepError(f"worker {host} has {'; '.join(diff)}; a result is computed with one "
-                         "interpreter, numerics environment and instruction set: run the workers "
-                         "alike")
+                         "interpreter, numerics environment, instruction set and number of usable "
+                         "cores: run the workers alike")
 
 
 def _check_data(point: Point, when: str) -> None:
