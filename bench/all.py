@@ -38,6 +38,7 @@ ORDER = (
     "train_throughput",
     "deep_lsa_step",
     "train_speed",
+    "official_step",
     "accelerator_seeds",
     "paper_full_time",
     "ci_time",
