@@ -11,7 +11,12 @@ can sum a step's gradient over slices of that many tasks (`batch_slices`),
 "now" is that step; otherwise it is the plain step again (ratio about 1). Drawing the data and evaluation are excluded (the host draws
 the next chunk while one trains). It also gives each step's FLOPs (XLA's cost
 analysis of the unsliced step) over the single-core float32 FLOP rate of a
-(512, 512) product measured on one thread: the arithmetic floor.
+(512, 512) product measured on one thread: the arithmetic floor. Beside it the
+step's memory traffic (XLA's `bytes accessed`, each fused operation's operands
+and outputs) over the rate of a streaming elementwise pass over 64 MiB, per CPU
+second: the memory-traffic floor, an estimate (operands that stay in cache move
+faster), which says whether a step is bound by moving data rather than by its
+arithmetic.
 
 Goals: five separate layers <= 15 ms per step (wall); Proposition 2 at 20,000
 steps <= 10 CPU minutes per seed and Proposition 3 at 40,000 steps <= 7, both
@@ -105,6 +110,20 @@ MODELS = {
 }
 
 
+def single_core_bandwidth(repeats: int = 5) -> float:
+    """Bytes per CPU second of a streaming elementwise pass over 64 MiB of float32 (read and write),
+    the rate a step's memory traffic (XLA's `bytes accessed`) is set against."""
+    x = jnp.asarray(np.random.default_rng(0).standard_normal(16 * 2 ** 20), jnp.float32)
+    f = jax.jit(lambda x: jax.lax.fori_loop(0, 10, lambda i, v: v * 0.999 + 1e-3, x))
+    jax.block_until_ready(f(x))
+    rates = []
+    for _ in range(repeats):
+        c0 = time.process_time()
+        jax.block_until_ready(f(x))
+        rates.append(10 * 2 * x.nbytes / (time.process_time() - c0))
+    return statistics.median(rates)
+
+
 def single_core_flops(repeats: int = 5) -> float:
     """float32 FLOP/s of a (512, 512) @ (512, 512) product per CPU second (process CPU time)."""
     a = jnp.asarray(np.random.default_rng(0).standard_normal((512, 512)), jnp.float32)
@@ -127,8 +146,9 @@ def main() -> int:
     args = ap.parse_args()
     names = [n for n in args.only.split(",") if n] or list(MODELS)
 
-    flop_rate = single_core_flops()
-    print(f"float32 FLOP rate per CPU second ((512, 512) products): {flop_rate / 1e9:.1f} GFLOP/s", flush=True)
+    flop_rate, byte_rate = single_core_flops(), single_core_bandwidth()
+    print(f"float32 FLOP rate per CPU second ((512, 512) products): {flop_rate / 1e9:.1f} GFLOP/s; "
+          f"streaming memory rate per CPU second: {byte_rate / 1e9:.1f} GB/s", flush=True)
     runners = {}
     for name in names:
         loss_fn, params, draws, optimizer, grad_slice = MODELS[name][1]()
@@ -144,11 +164,12 @@ def main() -> int:
         one = jax.jit(train_lib.make_step(loss_fn, optimizer)).lower(state, jax.tree.map(lambda a: a[0], xs))
         cost = one.compile().cost_analysis()
         cost = cost[0] if isinstance(cost, list) else cost
-        runners[name] = (pair, state, xs, float(cost.get("flops", float("nan"))))
+        runners[name] = (pair, state, xs, float(cost.get("flops", float("nan"))),
+                         float(cost.get("bytes accessed", float("nan"))))
 
     times = {(n, k): [] for n in runners for k in ("before", "now")}
     for _ in range(args.rounds):
-        for name, (pair, state, xs, _) in runners.items():
+        for name, (pair, state, xs, *_) in runners.items():
             for kind, run in pair.items():
                 w0, c0 = time.perf_counter(), time.process_time()
                 jax.block_until_ready(run(state, xs))
@@ -157,12 +178,13 @@ def main() -> int:
 
     med = {key: (statistics.median(t[0] for t in v), statistics.median(t[1] for t in v)) for key, v in times.items()}
     rows = []
-    print(f"\n{'model':58s} {'before wall/cpu':>16s} {'now wall/cpu':>16s}  MFLOP  floor ms")
+    print(f"\n{'model':58s} {'before wall/cpu':>16s} {'now wall/cpu':>16s}  MFLOP  floor ms"
+          f"  MB moved  memory floor ms")
     for name in runners:
-        flops = runners[name][3]
+        flops, moved = runners[name][3], runners[name][4]
         (bw, bc), (nw, nc) = med[name, "before"], med[name, "now"]
         print(f"{MODELS[name][0]:58s} {bw:7.1f} {bc:7.1f}  {nw:7.1f} {nc:7.1f}  {flops / 1e6:6.0f}  "
-              f"{1e3 * flops / flop_rate:6.2f}")
+              f"{1e3 * flops / flop_rate:6.2f}  {moved / 1e6:8.0f}  {1e3 * moved / byte_rate:15.2f}")
         rows.append(report.Row(f"train step {name} (CPU)", nc, "ms/step", "step before (CPU)", bc,
                                "faster than before"))
     if "deep_k5" in runners:
@@ -172,6 +194,9 @@ def main() -> int:
         floor = 1e3 * runners["deep_k5"][3] / flop_rate
         rows.append(report.Row("5 separate layers: FLOP floor (1 core)", floor, "ms/step", "step now (CPU)", nc,
                                "(floor)"))
+    for name in runners:                  # memory traffic: where a step far above its FLOP floor goes
+        rows.append(report.Row(f"{name}: memory-traffic floor (1 core)", 1e3 * runners[name][4] / byte_rate,
+                               "ms/step", "step now (CPU)", med[name, "now"][1], "(floor)"))
     if {"p2_trained", "p2_gd"} <= set(runners):
         now = 20_000 * (med["p2_trained", "now"][1] + med["p2_gd", "now"][1]) / 6e4
         before = 20_000 * (med["p2_trained", "before"][1] + med["p2_gd", "before"][1]) / 6e4
