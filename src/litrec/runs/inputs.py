@@ -239,11 +239,11 @@ class Inputs:
 
     def only_machine_differs(self, result: dict) -> bool:
         """Whether the stored result was computed from these inputs on a CPU with other
-        instruction-set features: the project's inputs (code, data, profile, packages,
-        interpreter, numerics environment) are the same; only the machine is not. Its float32
-        digits may differ here (measured: a result of the same code on another CPU differs from
-        the 7th significant digit), so it is stale here, but not behind its project
-        (`litrec status --check-current --any-machine`)."""
+        instruction-set features or with another number of usable cores: the project's inputs
+        (code, data, profile, packages, interpreter, numerics environment) are the same; only
+        the machine is not. Its float32 digits may differ here (measured: a result of the same
+        code on another CPU differs from the 7th significant digit), so it is stale here, but
+        not behind its project (`litrec status --check-current --any-machine`)."""
         stored = stored_inputs(result)
         if self.matches(result) or not isinstance(stored, dict) or self.isa is None:
             return False
