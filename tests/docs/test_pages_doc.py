@@ -267,6 +267,25 @@ def test_the_paper_full_time_counts_every_sitting_of_a_resumed_run():
     assert how == "the last run and 1 point kept from earlier sittings and earlier sittings of 1 training it continued"
 
 
+def test_the_paper_full_time_checks_every_trained_model_records_its_cost():
+    sys.path.insert(0, str(REPO / "bench"))
+    try:
+        import paper_full_time
+    finally:
+        sys.path.remove(str(REPO / "bench"))
+    cost = {"steps": 10, "ms_per_step": 2.0, "cpu_ms_per_step": 3.0}
+    trains = {"analysis/train.py": "h", "analysis/a.py": "h"}
+    both = [{"metrics": {"timing": {"k2": cost, "k5": cost}}}, {"metrics": {"timing": {"k5": cost}}}]
+    assert paper_full_time.training_cost({"code_files": trains, "points": both}) == (True, ["k2", "k5"])
+    assert paper_full_time.training_cost({"code_files": trains, "metrics": {"timing": {"t": cost}}}) \
+        == (True, ["t"])                                                # a result of one point
+    one_lacks = [both[0], {"metrics": {"loss": 1.0}}]
+    assert paper_full_time.training_cost({"code_files": trains, "points": one_lacks}) == (True, None)
+    no_cpu = [{"metrics": {"timing": {"k2": {"steps": 10, "ms_per_step": 2.0}}}}]
+    assert paper_full_time.training_cost({"code_files": trains, "points": no_cpu}) == (True, None)
+    assert paper_full_time.training_cost({"code_files": {"analysis/a.py": "h"}, "points": []}) == (False, [])
+
+
 def test_the_cluster_benchmark_compares_metrics_not_times_and_names_what_differs():
     sys.path.insert(0, str(REPO / "bench"))
     try:
