@@ -284,6 +284,10 @@ def test_the_paper_full_time_checks_every_trained_model_records_its_cost():
     no_cpu = [{"metrics": {"timing": {"k2": {"steps": 10, "ms_per_step": 2.0}}}}]
     assert paper_full_time.training_cost({"code_files": trains, "points": no_cpu}) == (True, None)
     assert paper_full_time.training_cost({"code_files": {"analysis/a.py": "h"}, "points": []}) == (False, [])
+    whole = {"steps": 100, "cpu_steps": 100, "cpu_seconds": 30.0}
+    continued = {"steps": 100, "cpu_steps": 25, "cpu_seconds": 10.0}     # counted as 40 s over 100 steps
+    assert paper_full_time.training_cpu({"points": [{"metrics": {"timing": {"k2": whole, "k5": continued}}},
+                                                    {"metrics": {"timing": "not a table"}}]}) == 70.0
 
 
 def test_the_cluster_benchmark_compares_metrics_not_times_and_names_what_differs():
