@@ -219,3 +219,35 @@ def test_xla_flags_are_recorded_when_set(monkeypatch):
     assert platform_info()["xla_flags"] == "--xla_cpu_max_isa=AVX"
     monkeypatch.delenv("XLA_FLAGS")
     assert "xla_flags" not in platform_info()
+
+
+QUICK_ONLY = '''
+PROFILES = {"quick": None}
+
+
+def run(config, progress=None):
+    return {"metrics": {"level": 10.0}}
+'''
+
+
+def test_an_analysis_without_the_profile_is_not_run_for_it_and_the_run_says_so(sweep_project, cli):
+    """`--profile paper` over every analysis runs those that have it; one whose PROFILES lack
+    it is named in a note, not failed (named as a target, it fails saying so)."""
+    (sweep_project / "analysis" / "quick_only.py").write_text(QUICK_ONLY)
+    with (sweep_project / "analysis" / "registry.yaml").open("a") as fh:
+        fh.write("quick-only:\n  module: quick_only\n  title: Quick only\n")
+    lit = sweep_project / "records" / "literature" / "ARXIV-0000.00002.yaml"
+    lit.write_text(lit.read_text() + "".join(f"  {line}\n" for line in [
+        "- id: F2", "  kind: finding", "  title: Another level", "  statement: Another level.",
+        "  check:", "    analysis: quick-only", "    expect:", "      - {metric: level, op: \">\", value: 9}"]))
+    for _ in range(2):                                    # the second answered from the run memo
+        code, out, err = cli("run", "--profile", "paper", "--jobs", "1")
+        assert code == 0, err
+        assert "not run, no profile 'paper' in their PROFILES: quick-only" in err, err
+        assert "failed" not in err
+    assert (sweep_project / "results" / "toy-sweep" / "paper.json").is_file()
+    assert not (sweep_project / "results" / "quick-only").exists()
+    code, out, err = cli("run", "--profile", "paper", "--jobs", "1", "--format", "json")
+    assert json.loads(out)["without_profile"] == ["quick-only"]
+    code, out, err = cli("run", "quick-only", "--profile", "paper", "--jobs", "1")
+    assert code == 1 and "has no profile 'paper' in PROFILES" in err, err

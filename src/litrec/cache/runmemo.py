@@ -37,7 +37,7 @@ import json
 import os
 import stat
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from litrec import __version__
@@ -136,10 +136,12 @@ class Answer:
     claims: list             # each claim's status row (`ClaimStatus.row`)
     data_patterns: list      # the DATA entries of every analysis
     data_files: dict         # what they matched: path inside the project -> SHA-256
+    without_profile: list = field(default_factory=list)  # used analyses without the profile
 
     def ok(self) -> bool:
         """Whether every field has the type a run wrote (a damaged entry may not)."""
         return (isinstance(self.current, list) and isinstance(self.claims, list)
+                and isinstance(self.without_profile, list)
                 and all(isinstance(c, dict) for c in self.claims)
                 and isinstance(self.data_patterns, list)
                 and all(isinstance(p, str) for p in self.data_patterns)

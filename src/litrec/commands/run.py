@@ -123,7 +123,7 @@ def run(args) -> int:
                         (args.executor, args.jobs, args.scheduler), force=args.force,
                         compile_cache=not args.no_compile_cache, any_machine=args.any_machine,
                         showing=lambda: _showing(args))
-    return _report(args, out.statuses, out.ran, out.current, out.failed, out.ran_any)
+    return _report(args, out.statuses, out.ran, out.current, out.failed, out.ran_any, out.without_profile)
 
 
 @contextlib.contextmanager
@@ -139,7 +139,7 @@ def _showing(args):
 
 
 def _report(args, statuses: list[ClaimStatus], ran: list[str], current: list[str],
-            failed: list[str], ran_any: bool) -> int:
+            failed: list[str], ran_any: bool, without_profile: list[str] = ()) -> int:
     """Print the verdicts (and what ran) as the format asks; the exit code."""
     if args.format == "json":
         print(json.dumps({
@@ -147,9 +147,13 @@ def _report(args, statuses: list[ClaimStatus], ran: list[str], current: list[str
             "ran": ran,
             "current": current,
             "failed": failed,
+            "without_profile": list(without_profile),
             "claims": [s.row() for s in statuses],
         }, indent=2, default=str))
     else:
+        if without_profile:
+            print(f"litrec run: note: not run, no profile '{args.profile}' in their PROFILES: "
+                  f"{', '.join(without_profile)}", file=sys.stderr)
         if not ran_any:
             print(f"nothing to run: {len(current)} analyses current for profile "
                   f"'{args.profile}'", file=sys.stderr)

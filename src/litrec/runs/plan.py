@@ -33,6 +33,7 @@ class Plan:
     states: dict[str, ResultState]
     claims: set[str] | None
     force: bool = False              # recompute from scratch: no kept points, no checkpoints
+    without_profile: list[str] = dataclasses.field(default_factory=list)  # not run: no such profile
 
     @property
     def current(self) -> list[str]:
@@ -45,16 +46,21 @@ def plan_run(proj: Project, results_dir: Path, profile: str, targets: list[str],
              force: bool = False, any_machine: bool = False) -> Plan:
     """Decide which analyses to run: those whose results are not current (all, with `force`).
     With `any_machine`, a result stale only because it was computed on another CPU is left as
-    it is (still shown stale, never re-stamped)."""
+    it is (still shown stale, never re-stamped). Run for every analysis (no `targets`), one
+    whose PROFILES lack `profile` is not run (`without_profile`): `--profile paper_full` runs
+    the analyses that have one; named as a target, it fails saying so."""
     names, claims = resolve_targets(proj, targets)
-    states = result_states(proj.registry, results_dir, names, profile)
+    declared = proj.registry.profiles if proj.registry is not None else {}
+    without = [] if targets else [n for n in names
+                                  if declared.get(n) is not None and profile not in declared[n]]
+    states = result_states(proj.registry, results_dir, [n for n in names if n not in without], profile)
     todo = []
     for name, st in states.items():
         if (st.current or (any_machine and st.other_machine)) and not force:
             continue
         why = {"current": "forced", "missing": "no result"}.get(st.state, st.reason or st.state)
         todo.append((name, why))
-    return Plan(todo, states, claims, force)
+    return Plan(todo, states, claims, force, without)
 
 
 class Events:

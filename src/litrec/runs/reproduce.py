@@ -29,6 +29,7 @@ class Outcome:
     current: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
     ran_any: bool = False
+    without_profile: list[str] = field(default_factory=list)  # analyses without the run's profile
 
 
 def reproduce(records: Path, analysis: Path | None, results: Path, profile: str,
@@ -67,7 +68,7 @@ def _reproduce(records, analysis, results, profile, targets, executor, force, co
     except (TypeError, ValueError):  # rows of another shape: never trusted, worked out again
         statuses = None
     if statuses is not None:
-        return Outcome(statuses, [], kept.current)
+        return Outcome(statuses, [], kept.current, without_profile=kept.without_profile)
     from litrec.runs.executors import ExecutorSpec, prestart  # something may run: workers start now
 
     spec = ExecutorSpec.of(*executor)
@@ -100,9 +101,9 @@ def _full(records, analysis, results, profile, targets, spec, force, compile_cac
         inputs = [st.inputs for st in plan.states.values() if st.inputs is not None]
         answer = runmemo.Answer(plan.current, [s.row() for s in statuses],
                                 sorted({p for i in inputs for p in i.patterns}),
-                                {f: d for i in inputs for f, d in i.data.items()})
+                                {f: d for i in inputs for f, d in i.data.items()}, plan.without_profile)
         runmemo.keep(records, profile, key, answer,
                      again=lambda: runmemo.inputs_key(records, analysis, results, profile, targets,
                                                       any_machine))
     ran = [n for n, _ in plan.todo if n not in failed]
-    return Outcome(statuses, ran, plan.current, failed, bool(plan.todo))
+    return Outcome(statuses, ran, plan.current, failed, bool(plan.todo), plan.without_profile)
