@@ -284,6 +284,12 @@ def test_the_paper_full_time_checks_every_trained_model_records_its_cost():
     no_cpu = [{"metrics": {"timing": {"k2": {"steps": 10, "ms_per_step": 2.0}}}}]
     assert paper_full_time.training_cost({"code_files": trains, "points": no_cpu}) == (True, None)
     assert paper_full_time.training_cost({"code_files": {"analysis/a.py": "h"}, "points": []}) == (False, [])
+    # one litrec run wrote two results (their spans overlap), a later run a third
+    a = {"started": "2026-12-04T10:00:00+00:00", "wall_time_s": 600.0}
+    b = {"started": "2026-12-04T10:00:00+00:00", "wall_time_s": 900.0}
+    c = {"started": "2026-12-04T12:00:00+00:00", "wall_time_s": 60.0}
+    assert paper_full_time.covered([paper_full_time.span(r) for r in (a, b, c)]) == 960.0
+    assert paper_full_time.span({"wall_time_s": 5.0}) is None
     whole = {"steps": 100, "cpu_steps": 100, "cpu_seconds": 30.0}
     continued = {"steps": 100, "cpu_steps": 25, "cpu_seconds": 10.0}     # counted as 40 s over 100 steps
     assert paper_full_time.training_cpu({"points": [{"metrics": {"timing": {"k2": whole, "k5": continued}}},
