@@ -48,10 +48,10 @@ def add_parser(sub) -> None:
                    help="worker processes of the local executor or of the LocalCluster "
                    "(default: the number of CPUs)")
     p.add_argument("--any-machine", action="store_true",
-                   help="leave alone a result computed on a CPU with other features, its inputs "
-                   "otherwise unchanged: it is not rerun and stays stale (computed on another "
-                   "CPU), not judged; a fresh clone's site without recomputing every result "
-                   "(make site)")
+                   help="leave alone a result computed on a CPU with other features or with "
+                   "another number of usable cores, its inputs otherwise unchanged: it is not "
+                   "rerun and stays stale (computed on another machine), not judged; a fresh "
+                   "clone's site without recomputing every result (make site)")
     p.add_argument("--no-compile-cache", action="store_true",
                    help="compile JAX programs afresh, neither loading nor keeping them in "
                    ".litrec-cache/jax/ (LITREC_NO_CACHE=1 turns every cache of litrec off)")

@@ -24,9 +24,10 @@ def add_parser(sub) -> None:
                    help="exit 1 when any claim's result is stale, missing, modified or in error, "
                    "its expectations changed since the run, or its signature is bad (for CI)")
     p.add_argument("--any-machine", action="store_true",
-                   help="with --check-current: a result computed on a CPU with other features, "
-                   "everything else unchanged, passes (CI on runners unlike the machine the "
-                   "results were computed on); it stays stale here and is not judged")
+                   help="with --check-current: a result computed on a CPU with other features "
+                   "or with another number of usable cores, everything else unchanged, passes "
+                   "(CI on runners unlike the machine the results were computed on); it stays "
+                   "stale here and is not judged")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="every outcome under its claim, wrapped to the terminal's width: both "
                    "sides' per-seed values, the interval, the evaluation noise, the reason for "
