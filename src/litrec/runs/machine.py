@@ -6,13 +6,14 @@ facts change their last digits:
 
 - the instruction set: XLA compiles for the host CPU's, so on a CPU with other
   vector features the same code rounds differently;
-- the number of cores the process may run on (its CPU affinity): XLA sizes its
-  thread pool by it and splits its larger sums across the threads. Measured on
-  the paper-scale trainings (deeper-gdpp's five separate layers, Propositions 2
-  and 3 at their `paper_full` settings, 20 steps each): confined to one of two
-  cores, each gives other float32 digits (e.g. 0.02286115289 against
-  0.02286115475), and a long training carries such a difference on into its
-  result. (The small ones, Proposition 1 and single-layer-lsa, were identical.)
+- the number of cores the process may run on (its CPU affinity), which XLA
+  sizes its thread pool by (its larger sums are then likely split across the
+  threads). Measured by `bench/cores_digits.py` (20 steps of each paper-scale
+  training at its `paper_full` settings, one core against two): Proposition 2's
+  MLP + LSA training gives other float32 digits on one core (its curve
+  0.02286115289 against 0.02286115475, and `model_diff`), and a long training
+  carries such a difference on into its result; deeper-gdpp's and Proposition
+  3's trainings, Proposition 1 and single-layer-lsa were identical.
 
 A result therefore records the CPU's model, the instruction-set features that
 change what XLA emits, the cores it could use, and any `XLA_FLAGS` it ran
