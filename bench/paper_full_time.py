@@ -140,30 +140,33 @@ def covered(spans: list[tuple[float, float]]) -> float:
     return total
 
 
+def _earlier(result: dict) -> tuple[list, list[float]]:
+    """The wall times of the points kept from earlier sittings, and the earlier sittings'
+    training time of each point the run finished."""
+    points = result.get("points") or []
+    return ([p.get("wall_time_s") for p in points if p.get("kept")],
+            [resumed_seconds(p) for p in points if not p.get("kept")])
+
+
 def earlier_seconds(result: dict) -> float:
     """The wall time of earlier sittings: the points kept from them and the earlier sittings of
     the trainings the run continued."""
-    points = result.get("points") or []
-    kept = [p.get("wall_time_s") for p in points if p.get("kept")]
-    return sum(w for w in kept if isinstance(w, (int, float))) + \
-        sum(resumed_seconds(p) for p in points if not p.get("kept"))
+    kept, resumed = _earlier(result)
+    return sum(w for w in kept if isinstance(w, (int, float))) + sum(resumed)
 
 
 def cost(result: dict) -> tuple[float, str]:
     """(seconds: the run's wall time, that of the points it kept from earlier sittings and the
     earlier sittings of the trainings it continued, how)."""
-    points = result.get("points") or []
-    kept = [p.get("wall_time_s") for p in points if p.get("kept")]
-    resumed = [resumed_seconds(p) for p in points if not p.get("kept")]
+    kept, resumed = _earlier(result)
     run = float(result.get("wall_time_s") or 0.0)
-    earlier = earlier_seconds(result)
     how = ["the last run"] if kept or any(resumed) else ["one run"]
     if kept:
         how.append(f"{len(kept)} point{'s' * (len(kept) != 1)} kept from earlier sittings")
     if any(resumed):
         n = sum(1 for r in resumed if r)
         how.append(f"earlier sittings of {n} training{'s' * (n != 1)} it continued")
-    return run + earlier, " and ".join(how)
+    return run + earlier_seconds(result), " and ".join(how)
 
 
 def main() -> None:
