@@ -151,7 +151,10 @@ def _earlier(result: dict) -> tuple[list, list[float]]:
 def earlier_seconds(result: dict) -> float:
     """The wall time of earlier sittings: the points kept from them and the earlier sittings of
     the trainings the run continued."""
-    kept, resumed = _earlier(result)
+    return _seconds(*_earlier(result))
+
+
+def _seconds(kept: list, resumed: list[float]) -> float:
     return sum(w for w in kept if isinstance(w, (int, float))) + sum(resumed)
 
 
@@ -166,7 +169,7 @@ def cost(result: dict) -> tuple[float, str]:
     if any(resumed):
         n = sum(1 for r in resumed if r)
         how.append(f"earlier sittings of {n} training{'s' * (n != 1)} it continued")
-    return run + earlier_seconds(result), " and ".join(how)
+    return run + _seconds(kept, resumed), " and ".join(how)
 
 
 def main() -> None:
