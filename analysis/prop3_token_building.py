@@ -23,6 +23,16 @@ the loss and the copy measures are recorded; `escape_step` is the first recorded
 step whose loss is below halfway between the zero prediction and one GD step,
 `copy_step` the first with `copy_attention` >= 0.25 (-1: never).
 
+Figure 5's own measure, as the official notebook computes it (`analyse_copy` in the
+code's src/train.py; its token notebook sets `analyse = False` but keeps `ana_copy`):
+`fig5_own`, `fig5_next`, `fig5_other` (`figure5_sensitivities`), on the first
+`monitor_tasks` = 2,048 evaluation tasks (the code: one batch of 2,048) after the
+last step, and on the first `copy_tasks` every `eval_every` steps (the curve);
+`fig5_step` is the first recorded step whose `fig5_next` reaches 0.5 (-1: never).
+The exact construction (slot format) gives own sqrt(11) = 3.317, next 1, other 1/19;
+the authors' stored outputs show next rising from about 0 to 0.8-1.0 near step
+4,000, own about 3.3, others about 0.05.
+
 The trained model first sits on a plateau at the zero prediction's loss (without
 pairing x_j with y_j no layer-2 product can form sum_j y_j x_j), then leaves it
 once the copy forms. Its length depends on the learning rate and the init scale:
@@ -114,7 +124,7 @@ METRICS = (
     "model_diff_vs_gd2", "pred_diff_vs_gd1", "pred_diff_vs_gd2", "copy_attention",
     "reverse_copy_attention", "copy_sensitivity", "copy_selectivity", "train_seconds",
     "ms_per_step", "training", "rel_gap_gd1", "escape_step", "copy_step", "gd_optimum",
-    "timing",
+    "timing", "fig5_own", "fig5_next", "fig5_other", "fig5_step",
 )
 
 
@@ -141,6 +151,35 @@ def copy_sensitivities(p1: lsa.LSA, X, Y, x_q, pe, tokens=separate_tokens) -> ja
 
     J = jax.vmap(jax.jacfwd(x_token_outputs, argnums=1))(X, Y, x_q)       # (B, N, D, N, 1)
     return jnp.linalg.norm(J[..., 0], axis=2)                              # (B, N, N)
+
+
+def figure5_sensitivities(p1: lsa.LSA, X, Y, x_q, pe, tokens=separate_tokens) -> dict:
+    """Figure 5's copy measure, as the official notebook's `analyse_copy` computes it.
+
+    For each token k of the first 2N - 1, the sum over features of the first layer's
+    output at k is differentiated with respect to every input token's data part (the
+    positional encoding is no input: the code adds it inside the model); the gradients
+    are averaged over the tasks first, and the norm is taken of that mean: G[k, t] =
+    || mean_tasks d sum(h1(e_k)) / d data(e_t) ||. Then, averaged over k: `own` G[k, k],
+    `next` G[k, k + 1], `other` (sum_{t < k} G[k, t] + sum_{t > k} G[k, t]) / (2N - 1),
+    the code's sums, which count the next token among the others.
+    """
+    n_pe = pe.shape[-1]
+
+    def per_task(X1, Y1, x_q1):
+        H = tokens(X1[None], Y1[None], x_q1[None], pe)[0]                  # (T, D)
+        data, enc = H[:, :-n_pe], H[:, -n_pe:]
+
+        def summed_outputs(data_):                                         # (T,): sum over features
+            return jnp.sum(softmax_layer(p1, jnp.concatenate([data_, enc], -1)[None])[0], axis=-1)
+        return jax.jacrev(summed_outputs)(data)                            # (T, T, D - pe)
+
+    G = jnp.linalg.norm(jnp.mean(jax.vmap(per_task)(X, Y, x_q), axis=0), axis=-1)   # (T, T)
+    T = G.shape[0]
+    ks = jnp.arange(T - 2)                                                 # the code's 2N - 1 rows
+    cols = jnp.arange(T)
+    others = jnp.sum(jnp.where(cols[None, :] != ks[:, None], G[ks], 0.0), axis=-1) / (T - 2)
+    return {"own": jnp.mean(G[ks, ks]), "next": jnp.mean(G[ks, ks + 1]), "other": jnp.mean(others)}
 
 
 def copy_summary(S: jax.Array) -> tuple[jax.Array, jax.Array]:
@@ -193,6 +232,7 @@ def _run(config: Config, progress=None) -> dict:
     n_mon, n_copy = config.monitor_tasks, config.copy_tasks
     H_mon, y_mon = H_eval[:n_mon], y[:n_mon]
     copy_set = (evaluation.X[:n_copy], evaluation.Y[:n_copy], evaluation.x_q[:n_copy])
+    fig5_set = (evaluation.X[:n_mon], evaluation.Y[:n_mon], evaluation.x_q[:n_mon])  # the code: one batch
 
     def measure(params, H, y, gd, tokens, read):
         """Everything measured of a two-layer model (construction or trained) on the evaluation tasks."""
@@ -201,7 +241,9 @@ def _run(config: Config, progress=None) -> dict:
         g = metrics.input_sensitivity(predict_p, H, d)                     # (B, d)
         attn, reverse = copy_attention(params[0], H, N)
         sens, sel = copy_summary(copy_sensitivities(params[0], *copy_set, pe, tokens))
+        fig5 = figure5_sensitivities(params[0], *fig5_set, pe, tokens)
         out = {"loss": metrics.loss(y, f), "loss_per_task": 0.5 * (y - f)[:, 0] ** 2,
+               **{f"fig5_{k}": v for k, v in fig5.items()},
                "copy_attention": attn, "reverse_copy_attention": reverse,
                "copy_sensitivity": sens, "copy_selectivity": sel,
                "max_pred_diff_vs_gd1": jnp.max(jnp.abs(f - gd["f1"]))}
@@ -225,7 +267,9 @@ def _run(config: Config, progress=None) -> dict:
     def curve(params):
         attn, reverse = copy_attention(params[0], H_mon, N)
         sens, sel = copy_summary(copy_sensitivities(params[0], *copy_set, pe, tokens))
+        fig5 = figure5_sensitivities(params[0], *copy_set, pe, tokens)    # the curve: on fewer tasks
         return {"loss": metrics.loss(y_mon, predict(params, H_mon, read)), "copy_attention": attn,
+                **{f"fig5_{k}": v for k, v in fig5.items()},
                 "reverse_copy_attention": reverse, "copy_sensitivity": sens, "copy_selectivity": sel}
 
     loss_zero_monitor = float(jnp.mean(0.5 * y_mon ** 2))
@@ -264,7 +308,8 @@ def _run(config: Config, progress=None) -> dict:
         "gd_optimum": gd_optimum,
         **{k: float(trained_m[k]) for k in ("cos_vs_gd1", "cos_vs_gd2", "model_diff_vs_gd1", "model_diff_vs_gd2",
                                      "pred_diff_vs_gd1", "pred_diff_vs_gd2", "copy_attention",
-                                     "reverse_copy_attention", "copy_sensitivity", "copy_selectivity")},
+                                     "reverse_copy_attention", "copy_sensitivity", "copy_selectivity",
+                                     "fig5_own", "fig5_next", "fig5_other")},
         "train_seconds": train_seconds,
         "ms_per_step": 1e3 * float(np.median(chunk_s)) / config.chunk_size,
         "training": {k: v for k, v in result.history.items() if k != "chunk_seconds"},
@@ -275,6 +320,7 @@ def _run(config: Config, progress=None) -> dict:
     halfway = 0.5 * (loss_zero_monitor + m["loss_gd1"])
     m["escape_step"] = next((s for s, v in zip(h["step"], h["loss"]) if v < halfway), -1)
     m["copy_step"] = next((s for s, v in zip(h["step"], h["copy_attention"]) if v >= 0.25), -1)
+    m["fig5_step"] = next((s for s, v in zip(h["step"], h["fig5_next"]) if v >= 0.5), -1)
     weights = jax.jit(attention_weights)
     A_tr = np.asarray(weights(trained[0], H_eval[:1])[0])                  # (2N+1, 2N), one task
     A_built = np.asarray(weights(built[0], H_slot[:1])[0])                 # (2N+1, 2N), slot format
@@ -327,8 +373,14 @@ def _loss_figure(m):
 
 def _copy_figure(m):
     h = m["training"]
-    fig = Figure(figsize=(10, 3.8))
-    ax_a, ax_s = fig.subplots(1, 2)
+    fig = Figure(figsize=(15, 3.8))
+    ax_a, ax_s, ax_f = fig.subplots(1, 3)
+    for key, label in (("fig5_own", "own token"), ("fig5_next", "next token"), ("fig5_other", "other tokens")):
+        ax_f.plot(h["step"], h[key], label=label)
+    ax_f.set_xlabel("training step")
+    ax_f.set_ylabel("|| mean d sum h1(e_k) / d e_t ||")
+    ax_f.set_title("Figure 5's measure (the code's analyse_copy)")
+    ax_f.legend(fontsize=8)
     ax_a.plot(h["step"], h["copy_attention"], label="x-token j -> its target token")
     ax_a.plot(h["step"], h["reverse_copy_attention"], label="target token j -> its x-token")
     ax_a.plot(h["step"], h["copy_selectivity"], label="own-target share of d h1(x_j)/d y")

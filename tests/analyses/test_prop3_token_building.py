@@ -51,11 +51,51 @@ def test_construction_is_exactly_one_gd_step():
     assert float(jnp.max(jnp.abs(c.softmax_layer(blurred[0], H)[:, xs, -1] - t.Y[..., 0]))) > 0.05
 
 
+def test_figure5_measure_of_the_construction():
+    """The exact copy: own token sqrt(11) (the residual over the 11 data entries), next token 1
+    (y_{j} copied with weight 1), others 1/19 (the code's sum counts the next token among them)."""
+    d, N, P = 10, 10, 10
+    t = task_lib.sample_tasks(jax.random.key(5), 128, N, d)
+    pe = jnp.asarray(c.positional_encoding(2 * N + 1, P, 1e4))
+    built = c.construction(6.0, d, N, P, 1e4, beta=100.0)
+    f5 = {k: float(v) for k, v in m.figure5_sensitivities(built[0], t.X, t.Y, t.x_q, pe).items()}
+    assert f5["own"] == pytest.approx(11 ** 0.5, rel=1e-5)
+    assert f5["next"] == pytest.approx(1.0, rel=1e-4)
+    assert f5["other"] == pytest.approx(1 / 19, rel=1e-4)
+
+
+def test_figure5_measure_follows_the_official_loop():
+    """The vectorised measure equals the official notebook's loop over positions, written out:
+    for each k, the gradient of the summed layer-1 output at k, averaged over tasks, then normed."""
+    d, N, P = 10, 10, 10
+    t = task_lib.sample_tasks(jax.random.key(6), 64, N, d)
+    pe = jnp.asarray(c.positional_encoding(2 * N + 1, P, 1e4))
+    tokens, D, _ = c.token_format("official", d, P)
+    layer = jax.tree.map(lambda w: w[0], __import__("analysis.train", fromlist=["x"]).init_lsa(
+        jax.random.key(7), D, 1.0, n_layers=2))
+    data = tokens(t.X, t.Y, t.x_q, pe)[..., :-P]                          # (64, 21, 10): the code's input
+    T = data.shape[1]
+    own = nxt = other = 0.0
+    for k in range(T - 2):
+        def summed(x, k=k):
+            H = jnp.concatenate([x, pe], -1)[None]
+            return jnp.sum(c.softmax_layer(layer, H)[0, k, :])
+        g = jnp.linalg.norm(jnp.mean(jax.vmap(jax.grad(summed))(data), axis=0), axis=-1)   # (T,)
+        own, nxt = own + g[k], nxt + g[k + 1]
+        other += (jnp.sum(g[:k]) + jnp.sum(g[k + 1:])) / g[:-2].shape[0]
+    f5 = m.figure5_sensitivities(layer, t.X, t.Y, t.x_q, pe, tokens)
+    for name, loop in (("own", own), ("next", nxt), ("other", other)):
+        assert float(f5[name]) == pytest.approx(float(loop) / (T - 2), rel=1e-4), name
+
+
 def test_quick_profile_copies_then_steps_once(quick):
     r = quick["metrics"]
     # the construction
     assert abs(r["construction_loss"] - r["loss_gd1"]) / r["loss_gd1"] < 1e-4
     assert r["copy_error"] < 1e-5 and r["construction_copy_attention"] > 0.999
+    # Figure 5's measure on the trained first layer: the next token stands out
+    assert r["fig5_next"] > 5 * r["fig5_other"] and r["fig5_step"] > 0
+    assert len(r["training"]["fig5_next"]) == len(r["training"]["step"])
     # GD baselines: the paper's numbers on a small sample (0.2047 and ~0.155)
     assert 0.18 < r["loss_gd1"] < 0.23 and 0.13 < r["loss_gd2"] < 0.18
     # the trained model: off the zero-prediction plateau, near one step of GD, not two
