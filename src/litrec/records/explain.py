@@ -200,3 +200,26 @@ def check_id(rec, path: Path, root, shown: str, diags: list[Diagnostic]) -> None
             f"id '{excerpt(rec.id)}' does not match the file name '{path.name}'; "
             f"rename the file to '{excerpt(rec.id)}{path.suffix}' or fix the id",
             "id-filename", record=rec.id))
+
+
+SOURCE_HINT = ("source: {kind: paper, where: 'Fig. 5', quote: 'the sentence'}, "
+               "{kind: official, file: 'src/train.py', line: 307} or "
+               "{kind: extension, reason: 'why litrec tests more'}")
+
+
+def check_sources(rec, root, shown: str, diags: list[Diagnostic]) -> None:
+    """Every expectation of a paper's claim (a literature record's) says where it comes from:
+    the paper, its official code, or litrec's extension (`Expectation.source`)."""
+    if rec.kind != "literature":
+        return
+    for i, claim in enumerate(rec.claims or ()):
+        for j, e in enumerate(claim.check.expect if claim.check is not None else ()):
+            if e.source is not None:
+                continue
+            loc = ("claims", i, "check", "expect", j)
+            line, col = locate(root, loc)
+            diags.append(Diagnostic(
+                shown, line, col, format_field(loc),
+                f"expectation '{e.describe()}' of {rec.id}#{claim.id} has no source: a paper's "
+                f"claim is judged on what the paper or its code states, so say which, or mark it "
+                f"litrec's own; add {SOURCE_HINT}", "missing-source", record=rec.id))

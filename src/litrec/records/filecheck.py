@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 from litrec.util.confine import Refused
 from litrec.util.diagnostics import Diagnostic
 from litrec.records.discover import read_problem, read_record
-from litrec.records.explain import check_id, validate_record
+from litrec.records.explain import check_id, check_sources, validate_record
 from litrec.records.yamlsafe import YamlProblem, load_bytes
 
 
@@ -133,6 +133,7 @@ def check_bytes(path: Path, raw: bytes):
     rec = validate_record(data, loaded.root, "", diags)
     if rec is not None:
         check_id(rec, path, loaded.root, "", diags)
+        check_sources(rec, loaded.root, "", diags)
     problems = tuple((d.line, d.col, d.field, d.message, d.code, d.severity, d.record) for d in diags)
     if rec is None:
         return True, raw_id, problems, None, None

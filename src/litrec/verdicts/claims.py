@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +41,8 @@ from litrec.verdicts.stats import few_seeds_short
 from litrec.runs.results import result_path
 from litrec.runs.signing import signature_state
 from litrec.runs.state import ResultState, result_states
+from litrec.verdicts.expectation import criterion
+from litrec.verdicts.registration import Registrations
 
 if TYPE_CHECKING:  # the records' models: a kept answer is printed without them
     from litrec.verdicts.expectation import Expectation
@@ -49,6 +52,22 @@ VERDICTS = ("reproduced", "not reproduced", "inconclusive", "expectation changed
             "stale", "missing", "modified", "error")
 # what `status --check-current` refuses
 BEHIND = ("expectation changed", "stale", "missing", "modified", "error")
+
+
+# A claim's extension row: litrec's own expectations (`source: {kind: extension}`), judged and
+# shown beside the claim as `RECORD#CLAIM+ext`, never in the claim's own verdict.
+EXTENSION = "+ext"
+
+
+def base_claim(ref: str) -> str:
+    """The claim a row belongs to: `A#P3` for `A#P3+ext` and for `A#P3`."""
+    return ref.removesuffix(EXTENSION)
+
+
+def _extension(e) -> bool:
+    """Judged in the claim's extension row: litrec's own test. A precondition never is, whatever
+    its source: it says whether the run tested the claim at all, so it stays with the claim."""
+    return e.extension and not e.precondition
 
 
 def judged_in(expect, profile: str | None) -> list:
@@ -113,6 +132,13 @@ class ClaimStatus:
     warnings: list[str] = field(default_factory=list)  # about its result: a figure missing on disk
     verdicts: dict[str, str | None] = field(default_factory=dict)  # at each of SCALES (with_scales)
     other_machine: bool = False  # stale only because its result was computed on another CPU
+    extension_of: str | None = None  # an extension row: the claim whose verdict it leaves alone
+
+    @property
+    def post_hoc(self) -> list[str]:
+        """The expectations committed only after their profile's first result (`registration`)."""
+        return [o.expectation for o in self.outcomes
+                if (o.registration or {}).get("state") == "post hoc"]
 
     @classmethod
     def from_row(cls, row: dict) -> ClaimStatus:
@@ -144,6 +170,8 @@ class ClaimStatus:
                 "stored_outcomes": [o.__dict__ for o in self.stored_outcomes]}
                if self.expectation_changed else {}),
             **({"other_machine": True} if self.other_machine else {}),
+            "extension_of": self.extension_of,
+            "post_hoc": self.post_hoc,
             "rests_on_it": self.rests_on_it,
             "spread": self.spread,
             "provenance": self.provenance,
@@ -162,22 +190,42 @@ def _provenance(result: dict) -> dict:
 
 def claim_statuses(proj: Project, results_dir: Path, profile: str,
                    only: set[str] | None = None,
-                   states: dict[str, ResultState] | None = None) -> list[ClaimStatus]:
+                   states: dict[str, ResultState] | None = None,
+                   registrations: Registrations | None = None) -> list[ClaimStatus]:
     """A status for every claim (or those in `only`), in record order; unchecked ones too.
 
-    `states` holds results whose state is already known (the runner's); the
-    rest are decided here, once per analysis.
+    A claim with extensions (`source: {kind: extension}`) has two rows: its own,
+    judged on the paper's and the official code's expectations, and `REF+ext`, judged
+    on litrec's extensions. `states` holds results whose state is already known (the
+    runner's); the rest are decided here, once per analysis. Every outcome says where
+    its expectation comes from and whether it was registered before its profile's
+    first result (`registrations`, worked out from git history once per call).
     """
+    def wanted(ref: str) -> bool:
+        return only is None or ref in only or base_claim(ref) in only
+
     chosen = [(rec, claim) for rec, claim in proj.claims()
-              if only is None or f"{rec.id}#{claim.id}" in only]
+              if only is None or f"{rec.id}#{claim.id}" in only
+              or f"{rec.id}#{claim.id}{EXTENSION}" in only]
     names = {claim.check.analysis for _, claim in chosen if claim.check is not None}
     known = dict(states or {})
     known.update(result_states(proj.registry, results_dir, sorted(names - set(known)), profile))
-    out = [_status(rec, claim, known[claim.check.analysis], profile, Path(results_dir))
-           if claim.check is not None
-           else ClaimStatus(f"{rec.id}#{claim.id}", claim.title, None, profile, "unchecked",
-                            reason="no analysis yet: the claim names none (check.analysis)")
-           for rec, claim in chosen]
+    regs = registrations or Registrations(proj, results_dir)
+    out: list[ClaimStatus] = []
+    for rec, claim in chosen:
+        ref = f"{rec.id}#{claim.id}"
+        if claim.check is None:
+            if wanted(ref):
+                out.append(ClaimStatus(ref, claim.title, None, profile, "unchecked",
+                                       reason="no analysis yet: the claim names none (check.analysis)"))
+            continue
+        judged = judged_in(claim.check.expect, profile)
+        ext = [e for e in judged if _extension(e)]
+        rows = [("", [e for e in judged if not _extension(e)])] + ([(EXTENSION, ext)] if ext else [])
+        for suffix, expect in rows:
+            if wanted(ref + suffix):
+                out.append(_status(rec, claim, known[claim.check.analysis], profile,
+                                   Path(results_dir), expect, suffix, judged, regs))
     _flag_dependents(proj, out)
     return out
 
@@ -209,11 +257,15 @@ def _metric_at(results_dir: Path, name: str, profile: str, metric: str | None) -
     return f"{path}:{json_line(text, ('metrics', *metric.split('.')))}: metrics.{metric}"
 
 
-def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> ClaimStatus:
+def _status(rec, claim, state: ResultState, profile: str, results_dir: Path, expect: list,
+            suffix: str, judged: list, regs: Registrations) -> ClaimStatus:
+    """The status of one row of a claim: its own (`suffix` "") or its extensions' ("+ext"),
+    judged on `expect`, the row's expectations among the claim's `judged` in `profile`."""
     ref, name = f"{rec.id}#{claim.id}", claim.check.analysis
-    st = ClaimStatus(ref, claim.title, name, profile, "missing",
-                     expected=[e.describe() for e in judged_in(claim.check.expect, profile)],
-                     warnings=list(state.warnings))
+    title = f"{claim.title} (litrec's extension)" if suffix else claim.title
+    st = ClaimStatus(ref + suffix, title, name, profile, "missing",
+                     expected=[e.describe() for e in expect], warnings=list(state.warnings),
+                     extension_of=ref if suffix else None)
     if state.state == "missing":
         st.reason = f"{state.reason}; run: litrec run {ref} --profile {profile}"
         return st
@@ -230,7 +282,7 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> 
     seeds, st.seeds = seed_metrics(result)
     noise = result.get("noise") if isinstance(result.get("noise"), dict) else {}
     try:
-        st.outcomes = [evaluate(e, seeds, noise) for e in judged_in(claim.check.expect, profile)]
+        st.outcomes = [evaluate(e, seeds, noise) for e in expect]
     except MissingMetric as exc:
         if not state.current:  # an older result need not hold a metric the claim names now
             st.verdict, st.reason, st.other_machine = "stale", state.reason, state.other_machine
@@ -240,17 +292,25 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path) -> 
                      f"has no metric {exc.args[0]!r}; rename the claim's metric, or rerun the "
                      "analysis with --force if it should have it")
         return st
-    _preregistered(st, claim, result, profile)
+    for o, e in zip(st.outcomes, expect):
+        o.registration = asdict(regs.of(rec.id, claim.id, name, profile, e))
+    _preregistered(st, ref, expect, judged, result)
     st.measured = {o.metric: o.measured for o in st.outcomes}
     spread = result.get("spread") or {}
     st.spread = {o.metric: spread[o.metric] for o in st.outcomes if o.metric in spread}
     if not state.current:
         st.verdict, st.reason, st.other_machine = "stale", state.reason, state.other_machine
         return st
+    if not expect:  # every expectation of this profile is an extension: nothing of the paper's
+        st.verdict = "unchecked"
+        st.reason = (f"every expectation of {ref} judged in {profile} is litrec's extension "
+                     f"(row {ref}{EXTENSION}); none comes from the paper or its official code")
+        return st
     verdict = _verdict(st.outcomes, lambda o: _metric_at(results_dir, name, profile, o.metric))
     st.verdict, st.reason, st.direction, st.seeds_needed = verdict
     if st.expectation_changed:
-        _judge_stored(st, result, seeds, noise, name, profile)
+        ext_keys = {_key(e.criterion()) for e in judged if _extension(e)}
+        _judge_stored(st, result, seeds, noise, name, profile, ref, bool(suffix), ext_keys)
     return st
 
 
@@ -284,6 +344,10 @@ def _verdict(outcomes: list[Outcome], where) -> tuple[str, str | None, str | Non
     return "reproduced", None, None, None
 
 
+def _key(crit: dict) -> str:
+    return json.dumps(crit, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
 def stored_expectations(result: dict, claim: str) -> list[Expectation] | None:
     """The expectations a result stored for `claim` when it ran; None where it kept only their text."""
     from litrec.verdicts.expectation import Expectation
@@ -302,7 +366,7 @@ def stored_expectations(result: dict, claim: str) -> list[Expectation] | None:
 
 
 def _judge_stored(st: ClaimStatus, result: dict, seeds: list[dict], noise: dict, name: str,
-                  profile: str) -> None:
+                  profile: str, ref: str, extension: bool, ext_keys: set[str]) -> None:
     """A claim whose expectations changed since the run: judged against the stored ones.
 
     Its verdict is `expectation changed` until the analysis reruns; `stored_verdict`
@@ -312,7 +376,9 @@ def _judge_stored(st: ClaimStatus, result: dict, seeds: list[dict], noise: dict,
     changed) would give, shown beside it and binding on no one.
     """
     st.new_verdict = st.verdict
-    exps = stored_expectations(result, st.claim)
+    exps = stored_expectations(result, ref)
+    if exps is not None:  # the row's share of them: the extensions' or the claim's own
+        exps = [e for e in exps if (_key(e.criterion()) in ext_keys) == extension]
     if exps:
         try:
             st.stored_outcomes = [evaluate(e, seeds, noise) for e in exps]
@@ -327,27 +393,36 @@ def _judge_stored(st: ClaimStatus, result: dict, seeds: list[dict], noise: dict,
     st.verdict, st.direction, st.seeds_needed = "expectation changed", None, None
     st.reason = (f"the expectations changed after the run: {under}; under the new ones, "
                  f"{st.new_verdict}; until the analysis reruns (litrec run {name} --profile "
-                 f"{profile} --force) neither is its verdict")
+                 f"{profile}) neither is its verdict")
 
 
-def _preregistered(st: ClaimStatus, claim, result: dict, profile: str) -> None:
-    """Flag expectations that differ from those the result was judged against when it ran."""
+def _preregistered(st: ClaimStatus, ref: str, expect: list, judged: list, result: dict) -> None:
+    """Flag expectations that differ from those the result was judged against when it ran.
+
+    What is compared is each expectation's criterion (`Expectation.criterion`): a note
+    reworded or a source cited changes no judgement. A row changed when one of its
+    criteria is not among those stored, or a stored one is no longer among the claim's.
+    """
     if not isinstance(result.get("expectations"), dict):
         return  # a result from before litrec stored expectations: nothing to compare
-    stored = result["expectations"].get(st.claim)
-    now = expectation_record(claim.check.expect, profile)
-    if isinstance(stored, dict) and stored.get("hash") == now["hash"]:
-        return
+    stored = result["expectations"].get(ref)
+    data = stored.get("data") if isinstance(stored, dict) else None
+    mine = [_key(e.criterion()) for e in expect]
+    if isinstance(data, list) and all(isinstance(d, dict) for d in data):
+        kept = Counter(_key(criterion(d)) for d in data)
+        if Counter(mine) <= kept and kept <= Counter(_key(e.criterion()) for e in judged):
+            return
+        changed = [i for i, k in enumerate(mine) if k not in kept]
+    else:  # stored without their data (or not at all): compared as a whole
+        if isinstance(stored, dict) and stored.get("hash") == expectation_record(judged)["hash"]:
+            return
+        changed = []
     was = list(stored.get("text") or []) if isinstance(stored, dict) else []
     st.expectation_changed, st.stored_expectations = True, was
-
-    def before(i: int) -> str | None:
-        return was[i] if i < len(was) else None
-
-    changed = [i for i, o in enumerate(st.outcomes) if before(i) != o.expectation]
-    for i in changed or range(len(st.outcomes)):  # none by text: a number behind it changed
+    for i in changed or range(len(st.outcomes)):  # none of its own: one was removed
         st.outcomes[i].expectation_changed = True
-        st.outcomes[i].stored_expectation = before(i)
+        text = st.outcomes[i].expectation
+        st.outcomes[i].stored_expectation = text if text in was else None
 
 
 def _flag_dependents(proj: Project, statuses: list[ClaimStatus]) -> None:

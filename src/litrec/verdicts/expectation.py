@@ -17,6 +17,67 @@ from litrec.util.formatting import fmt
 from litrec.records.strict import Strict
 
 Op = Literal["<", "<=", ">", ">=", "≈", "==", "between"]
+SourceKind = Literal["paper", "official", "extension"]
+# What an expectation judges: the fields that decide its outcome. Its prose (`note`), where it
+# comes from (`source`) and the numbers shown beside it (`paper`, `official`) are left out, so
+# rewording a note or citing a source never reopens a judged result (`criterion`).
+PROSE = ("note", "source", "paper", "official")
+
+
+class Source(Strict):
+    """Where an expectation comes from: the paper's text, the official code, or litrec's own test.
+
+    `paper`: `where` (section, figure, table, proposition) and what it says there: `quote`,
+    the paper's own words, `states`, what it states in the record's words (a proposition's
+    content, what a figure shows), and/or `number`, the value stated. `official`: `file` in the official
+    code and `line` (a line, a range, or a notebook cell), `number` where it prints one.
+    `extension`: `reason`, why litrec tests more than the paper states.
+    """
+
+    kind: SourceKind = Field(description="paper, official (the authors' code) or extension (litrec's own)")
+    where: str | None = Field(None, description="paper: section, figure, table: 'Fig. 5', '§4'")
+    quote: str | None = Field(None, description="paper: its own words, quoted")
+    states: str | None = Field(None, description="paper: what it states there, in the record's words")
+    number: float | str | None = Field(None, description="paper or official: the number stated")
+    file: str | None = Field(None, description="official: the file in the official code")
+    line: int | str | None = Field(None, description="official: the line(s) or notebook cell")
+    reason: str | None = Field(None, description="extension: why litrec tests this")
+
+    @model_validator(mode="after")
+    def _complete(self) -> "Source":
+        if self.kind == "paper":
+            if not self.where or not (self.quote or self.states or self.number is not None):
+                raise ValueError("a paper source needs where (the section, figure or table) and "
+                                 "what it says there: quote (its words), states (in yours) or "
+                                 "number (the value it states)")
+            if self.file is not None or self.reason is not None:
+                raise ValueError("a paper source takes where, quote and number; file and line "
+                                 "belong to kind official, reason to kind extension")
+        elif self.kind == "official":
+            if not self.file or self.line is None:
+                raise ValueError("an official source needs file (in the official code) and line "
+                                 "(a line, a range or a notebook cell)")
+            if self.reason is not None or self.quote is not None or self.states is not None:
+                raise ValueError("an official source takes file, line and number; quote and "
+                                 "states belong to kind paper, reason to kind extension")
+        else:
+            if not self.reason:
+                raise ValueError("an extension needs reason: why litrec tests more than the "
+                                 "paper states")
+            if self.quote is not None or self.states is not None or self.file is not None:
+                raise ValueError("an extension takes reason (and where, if it refines a place in "
+                                 "the paper); quote and states belong to kind paper, file and "
+                                 "line to kind official")
+        return self
+
+    def cite(self) -> str:
+        """The source in a few words: `paper, Fig. 5`, `official, src/train.py:307`, `extension`."""
+        if self.kind == "paper":
+            return f"paper, {self.where}"
+        if self.kind == "official":
+            return f"official, {self.file}:{self.line}"
+        return "extension"
+
 POSITION_RE = re.compile(r"^\s*(<=|>=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*$")
 
 
@@ -37,6 +98,9 @@ class Expectation(Strict):
     paper: float | str | None = Field(None, description="the paper's own number, where it states one")
     official: float | str | None = Field(None, description="the official code's number")
     note: str | None = None
+    source: Source | None = Field(
+        None, description="where the expectation comes from: the paper, the official code or "
+        "litrec's extension; required in a paper's (literature record's) claims")
     profiles: list[str] | None = Field(
         None, min_length=1, description="the profiles this expectation is judged in (default: "
         "every profile), e.g. [paper_full] for a test of the paper's own scale only")
@@ -54,7 +118,14 @@ class Expectation(Strict):
             data.pop("profiles", None)
         if not data.get("precondition"):  # the default is left out: older expectations hash alike
             data.pop("precondition", None)
+        if data.get("source") is None:
+            data.pop("source", None)
         return data
+
+    @property
+    def extension(self) -> bool:
+        """Litrec's own test, judged beside the paper's claim (its `+ext` row), never in its verdict."""
+        return self.source is not None and self.source.kind == "extension"
 
     def applies(self, profile: str) -> bool:
         """Whether this expectation is judged in `profile` (every profile unless `profiles` says)."""
@@ -91,6 +162,11 @@ class Expectation(Strict):
             raise ValueError("op '≈' needs a tolerance: rel_tol or abs_tol")
         return self
 
+    def criterion(self) -> dict:
+        """What is judged, without its prose and provenance (`PROSE`): two expectations with equal
+        criteria decide alike on every result."""
+        return criterion(self.model_dump(mode="json"))
+
     def bound(self) -> tuple[str, float]:
         """op between: the position's operator and number."""
         match = POSITION_RE.match(self.position or "")
@@ -123,3 +199,8 @@ class Expectation(Strict):
                 parts.append(f"{self.abs_tol:.3g} abs")
             tol = f" (±{', '.join(parts)})"
         return f"{self.metric} {self.op} {rhs}{tol}"
+
+
+def criterion(data: dict) -> dict:
+    """An expectation's stored data (`model_dump(mode="json")`) without `PROSE`: what is judged."""
+    return {k: v for k, v in data.items() if k not in PROSE}

@@ -83,6 +83,8 @@ class Outcome:
     ref_values: list | None = None     # the other side (ref × factor), one value per seed
     ref: str | None = None             # what the other side is: `0.8 × k2.loss_gd`
     threshold: float | None = None     # what the judged quantity's mean is compared with
+    source: dict | None = None         # where the expectation comes from (`Source`), as written
+    registration: dict | None = None   # committed before its profile's first result? (`registration`)
 
 
 def _what(v: Any) -> str:
@@ -234,7 +236,8 @@ def evaluate(exp: Expectation, seeds: list[dict], noise: dict | None = None) -> 
     """Judge `exp` on the per-seed metrics `seeds` (one dict for a single run)."""
     out = Outcome(exp.describe(), exp.metric, None, None, None, paper=exp.paper,
                   official=exp.official, note=exp.note, n=len(seeds),
-                  precondition=exp.precondition)
+                  precondition=exp.precondition,
+                  source=exp.source.model_dump(mode="json", exclude_none=True) if exp.source else None)
     out.noise = (noise or {}).get(exp.metric)
     try:
         out.expected = _expected(exp, seeds)
