@@ -27,7 +27,7 @@ from litrec.records.kinds import KIND
 from litrec.records.project import Edge, Project
 from litrec.runs.results import result_path
 from litrec.site.text import mermaid_label
-from litrec.verdicts.claims import SCALES, claim_statuses, with_scales
+from litrec.verdicts.claims import EXTENSION, SCALES, claim_statuses, with_scales
 
 FORMAT, VERSION = "litrec-graph", 2  # 2: verdicts over seeds, unchecked claims, pre-registration
 
@@ -58,6 +58,15 @@ def _clean(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_clean(v) for v in value]
     return value
+
+
+def _extension_row(st) -> dict | None:
+    """A claim's extension row (litrec's own expectations, judged beside it), or None."""
+    if st is None:
+        return None
+    return {"ref": st.claim, "verdict": st.verdict, "verdicts": st.verdicts, "reason": st.reason,
+            "expect": st.expected, "expectation_changed": st.expectation_changed,
+            "post_hoc": st.post_hoc, "outcomes": [o.__dict__ for o in st.outcomes]}
 
 
 def graph_document(proj: Project, results_dir: Path, profile: str) -> dict:
@@ -117,6 +126,8 @@ def graph_document(proj: Project, results_dir: Path, profile: str) -> dict:
             "stored_outcomes": [o.__dict__ for o in st.stored_outcomes] if st else [],
             "outcomes": [o.__dict__ for o in st.outcomes] if st else [],
             "rests_on_it": st.rests_on_it if st else [],
+            "post_hoc": st.post_hoc if st else [],
+            "extension": _extension_row(statuses.get(ref + EXTENSION)),
             "links_in": [{"rel": e.inverse, "source": e.source, "note": _note(proj.records[e.source], e)}
                          for e in proj.edges if e.target == rec.id and e.claim == c.id],
             "result": (result_path(results_dir, check.analysis, profile).as_posix()

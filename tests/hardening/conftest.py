@@ -54,7 +54,7 @@ claims:
     check:
       analysis: toy
       expect:
-        - {metric: total, op: ">=", value: 10}
+        - {metric: total, op: ">=", value: 10, source: {kind: paper, where: §1, states: a test claim}}
 '''
 
 NOTE = '''

@@ -114,14 +114,14 @@ def test_kind_that_is_not_text(mini, litrec, kind, found):
 
 
 @pytest.mark.parametrize("expect, field, needle", [
-    ('{metric: total, op: ">=", value: .nan}', "value", "finite number"),
-    ('{metric: total, op: ">=", value: .inf}', "value", "finite number"),
-    ('{metric: total, op: ">=", value: null}', "value", "null is not a right-hand side"),
-    ('{metric: total, op: ">=", ref: null, value: 3}', "ref", "null is not a right-hand side"),
-    ('{metric: total, op: ">=", ref: .nan}', "ref", "valid string"),
-    ('{metric: total, op: ">=", value: 3, factor: .nan}', "factor", "finite number"),
-    ('{metric: total, op: "≈", value: 3, abs_tol: .nan}', "abs_tol", "finite number"),
-    ('{metric: total, op: ">=", value: 3, paper: .nan}', "paper", "finite number"),
+    ('{metric: total, op: ">=", value: .nan, source: {kind: paper, where: §1, states: a test claim}}', "value", "finite number"),
+    ('{metric: total, op: ">=", value: .inf, source: {kind: paper, where: §1, states: a test claim}}', "value", "finite number"),
+    ('{metric: total, op: ">=", value: null, source: {kind: paper, where: §1, states: a test claim}}', "value", "null is not a right-hand side"),
+    ('{metric: total, op: ">=", ref: null, value: 3, source: {kind: paper, where: §1, states: a test claim}}', "ref", "null is not a right-hand side"),
+    ('{metric: total, op: ">=", ref: .nan, source: {kind: paper, where: §1, states: a test claim}}', "ref", "valid string"),
+    ('{metric: total, op: ">=", value: 3, factor: .nan, source: {kind: paper, where: §1, states: a test claim}}', "factor", "finite number"),
+    ('{metric: total, op: "≈", value: 3, abs_tol: .nan, source: {kind: paper, where: §1, states: a test claim}}', "abs_tol", "finite number"),
+    ('{metric: total, op: ">=", value: 3, paper: .nan, source: {kind: paper, where: §1, states: a test claim}}', "paper", "finite number"),
 ], ids=["nan-value", "inf-value", "null-value", "null-ref", "nan-ref", "nan-factor",
         "nan-tolerance", "nan-paper"])
 def test_nan_or_null_in_an_expectation(mini, litrec, expect, field, needle):
@@ -130,14 +130,14 @@ def test_nan_or_null_in_an_expectation(mini, litrec, expect, field, needle):
 
 
 def test_boolean_value_with_an_ordering_op(mini, litrec):
-    validate_one(mini, litrec, PAPER_FILE, paper_with('{metric: total, op: ">=", value: true}'),
+    validate_one(mini, litrec, PAPER_FILE, paper_with('{metric: total, op: ">=", value: true, source: {kind: paper, where: §1, states: a test claim}}'),
                  f"{PAPER_FILE}:12:11: claims[0].check.expect[0]:", "only be compared with '=='")
 
 
 @pytest.mark.parametrize("literal", ["1.0e+999", "-2.5e+400"])
 def test_float_too_large(mini, litrec, literal):
     validate_one(mini, litrec, PAPER_FILE,
-                 paper_with(f'{{metric: total, op: ">=", value: {literal}}}'),
+                 paper_with(f'{{metric: total, op: ">=", value: {literal}, source: {{kind: paper, where: §1, states: a test claim}}}}'),
                  f"{PAPER_FILE}:12:", "claims[0].check.expect[0].value:", "too large")
 
 

@@ -163,7 +163,7 @@ claims:
     check:
       analysis: toy
       expect:
-        - {{metric: {json.dumps("total" + HOSTILE)}, op: ">=", value: 10}}
+        - {{metric: {json.dumps("total" + HOSTILE)}, op: ">=", value: 10, source: {{kind: paper, where: §1, states: a test claim}}}}
 """)
     for args in (["status"], ["run", "--profile", "quick"], ["status", "--profile", "quick"],
                  ["graph"], ["graph", "--format", "mermaid"], ["export", "bibtex"]):
@@ -191,7 +191,7 @@ claims:
     check:
       analysis: toy
       expect:
-        - {metric: "[/red] [bold]x", op: ">=", value: 10}
+        - {metric: "[/red] [bold]x", op: ">=", value: 10, source: {kind: paper, where: §1, states: a test claim}}
 """)
     res = litrec("status", "--verbose", cwd=mini)
     assert res.code == 0 and "[/red] [bold]x" in res.out, res.text

@@ -192,7 +192,7 @@ def test_nested_errors_point_at_the_nested_line(project, cli):
     write(project, "notes/NOTE-1.yaml", (
         "id: NOTE-1\nkind: note\nclaims:\n  - id: C1\n    kind: guess\n    title: t\n"
         "    statement: s\n    check:\n      analysis: prop1-identity\n      expect:\n"
-        "        - {metric: m, op: \"≈\", value: 1}\n"))
+        "        - {metric: m, op: \"≈\", value: 1, source: {kind: paper, where: §1, states: a test claim}}\n"))
     code, out, _ = cli("validate")
     assert errors(out) == [
         "records/notes/NOTE-1.yaml:5:11: claims[0].kind: found 'guess': input should be "
@@ -314,7 +314,7 @@ def test_unregistered_analysis(project, cli):
     write(project, "notes/NOTE-1.yaml", (
         "id: NOTE-1\nkind: note\nclaims:\n  - id: C1\n    kind: finding\n    title: t\n"
         "    statement: s\n    check:\n      analysis: prop1-identiy\n      expect:\n"
-        "        - {metric: m, op: \"<\", value: 1}\n"))
+        "        - {metric: m, op: \"<\", value: 1, source: {kind: paper, where: §1, states: a test claim}}\n"))
     code, out, _ = cli("validate")
     assert code == 1
     [err] = errors(out)
@@ -328,7 +328,7 @@ def test_registry_is_data_not_code(project, cli):
     write(project, "notes/NOTE-1.yaml", (
         "id: NOTE-1\nkind: note\nclaims:\n  - id: C1\n    kind: finding\n    title: t\n"
         "    statement: s\n    check:\n      analysis: os.system\n      expect:\n"
-        "        - {metric: m, op: \"<\", value: 1}\n"))
+        "        - {metric: m, op: \"<\", value: 1, source: {kind: paper, where: §1, states: a test claim}}\n"))
     code, out, _ = cli("validate")
     assert code == 1
     assert "no registered analysis 'os.system'" in out

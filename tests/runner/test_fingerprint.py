@@ -83,7 +83,7 @@ claims:
     check:
       analysis: numpy-only
       expect:
-        - {metric: mean, op: "≈", value: 0.5, abs_tol: 0.05}
+        - {metric: mean, op: "≈", value: 0.5, abs_tol: 0.05, source: {kind: paper, where: §1, states: a test claim}}
 """
 
 

@@ -81,7 +81,7 @@ claims:
     check:
       analysis: toy
       expect:
-        - {metric: loss, op: "<", value: 10}
+        - {metric: loss, op: "<", value: 10, source: {kind: paper, where: §1, states: a test claim}}
 '''
 
 
@@ -235,8 +235,8 @@ def test_a_finished_point_leaves_no_checkpoints_and_an_unfinished_one_keeps_them
     (tmp_path / "analysis" / "registry.yaml").write_text("toy:\n  module: toy\n  title: Toy\n")
     rec = tmp_path / "records" / "literature" / "ARXIV-0000.00009.yaml"
     rec.parent.mkdir(parents=True)
-    rec.write_text(PAPER.lstrip().replace("{metric: loss, op: \"<\", value: 10}",
-                                          "{metric: loss, op: \"<\", value: 1}"))
+    rec.write_text(PAPER.lstrip().replace("{metric: loss, op: \"<\", value: 10, source: {kind: paper, where: §1, states: a test claim}}",
+                                          "{metric: loss, op: \"<\", value: 1, source: {kind: paper, where: §1, states: a test claim}}"))
     monkeypatch.chdir(tmp_path)
     for mod in [m for m in sys.modules if m == "analysis" or m.startswith("analysis.")]:
         monkeypatch.delitem(sys.modules, mod)  # this project's `analysis` runs here; then back

@@ -54,9 +54,9 @@ claims:
     check:
       analysis: toy
       expect:
-        - {metric: total, op: ">", value: 10}
-        - {metric: nested.ok, op: "==", value: true}
-        - {metric: xs, op: ">=", value: 0}
+        - {metric: total, op: ">", value: 10, source: {kind: paper, where: §1, states: a test claim}}
+        - {metric: nested.ok, op: "==", value: true, source: {kind: paper, where: §1, states: a test claim}}
+        - {metric: xs, op: ">=", value: 0, source: {kind: paper, where: §1, states: a test claim}}
   - id: F2
     kind: finding
     title: Total is huge
@@ -64,7 +64,7 @@ claims:
     check:
       analysis: toy
       expect:
-        - {metric: total, op: ">", value: 1000, paper: 1234}
+        - {metric: total, op: ">", value: 1000, paper: 1234, source: {kind: paper, where: §1, states: a test claim}}
 '''
 
 NOTE = '''

@@ -57,8 +57,8 @@ claims:
     check:
       analysis: toy-sweep
       expect:
-        - {metric: level, op: ">", value: 9}
-        - {metric: ok, op: "==", value: true}
+        - {metric: level, op: ">", value: 9, source: {kind: paper, where: §1, states: a test claim}}
+        - {metric: ok, op: "==", value: true, source: {kind: paper, where: §1, states: a test claim}}
 '''
 
 

@@ -80,9 +80,9 @@ def test_equality_at_some_seeds_is_undecided():
 def test_the_claim_says_which_way_on_every_surface(tmp_path):
     # the toy's quick losses are 0.10126, 0.10346, 0.10189 (mean 0.1022, 95% [0.0994, 0.1050])
     root = write_project(tmp_path / "p",
-                         claim("F1", '{metric: loss_trained, op: "<", value: 0.1035}'),
-                         claim("F2", '{metric: loss_trained, op: "<", value: 0.1010}'),
-                         claim("F3", '{metric: loss_trained, op: "<", value: 0.2}'))
+                         claim("F1", '{metric: loss_trained, op: "<", value: 0.1035, source: {kind: paper, where: §1, states: a test claim}}'),
+                         claim("F2", '{metric: loss_trained, op: "<", value: 0.1010, source: {kind: paper, where: §1, states: a test claim}}'),
+                         claim("F3", '{metric: loss_trained, op: "<", value: 0.2, source: {kind: paper, where: §1, states: a test claim}}'))
     assert litrec("run", "--profile", "quick", "--jobs", "1", cwd=root).returncode == 0
     _, rows = status(root)
     assert rows["F1"]["verdict"] == "inconclusive" and rows["F1"]["direction"] == "likely reproduced"

@@ -10,11 +10,11 @@ import pytest
 from tests.verdicts.toyproject import claim, litrec, site_pages, status, write_claims, write_project
 
 # the toy's quick losses are 0.10126, 0.10346, 0.10189 (mean 0.1022)
-BEFORE = claim("F1", '{metric: loss_trained, op: "<", value: 0.5}',
-               '{metric: loss_trained, op: "<", ref: loss_gd}')
-AFTER = claim("F1", '{metric: loss_trained, op: "<", value: 0.05}',
-              '{metric: loss_trained, op: "<", ref: loss_gd}')
-OTHER = claim("F2", '{metric: loss_trained, op: ">", value: 0.0}')
+BEFORE = claim("F1", '{metric: loss_trained, op: "<", value: 0.5, source: {kind: paper, where: §1, states: a test claim}}',
+               '{metric: loss_trained, op: "<", ref: loss_gd, source: {kind: paper, where: §1, states: a test claim}}')
+AFTER = claim("F1", '{metric: loss_trained, op: "<", value: 0.05, source: {kind: paper, where: §1, states: a test claim}}',
+              '{metric: loss_trained, op: "<", ref: loss_gd, source: {kind: paper, where: §1, states: a test claim}}')
+OTHER = claim("F2", '{metric: loss_trained, op: ">", value: 0.0, source: {kind: paper, where: §1, states: a test claim}}')
 
 
 @pytest.fixture(scope="module")
@@ -67,9 +67,9 @@ def test_check_current_exits_1_and_the_text_says_so(changed):
 
 
 def test_a_loosened_expectation_never_turns_into_reproduced(tmp_path):
-    root = write_project(tmp_path / "loose", claim("F1", '{metric: loss_trained, op: "<", value: 0.099}'))
+    root = write_project(tmp_path / "loose", claim("F1", '{metric: loss_trained, op: "<", value: 0.099, source: {kind: paper, where: §1, states: a test claim}}'))
     assert litrec("run", "--profile", "quick", "--jobs", "1", cwd=root).returncode == 1  # mean 0.1022
-    write_claims(root, claim("F1", '{metric: loss_trained, op: "<", value: 0.2}'))  # after the run
+    write_claims(root, claim("F1", '{metric: loss_trained, op: "<", value: 0.2, source: {kind: paper, where: §1, states: a test claim}}'))  # after the run
     code, rows = status(root, "--check-current")
     assert code == 1 and rows["F1"]["verdict"] == "expectation changed"
     assert rows["F1"]["stored_verdict"] == "not reproduced"

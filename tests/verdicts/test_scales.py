@@ -18,8 +18,8 @@ def ran(tmp_path_factory):
     # at paper (wiggle 0.002) 0.1009 lies inside the interval [0.09988, 0.10100],
     # at paper_full (0.0005, five seeds) above [0.09959, 0.10082]: inconclusive, then reproduced
     root = write_project(tmp_path_factory.mktemp("scales"),
-                         claim("F1", '{metric: loss_trained, op: "<", value: 0.1009}'),
-                         claim("F2", '{metric: loss_trained, op: ">", value: 0.0}'))
+                         claim("F1", '{metric: loss_trained, op: "<", value: 0.1009, source: {kind: paper, where: §1, states: a test claim}}'),
+                         claim("F2", '{metric: loss_trained, op: ">", value: 0.0, source: {kind: paper, where: §1, states: a test claim}}'))
     (root / "analysis" / "toy.py").write_text(FULL)
     assert litrec("run", "--profile", "paper", "--jobs", "1", cwd=root).returncode == 0
     assert litrec("run", "--profile", "paper_full", "--jobs", "1", cwd=root).returncode == 0
@@ -37,7 +37,7 @@ def test_status_json_gives_the_verdict_at_both_scales(ran):
 
 
 def test_a_scale_not_run_is_missing_beside_the_other(tmp_path):
-    root = write_project(tmp_path / "p", claim("F2", '{metric: loss_trained, op: ">", value: 0.0}'))
+    root = write_project(tmp_path / "p", claim("F2", '{metric: loss_trained, op: ">", value: 0.0, source: {kind: paper, where: §1, states: a test claim}}'))
     assert litrec("run", "--profile", "quick", "--jobs", "1", cwd=root).returncode == 0
     _, rows = status(root)
     assert rows["F2"]["verdict"] == "reproduced"

@@ -15,7 +15,7 @@ from tests.verdicts.toyproject import claim, litrec, site_pages, status, write_p
 pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None,
                                 reason="ssh-keygen is not installed (openssh-client)")
 
-F1 = claim("F1", '{metric: loss_trained, op: "<", value: 0.099}')  # mean 0.1022: not reproduced
+F1 = claim("F1", '{metric: loss_trained, op: "<", value: 0.099, source: {kind: paper, where: §1, states: a test claim}}')  # mean 0.1022: not reproduced
 
 
 def keypair(folder, who):

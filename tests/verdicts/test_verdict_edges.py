@@ -180,7 +180,8 @@ def test_a_status_row_has_every_field():
         "claim": "R#C", "title": "Title", "analysis": "an", "profile": "paper",
         "verdict": "not reproduced", "verdicts": {"paper": "not reproduced"}, "seeds": [0, 1],
         "seeds_needed": None, "direction": None, "measured": {"m": 1.0}, "expected": ["m < 1"],
-        "outcomes": [], "reason": "why", "expectation_changed": False, "rests_on_it": ["NOTE-1"],
+        "outcomes": [], "reason": "why", "expectation_changed": False, "extension_of": None, "post_hoc": [],
+        "rests_on_it": ["NOTE-1"],
         "spread": {"m": {"std": 0.1}}, "provenance": {"seed": 0}, "warnings": ["w"]}
     st.verdicts = {"paper": "not reproduced", "paper_full": "missing"}
     st.expectation_changed, st.stored_expectations = True, ["m < 2"]

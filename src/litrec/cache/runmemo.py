@@ -11,6 +11,8 @@ kept in `.litrec-cache/run/PROFILE.bin` (`litrec.cache`), under a key made of al
   anywhere in them, or a file that cannot be read, means no key (and no memo);
 - the folders as given and the working folder (messages name paths);
 - the profile and the targets;
+- the git commit checked out (each expectation's registration, pre-registered or
+  post hoc, is read from git history: `litrec.verdicts.registration`);
 - litrec's version and the source of each of its modules, the inputs every
   result shares (`litrec.runs.inputs.environment`: the interpreter, the numerics
   environment variables, the instruction set), and each folder on `sys.path`
@@ -43,6 +45,7 @@ from pathlib import Path
 from litrec import __version__
 from litrec.cache import Slot, litrec_code_hash, named
 from litrec.runs.inputs import data_files, environment
+from litrec.util.gitinfo import head_of
 
 SUBDIR = "run"
 FORMAT = 3
@@ -114,8 +117,10 @@ def inputs_key(records: Path, analysis: Path, results: Path, profile: str,
     whether results of another CPU are left alone (`litrec run --any-machine`); None where it
     cannot be made safely."""
     h = hashlib.blake2b(digest_size=20)
+    # the commit checked out: the registration of every expectation is read from git history
     head = [FORMAT, __version__, _litrec_sources(), sys.version, environment(), os.getcwd(),
-            str(records), str(analysis), str(results), profile, list(targets), any_machine]
+            str(records), str(analysis), str(results), profile, list(targets), any_machine,
+            head_of(Path(records).resolve().parent)]
     h.update(json.dumps(head).encode() + b"\0")
     _packages(h, Path(records).resolve().parent,
               [Path(f).resolve() for f in (records, analysis, results)])

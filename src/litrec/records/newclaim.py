@@ -57,7 +57,8 @@ def claim_block(claim_id: str, kind: str, title: str | None, indent: str) -> lis
         f"{inner}# check:\n",
         f"{inner}#   analysis: a-registered-name\n",
         f"{inner}#   expect:\n",
-        f"{inner}#     - {{metric: loss, op: \"<\", value: 0.1}}\n",
+        f"{inner}#     - {{metric: loss, op: \"<\", value: 0.1,\n",
+        f"{inner}#        source: {{kind: paper, where: \"Table 1\", quote: \"the paper's words\"}}}}\n",
     ]
 
 

@@ -23,6 +23,7 @@ from litrec.runs.state import ResultState, result_state, result_states
 from litrec.runs.targets import resolve_targets
 from litrec.util.errors import AnalysisExited, InputsChanged, ResultsLocked, ResultsUnwritable
 from litrec.verdicts import ledger
+from litrec.verdicts.claims import claim_statuses
 
 
 @dataclasses.dataclass
@@ -186,7 +187,10 @@ def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
             try:
                 with interrupt.deferred():  # a Ctrl-C waits until the judgement is recorded
                     ledger.record(proj, results_dir, name, profile, plan_.states[name],
-                                  job.expectations)
+                                  job.expectations,
+                                  claim_statuses(proj, results_dir, profile,
+                                                 only=set(job.expectations),
+                                                 states={name: plan_.states[name]}))
             except OSError as exc:  # the result is written; its judgement could not be kept
                 fail(name, ResultsUnwritable(f"cannot append to the ledger of '{name}' "
                                              f"({exc.strerror or exc}): the result is written, "

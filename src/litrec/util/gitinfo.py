@@ -36,3 +36,9 @@ def commit_of(root: Path, paths: tuple[str, ...] = ("analysis",)) -> dict | None
         return None
     changed = _git(root, "status", "--porcelain", "--untracked-files=no", "--", *paths)
     return {"commit": head.strip(), "dirty": bool(changed and changed.strip())}
+
+
+def head_of(root: Path) -> str | None:
+    """The commit checked out at `root` (40 hex digits), or None where git cannot say."""
+    head = _git(root, "rev-parse", "--verify", "HEAD")
+    return head.strip() if head and len(head.strip()) >= 40 else None

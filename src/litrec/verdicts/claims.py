@@ -28,24 +28,21 @@ from them, the status says so, outcome by outcome, until the analysis reruns.
 
 from __future__ import annotations
 
-import hashlib
-import json
-from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from litrec.verdicts.judge import MissingMetric, Outcome, evaluate, leaning
+from litrec.verdicts.judge import MissingMetric, Outcome, claim_verdict, evaluate
 from litrec.runs.result_checks import json_line
-from litrec.verdicts.stats import few_seeds_short
 from litrec.runs.results import result_path
 from litrec.runs.signing import signature_state
 from litrec.runs.state import ResultState, result_states
-from litrec.verdicts.expectation import criterion
+from litrec.verdicts.criteria import EXTENSION, base_claim
 from litrec.verdicts.registration import Registrations
+from litrec.verdicts.stored import (criterion_key, expectation_record, flag_changed, judge_stored,
+                                    judged_in, stored_expectations)
 
 if TYPE_CHECKING:  # the records' models: a kept answer is printed without them
-    from litrec.verdicts.expectation import Expectation
     from litrec.records.project import Project
 
 VERDICTS = ("reproduced", "not reproduced", "inconclusive", "expectation changed", "unchecked",
@@ -54,25 +51,10 @@ VERDICTS = ("reproduced", "not reproduced", "inconclusive", "expectation changed
 BEHIND = ("expectation changed", "stale", "missing", "modified", "error")
 
 
-# A claim's extension row: litrec's own expectations (`source: {kind: extension}`), judged and
-# shown beside the claim as `RECORD#CLAIM+ext`, never in the claim's own verdict.
-EXTENSION = "+ext"
-
-
-def base_claim(ref: str) -> str:
-    """The claim a row belongs to: `A#P3` for `A#P3+ext` and for `A#P3`."""
-    return ref.removesuffix(EXTENSION)
-
-
 def _extension(e) -> bool:
     """Judged in the claim's extension row: litrec's own test. A precondition never is, whatever
     its source: it says whether the run tested the claim at all, so it stays with the claim."""
     return e.extension and not e.precondition
-
-
-def judged_in(expect, profile: str | None) -> list:
-    """The expectations judged in `profile` (those without `profiles`, and those naming it)."""
-    return [e for e in expect if profile is None or e.applies(profile)]
 
 
 # The scales every surface shows side by side: the reduced profile the committed results and the
@@ -93,16 +75,6 @@ def with_scales(proj: Project, results_dir: Path, statuses: list[ClaimStatus],
     for s in statuses:
         s.verdicts = {scale: by[scale].get(s.claim) for scale in SCALES}
     return statuses
-
-
-def expectation_record(expect, profile: str | None = None) -> dict:
-    """What a result stores of a claim's expectations judged in `profile` (every one when
-    None): their text and a hash of their data."""
-    expect = judged_in(expect, profile)
-    data = [e.model_dump(mode="json") for e in expect]
-    blob = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return {"text": [e.describe() for e in expect],
-            "hash": hashlib.sha256(blob.encode("utf-8")).hexdigest(), "data": data}
 
 
 @dataclass
@@ -294,7 +266,7 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path, exp
         return st
     for o, e in zip(st.outcomes, expect):
         o.registration = asdict(regs.of(rec.id, claim.id, name, profile, e))
-    _preregistered(st, ref, expect, judged, result)
+    flag_changed(st, ref, expect, judged, result)
     st.measured = {o.metric: o.measured for o in st.outcomes}
     spread = result.get("spread") or {}
     st.spread = {o.metric: spread[o.metric] for o in st.outcomes if o.metric in spread}
@@ -306,123 +278,12 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path, exp
         st.reason = (f"every expectation of {ref} judged in {profile} is litrec's extension "
                      f"(row {ref}{EXTENSION}); none comes from the paper or its official code")
         return st
-    verdict = _verdict(st.outcomes, lambda o: _metric_at(results_dir, name, profile, o.metric))
+    verdict = claim_verdict(st.outcomes, lambda o: _metric_at(results_dir, name, profile, o.metric))
     st.verdict, st.reason, st.direction, st.seeds_needed = verdict
     if st.expectation_changed:
-        ext_keys = {_key(e.criterion()) for e in judged if _extension(e)}
-        _judge_stored(st, result, seeds, noise, name, profile, ref, bool(suffix), ext_keys)
+        ext_keys = {criterion_key(e.criterion()) for e in judged if _extension(e)}
+        judge_stored(st, result, seeds, noise, name, profile, ref, bool(suffix), ext_keys)
     return st
-
-
-def _verdict(outcomes: list[Outcome], where) -> tuple[str, str | None, str | None, int | None]:
-    """(verdict, reason, direction, seeds needed) of a claim from its outcomes on a current result."""
-    decisions = [o.decision for o in outcomes]
-    unmet = [o for o in outcomes if o.precondition and o.decision in ("fails", "inconclusive")]
-    if "refused" in decisions:
-        o = next(o for o in outcomes if o.decision == "refused")
-        return "error", f"{where(o)}: {o.reason}; not judged", None, None
-    if unmet:  # the run cannot test the claim: never `not reproduced` on its numbers
-        reason = "; ".join(
-            f"precondition {'failed' if o.decision == 'fails' else 'undecided'}: {o.expectation}"
-            for o in unmet)
-        return "inconclusive", reason, "undecided", None  # more seeds cannot mend the run
-    if "fails" in decisions:
-        return "not reproduced", None, None, None
-    if "inconclusive" in decisions:
-        needed = max((o.seeds_needed or 0) for o in outcomes) or None
-        open_ = [o for o in outcomes if o.decision == "inconclusive"]
-        ways = {o.direction for o in open_}
-        direction = ("likely not reproduced" if "likely fails" in ways else
-                     "undecided" if "undecided" in ways else "likely reproduced")
-        reason = f"an interval straddles its threshold, {direction}: " + "; ".join(
-            f"{o.metric}: {leaning(o)}" for o in open_)
-        few = few_seeds_short(max((o.n for o in open_), default=0))
-        if few and any(o.reason and "seed count" in o.reason for o in open_):
-            reason = f"an interval straddles its threshold, {few}; " + reason.removeprefix(
-                "an interval straddles its threshold, ")
-        return "inconclusive", reason, direction, needed
-    return "reproduced", None, None, None
-
-
-def _key(crit: dict) -> str:
-    return json.dumps(crit, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def stored_expectations(result: dict, claim: str) -> list[Expectation] | None:
-    """The expectations a result stored for `claim` when it ran; None where it kept only their text."""
-    from litrec.verdicts.expectation import Expectation
-
-    stored = (result.get("expectations") or {}).get(claim)
-    data = stored.get("data") if isinstance(stored, dict) else None
-    if not isinstance(data, list):
-        return None
-    blob = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    if hashlib.sha256(blob.encode("utf-8")).hexdigest() != stored.get("hash"):
-        return None
-    try:
-        return [Expectation.model_validate(d) for d in data]
-    except ValueError:  # written by a litrec whose expectations differ from this one's
-        return None
-
-
-def _judge_stored(st: ClaimStatus, result: dict, seeds: list[dict], noise: dict, name: str,
-                  profile: str, ref: str, extension: bool, ext_keys: set[str]) -> None:
-    """A claim whose expectations changed since the run: judged against the stored ones.
-
-    Its verdict is `expectation changed` until the analysis reruns; `stored_verdict`
-    is the verdict under the expectations stored with the result (`stored_outcomes`;
-    None where the result kept only their text, or the claim was not checked then),
-    `new_verdict` the one the new expectations (`outcomes`, each flagged where it
-    changed) would give, shown beside it and binding on no one.
-    """
-    st.new_verdict = st.verdict
-    exps = stored_expectations(result, ref)
-    if exps is not None:  # the row's share of them: the extensions' or the claim's own
-        exps = [e for e in exps if (_key(e.criterion()) in ext_keys) == extension]
-    if exps:
-        try:
-            st.stored_outcomes = [evaluate(e, seeds, noise) for e in exps]
-        except MissingMetric:
-            st.stored_outcomes = []
-        if st.stored_outcomes:
-            st.stored_verdict = _verdict(st.stored_outcomes, lambda o: o.metric)[0]
-    under = (f"under the expectations stored with the result, {st.stored_verdict}"
-             if st.stored_verdict else
-             "the result kept no expectations it could be judged against again"
-             if st.stored_expectations else "the claim was not checked when the analysis ran")
-    st.verdict, st.direction, st.seeds_needed = "expectation changed", None, None
-    st.reason = (f"the expectations changed after the run: {under}; under the new ones, "
-                 f"{st.new_verdict}; until the analysis reruns (litrec run {name} --profile "
-                 f"{profile}) neither is its verdict")
-
-
-def _preregistered(st: ClaimStatus, ref: str, expect: list, judged: list, result: dict) -> None:
-    """Flag expectations that differ from those the result was judged against when it ran.
-
-    What is compared is each expectation's criterion (`Expectation.criterion`): a note
-    reworded or a source cited changes no judgement. A row changed when one of its
-    criteria is not among those stored, or a stored one is no longer among the claim's.
-    """
-    if not isinstance(result.get("expectations"), dict):
-        return  # a result from before litrec stored expectations: nothing to compare
-    stored = result["expectations"].get(ref)
-    data = stored.get("data") if isinstance(stored, dict) else None
-    mine = [_key(e.criterion()) for e in expect]
-    if isinstance(data, list) and all(isinstance(d, dict) for d in data):
-        kept = Counter(_key(criterion(d)) for d in data)
-        if Counter(mine) <= kept and kept <= Counter(_key(e.criterion()) for e in judged):
-            return
-        changed = [i for i, k in enumerate(mine) if k not in kept]
-    else:  # stored without their data (or not at all): compared as a whole
-        if isinstance(stored, dict) and stored.get("hash") == expectation_record(judged)["hash"]:
-            return
-        changed = []
-    was = list(stored.get("text") or []) if isinstance(stored, dict) else []
-    st.expectation_changed, st.stored_expectations = True, was
-    for i in changed or range(len(st.outcomes)):  # none of its own: one was removed
-        st.outcomes[i].expectation_changed = True
-        text = st.outcomes[i].expectation
-        st.outcomes[i].stored_expectation = text if text in was else None
 
 
 def _flag_dependents(proj: Project, statuses: list[ClaimStatus]) -> None:
@@ -443,3 +304,9 @@ def result_problems(statuses: list[ClaimStatus]) -> tuple[list[str], list[str]]:
     errors = [s.reason for s in statuses if s.verdict in ("error", "modified") and s.reason]
     warnings = [w for s in statuses for w in s.warnings]
     return list(dict.fromkeys(errors)), list(dict.fromkeys(warnings))
+
+
+_verdict = claim_verdict  # the name `litrec.verdicts.diff` imports
+__all__ = ["BEHIND", "EXTENSION", "SCALES", "VERDICTS", "ClaimStatus", "base_claim", "claim_statuses",
+           "expectation_record", "judged_in", "result_problems", "seed_metrics", "stored_expectations",
+           "with_scales"]

@@ -14,14 +14,12 @@ from typing import Literal
 from pydantic import Field, field_validator, model_serializer, model_validator
 
 from litrec.util.formatting import fmt
+from litrec.verdicts.criteria import criterion
 from litrec.records.strict import Strict
 
 Op = Literal["<", "<=", ">", ">=", "≈", "==", "between"]
 SourceKind = Literal["paper", "official", "extension"]
-# What an expectation judges: the fields that decide its outcome. Its prose (`note`), where it
-# comes from (`source`) and the numbers shown beside it (`paper`, `official`) are left out, so
-# rewording a note or citing a source never reopens a judged result (`criterion`).
-PROSE = ("note", "source", "paper", "official")
+
 
 
 class Source(Strict):
@@ -200,7 +198,3 @@ class Expectation(Strict):
             tol = f" (±{', '.join(parts)})"
         return f"{self.metric} {self.op} {rhs}{tol}"
 
-
-def criterion(data: dict) -> dict:
-    """An expectation's stored data (`model_dump(mode="json")`) without `PROSE`: what is judged."""
-    return {k: v for k, v in data.items() if k not in PROSE}

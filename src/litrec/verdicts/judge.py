@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from litrec.util.formatting import fmt
-from litrec.verdicts.stats import Summary, few_seeds, seeds_needed, summarize
+from litrec.verdicts.stats import Summary, few_seeds, few_seeds_short, seeds_needed, summarize
 
 if TYPE_CHECKING:
     from litrec.records.model import Expectation
@@ -339,3 +339,33 @@ def leaning(o: Outcome, terminal: bool = True) -> str | None:
     way = "holds" if o.direction == "likely holds" else "fails"
     return where + f"about {o.seeds_needed} seeds would likely decide it {way}"
 
+
+def claim_verdict(outcomes: list[Outcome], where) -> tuple[str, str | None, str | None, int | None]:
+    """(verdict, reason, direction, seeds needed) of a claim from its outcomes on a current result;
+    `where(outcome)` locates an outcome's metric in the result for an error's message."""
+    decisions = [o.decision for o in outcomes]
+    unmet = [o for o in outcomes if o.precondition and o.decision in ("fails", "inconclusive")]
+    if "refused" in decisions:
+        o = next(o for o in outcomes if o.decision == "refused")
+        return "error", f"{where(o)}: {o.reason}; not judged", None, None
+    if unmet:  # the run cannot test the claim: never `not reproduced` on its numbers
+        reason = "; ".join(
+            f"precondition {'failed' if o.decision == 'fails' else 'undecided'}: {o.expectation}"
+            for o in unmet)
+        return "inconclusive", reason, "undecided", None  # more seeds cannot mend the run
+    if "fails" in decisions:
+        return "not reproduced", None, None, None
+    if "inconclusive" in decisions:
+        needed = max((o.seeds_needed or 0) for o in outcomes) or None
+        open_ = [o for o in outcomes if o.decision == "inconclusive"]
+        ways = {o.direction for o in open_}
+        direction = ("likely not reproduced" if "likely fails" in ways else
+                     "undecided" if "undecided" in ways else "likely reproduced")
+        reason = f"an interval straddles its threshold, {direction}: " + "; ".join(
+            f"{o.metric}: {leaning(o)}" for o in open_)
+        few = few_seeds_short(max((o.n for o in open_), default=0))
+        if few and any(o.reason and "seed count" in o.reason for o in open_):
+            reason = f"an interval straddles its threshold, {few}; " + reason.removeprefix(
+                "an interval straddles its threshold, ")
+        return "inconclusive", reason, direction, needed
+    return "reproduced", None, None, None

@@ -27,12 +27,14 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+Status = Any  # a `litrec.verdicts.claims.ClaimStatus` (not imported: it imports this module)
+
 from litrec.util.diagnostics import Diagnostic
+from litrec.verdicts.criteria import base_claim
 
 if TYPE_CHECKING:
     from litrec.records.project import Project
     from litrec.runs.state import ResultState
-    from litrec.verdicts.claims import ClaimStatus
 
 FORMAT = 1
 SUFFIX = ".history.jsonl"
@@ -50,7 +52,7 @@ def line_hash(line: str) -> str:
     return hashlib.sha256(line.encode("utf-8")).hexdigest()
 
 
-def entry(st: ClaimStatus, result: dict, git: dict, expectations: dict | None,
+def entry(st: Status, result: dict, git: dict, expectations: dict | None,
           when: dt.datetime | None = None) -> dict:
     """One judgement of a claim, before it is chained (`append` adds `entry` and `prev`)."""
     when = when or dt.datetime.now(dt.timezone.utc)
@@ -73,19 +75,18 @@ def entry(st: ClaimStatus, result: dict, git: dict, expectations: dict | None,
 
 
 def record(proj: Project, results_dir: Path, name: str, profile: str, state: ResultState,
-           expectations: dict[str, dict]) -> None:
-    """Append the judgement of every claim a new result checks (`expectations`, as the result
-    stores them) to its ledger. The runner calls it with the results folder locked."""
+           expectations: dict[str, dict], statuses: list[Status]) -> None:
+    """Append the judgement of every claim a new result checks (`statuses`, judged by the caller
+    on that result; `expectations` as the result stores them, per claim) to its ledger, an
+    entry per row (a claim's extension row too). The runner calls it with the results folder
+    locked."""
     from litrec.util.gitinfo import commit_of
-    from litrec.verdicts.claims import claim_statuses
 
     if not expectations or state.result is None:
         return
-    statuses = claim_statuses(proj, results_dir, profile, only=set(expectations),
-                              states={name: state})
     git = commit_of(proj.records_dir.parent, TRACKED) or {}
     append(results_dir, name, profile,
-           [entry(st, state.result, git, expectations.get(st.claim)) for st in statuses])
+           [entry(st, state.result, git, expectations.get(base_claim(st.claim))) for st in statuses])
 
 
 def _last_line(path: Path) -> tuple[int, str | None]:

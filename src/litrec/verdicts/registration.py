@@ -28,9 +28,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from litrec.verdicts.expectation import Expectation
 from litrec.verdicts.ledger import read_history
 
 STATES = ("pre-registered", "post hoc", "uncommitted", "unknown")
@@ -115,6 +112,10 @@ def _key(criterion: dict) -> str:
 
 def _criteria_in(raw: bytes | None) -> dict[str, set[str]]:
     """{claim id: criterion keys} of a record file's bytes (what does not validate is left out)."""
+    import yaml
+
+    from litrec.verdicts.expectation import Expectation  # the records' models: judged claims only
+
     try:
         data = yaml.load(raw or b"", Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError:
@@ -221,8 +222,7 @@ class Registrations:
             self._results[key] = found
         return self._results[key]
 
-    def of(self, rid: str, claim_id: str, analysis: str, profile: str,
-           e: Expectation) -> Registration:
+    def of(self, rid: str, claim_id: str, analysis: str, profile: str, e: Any) -> Registration:
         """The registration of expectation `e` of claim `rid#claim_id` in `profile`."""
         history = self._history(rid)
         if history is None:

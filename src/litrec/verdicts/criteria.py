@@ -1,0 +1,25 @@
+"""What an expectation judges, apart from how it is written, and the rows of a claim.
+
+Plain data and names only (no models), so that what a kept answer prints needs none.
+"""
+
+from __future__ import annotations
+
+# What is left out of an expectation's criterion: its prose (`note`), where it comes from
+# (`source`) and the numbers shown beside it (`paper`, `official`). Rewording a note or
+# citing a source never reopens a judged result.
+PROSE = ("note", "source", "paper", "official")
+
+# A claim's extension row: litrec's own expectations (`source: {kind: extension}`), judged and
+# shown beside the claim as `RECORD#CLAIM+ext`, never in the claim's own verdict.
+EXTENSION = "+ext"
+
+
+def criterion(data: dict) -> dict:
+    """An expectation's stored data (`model_dump(mode="json")`) without `PROSE`: what is judged."""
+    return {k: v for k, v in data.items() if k not in PROSE}
+
+
+def base_claim(ref: str) -> str:
+    """The claim a row belongs to: `A#P3` for `A#P3+ext` and for `A#P3`."""
+    return ref.removesuffix(EXTENSION)
