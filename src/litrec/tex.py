@@ -20,7 +20,14 @@ Per claim (`\\litrec<ID>` below):
 - `<ID>Verdict`: the verdict, in litrec's words (`reproduced`, `not reproduced`, ...);
 - `<ID>Metric`, `<ID>Value`, `<ID>Expected`: the deciding outcome's metric,
   its value with its 95% interval over seeds (`0.2067 [0.2031, 0.2104]`), and its
-  expectation (`≈ loss_gd (±0.01 rel)`, written with TeX's own symbols);
+  expectation (`≈ loss_gd (±0.01 rel)`, written with TeX's own symbols; ending
+  ` (post hoc)` when it was committed after the first result it judges);
+- `<ID>Source`: where that expectation comes from (`paper, §4, Figure 5`, `official
+  code, FILE, line N`, `litrec's extension`);
+- `<ID>Registration`: `pre-registered`, or `post hoc: k of n criteria` (committed
+  after the first result they judge: `litrec.verdicts.registration`);
+- a claim's extension row (`<ID>+ext`, litrec's own expectations judged beside it)
+  has macros of its own, its name ending `Ext`;
 - per metric its expectations name, `<ID><Metric>` (value with interval),
   `<ID><Metric>Mean`, `<ID><Metric>Low`, `<ID><Metric>High`, `<ID><Metric>N`.
 
@@ -46,7 +53,7 @@ DIGITS = ("Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight"
 PREFIX = "litrec"
 _TEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "#": r"\#", "$": r"\$",
                 "%": r"\%", "&": r"\&", "_": r"\_", "^": r"\^{}", "~": r"\~{}"}
-_SYMBOLS = {"≈": r"$\approx$", "×": r"$\times$", "±": r"$\pm$", "≤": r"$\le$", "≥": r"$\ge$",
+_SYMBOLS = {"§": r"\S{}", "≈": r"$\approx$", "×": r"$\times$", "±": r"$\pm$", "≤": r"$\le$", "≥": r"$\ge$",
             "−": "-", "<=": r"$\le$", ">=": r"$\ge$", "<": r"$<$", ">": r"$>$", "==": "$=$"}
 
 
@@ -117,6 +124,15 @@ def _deciding(st: ClaimStatus):
     return st.outcomes[0] if st.outcomes else None
 
 
+def _source(src: dict) -> str:
+    """`paper, §4, Figure 5`, `official code, src/train.py:307`, `extension`."""
+    if src.get("kind") == "paper":
+        return f"paper, {src.get('where')}"
+    if src.get("kind") == "official":
+        return f"official code, {src.get('file')}, line {src.get('line')}"
+    return "litrec's extension"
+
+
 def macros(statuses: list[ClaimStatus]) -> list[tuple[str, str, str]]:
     """`(name, value, what it is)` for every macro, in claim order; NameClash on a shared name."""
     from litrec.verdicts.words import word
@@ -142,7 +158,17 @@ def macros(statuses: list[ClaimStatus]) -> list[tuple[str, str, str]]:
             add(base + "Metric", escape(o.metric), f"{st.claim}: the deciding metric", st.claim)
             add(base + "Value", _value(o.measured, o.interval, o.n),
                 f"{st.claim}: {o.metric}, mean [95% interval]", st.claim)
-            add(base + "Expected", escape(o.expectation), f"{st.claim}: its expectation", st.claim)
+            late = (o.registration or {}).get("state") == "post hoc"
+            add(base + "Expected", escape(o.expectation + (" (post hoc)" if late else "")),
+                f"{st.claim}: its expectation", st.claim)
+            if o.source:
+                add(base + "Source", escape(_source(o.source)),
+                    f"{st.claim}: where its expectation comes from", st.claim)
+        if st.outcomes:
+            n_late = len(st.post_hoc)
+            add(base + "Registration",
+                f"post hoc: {n_late} of {len(st.outcomes)} criteria" if n_late else "pre-registered",
+                f"{st.claim}: criteria committed after the first result they judge", st.claim)
         seen = set()
         for o in st.outcomes:
             if o.metric in seen or not isinstance(o.measured, (int, float)) \

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from litrec import cache
-from litrec.cache import Slot, named, runmemo, sourcefacts, vcache
+from litrec.cache import Slot, history, named, runmemo, sourcefacts, vcache
 from tests.conftest import copy_project
 from tests.hardening.conftest import ANALYSIS, NOTE, PAPER, write
 
@@ -134,6 +134,26 @@ class SourceFacts:
         return sourcefacts.fact(root, "probe module.py", b"x = 1", lambda: {"x": 1})
 
 
+class History:
+    """What a file's committed versions say, kept per commit: another answer at the same commit."""
+
+    folder = "history"
+    name = hashlib.blake2b(b"record records/x.yaml", digest_size=16).hexdigest()
+    head = "0" * 40
+
+    def prime(self, root: Path) -> None:
+        self.answer(root)
+
+    def key(self, root: Path) -> str:
+        return f"record records/x.yaml {self.head} {history._reader_hash()}"
+
+    def falsify(self, held):
+        return {"x": "a lie"}
+
+    def answer(self, root: Path):
+        return history.committed(root, self.head, "record records/x.yaml", lambda: {"x": 1})
+
+
 class CompileCache:
     """JAX's compile cache: a folder of the cache (JAX keys its entries itself)."""
 
@@ -146,7 +166,8 @@ class CompileCache:
             return folder
 
 
-ENTRY_USES = {"validate": Validation(), "run memo": RunMemo(), "source facts": SourceFacts()}
+ENTRY_USES = {"validate": Validation(), "run memo": RunMemo(), "source facts": SourceFacts(),
+              "history": History()}
 FOLDER_USES = {"compile cache": CompileCache()}
 
 

@@ -44,9 +44,9 @@ def profile_name(text: str) -> str:
     return text
 
 
-def profile_arg(p: argparse.ArgumentParser, help_text: str) -> None:
-    """--profile, defaulting to the paper profile."""
-    p.add_argument("--profile", type=profile_name, default="paper", metavar="PROFILE",
+def profile_arg(p: argparse.ArgumentParser, help_text: str, default: str | None = "paper") -> None:
+    """--profile, defaulting to the paper profile (None: the command works it out)."""
+    p.add_argument("--profile", type=profile_name, default=default, metavar="PROFILE",
                    help=help_text)
 
 

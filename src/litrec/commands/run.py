@@ -26,7 +26,9 @@ def add_parser(sub) -> None:
     """Declare the command and its options."""
     p = sub.add_parser("run", help="rerun stale analyses and give every claim a verdict",
                        description="Rerun the analyses whose results are stale (or missing) and "
-                       "evaluate every claim's expectations. Exit 1 when a claim is not reproduced.")
+                       "evaluate every claim's expectations. Exit 1 when a claim is not reproduced, "
+                       "or its expectations changed since its result ran (a plain run does not "
+                       "rerun a current result for that: --force does, and judges it).")
     p.add_argument("targets", nargs="*", metavar="TARGET",
                    help="claim refs (ARXIV-2212.07677#P1), record ids or analysis names; none means all")
     profile_arg(p, "analysis profile: paper (default: the paper's settings, what the site "
@@ -34,9 +36,9 @@ def add_parser(sub) -> None:
     p.add_argument("--force", action="store_true", help="rerun even when the result is current, from scratch (no kept seeds, no "
                    "checkpoints)")
     p.add_argument("--allow-not-reproduced", action="store_true",
-                   help="exit 0 even when a claim is not reproduced (a smoke run of the quick "
-                   "profile, whose small settings need not meet the paper's tolerances); a "
-                   "failing analysis still exits 1")
+                   help="exit 0 even when a claim is not reproduced or its expectations changed "
+                   "since the run (a smoke run of the quick profile, whose small settings need "
+                   "not meet the paper's tolerances); a failing analysis still exits 1")
     results_arg(p)
     p.add_argument("--executor", choices=("local", "dask"), default="local",
                    help="where the points of sweeps run: local worker processes, or a "
@@ -170,7 +172,8 @@ def _report(args, statuses: list[ClaimStatus], ran: list[str], current: list[str
     for line in [f"warning: {w}" for w in warnings] + [f"error: {e}" for e in errors]:
         print(f"litrec run: {line}", file=sys.stderr)
     bad = [s for s in statuses if s.verdict in ("error", "modified")
-           or (s.verdict == "not reproduced" and not args.allow_not_reproduced)]
+           or (s.verdict in ("not reproduced", "expectation changed")
+               and not args.allow_not_reproduced)]
     if args.format == "text":
         _why(statuses, args, failed)
     return 1 if bad or failed else 0
@@ -185,3 +188,8 @@ def _why(statuses, args, failed: list[str]) -> None:
     if names:
         print(f"not reproduced or undecided: {', '.join(names)}; why: litrec status --profile "
               f"{args.profile} --verbose", file=sys.stderr)
+    changed = [s for s in statuses if s.verdict == "expectation changed"]
+    if changed:  # a plain run reruns what is stale, not what is judged on changed expectations
+        runs = sorted({f"litrec run {s.analysis} --profile {args.profile} --force" for s in changed})
+        print(f"expectation changed, not judged: {', '.join(s.claim for s in changed)}; judge it "
+              f"on a fresh run: {'; '.join(runs)}", file=sys.stderr)

@@ -23,7 +23,9 @@ def add_parser(sub) -> None:
         q = site.add_parser(action, help=text, description=text[0].upper() + text[1:] + ".")
         records_args(q)
         results_arg(q)
-        profile_arg(q, "which profile's results the pages show (default: paper)")
+        profile_arg(q, "which profile's results the pages lead with (default: the paper's own "
+                    "scale, paper_full, where any analysis has a result at it, else paper); the "
+                    "other scale is shown beside each verdict", default=None)
         if action == "build":
             q.add_argument("--out", type=Path, default=Path("public"), metavar="DIR",
                            help="where the HTML site goes (default: public)")
@@ -49,6 +51,9 @@ def run(args) -> int:
     if args.site_command is None:
         raise UsageError("site needs an action: 'litrec site build' or 'litrec site serve'")
     need_dir(args.records, "records")
+    from litrec.verdicts.claims import headline
+
+    args.profile = args.profile or headline(args.results)
     if args.site_command == "serve":
         serve_site(args.records, args.analysis, args.results, args.profile, host=args.host,
                    port=args.port, verbose=args.verbose)

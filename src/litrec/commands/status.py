@@ -18,7 +18,8 @@ def add_parser(sub) -> None:
                        "for anything but reproduced, the reason). Exit 0 whatever the verdicts; 1 "
                        "when the records have errors, a result is damaged or cannot be judged, or a "
                        "signature is bad (litrec sign).")
-    profile_arg(p, "which profile's results to judge (default: paper)")
+    profile_arg(p, "which profile's results to judge (default: the paper's own scale, paper_full, "
+                "where any analysis has a result at it, else paper)", default=None)
     results_arg(p)
     p.add_argument("--check-current", action="store_true",
                    help="exit 1 when any claim's result is stale, missing, modified or in error, "
@@ -39,8 +40,10 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     """Print the verdicts (`litrec.verdicts.status.status`); with --check-current exit 1 when a
     result is behind."""
+    from litrec.verdicts.claims import headline
     from litrec.verdicts.status import status
 
+    args.profile = args.profile or headline(args.results)
     found = status(args.records, args.analysis, args.results, args.profile)
     if args.format == "json":
         print(json.dumps([s.row() for s in found.statuses], indent=2, default=str))

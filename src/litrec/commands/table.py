@@ -68,10 +68,21 @@ def _number_forms(s: ClaimStatus) -> list[str]:
     return list(dict.fromkeys(forms))
 
 
+PROBLEMS = ("not reproduced", "inconclusive", "expectation changed", "stale", "missing",
+            "modified", "error")
+
+
 def reason(s: ClaimStatus) -> str:
-    """Why the claim is not *reproduced*, in a line (empty when it is)."""
+    """Why the claim is not *reproduced*, in a line (empty when it is, at every scale, and every
+    criterion was registered before its result): its verdict at another scale where it differs,
+    and the criteria committed after the result they judge (`post hoc`)."""
+    others = [f"at {scale}: {word(v)}" for scale, v in (s.verdicts or {}).items()
+              if scale != s.profile and v and v != s.verdict and v != "missing"]
+    late = ([f"post hoc: {s.post_hoc[0]}"] if len(s.post_hoc) == 1 else
+            [f"post hoc: {len(s.post_hoc)} of its {len(s.outcomes)} criteria, committed after the "
+             f"first result they judge"] if s.post_hoc else [])
     if s.verdict == "reproduced" and not s.expectation_changed:
-        return ""
+        return "; ".join(others + late)
     text = s.reason or ""
     if not text and s.verdict == "not reproduced":
         failed = [o.expectation for o in s.outcomes if o.decision == "fails"]
@@ -82,36 +93,56 @@ def reason(s: ClaimStatus) -> str:
         text += "; expectation changed after the run"
     if s.rests_on_it:
         text += f"; rests on it: {', '.join(s.rests_on_it)}"
-    return text.strip("; ")
+    return "; ".join([*others, text.strip("; "), *late]).strip("; ")
 
 
-def summary_line(statuses: list[ClaimStatus], profile: str) -> str:
-    """`7 claims: 5 reproduced, 1 not reproduced, 1 unchecked (profile paper)`."""
-    counts = Counter(s.verdict for s in statuses)
-    order = list(VERDICTS) + sorted(v for v in counts if v not in VERDICTS)  # states added elsewhere
-    parts = [f"{counts[v]} {word(v)}" for v in order if counts[v]]
-    n = len(statuses)
-    extra = "".join(f"; {line}" for line in scales_and_signatures(statuses, profile))
-    return f"{n} claim{'s' * (n != 1)}: {', '.join(parts) or 'none'} (profile {profile}{extra})"
+def _counts(statuses: list[ClaimStatus], verdict_of) -> str:
+    counts = Counter(verdict_of(s) for s in statuses)
+    order = list(VERDICTS) + sorted(v for v in counts if v not in VERDICTS and v)
+    return ", ".join(f"{counts[v]} {word(v)}" for v in order if counts[v]) or "none"
 
 
-def scales_and_signatures(statuses: list[ClaimStatus], profile: str) -> list[str]:
-    """`at paper_full: 1 reproduced, 5 missing` for each other scale the statuses were judged at
-    (`verdicts.with_scales`), and `results: 2 signed, 1 bad signature` when any is signed."""
-    out = []
+def _scale_counts(statuses: list[ClaimStatus], verdict_of) -> str:
+    """`6 claims: 4 reproduced, 2 stale; 3 extensions: ...` (the extension rows counted apart)."""
+    own = [s for s in statuses if not s.extension_of]
+    ext = [s for s in statuses if s.extension_of]
+    text = f"{len(own)} claim{'s' * (len(own) != 1)}: {_counts(own, verdict_of)}"
+    if ext:
+        text += (f"; {len(ext)} extension{'s' * (len(ext) != 1)} beside them: "
+                 f"{_counts(ext, verdict_of)}")
+    return text
+
+
+def summary_lines(statuses: list[ClaimStatus], profile: str) -> list[str]:
+    """The summary, the paper's own scale first where it has results: a line per scale, then
+    the signatures; `summary_line` joins them."""
+    lines = {profile: f"{_scale_counts(statuses, lambda s: s.verdict)} (profile {profile})"}
     for scale in SCALES:
-        counts = Counter(s.verdicts[scale] for s in statuses if scale in s.verdicts)
-        if scale == profile or not counts:
+        if scale == profile or not any(scale in s.verdicts for s in statuses):
             continue
-        order = list(VERDICTS) + sorted(v for v in counts if v not in VERDICTS and v)
-        out.append(f"at {scale}: " + (", ".join(f"{counts[v]} {word(v)}" for v in order
-                                                if counts[v]) or "none"))
+        lines[scale] = f"at {scale}: {_scale_counts(statuses, lambda s: s.verdicts.get(scale))}"
+    judged = [sc for sc in lines if sc != profile and any(
+        s.verdicts.get(sc) not in (None, "missing") for s in statuses)]
+    if judged and SCALES[-1] in judged:  # the paper's own scale has results: it leads
+        lines = {SCALES[-1]: lines[SCALES[-1]].replace(
+            f"at {SCALES[-1]}:", f"at {SCALES[-1]}, the paper's own scale:", 1),
+            **{k: v for k, v in lines.items() if k != SCALES[-1]}}
+    elif profile == SCALES[-1]:
+        lines[profile] = lines[profile].replace(f"(profile {profile})",
+                                                f"(profile {profile}, the paper's own scale)")
+    out = list(lines.values())
     seen = [p["signature"] for p in by_result(statuses).values()]
     if any(v != "unsigned" for v in seen):
         words = {"signed": "signed", "unsigned": "unsigned", "bad": "bad signature"}
         out.append("results: " + ", ".join(f"{seen.count(v)} {w}" for v, w in words.items()
                                            if seen.count(v)))
     return out
+
+
+def summary_line(statuses: list[ClaimStatus], profile: str) -> str:
+    """The summary in one line: `6 claims: 5 reproduced, 1 inconclusive (profile paper); at
+    paper_full: ...`."""
+    return "; ".join(summary_lines(statuses, profile))
 
 
 def _fit(text: str, room: int) -> str:
@@ -162,7 +193,9 @@ def print_table(statuses: list[ClaimStatus], profile: str, verbose: bool = False
                 for text in wrap(reason(s), width, 4, 6):
                     out.print(text, markup=False, highlight=False, no_wrap=True)
             _outcomes(out, s, width)
-    out.print(summary_line(statuses, profile), no_wrap=True, overflow="ellipsis", highlight=False)
+    for i, line in enumerate(summary_lines(statuses, profile)):  # wrapped, never cut
+        for text in wrap(line, width, 2 * (i > 0), 4):
+            out.print(text, markup=False, highlight=False, no_wrap=True)
 
 
 def _outcomes(out, s: ClaimStatus, width: int) -> None:
@@ -204,7 +237,37 @@ def outcome_text(o: Outcome) -> str:
     why = o.reason or {"holds": f"holds{whole}", "fails": f"fails{whole}"}.get(o.decision)
     if why:
         text += f"; {why}"
+    if o.source:
+        text += f"; source: {source_words(o.source)}"
+    if o.registration:
+        text += f"; {registration_words(o.registration)}"
     return text
+
+
+def source_words(src: dict) -> str:
+    """Where an expectation comes from, in a line: `paper, §4, Figure 5: the trained ...`."""
+    kind = src.get("kind")
+    if kind == "paper":
+        said = src.get("quote") and f"“{src['quote']}”" or src.get("states") or ""
+        number = f" ({fmt(src['number'], True)})" if src.get("number") is not None else ""
+        return f"paper, {src.get('where')}: {said}{number}".rstrip(": ")
+    if kind == "official":
+        number = f" ({fmt(src['number'], True)})" if src.get("number") is not None else ""
+        return f"official code, {src.get('file')}, line {src.get('line')}{number}"
+    return f"litrec's extension: {src.get('reason')}"
+
+
+def registration_words(reg: dict) -> str:
+    """`pre-registered (committed 2026-12-02 16:36 in ea0de770, first result 2026-12-02 16:16)`."""
+    state = reg.get("state")
+    if state in ("uncommitted", "unknown"):
+        return {"uncommitted": "uncommitted: commit it before the run that judges it",
+                "unknown": "registration unknown (no git history)"}[state]
+    when = lambda t: (t or "")[:16].replace("T", " ")  # noqa: E731
+    first = f", first result {when(reg.get('first_result'))}" if reg.get("first_result") \
+        else ", no result held its metrics then"
+    return (f"{state.upper() if state == 'post hoc' else state} (committed "
+            f"{when(reg.get('committed'))} in {(reg.get('commit') or '')[:8]}{first})")
 
 
 def wrap(text: str, width: int, indent: int = 4, hang: int = 6) -> list[str]:

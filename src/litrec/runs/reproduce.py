@@ -86,7 +86,8 @@ def _full(records, analysis, results, profile, targets, spec, force, compile_cac
     """Load, plan, run what is stale, judge; keep the answer of a run with nothing to run."""
     from litrec.cache import runmemo
     from litrec.runs.plan import plan_run, run_plan
-    from litrec.verdicts.claims import claim_statuses
+    from litrec.verdicts.claims import claim_statuses, with_scales
+    from litrec.verdicts.registration import Registrations
     from litrec.verdicts.status import judged_project
 
     proj = judged_project(records, analysis, results, profile)
@@ -96,7 +97,9 @@ def _full(records, analysis, results, profile, targets, spec, force, compile_cac
         with showing() as events:
             failed = run_plan(proj, plan, results, profile, events, spec,
                               compile_cache=compile_cache, early=early)
-    statuses = claim_statuses(proj, results, profile, plan.claims, plan.states)
+    regs = Registrations(proj, results)  # git history read once, for every scale
+    statuses = with_scales(proj, results, claim_statuses(proj, results, profile, plan.claims,
+                                                         plan.states, regs), profile, regs)
     if not plan.todo and key is not None:
         inputs = [st.inputs for st in plan.states.values() if st.inputs is not None]
         answer = runmemo.Answer(plan.current, [s.row() for s in statuses],

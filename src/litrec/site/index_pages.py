@@ -10,6 +10,7 @@ from collections import Counter
 
 from litrec.util.formatting import fmt
 from litrec.records.kinds import KIND, KINDS
+from litrec.verdicts.claims import EXTENSION
 from litrec.site.data import SiteData, anchor
 from litrec.site.graph import whole_graph
 from litrec.site.markup import (
@@ -131,6 +132,14 @@ def _dashboard_rows(data: SiteData, page: str, rows):
             verdict += "<br>" + span("lr-reason", "rests on it: " + ", ".join(
                 ref_link(data, page, r) for r in st.rests_on_it))
         verdict += other_scales(data, ref)
+        ext = data.statuses.get(ref + EXTENSION)
+        if ext is not None:
+            verdict += ("<br>" + span("lr-reason", "litrec's extensions: ") + badge(ext.verdict)
+                        + other_scales(data, ref + EXTENSION).replace("<br>", " "))
+        if st is not None and st.post_hoc:
+            verdict += "<br>" + badge("post hoc", "r") + " " + span("lr-reason", esc(
+                f"{len(st.post_hoc)} of {len(st.outcomes)} criteria committed after the first "
+                "result they judge"))
         outcome = outcome_rows(data, ref, c)
         tally = Counter(r["decision"] for r in outcome if r["holds"] is not None
                         or r["decision"] == "inconclusive")

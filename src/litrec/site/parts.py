@@ -13,7 +13,7 @@ from litrec.records.model import RELATIONS
 from litrec.site.data import SiteData, anchor
 from litrec.site.markup import a, code, esc, inline_md, p, span, table, ul, words
 from litrec.site.plots import interval_plot, row_of
-from litrec.verdicts.claims import judged_in
+from litrec.verdicts.claims import claim_rows, judged_in
 from litrec.verdicts.words import word
 
 def badge(value: str, family: str = "v") -> str:
@@ -87,14 +87,21 @@ def lines(items: list[str]) -> str:
     return "<br>".join(items) if items else "—"
 
 
-def outcome_rows(data: SiteData, ref: str, claim) -> list[dict[str, Any]]:
-    """One row per expectation: its text, measured, expected, paper, official, holds, note."""
-    st = data.statuses.get(ref)
+def row_expectations(data: SiteData, claim, suffix: str = "") -> list:
+    """The expectations of one row of a claim at this site's profile: its own (`suffix` "") or
+    litrec's extensions (`+ext`), in the order its status judged them."""
+    judged = judged_in(claim.check.expect, data.profile) if claim.check else []
+    return dict(claim_rows(judged)).get(suffix, [])
+
+
+def outcome_rows(data: SiteData, ref: str, claim, suffix: str = "") -> list[dict[str, Any]]:
+    """One row per expectation of the claim's row `suffix`: its text, measured, expected, paper,
+    official, holds, note, source and registration."""
+    st = data.statuses.get(ref + suffix)
     judged = st is not None and st.verdict in ("reproduced", "not reproduced", "inconclusive")
     rows = []
     outcomes = st.outcomes if st is not None else []
-    # the expectations of this site's profile, in the order the status judged them
-    for i, exp in enumerate(judged_in(claim.check.expect, data.profile) if claim.check else []):
+    for i, exp in enumerate(row_expectations(data, claim, suffix)):
         o = outcomes[i] if i < len(outcomes) else None
         rows.append({
             "expectation": exp.describe(), "metric": exp.metric,
@@ -105,8 +112,32 @@ def outcome_rows(data: SiteData, ref: str, claim) -> list[dict[str, Any]]:
             "decision": o.decision if (o is not None and judged) else None,
             "outcome": o,
             "paper": exp.paper, "official": exp.official, "note": exp.note,
+            "source": exp.source, "registration": (o.registration or {}) if o is not None else {},
         })
     return rows
+
+
+def source_cell(r: dict) -> str:
+    """Where an expectation comes from (paper, official code, litrec's extension), and a mark
+    when it was committed after the first result it judges."""
+    src = r["source"]
+    if src is None:
+        text = "—"
+    elif src.kind == "paper":
+        said = src.quote and f"“{src.quote}”" or src.states or ""
+        text = f"paper, {esc(src.where)}" + (f"<br>{span('lr-reason', esc(said))}" if said else "")
+    elif src.kind == "official":
+        text = f"official code, {code(f'{src.file}')} line {esc(src.line)}"
+    else:
+        text = "litrec's extension<br>" + span("lr-reason", esc(src.reason or ""))
+    reg = r["registration"]
+    if reg.get("state") == "post hoc":
+        text += ("<br>" + badge("post hoc", "r") + " " + span(
+            "lr-reason", esc(f"committed {(reg.get('committed') or '')[:16].replace('T', ' ')}, "
+                             f"after the first result ({(reg.get('first_result') or '')[:16].replace('T', ' ')})")))
+    elif reg.get("state") == "uncommitted":
+        text += "<br>" + badge("uncommitted", "r")
+    return text
 
 
 def mark(holds: bool | None, decision: str | None = None) -> str:
@@ -148,45 +179,47 @@ def measured_cell(o) -> str:
     return text
 
 
-def outcome_table(data: SiteData, ref: str, claim, page: str | None = None) -> str:
-    """A claim's expectations: measured (interval under the mean), expected, paper, official
-    code; each note in a row of its own beneath, as Markdown."""
-    rows = outcome_rows(data, ref, claim)
+def outcome_table(data: SiteData, ref: str, claim, page: str | None = None, suffix: str = "") -> str:
+    """A claim's expectations (of its row `suffix`): measured (interval under the mean), expected,
+    paper, official code, where each comes from; each note in a row of its own beneath."""
+    rows = outcome_rows(data, ref, claim, suffix)
     if not rows:
         return ""
     resolve = data.href_resolver(page) if page else (lambda _ref: None)
     out = ['<div class="lr-outcomes">\n<table>\n<thead><tr><th>Expectation</th> <th>Measured</th> '
-           "<th>Expected</th> <th>Paper</th> <th>Official code</th></tr></thead>\n<tbody>\n"]
+           "<th>Expected</th> <th>Paper</th> <th>Official code</th> <th>Source</th></tr></thead>\n"
+           "<tbody>\n"]
     for r in rows:
         cells = [mark(r["holds"], r["decision"]) + f"<code>{words(r['expectation'])}</code>"
                  + _changed(r["outcome"]),
                  measured_cell(r["outcome"]) if r["has_result"] else "—",
                  span("lr-num", esc(fmt(r["expected"]))) if r["has_result"] else "—",
-                 span("lr-num", esc(fmt(r["paper"]))), span("lr-num", esc(fmt(r["official"])))]
+                 span("lr-num", esc(fmt(r["paper"]))), span("lr-num", esc(fmt(r["official"]))),
+                 source_cell(r)]
         note = bool(r["note"])
         out.append(("<tr class=\"lr-has-note\">" if note else "<tr>")
                    + " ".join(f"<td>{c}</td>" for c in cells) + "</tr>\n")
         if note:
-            out.append(f'<tr class="lr-note"><td colspan="5">{inline_md(r["note"], resolve)}'
+            out.append(f'<tr class="lr-note"><td colspan="6">{inline_md(r["note"], resolve)}'
                        "</td></tr>\n")
     out.append("</tbody>\n</table>\n</div>\n")
     return "".join(out)
 
 
-def outcome_plot(data: SiteData, ref: str, claim) -> str:
+def outcome_plot(data: SiteData, ref: str, claim, suffix: str = "") -> str:
     """The claim's interval plot (`litrec.site.plots`): each judged outcome against its threshold."""
-    st = data.statuses.get(ref)
+    st = data.statuses.get(ref + suffix)
     if st is None or not st.outcomes or st.verdict not in ("reproduced", "not reproduced",
                                                             "inconclusive"):
         return ""
     rows, left = [], 0
-    for exp, o in zip(judged_in(claim.check.expect, data.profile), st.outcomes):
+    for exp, o in zip(row_expectations(data, claim, suffix), st.outcomes):
         row = row_of(exp, o)
         if row is None:
             left += 1
         else:
             rows.append(row)
-    return interval_plot(rows, left, f"{ref}: each expectation's interval against its threshold")
+    return interval_plot(rows, left, f"{ref + suffix}: each expectation's interval against its threshold")
 
 
 def _changed(o) -> str:

@@ -15,6 +15,7 @@ from urllib.parse import quote
 from litrec.bibtex.write import bibtex_entry
 from litrec.util.formatting import fmt
 from litrec.records.kinds import KIND
+from litrec.verdicts.claims import EXTENSION
 from litrec.site.data import SiteData, anchor, result_metric
 from litrec.site.graph import record_graph
 from litrec.site.markup import (
@@ -177,6 +178,7 @@ def _claim(data: SiteData, rec, c, page: str) -> str:
         parts.append(stored_outcomes(st))
         parts.append(outcome_table(data, ref, c, page))
         parts.append(outcome_plot(data, ref, c))
+        parts.append(_extension(data, ref, c, page))
         for name, path in data.figures(c.check.analysis):
             parts.append(p(f'<img src="{esc(data.link(page, path))}" alt="{esc(name)}" '
                            'class="lr-figure" loading="lazy">'))
@@ -190,6 +192,25 @@ def _claim(data: SiteData, rec, c, page: str) -> str:
         parts.append(links_list(data, page, backs, incoming=True, claim_targets=False))
     out.append(block(*parts))
     return "\n".join(out)
+
+
+def _extension(data: SiteData, ref: str, c, page: str) -> str:
+    """A claim's extension row: litrec's own expectations, judged beside the claim, with a verdict
+    of their own that never enters the claim's."""
+    st = data.statuses.get(ref + EXTENSION)
+    if st is None:
+        return ""
+    head = (f"<strong>litrec's extensions</strong> ({code(ref + EXTENSION)}): "
+            + badge(st.verdict) + other_scales(data, ref + EXTENSION).replace("<br>", " ")
+            + " · tests litrec adds to what the paper states, judged beside the claim; "
+            "their verdict never changes the claim's")
+    parts = [p(head, "lr-meta")]
+    if st.reason and st.verdict != "reproduced":
+        parts.append(p(esc(st.reason), "lr-reason"))
+    parts.append(stored_outcomes(st))
+    parts.append(outcome_table(data, ref, c, page, EXTENSION))
+    parts.append(outcome_plot(data, ref, c, EXTENSION))
+    return "\n".join(x for x in parts if x)
 
 
 def _discrepancies(data: SiteData, rec, page: str) -> str:

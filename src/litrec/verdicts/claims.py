@@ -57,13 +57,32 @@ def _extension(e) -> bool:
     return e.extension and not e.precondition
 
 
+def claim_rows(judged: list) -> list[tuple[str, list]]:
+    """A claim's rows from its expectations judged in a profile: `("", its own)` (the paper's,
+    the official code's, and any precondition), then `("+ext", litrec's extensions)` if any."""
+    ext = [e for e in judged if _extension(e)]
+    return [("", [e for e in judged if not _extension(e)])] + ([(EXTENSION, ext)] if ext else [])
+
+
 # The scales every surface shows side by side: the reduced profile the committed results and the
 # dashboard's headline use, and the paper's own (its number of steps and seeds).
 SCALES = ("paper", "paper_full")
 
 
+def headline(results_dir: Path) -> str:
+    """The scale a reader sees first: the paper's own (the last of SCALES) where any analysis has
+    a result at it, else the first."""
+    for scale in reversed(SCALES):
+        try:
+            if any(Path(results_dir).glob(f"*/{scale}.json")):
+                return scale
+        except OSError:
+            continue
+    return SCALES[0]
+
+
 def with_scales(proj: Project, results_dir: Path, statuses: list[ClaimStatus],
-                profile: str) -> list[ClaimStatus]:
+                profile: str, registrations: Registrations | None = None) -> list[ClaimStatus]:
     """Give each status its `verdicts` at every scale of SCALES (the given `profile`'s own
     verdict reused), so a claim's verdict at `paper` and at `paper_full` are read side by side."""
     by = {profile: {s.claim: s.verdict for s in statuses}}
@@ -71,7 +90,8 @@ def with_scales(proj: Project, results_dir: Path, statuses: list[ClaimStatus],
     for scale in SCALES:
         if scale not in by:
             by[scale] = {s.claim: s.verdict
-                         for s in claim_statuses(proj, results_dir, scale, only=only)}
+                         for s in claim_statuses(proj, results_dir, scale, only=only,
+                                                 registrations=registrations)}
     for s in statuses:
         s.verdicts = {scale: by[scale].get(s.claim) for scale in SCALES}
     return statuses
@@ -192,9 +212,7 @@ def claim_statuses(proj: Project, results_dir: Path, profile: str,
                                        reason="no analysis yet: the claim names none (check.analysis)"))
             continue
         judged = judged_in(claim.check.expect, profile)
-        ext = [e for e in judged if _extension(e)]
-        rows = [("", [e for e in judged if not _extension(e)])] + ([(EXTENSION, ext)] if ext else [])
-        for suffix, expect in rows:
+        for suffix, expect in claim_rows(judged):
             if wanted(ref + suffix):
                 out.append(_status(rec, claim, known[claim.check.analysis], profile,
                                    Path(results_dir), expect, suffix, judged, regs))
@@ -307,6 +325,8 @@ def result_problems(statuses: list[ClaimStatus]) -> tuple[list[str], list[str]]:
 
 
 _verdict = claim_verdict  # the name `litrec.verdicts.diff` imports
-__all__ = ["BEHIND", "EXTENSION", "SCALES", "VERDICTS", "ClaimStatus", "base_claim", "claim_statuses",
+__all__ = ["BEHIND", "EXTENSION", "SCALES", "VERDICTS", "ClaimStatus", "base_claim", "claim_rows",
+           "claim_statuses",
+           "headline",
            "expectation_record", "judged_in", "result_problems", "seed_metrics", "stored_expectations",
            "with_scales"]

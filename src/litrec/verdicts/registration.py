@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from litrec.cache import history
+from litrec.util.gitinfo import head_of
 from litrec.verdicts.ledger import read_history
 
 STATES = ("pre-registered", "post hoc", "uncommitted", "unknown")
@@ -66,8 +68,8 @@ def _git(root: Path, *args: str, stdin: bytes | None = None) -> bytes | None:
 def _commits(root: Path, rel: str) -> list[tuple[str, int]] | None:
     """(commit, committer time) of every commit touching `rel`, newest first; None: no git."""
     out = _git(root, "log", "--format=%H %ct", "--", rel)
-    if out is None:
-        return None
+    if out is None:  # a repository without a commit yet has no history; no repository, no answer
+        return [] if _git(root, "rev-parse", "--git-dir") is not None else None
     rows = [line.split() for line in out.decode().splitlines() if line.strip()]
     return [(c, int(t)) for c, t in rows]
 
@@ -171,41 +173,58 @@ class Registrations:
         self.root = Path(proj.records_dir).resolve().parent
         self._records: dict[str, tuple[list, dict] | None] = {}   # rid -> (commits, {commit: criteria})
         self._results: dict[tuple[str, str], list] = {}
+        self._head_commit: list | None = None
 
     def _history(self, rid: str) -> tuple[list, dict] | None:
+        """(commits newest first as (commit, time), {commit: {claim: criterion keys}}) of the
+        record's file; None where git cannot tell."""
         if rid not in self._records:
             path = Path(self.proj.paths[rid]).resolve()
             try:
                 rel = path.relative_to(self.root).as_posix()
             except ValueError:
                 rel = None
-            commits = _commits(self.root, rel) if rel else None
-            if commits is None:
-                self._records[rid] = None
-            else:
-                blobs = _blobs(self.root, [f"{c}:{rel}" for c, _ in commits])
-                self._records[rid] = (commits, {c: _criteria_in(blobs[f"{c}:{rel}"])
-                                                for c, _ in commits})
+            self._records[rid] = None if rel is None else history.committed(
+                self.root, self._head(), f"record {rel}", lambda: self._record_history(rel))
         return self._records[rid]
+
+    def _record_history(self, rel: str) -> tuple[list, dict] | None:
+        commits = _commits(self.root, rel)
+        if commits is None:
+            return None
+        blobs = _blobs(self.root, [f"{c}:{rel}" for c, _ in commits])
+        return ([[c, t] for c, t in commits],
+                {c: {k: sorted(v) for k, v in _criteria_in(blobs[f"{c}:{rel}"]).items()}
+                 for c, _ in commits})
+
+    def _head(self) -> str | None:
+        if self._head_commit is None:
+            self._head_commit = [head_of(self.root)]
+        return self._head_commit[0]
+
+    def _committed_results(self, rel: str) -> list:
+        """[(started, metric names)] of every committed version of a result."""
+        commits = _commits(self.root, rel) or []
+        out = []
+        for raw in _blobs(self.root, [f"{c}:{rel}" for c, _ in commits]).values():
+            facts = _result_facts(raw)
+            if facts:
+                out.append([facts[0].isoformat(), sorted(facts[1])])
+        return out
 
     def _result_times(self, name: str, profile: str) -> list[tuple[dt.datetime, set[str], bool]]:
         """When each known result of `name` at `profile` started, the metrics it held, and whether
         it is known from the ledger only (which names the metrics it judged, not the others)."""
         key = (name, profile)
         if key not in self._results:
-            rel = f"{name}/{profile}.json"
-            path = self.results_dir / rel
-            found: list = []
+            path = self.results_dir / name / f"{profile}.json"
             try:
-                rel_root = path.resolve().relative_to(self.root).as_posix()
+                rel = path.resolve().relative_to(self.root).as_posix()
             except (ValueError, OSError):
-                rel_root = None
-            commits = _commits(self.root, rel_root) if rel_root else None
-            blobs = _blobs(self.root, [f"{c}:{rel_root}" for c, _ in commits or ()])
-            for raw in blobs.values():
-                facts = _result_facts(raw)
-                if facts:
-                    found.append((*facts, False))
+                rel = None
+            kept = [] if rel is None else history.committed(
+                self.root, self._head(), f"result {rel}", lambda: self._committed_results(rel))
+            found: list = [(_when(t), set(names), False) for t, names in kept]
             try:
                 facts = _result_facts(path.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError):
@@ -224,10 +243,10 @@ class Registrations:
 
     def of(self, rid: str, claim_id: str, analysis: str, profile: str, e: Any) -> Registration:
         """The registration of expectation `e` of claim `rid#claim_id` in `profile`."""
-        history = self._history(rid)
-        if history is None:
+        history_ = self._history(rid)
+        if history_ is None:
             return Registration("unknown")
-        commits, criteria = history
+        commits, criteria = history_
         key = _key(e.criterion())
         since = None
         for commit, when in commits:                   # newest first: the unbroken run from HEAD

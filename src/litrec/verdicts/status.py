@@ -60,8 +60,12 @@ def on_other_machine(statuses: list[ClaimStatus]) -> list[ClaimStatus]:
 
 def status(records: Path, analysis: Path | None, results: Path, profile: str) -> Status:
     """Judge every claim from the stored results of `profile` (and the other scales')."""
+    from litrec.verdicts.registration import Registrations
+
     proj = judged_project(records, analysis, results, profile)
-    statuses = with_scales(proj, results, claim_statuses(proj, results, profile), profile)
+    regs = Registrations(proj, results)  # git history read once for every scale
+    statuses = with_scales(proj, results, claim_statuses(proj, results, profile, registrations=regs),
+                           profile, regs)
     errors, warnings = result_problems(statuses)
     return Status(statuses, errors, warnings, bad_signatures(statuses, results, profile))
 
