@@ -129,7 +129,8 @@ def _source(src: dict) -> str:
     if src.get("kind") == "paper":
         return f"paper, {src.get('where')}"
     if src.get("kind") == "official":
-        return f"official code, {src.get('file')}, line {src.get('line')}"
+        line = str(src.get("line"))
+        return f"official code, {src.get('file')}" + (f":{line}" if line[:1].isdigit() else f", {line}")
     return "litrec's extension"
 
 

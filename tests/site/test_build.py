@@ -388,7 +388,7 @@ def test_search_finds_a_record_by_its_id_and_keeps_table_cells_apart(built):
     assert by_location["anthology/ANTH-LIT-533.html"]["title"].startswith("ANTH-LIT-533 · ")
     assert [d["location"] for d in docs if "NOTE-621" in d["title"]] == ["records/NOTE-621.html"]
     p1 = by_location["records/ARXIV-2212.07677.html#p1"]["text"]
-    assert "Expectation Measured Expected Paper Official code ✓ <code>max_abs_error_f64 &lt; 1e-10</code> 3e-16 1e-10" in p1
+    assert "Expectation Measured Expected Paper Official code Source ✓ <code>max_abs_error_f64 &lt; 1e-10</code> 3e-16 1e-10" in p1
     assert "3e-16 1e-10" in p1
 
 

@@ -45,8 +45,17 @@ def test_a_scale_not_run_is_missing_beside_the_other(tmp_path):
 
 
 def test_the_text_says_the_other_scale_and_which_one_is_shown(ran):
-    last = litrec("status", "--profile", "paper", cwd=ran).stdout.splitlines()[-1]
-    assert last == "2 claims: 1 reproduced, 1 inconclusive (profile paper; at paper_full: 2 reproduced)"
+    lines = litrec("status", "--profile", "paper", cwd=ran).stdout.splitlines()
+    # the paper's own scale leads the summary, the table's profile follows; neither is cut
+    assert lines[-2:] == ["at paper_full, the paper's own scale: 2 claims: 2 reproduced",
+                          "  2 claims: 1 reproduced, 1 inconclusive (profile paper)"]
+    # without --profile, status shows the paper's own scale, the reduced one beside it
+    plain = litrec("status", cwd=ran).stdout.splitlines()
+    assert plain[-2:] == ["2 claims: 2 reproduced (profile paper_full, the paper's own scale)",
+                          "  at paper: 2 claims: 1 reproduced, 1 inconclusive"]
+    row = next(ln for ln in plain if ln.startswith("ARXIV-0000.00003#F1"))
+    assert "reproduced" in row
+    assert any("at paper: inconclusive" in ln for ln in plain)
 
 
 def test_export_json_gives_both(ran, tmp_path):

@@ -1,6 +1,6 @@
 """`litrec status` reads at 80 and 120 columns: at most two lines per claim (the verdict and the
 deciding number beside its expectation, then the reason for anything but reproduced), cut,
-never wrapped; `--verbose` wraps every outcome to the width."""
+never wrapped; the summary is wrapped, never cut; `--verbose` wraps every outcome to the width."""
 
 from __future__ import annotations
 
@@ -68,10 +68,14 @@ def test_at_most_two_lines_per_claim_within_the_width(judged, columns):
     lines = _status(judged, columns).splitlines()
     assert lines and all(len(line) <= columns for line in lines), "\n".join(lines)
     claims = json.loads(_status(judged, columns, "--format", "json"))
-    starts = [i for i, ln in enumerate(lines) if ln and not ln.startswith(" ")][:-1]
+    # the summary: its first line unindented, the rest (the other scale, wrapped) indented
+    summary = next(i for i, ln in enumerate(lines) if ln.startswith(f"{len(claims)} claims:"))
+    assert all(ln.startswith("  ") for ln in lines[summary + 1:])
+    assert " ".join(ln.strip() for ln in lines[summary:]).endswith(
+        "1 reproduced, 1 inconclusive, 4 missing (profile paper)")  # wrapped, never cut
+    starts = [i for i, ln in enumerate(lines[:summary]) if ln and not ln.startswith(" ")]
     assert [lines[i].split()[0] for i in starts] == [c["claim"] for c in claims]
-    assert lines[-1].startswith(f"{len(claims)} claims:")
-    ends = starts[1:] + [len(lines) - 1]
+    ends = starts[1:] + [summary]
     for c, start, end in zip(claims, starts, ends):
         block = lines[start:end]
         assert len(block) <= 2, block  # the claim's line, and a reason line at most
@@ -90,6 +94,14 @@ def test_at_most_two_lines_per_claim_within_the_width(judged, columns):
         assert "wide because of the seed count" in f1[1]
     missing = by_claim["ARXIV-2212.07677#F2"]
     assert "missing" in missing[0] and "litrec run" in "".join(missing)
+
+
+def test_a_narrow_terminal_wraps_the_summary_and_cuts_no_count(judged):
+    lines = _status(judged, 40).splitlines()
+    assert all(len(line) <= 40 for line in lines), "\n".join(lines)
+    summary = next(i for i, ln in enumerate(lines) if ln.startswith("6 claims:"))
+    assert " ".join(ln.strip() for ln in lines[summary:]) == \
+        "6 claims: 1 reproduced, 1 inconclusive, 4 missing (profile paper)"
 
 
 def test_verbose_wraps_and_gives_both_sides_per_seed_and_every_reason(judged):

@@ -52,6 +52,7 @@ FORMAT = 5
 # The modules whose source decides what one file yields (parsing, schemas, messages), and
 # the cache's own, which decide what an entry holds.
 SCHEMA_MODULES = ("util/confine", "util/diagnostics", "records/discover", "verdicts/expectation",
+                  "verdicts/criteria",
                   "records/explain", "records/filecheck", "util/formatting", "records/kinds",
                   "records/locators", "records/model", "util/safetext", "records/strict",
                   "records/yamlsafe", "util/errors", "cache/__init__", "cache/vcache")

@@ -117,8 +117,8 @@ def summary_lines(statuses: list[ClaimStatus], profile: str) -> list[str]:
     """The summary, the paper's own scale first where it has results: a line per scale, then
     the signatures; `summary_line` joins them."""
     lines = {profile: f"{_scale_counts(statuses, lambda s: s.verdict)} (profile {profile})"}
-    for scale in SCALES:
-        if scale == profile or not any(scale in s.verdicts for s in statuses):
+    for scale in SCALES:  # another scale where some claim has a result: all missing says nothing
+        if scale == profile or all(s.verdicts.get(scale) in (None, "missing") for s in statuses):
             continue
         lines[scale] = f"at {scale}: {_scale_counts(statuses, lambda s: s.verdicts.get(scale))}"
     judged = [sc for sc in lines if sc != profile and any(
@@ -253,8 +253,14 @@ def source_words(src: dict) -> str:
         return f"paper, {src.get('where')}: {said}{number}".rstrip(": ")
     if kind == "official":
         number = f" ({fmt(src['number'], True)})" if src.get("number") is not None else ""
-        return f"official code, {src.get('file')}, line {src.get('line')}{number}"
+        return f"official code, {official_place(src)}{number}"
     return f"litrec's extension: {src.get('reason')}"
+
+
+def official_place(src: dict) -> str:
+    """`src/train.py:307` for a line, `notebook.ipynb, cell 6, line 18` for a cell."""
+    line = str(src.get("line"))
+    return f"{src.get('file')}:{line}" if line[:1].isdigit() else f"{src.get('file')}, {line}"
 
 
 def registration_words(reg: dict) -> str:

@@ -127,7 +127,9 @@ def source_cell(r: dict) -> str:
         said = src.quote and f"“{src.quote}”" or src.states or ""
         text = f"paper, {esc(src.where)}" + (f"<br>{span('lr-reason', esc(said))}" if said else "")
     elif src.kind == "official":
-        text = f"official code, {code(f'{src.file}')} line {esc(src.line)}"
+        line = str(src.line)
+        text = f"official code, {code(src.file)}" + (
+            f" line {esc(line)}" if line[:1].isdigit() else f", {esc(line)}")
     else:
         text = "litrec's extension<br>" + span("lr-reason", esc(src.reason or ""))
     reg = r["registration"]
