@@ -31,9 +31,11 @@ Per claim (`\\litrec<ID>` below):
 - per metric its expectations name, `<ID><Metric>` (value with interval),
   `<ID><Metric>Mean`, `<ID><Metric>Low`, `<ID><Metric>High`, `<ID><Metric>N`.
 
-Numbers are written as litrec shows them (four significant digits) in math
-mode: `$0.2067$`, `$4.441\\times10^{-16}$`. Nothing is computed here: the
-values are the stored results' (`litrec.verdicts.claims`), with their verdicts.
+Numbers are written as litrec shows them (four significant digits) as maths
+that works in running text and inside `$...$` alike: `\\ensuremath{0.2067}`,
+`\\ensuremath{4.441\\times10^{-16}}`. A damaged result, or one that cannot be
+judged, writes no file: `tex_export` raises `DamagedResults`, naming each.
+Nothing is computed here: the values are the stored results' (`litrec.verdicts.claims`), with their verdicts.
 """
 
 from __future__ import annotations
@@ -53,12 +55,19 @@ DIGITS = ("Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight"
 PREFIX = "litrec"
 _TEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "#": r"\#", "$": r"\$",
                 "%": r"\%", "&": r"\&", "_": r"\_", "^": r"\^{}", "~": r"\~{}"}
-_SYMBOLS = {"§": r"\S{}", "≈": r"$\approx$", "×": r"$\times$", "±": r"$\pm$", "≤": r"$\le$", "≥": r"$\ge$",
-            "−": "-", "<=": r"$\le$", ">=": r"$\ge$", "<": r"$<$", ">": r"$>$", "==": "$=$"}
+_SYMBOLS = {"§": r"\S{}", "≈": r"\ensuremath{\approx}", "×": r"\ensuremath{\times}",
+            "±": r"\ensuremath{\pm}", "≤": r"\ensuremath{\le}", "≥": r"\ensuremath{\ge}", "−": "-",
+            "<=": r"\ensuremath{\le}", ">=": r"\ensuremath{\ge}", "<": r"\ensuremath{<}",
+            ">": r"\ensuremath{>}", "==": "="}
 
 
 class NameClash(LitrecError):
     """Two claims (or metrics) would be given the same macro name."""
+
+
+class DamagedResults(LitrecError):
+    """A result the macros would be read from is damaged or cannot be judged: no file is written,
+    so a manuscript never prints `modified` or `error` as a claim's verdict."""
 
 
 def spell(text: str, capitalise_parts: bool = False) -> str:
@@ -99,7 +108,8 @@ def escape(text: str) -> str:
 
 
 def number(x) -> str:
-    """A number as litrec shows it, in math mode: `$0.2067$`, `$4.441\\times10^{-16}$`."""
+    """A number as litrec shows it, as maths that works in text and inside maths alike:
+    `\\ensuremath{0.2067}`, `\\ensuremath{4.441\\times10^{-16}}`."""
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         return escape(fmt(x, True))
     text = fmt(x, True)
@@ -107,7 +117,7 @@ def number(x) -> str:
     if m:
         sign = "-" if m.group(2) == "-" else ""
         text = f"{m.group(1)}\\times10^{{{sign}{m.group(3)}}}"
-    return f"${text}$"
+    return f"\\ensuremath{{{text}}}"
 
 
 def _value(mean, interval, n) -> str:
@@ -204,7 +214,11 @@ def tex_document(proj: Project, results_dir: Path, profile: str) -> str:
 def tex_export(records: Path, analysis: Path | None, results_dir: Path, profile: str) -> str:
     """`litrec export tex` below the command: the macros file of the valid project's claims at
     `profile` (`NameClash` when two would share a name)."""
+    from litrec.verdicts.claims import claim_statuses, result_problems
     from litrec.verdicts.status import judged_project
 
-    return tex_document(judged_project(records, analysis, results_dir, profile), results_dir,
-                        profile)
+    proj = judged_project(records, analysis, results_dir, profile)
+    errors, _ = result_problems(claim_statuses(proj, results_dir, profile))
+    if errors:
+        raise DamagedResults("no macros written: " + "; ".join(errors))
+    return tex_document(proj, results_dir, profile)

@@ -47,10 +47,12 @@ def test_a_clash_is_refused_never_renumbered():
 
 
 def test_numbers_and_text_are_tex():
-    assert number(0.20671) == "$0.2067$"
-    assert number(4.441e-16) == r"$4.441\times10^{-16}$"
-    assert escape("loss_trained ≈ loss_gd (±0.01 rel)") == r"loss\_trained $\approx$ loss\_gd ($\pm$0.01 rel)"
-    assert escape("a <= 0.1 × b") == r"a $\le$ 0.1 $\times$ b"
+    # maths that works in running text and inside $...$ alike
+    assert number(0.20671) == r"\ensuremath{0.2067}"
+    assert number(4.441e-16) == r"\ensuremath{4.441\times10^{-16}}"
+    assert escape("loss_trained ≈ loss_gd (±0.01 rel)") == \
+        r"loss\_trained \ensuremath{\approx} loss\_gd (\ensuremath{\pm}0.01 rel)"
+    assert escape("a <= 0.1 × b") == r"a \ensuremath{\le} 0.1 \ensuremath{\times} b"
     assert escape("50% & #1") == r"50\% \& \#1"
 
 
@@ -74,7 +76,8 @@ def test_the_export_defines_what_the_manuscript_uses(numbers):
     values = dict(defined)
     f1 = "litrecARXIVTwoTwoOneTwoZeroSevenSixSevenSevenF"
     assert values[f1 + "OneVerdict"] == "reproduced"
-    assert values[f1 + "OneLossTrained"] == "$0.2001$ [$0.1999$, $0.2003$]"
+    assert values[f1 + "OneLossTrained"] == \
+        r"\ensuremath{0.2001} [\ensuremath{0.1999}, \ensuremath{0.2003}]"
     assert values[f1 + "OneLossTrainedN"] == "3"
     assert values["litrecNOTESixTwoOneCOneVerdict"] == "reproduced"
     assert values[f1 + "TwoVerdict"] == "missing"
@@ -95,3 +98,16 @@ def test_the_example_manuscript_compiles(numbers, tmp_path):
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout[-3000:]
     assert (tmp_path / "paper.pdf").stat().st_size > 1000
+
+
+def test_a_damaged_result_writes_no_macros_and_exits_1(project, cli):
+    """A manuscript never prints `modified` as a claim's verdict: the export refuses, saying why."""
+    _result(project, "single-layer-lsa", [GOOD, {**GOOD, "loss_trained": 0.2001}])
+    path = project / "results" / "single-layer-lsa" / "paper.json"
+    path.write_text(path.read_text(encoding="utf-8").replace('"loss_gd": 0.2', '"loss_gd": 0.3', 1),
+                    encoding="utf-8")  # edited by hand: the seal no longer matches
+    out = project / "litrec-numbers.tex"
+    code, _, err = cli("export", "tex", "--out", out)
+    assert code == 1 and "Traceback" not in err
+    assert "no macros written" in err and "single-layer-lsa" in err
+    assert not out.exists()

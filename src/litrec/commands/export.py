@@ -18,8 +18,8 @@ JUDGED = {  # the formats that judge claims: their help, description, and what -
             "One LaTeX macro per claim's verdict and per number that decides it (with its 95%% "
             "interval), named from the claim's id "
             "(\\litrecARXIVTwoTwoOneTwoZeroSevenSixSevenSevenFOneVerdict), for a manuscript to "
-            "\\input; see site/manuscript.md. Exit 1 when two claims would share a name or a "
-            "result is damaged.", "numbers"),
+            "\\input; see site/manuscript.md. Exit 1, writing nothing, when two claims would "
+            "share a name or a result is damaged or cannot be judged.", "numbers"),
 }
 
 
