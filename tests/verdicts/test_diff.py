@@ -70,6 +70,37 @@ def test_head_and_the_working_tree_and_a_changed_expectation(repo, cli):
     assert "    expectation added: cos_sensitivity > 0.995" in out
 
 
+def test_an_expectation_edited_since_the_run_is_a_change(repo, cli):
+    """Status says *expectation changed*; diff must not say nothing changed."""
+    lit = repo / "records/literature/ARXIV-2212.07677.yaml"
+    lit.write_text(lit.read_text().replace("{metric: cos_sensitivity, op: \">\", value: 0.99",
+                                           "{metric: cos_sensitivity, op: \">\", value: 0.995"))
+    code, out, _ = cli("diff")
+    assert code == 0
+    assert "ARXIV-2212.07677#F1  not reproduced" in out
+    assert "    expectation changed, not yet run: added since the run: cos_sensitivity > 0.995" in out
+    assert "    expectation changed, not yet run: removed since the run: cos_sensitivity > 0.99" in out
+    assert out.splitlines()[-1].startswith("1 of 6 checked claims changed")
+    doc = json.loads(cli("diff", "--format", "json")[1])
+    (claim,) = doc["claims"]
+    assert claim["new"]["edited"] == ["added since the run: cos_sensitivity > 0.995",
+                                      "removed since the run: cos_sensitivity > 0.99"]
+
+
+def test_a_side_that_cannot_be_judged_says_why(repo, cli):
+    result = repo / "results/single-layer-lsa/paper.json"
+    doc = json.loads(result.read_text())
+    for p in doc.get("points") or []:
+        p["metrics"].pop("cos_sensitivity", None)
+    doc.get("metrics", {}).pop("cos_sensitivity", None)
+    result.write_text(json.dumps(doc))
+    code, out, _ = cli("diff")
+    assert code == 0 and "ARXIV-2212.07677#F1  not reproduced → error" in out
+    assert "new side: the result has no metric 'cos_sensitivity'" in out
+    doc = json.loads(cli("diff", "--format", "json")[1])
+    assert "no metric 'cos_sensitivity'" in doc["claims"][0]["new"]["reason"]
+
+
 def test_two_profiles_and_refusals(repo, cli):
     result = repo / "results/single-layer-lsa/paper.json"
     quick = result.with_name("quick.json")

@@ -3,9 +3,12 @@
 `litrec diff` reads each side's result files (`results/<analysis>/<profile>.json`:
 from the working tree, or from a commit with `git show REV:path`) and judges
 every claim on each side against the expectations that side's result stored
-when it ran (the claim's expectations now, for a result that stored none), so
-each side says what it said then. A claim changed when its verdict, an
-expectation, or a deciding number (mean or interval) differs. Nothing runs.
+when it ran (the claim's expectations now, for a result that stored none, and
+it says so), so each side says what it said then; a claim's extensions are
+compared in a row of their own (`REF+ext`). A claim changed when its verdict,
+an expectation, or a deciding number (mean or interval) differs, or when its
+expectations now differ from those the new side's result stored (*expectation
+changed*, not yet run). An `error` side says why. Nothing runs.
 """
 
 from __future__ import annotations
@@ -42,16 +45,18 @@ class Side:
 
 @dataclass
 class Judged:
-    """One claim as one side's result judges it."""
+    """One claim (or its extension row) as one side's result judges it."""
 
     verdict: str
     expectations: list[str] = field(default_factory=list)
     outcomes: list[dict] = field(default_factory=list)  # expectation, metric, mean, interval, n, decision
+    reason: str | None = None      # why `error`, or that the result stored no expectations
+    edited: list[str] = field(default_factory=list)  # the claim's expectations now against those stored
 
     def to_json(self) -> dict:
         """As `litrec diff --format json` gives it."""
         return {"verdict": self.verdict, "expectations": self.expectations,
-                "outcomes": self.outcomes}
+                "outcomes": self.outcomes, "reason": self.reason, "edited": self.edited}
 
 
 @dataclass
@@ -122,26 +127,48 @@ def read_result(results_dir: Path, name: str, side: Side) -> dict | None:
         return None
 
 
-def judge(claim_ref: str, claim, result: dict | None) -> Judged:
-    """The claim as `result` judges it, against the expectations it stored (else the claim's)."""
-    from litrec.verdicts.claims import _verdict, seed_metrics, stored_expectations
+def judge(claim_ref: str, claim, result: dict | None, profile: str | None = None,
+          extension: bool = False) -> Judged:
+    """The claim's row (its own, or its extensions' with `extension`) as `result` judges it, against
+    the expectations the result stored (else the claim's, saying so); `edited` lists how the
+    claim's expectations of `profile` now differ from those stored."""
+    from litrec.verdicts.claims import _extension, _verdict, claim_rows, judged_in, seed_metrics
+    from litrec.verdicts.stored import criterion_key, stored_expectations
 
     if claim.check is None:
         return Judged("unchecked")
+    now = judged_in(claim.check.expect, profile)
+    ext_keys = {criterion_key(e.criterion()) for e in now if _extension(e)}
+    mine = dict(claim_rows(now)).get("+ext" if extension else "", [])
     if not isinstance(result, dict):
-        return Judged("missing", [e.describe() for e in claim.check.expect])
-    exps = stored_expectations(result, claim_ref) or list(claim.check.expect)
+        return Judged("missing", [e.describe() for e in mine])
+    stored = stored_expectations(result, claim_ref)
+    reason = None
+    if stored is None:
+        stored = list(now)
+        reason = ("the result stored no expectations it can be judged against again: judged "
+                  "against the claim's expectations now")
+    exps = [e for e in stored if (criterion_key(e.criterion()) in ext_keys) == extension]
+    kept = {criterion_key(e.criterion()) for e in exps}
+    edited = ([f"added since the run: {e.describe()}" for e in mine
+               if criterion_key(e.criterion()) not in kept]
+              + [f"removed since the run: {e.describe()}" for e in exps
+                 if criterion_key(e.criterion()) not in {criterion_key(m.criterion()) for m in mine}])
     seeds, _ = seed_metrics(result)
     noise = result.get("noise") if isinstance(result.get("noise"), dict) else {}
     texts = [e.describe() for e in exps]
+    if not exps:
+        return Judged("unchecked", texts, [], reason, edited)
     try:
         outcomes = [evaluate(e, seeds, noise) for e in exps]
     except MissingMetric as exc:
-        return Judged("error", texts, [{"reason": f"no metric {exc.args[0]!r}"}])
+        why = (f"the result has no metric {exc.args[0]!r} (written by an older analysis); "
+               "nothing to compare on this side")
+        return Judged("error", texts, [{"reason": f"no metric {exc.args[0]!r}"}], why, edited)
     verdict = _verdict(outcomes, lambda o: o.metric)[0]
     rows = [{"expectation": o.expectation, "metric": o.metric, "mean": o.measured,
              "interval": o.interval, "n": o.n, "decision": o.decision} for o in outcomes]
-    return Judged(verdict, texts, rows)
+    return Judged(verdict, texts, rows, reason, edited)
 
 
 def _number(o: dict) -> str:
@@ -160,6 +187,10 @@ def changes(old: Judged, new: Judged) -> list[str]:
         gone = [e for e in old.expectations if e not in new.expectations]
         added = [e for e in new.expectations if e not in old.expectations]
         out += [f"expectation removed: {e}" for e in gone] + [f"expectation added: {e}" for e in added]
+    out += [f"expectation changed, not yet run: {e}" for e in new.edited]
+    for side, j in (("old", old), ("new", new)):
+        if j.verdict == "error" and j.reason and j.reason not in out:
+            out.append(f"{side} side: {j.reason}")
     before = {o.get("expectation"): o for o in old.outcomes}
     for o in new.outcomes:
         was = before.get(o.get("expectation"))
@@ -181,16 +212,21 @@ def diff(proj: Project, results_dir: Path, old: Side, new: Side,
             cache[key] = read_result(results_dir, name, side)
         return cache[key]
 
+    from litrec.verdicts.claims import EXTENSION, _extension, judged_in
+
     out = []
     for rec, claim in proj.claims():
         if claim.check is None:
             continue
         ref = f"{rec.id}#{claim.id}"
-        a = judge(ref, claim, result(claim.check.analysis, old))
-        b = judge(ref, claim, result(claim.check.analysis, new))
-        found = changes(a, b)
-        if found or not only_changed:
-            out.append(ClaimDiff(ref, a, b, found))
+        rows = [False] + ([True] if any(_extension(e) for e in
+                                        judged_in(claim.check.expect, new.profile)) else [])
+        for extension in rows:
+            a = judge(ref, claim, result(claim.check.analysis, old), old.profile, extension)
+            b = judge(ref, claim, result(claim.check.analysis, new), new.profile, extension)
+            found = changes(a, b)
+            if found or not only_changed:
+                out.append(ClaimDiff(ref + (EXTENSION if extension else ""), a, b, found))
     return out
 
 
@@ -240,8 +276,11 @@ def compare(records: Path, analysis: Path | None, results_dir: Path, revs: list[
     for side in (old, new):
         if side.rev is not None:
             check_rev(results_dir, side.rev)
+    from litrec.verdicts.claims import _extension, judged_in
+
     proj = load_valid_project(records, analysis)
-    checked = len([c for _, c in proj.claims() if c.check is not None])
+    checked = sum(1 + any(_extension(e) for e in judged_in(c.check.expect, new.profile))
+                  for _, c in proj.claims() if c.check is not None)  # extension rows count too
     return Comparison(old, new, diff(proj, results_dir, old, new, only_changed), checked)
 
 
