@@ -17,6 +17,10 @@ A result existed at its `started` time: every committed version of
 entry of the ledger (`<profile>.history.jsonl`, its `when`), which keeps the
 judgements of results that were replaced before they were committed. An
 expectation re-added after it was removed is registered when it came back.
+The reading errs late, never early: a record file's history starts where
+`git log -- FILE` starts (a renamed file at its rename), and the run of
+commits that hold a criterion is read newest first in git's order, so a side
+branch without it ends the run.
 """
 
 from __future__ import annotations
