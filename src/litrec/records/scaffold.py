@@ -19,7 +19,7 @@ import yaml
 from litrec.records import model as m
 from litrec.util.atomic import replace_file
 from litrec.records.discover import find_record_files
-from litrec.records.kinds import ANTHOLOGY_KINDS, ID_RE, KIND, kind_of_id
+from litrec.records.kinds import ANTHOLOGY_KINDS, GENERATED_PAGE_NAMES, ID_RE, KIND, kind_of_id
 from litrec.records.yamlsafe import load_bytes
 
 # ------------------------------------------------------------------ files
@@ -103,6 +103,9 @@ def choose_id(kind: str, rid: str | None, title: str | None, ids) -> str:
         if KIND[kind].prefix:
             return next_id(kind, ids)
         if kind == "work" and title and slug(title):
+            if slug(title) in GENERATED_PAGE_NAMES:
+                raise ValueError(f"the title makes the id '{slug(title)}', the name of a page the "
+                                 "site generates; give an id of your own")
             return slug(title)
         if kind == "anthology":
             free = ", ".join(next_id(kind, ids, k) for k in ANTHOLOGY_KINDS)
@@ -111,6 +114,13 @@ def choose_id(kind: str, rid: str | None, title: str | None, ids) -> str:
             raise ValueError(f"give the id: {KIND['literature'].example}; or import the paper "
                              "with `litrec import bibtex FILE`")
         raise ValueError(f"give the id ({KIND[kind].example}) or a --title to make it from")
+    odd = next((ch for ch in rid if not ch.isascii()), None)
+    if odd is not None:  # the same rule `litrec validate` applies (`records.explain.check_id`)
+        raise ValueError(f"'{rid}' is not a {kind} id: it holds the non-ASCII character {odd!r} "
+                         f"(U+{ord(odd):04X}), and ids are ASCII; expected the form "
+                         f"{KIND[kind].example}")
+    if rid in GENERATED_PAGE_NAMES:
+        raise ValueError(f"'{rid}' is the name of a page the site generates; choose another id")
     if not ID_RE[kind].match(rid):
         other = kind_of_id(rid)
         hint = (f"; '{rid}' is a {other} id: litrec new {other} {rid}"
