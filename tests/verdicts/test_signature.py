@@ -113,3 +113,17 @@ def test_signing_needs_a_key_and_refuses_a_modified_result(signed, tmp_path):
     path.write_text(path.read_text().replace('"loss_trained": 0.1', '"loss_trained": 0.2', 1))
     proc = litrec("sign", "--profile", "quick", "--key", key, cwd=root)
     assert proc.returncode == 1 and "not signed" in proc.stderr
+
+
+def test_a_deleted_signature_fails_where_signatures_are_required(signed, tmp_path):
+    """Unsigned passes by default; with --require-signed a result without its .sig is an error,
+    located, with the command that signs it."""
+    root, _, env, _ = copy(signed, tmp_path)
+    assert status(root, "--require-signed", env=env)[0] == 0  # signed: passes
+    (root / "results" / "toy" / "quick.json.sig").unlink()
+    code, rows = status(root, env=env)
+    assert code == 0 and rows["F1"]["provenance"]["signature"] == "unsigned"
+    proc = litrec("status", "--profile", "quick", "--require-signed", cwd=root, env=env)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert "results/toy/quick.json.sig: missing: the result is unsigned" in proc.stderr
+    assert "litrec sign toy --profile quick" in proc.stderr

@@ -29,6 +29,9 @@ def add_parser(sub) -> None:
                    "or with another number of usable cores, everything else unchanged, passes "
                    "(CI on runners unlike the machine the results were computed on); it stays "
                    "stale here and is not judged")
+    p.add_argument("--require-signed", action="store_true",
+                   help="exit 1 when a result is unsigned (no .sig beside it), as for a bad "
+                   "signature: where results must be signed, a deleted signature is not a pass")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="every outcome under its claim, wrapped to the terminal's width: both "
                    "sides' per-seed values, the interval, the evaluation noise, the reason for "
@@ -44,7 +47,7 @@ def run(args) -> int:
     from litrec.verdicts.status import status
 
     args.profile = args.profile or headline(args.results)
-    found = status(args.records, args.analysis, args.results, args.profile)
+    found = status(args.records, args.analysis, args.results, args.profile, args.require_signed)
     if args.format == "json":
         print(json.dumps([s.row() for s in found.statuses], indent=2, default=str))
     else:

@@ -58,8 +58,10 @@ def on_other_machine(statuses: list[ClaimStatus]) -> list[ClaimStatus]:
     return [s for s in statuses if s.verdict == "stale" and s.other_machine]
 
 
-def status(records: Path, analysis: Path | None, results: Path, profile: str) -> Status:
-    """Judge every claim from the stored results of `profile` (and the other scales')."""
+def status(records: Path, analysis: Path | None, results: Path, profile: str,
+           require_signed: bool = False) -> Status:
+    """Judge every claim from the stored results of `profile` (and the other scales'); with
+    `require_signed`, a result without a signature is a bad one too."""
     from litrec.verdicts.registration import Registrations
 
     proj = judged_project(records, analysis, results, profile)
@@ -67,7 +69,8 @@ def status(records: Path, analysis: Path | None, results: Path, profile: str) ->
     statuses = with_scales(proj, results, claim_statuses(proj, results, profile, registrations=regs),
                            profile, regs)
     errors, warnings = result_problems(statuses)
-    return Status(statuses, errors, warnings, bad_signatures(statuses, results, profile))
+    return Status(statuses, errors, warnings,
+                  bad_signatures(statuses, results, profile, require_signed))
 
 
 def by_result(statuses: list[ClaimStatus]) -> dict[str, dict]:
@@ -76,11 +79,20 @@ def by_result(statuses: list[ClaimStatus]) -> dict[str, dict]:
     return {s.analysis: s.provenance for s in statuses if s.analysis and "signature" in s.provenance}
 
 
-def bad_signatures(statuses: list[ClaimStatus], results: Path, profile: str) -> list[str]:
-    """A located line for each result whose signature does not verify."""
+def bad_signatures(statuses: list[ClaimStatus], results: Path, profile: str,
+                   require_signed: bool = False) -> list[str]:
+    """A located line for each result whose signature does not verify (and, with
+    `require_signed`, for each result that has none: a deleted `.sig` is not a pass)."""
     from litrec.runs.results import result_path
 
-    return [f"{result_path(results, name, profile)}.sig: bad signature: {p.get('signature_problem')}; "
-            f"re-sign it (litrec sign {name} --profile {profile}) if the result is yours as it is, "
-            "else rerun the analysis"
-            for name, p in sorted(by_result(statuses).items()) if p["signature"] == "bad"]
+    out = []
+    for name, p in sorted(by_result(statuses).items()):
+        where = f"{result_path(results, name, profile)}.sig"
+        if p["signature"] == "bad":
+            out.append(f"{where}: bad signature: {p.get('signature_problem')}; re-sign it (litrec "
+                       f"sign {name} --profile {profile}) if the result is yours as it is, else "
+                       "rerun the analysis")
+        elif require_signed and p["signature"] == "unsigned":
+            out.append(f"{where}: missing: the result is unsigned and signatures are required "
+                       f"(--require-signed); sign it: litrec sign {name} --profile {profile}")
+    return out
