@@ -27,6 +27,7 @@ from litrec.util.atomic import fresh_dir, fresh_name, replace_file, sync_dir, wr
 from litrec.util.confine import Refused, project_root, read_file
 from litrec.util.errors import DamagedResult, ResultsLocked, ResultsUnwritable
 from litrec.runs.result_checks import RERUN, field_name, json_line, result_problem
+from litrec.util import jsonread
 
 try:
     import fcntl
@@ -75,7 +76,7 @@ def read_result(results_dir: Path, name: str, profile: str) -> dict | None:
         raise DamagedResult(f"{path}:{line}: not UTF-8 (byte 0x{raw[exc.start]:02x}); "
                             f"{RERUN}") from None
     try:
-        data = json.loads(text)
+        data = jsonread.loads(text)
     except json.JSONDecodeError as exc:
         raise DamagedResult(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}); "
                             f"{RERUN}") from None
@@ -169,7 +170,7 @@ def _pointing(payload: dict, profile: str, folder: str) -> dict:
 def _pointed_to(out: Path) -> set[str]:
     """The folders the stored result's figure paths point into."""
     try:
-        data = json.loads(out.read_bytes())
+        data = jsonread.loads(out.read_bytes())
     except (OSError, ValueError):
         return set()
     figs = data.get("figures") if isinstance(data, dict) else None

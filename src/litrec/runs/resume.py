@@ -41,6 +41,7 @@ from pathlib import Path
 
 from litrec.util.atomic import replace_file
 from litrec.runs.seal import _canonical, seal
+from litrec.util import jsonread
 
 DIR_VARIABLE = "LITREC_CHECKPOINT_DIR"
 SECONDS_VARIABLE = "LITREC_CHECKPOINT_SECONDS"  # read by the analysis: seconds between checkpoints
@@ -122,7 +123,7 @@ def kept(results_dir: Path, name: str, profile: str, overrides: dict, key: str) 
     try:
         if path.is_symlink():
             return None
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = jsonread.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError, UnicodeDecodeError):
         return None
     if not isinstance(data, dict) or data.get("key") != key or data.get("overrides") != overrides:

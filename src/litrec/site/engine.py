@@ -29,6 +29,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from litrec.util import jsonread
+
 SHARD_MIN_PAGES = 300  # below this, one process: MkDocs then checks every anchor too
 MAX_SHARDS = 4
 _RECORD_PAGE = re.compile(r"^(?:records|anthology)/(?!index\.md$)[^/]+\.md$")
@@ -244,8 +246,8 @@ def _merge(site_dir: Path, shard_dir: Path, shard: set[str]) -> None:
         os.replace(built, site_dir / rel)
     index, extra = site_dir / "search" / "search_index.json", shard_dir / "search" / "search_index.json"
     if index.is_file() and extra.is_file():
-        data = json.loads(index.read_text(encoding="utf-8"))
-        data["docs"] += json.loads(extra.read_text(encoding="utf-8"))["docs"]
+        data = jsonread.loads(index.read_text(encoding="utf-8"))
+        data["docs"] += jsonread.loads(extra.read_text(encoding="utf-8"))["docs"]
         index.write_text(json.dumps(data, separators=(",", ":"), ensure_ascii=False), encoding="utf-8")
     sitemap, more = site_dir / "sitemap.xml", shard_dir / "sitemap.xml"
     if sitemap.is_file() and more.is_file():

@@ -27,6 +27,7 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 from litrec.site import engine
+from litrec.util import jsonread
 
 
 class _Watch:
@@ -173,9 +174,9 @@ def _patch_search(site_dir: Path, tmp: Path, fresh: set[str], gone: set[str]) ->
     index, new = site_dir / "search" / "search_index.json", tmp / "search" / "search_index.json"
     if not (index.is_file() and new.is_file()):
         return
-    data = json.loads(index.read_text(encoding="utf-8"))
+    data = jsonread.loads(index.read_text(encoding="utf-8"))
     entries: dict[str, list] = {}
-    for d in json.loads(new.read_text(encoding="utf-8"))["docs"]:
+    for d in jsonread.loads(new.read_text(encoding="utf-8"))["docs"]:
         entries.setdefault(d["location"].split("#")[0], []).append(d)
     docs = []
     for d in data["docs"]:

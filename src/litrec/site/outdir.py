@@ -20,6 +20,7 @@ from pathlib import Path, PurePosixPath
 
 from litrec.util.atomic import fresh_dir, fresh_name, replace_file
 from litrec.util.errors import SiteError, UsageError
+from litrec.util import jsonread
 
 SHOWN = 3  # foreign files named in a refusal
 
@@ -27,7 +28,7 @@ SHOWN = 3  # foreign files named in a refusal
 def listed(folder: Path, marker: str) -> set[str] | None:
     """The files the folder's manifest lists (None: no manifest, or one litrec cannot read)."""
     try:
-        data = json.loads((folder / marker).read_bytes())
+        data = jsonread.loads((folder / marker).read_bytes())
     except (OSError, ValueError):
         return None
     files = data.get("files") if isinstance(data, dict) else None

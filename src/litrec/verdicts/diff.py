@@ -13,7 +13,6 @@ changed*, not yet run). An `error` side says why. Nothing runs.
 
 from __future__ import annotations
 
-import json
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +22,7 @@ from litrec.util.errors import UsageError
 from litrec.util.formatting import fmt
 from litrec.verdicts.judge import MissingMetric, evaluate
 from litrec.runs.results import result_path
+from litrec.util import jsonread
 
 if TYPE_CHECKING:
     from litrec.records.project import Project
@@ -110,7 +110,7 @@ def read_result(results_dir: Path, name: str, side: Side) -> dict | None:
     path = result_path(Path(results_dir).resolve(), name, side.profile)
     if side.rev is None:
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
+            return jsonread.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
     root = _toplevel(_existing(results_dir))
@@ -122,7 +122,7 @@ def read_result(results_dir: Path, name: str, side: Side) -> dict | None:
     if done.returncode != 0:
         return None
     try:
-        return json.loads(done.stdout.decode("utf-8"))
+        return jsonread.loads(done.stdout.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         return None
 

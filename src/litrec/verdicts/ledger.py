@@ -31,6 +31,7 @@ Status = Any  # a `litrec.verdicts.claims.ClaimStatus` (not imported: it imports
 
 from litrec.util.diagnostics import Diagnostic
 from litrec.verdicts.criteria import base_claim
+from litrec.util import jsonread
 
 if TYPE_CHECKING:
     from litrec.records.project import Project
@@ -142,7 +143,7 @@ def read_history(results_dir: Path, name: str, profile: str, claim: str | None =
     out = []
     for line in text.splitlines():
         try:
-            e = json.loads(line)
+            e = jsonread.loads(line)
         except ValueError:
             continue
         if isinstance(e, dict) and (claim is None or e.get("claim") == claim):
@@ -173,7 +174,7 @@ def _unrecorded(result_path: Path) -> tuple[Path, int, str] | None:
     """A result that names its ledger (`history`, written by a run that records its judgements)
     with no entry of that ledger for it: the end was cut, or the file removed."""
     try:
-        result = json.loads(result_path.read_text(encoding="utf-8"))
+        result = jsonread.loads(result_path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError):
         return None  # a damaged result is `litrec.runs.state.modified_results`'s to report
     if not (isinstance(result, dict) and result.get("history") == f"{result_path.stem}{SUFFIX}"
@@ -213,7 +214,7 @@ def _chain_problem(path: Path) -> tuple[int, int, str, str] | None:
     prev_line: str | None = None
     for i, line in enumerate(text.splitlines(), start=1):
         try:
-            e = json.loads(line)
+            e = jsonread.loads(line)
         except ValueError as exc:
             return i, 1, "", f"not a JSON object ({exc}); {FIX}"
         if not isinstance(e, dict):

@@ -35,6 +35,7 @@ from typing import Any
 from litrec.cache import history
 from litrec.util.gitinfo import head_of
 from litrec.verdicts.ledger import read_history
+from litrec.util import jsonread
 
 STATES = ("pre-registered", "post hoc", "uncommitted", "unknown")
 TIMEOUT_S = 20.0
@@ -155,7 +156,7 @@ def _names(metrics: Any, prefix: str = "") -> set[str]:
 def _result_facts(raw: bytes | str | None) -> tuple[dt.datetime, set[str]] | None:
     """(started, metric names) of a result's bytes; None where it does not parse."""
     try:
-        data = json.loads(raw) if raw else None
+        data = jsonread.loads(raw) if raw else None
     except ValueError:
         return None
     if not isinstance(data, dict):
