@@ -233,6 +233,9 @@ def test_a_package_upgraded_in_the_projects_venv_makes_results_stale(tmp_path, l
 
 @pytest.mark.parametrize("name, value", [
     ("PYTHONHASHSEED", "7"),
+    ("JAX_DEFAULT_PRNG_IMPL", "rbg"),
+    pytest.param("OMP_NUM_THREADS", "3", marks=pytest.mark.slow),
+    pytest.param("TF_XLA_FLAGS", "--tf_xla_auto_jit=2", marks=pytest.mark.slow),
     pytest.param("XLA_FLAGS", "--xla_cpu_x=1", marks=pytest.mark.slow),
     pytest.param("JAX_ENABLE_X64", "1", marks=pytest.mark.slow)])
 def test_a_numerics_variable_makes_results_stale(tmp_path, litrec, name, value):
@@ -243,6 +246,30 @@ def test_a_numerics_variable_makes_results_stale(tmp_path, litrec, name, value):
     doc, _ = _answer(litrec, root, env={name: value})
     assert doc["ran"] == ["toy"]
     assert json.loads((root / "results/toy/quick.json").read_text())["inputs"]["env"] == {name: value}
+
+
+@pytest.mark.parametrize("name, value", [
+    ("JAX_COMPILATION_CACHE_DIR", "elsewhere"),       # where compiled programs are kept
+    ("TF_CLI_CONFIG_FILE", "/root/.terraformrc"),      # Terraform's, not TensorFlow's
+    ("XLA_PYTHON_CLIENT_MEM_FRACTION", ".5"),          # device memory reserved
+    ("LITREC_TOY_UNRELATED", "1")])
+def test_a_variable_that_cannot_change_numbers_leaves_results_current(tmp_path, litrec, name, value):
+    root = _project(tmp_path / "p", PLAIN)
+    _answer(litrec, root)
+    status = litrec("status", "--profile", "quick", "--check-current", cwd=root, env={name: value})
+    assert status.code == 0, status.text
+
+
+def test_the_numerics_variables_are_named_by_prefix():
+    from litrec.runs.inputs import is_numeric_variable
+
+    numeric = ["JAX_DEFAULT_PRNG_IMPL", "JAX_ENABLE_X64", "JAX_SOME_FUTURE_FLAG", "XLA_FLAGS", "TF_XLA_FLAGS",
+               "OMP_NUM_THREADS", "MKL_CBWR", "OPENBLAS_CORETYPE", "NUMEXPR_MAX_THREADS"]
+    not_numeric = ["JAX_COMPILATION_CACHE_DIR", "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "TF_CLI_CONFIG_FILE",
+                   "TF_VAR_region", "TF_CPP_MIN_LOG_LEVEL", "XLA_PYTHON_CLIENT_PREALLOCATE", "PATH", "HOME",
+                   "PYTHONHASHSEED"]  # the hash seed is read as the interpreter started with it
+    assert [n for n in numeric if not is_numeric_variable(n)] == []
+    assert [n for n in not_numeric if is_numeric_variable(n)] == []
 
 
 def test_a_result_that_records_no_inputs_is_stale_and_says_why(tmp_path, litrec):

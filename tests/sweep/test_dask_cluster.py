@@ -4,7 +4,12 @@ two `dask worker` processes on loopback, the workers in a folder of their own.
 - a worker killed (with its nanny) while it runs a point: the other one runs it again, and
   the result is the local executor's, byte for byte but for the times;
 - a `tls://` cluster with a self-made certificate: litrec, given dask's TLS settings, gets
-  the same result; without the cluster's certificate it cannot connect.
+  the same result; without the cluster's certificate it cannot connect;
+- a worker whose nanny set OMP_NUM_THREADS (and the others) to 1, as every `dask worker`'s
+  does, against a run without: refused, naming the variables and the fix.
+
+The runs that succeed have the thread counts the nannies give their workers, as
+site/scale-out.md says (they are inputs of a result).
 
 Each test starts its own processes: slow (`make test-all`, or `pytest -m slow`).
 """
@@ -30,8 +35,14 @@ from .realcluster import Cluster, self_signed  # noqa: E402
 from tests.conftest import without_times  # noqa: E402
 
 RESULT = ("toy-sweep", "quick.json")
+THREADS = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
 
 
+@pytest.fixture
+def as_the_workers(monkeypatch):
+    """litrec's process (and the processes it starts) with the thread counts of the workers."""
+    for name, value in THREADS.items():
+        monkeypatch.setenv(name, value)
 
 
 def _result(root, results: str) -> dict:
@@ -44,7 +55,8 @@ def _tries(folder) -> list[tuple[int, int]]:
     return [(int(p.name.split(".")[0]), int(p.name.split(".")[1])) for p in names]
 
 
-def test_a_worker_killed_mid_sweep_on_a_real_cluster_changes_nothing(sweep_project, cli, tmp_path_factory):
+def test_a_worker_killed_mid_sweep_on_a_real_cluster_changes_nothing(sweep_project, cli, tmp_path_factory,
+                                                                     as_the_workers):
     markers = sweep_project / "markers"
     markers.mkdir()
     write_toy(sweep_project, sleep=2.0, marker_dir=str(markers))
@@ -92,7 +104,7 @@ def _litrec(root, *args, env=None) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
-def test_a_tls_cluster_with_a_self_made_certificate(sweep_project, cli, tmp_path_factory):
+def test_a_tls_cluster_with_a_self_made_certificate(sweep_project, cli, tmp_path_factory, as_the_workers):
     code, _, err = cli("run", "--profile", "quick", "--jobs", "1", "--results", "local")
     assert code == 0, err
     certs = self_signed(tmp_path_factory.mktemp("certs"))
@@ -118,3 +130,16 @@ def test_a_tls_cluster_with_a_self_made_certificate(sweep_project, cli, tmp_path
     assert without_times(_result(sweep_project, "dask")) == without_times(_result(sweep_project, "local"))
     assert not sweep_project.joinpath("stranger", *RESULT).exists()
     assert not sweep_project.joinpath("plain", *RESULT).exists()
+
+
+def test_workers_with_other_thread_counts_are_refused_with_the_fix(sweep_project, cli, tmp_path_factory,
+                                                                   monkeypatch):
+    for name in THREADS:
+        monkeypatch.delenv(name, raising=False)
+    write_toy(sweep_project)
+    with Cluster(tmp_path_factory.mktemp("cluster"), workers=1) as cluster:
+        code, _, err = cli("run", "--profile", "quick", "--executor", "dask", "--scheduler", cluster.address,
+                           "--results", "dask")
+    assert code == 1 and "Traceback" not in err
+    assert "OMP_NUM_THREADS" in err and "set the same where litrec runs" in err
+    assert not sweep_project.joinpath("dask", *RESULT).exists()

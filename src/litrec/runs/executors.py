@@ -34,6 +34,7 @@ import signal
 import sys
 from typing import Any, Callable, Iterable, Iterator
 
+from litrec.runs.inputs import is_numeric_variable
 from litrec.util.errors import ExecutorError
 
 EXECUTORS = ("local", "dask")
@@ -276,8 +277,14 @@ class DaskExecutor:
                 raise ExecutorError(f"cannot reach the dask scheduler at {address}: {exc}") from None
         else:
             # for the cluster's life (a killed worker restarts the same way): forked workers
+            # and without the thread counts dask's nannies give them (OMP_NUM_THREADS=1, ...):
+            # numerics variables, the same in every worker as in litrec's own process
+            spawn = dask.config.get("distributed.nanny.pre-spawn-environ", default={}) or {}
             self.method = dask.config.set({"distributed.worker.multiprocessing-method":
-                                           start_method(), **QUIET})
+                                           start_method(), **QUIET,
+                                           "distributed.nanny.pre-spawn-environ":
+                                               {k: v for k, v in spawn.items()
+                                                if not is_numeric_variable(k)}})
             before = self.environ = dict(os.environ)
             try:
                 self.cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,

@@ -19,7 +19,7 @@ calls (staleness in `litrec.runs.state`, the runner and its workers, the run mem
   jaxlib) records jax, jaxlib, numpy and optax, as results always have; one that
   imports no JAX records the distributions of what it does import;
 - **python**: the interpreter (implementation and version);
-- **env**: the environment variables that change numbers, `NUMERIC_ENV`, those set;
+- **env**: the environment variables that can change numbers (`is_numeric_variable`), those set;
 - **isa**: the machine and the CPU's instruction-set features that change what
   XLA and the BLAS libraries compile, hence float round-off (`litrec.runs.machine`),
   for an analysis that imports a compiled numerics package (`NUMERIC_IMPORTS`);
@@ -58,16 +58,36 @@ from litrec.runs.packages import JAX_IMPORTS, VERSIONED, package_versions, versi
 from litrec.cache.sourcefacts import fact
 
 __all__ = ["JAX_IMPORTS", "RESULT_FORMAT", "VERSIONED", "Inputs", "analysis_inputs",
-           "data_files", "environment", "module_closure", "module_imports", "package_versions",
+           "data_files", "environment", "is_numeric_variable", "module_closure", "module_imports", "package_versions",
            "result_inputs", "watch_paths"]
 
 RESULT_FORMAT = 2  # 2: sealed (content hash), pre-registered expectations, seeds
-# The environment variables that change the numbers an analysis computes: XLA's compiler
-# options, JAX's default precision, dtypes, random-bit generator and platform, and Python's
-# hash seed (the order of a set of strings).
-NUMERIC_ENV = ("XLA_FLAGS", "JAX_ENABLE_X64", "JAX_DEFAULT_MATMUL_PRECISION",
-               "JAX_DEFAULT_DTYPE_BITS", "JAX_THREEFRY_PARTITIONABLE", "JAX_PLATFORMS",
-               "JAX_PLATFORM_NAME", "JAX_DISABLE_JIT", "PYTHONHASHSEED")
+# The environment variables that can change the numbers an analysis computes: every one whose
+# name starts with a prefix of `NUMERIC_PREFIXES` (JAX's and XLA's options: precision, dtypes,
+# random-bit generator, platform, compiler flags; TensorFlow's; the thread counts and kernels of
+# the OpenMP and BLAS libraries), and Python's hash seed (the order of a set of strings).
+NUMERIC_PREFIXES = ("JAX_", "XLA_", "TF_", "OMP_", "MKL_", "OPENBLAS_", "BLIS_", "GOTO_",
+                    "NUMEXPR_", "VECLIB_")
+# Under those prefixes, what cannot change a number: where JAX keeps its compiled programs and when
+# it keeps one (a cache makes a run faster, never different), logging and traceback display, how
+# much device memory XLA's client reserves, and Terraform's settings (`TF_CLI_CONFIG_FILE`,
+# `TF_VAR_x`, ...), which share TensorFlow's prefix.
+NOT_NUMERIC = frozenset({
+    "JAX_COMPILATION_CACHE_DIR", "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS",
+    "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "JAX_LOG_COMPILES", "JAX_EXPLAIN_CACHE_MISSES",
+    "JAX_TRACEBACK_FILTERING", "JAX_INCLUDE_FULL_TRACEBACKS_IN_LOCATIONS", "JAX_LOGGING_LEVEL",
+    "JAX_DEBUG_LOG_MODULES", "TF_CPP_MIN_LOG_LEVEL", "TF_CPP_MAX_VLOG_LEVEL", "TF_CPP_VMODULE",
+    "TF_DATA_DIR", "TF_IN_AUTOMATION", "TF_INPUT", "TF_WORKSPACE", "TF_PLUGIN_CACHE_DIR",
+    "TF_LOG", "TF_LOG_PATH", "TF_LOG_CORE", "TF_LOG_PROVIDER", "TF_IGNORE",
+    "TF_STATE_PERSIST_INTERVAL"})
+NOT_NUMERIC_PREFIXES = ("XLA_PYTHON_CLIENT_", "TF_CLI_", "TF_VAR_", "TF_TOKEN_", "TF_REGISTRY_")
+def is_numeric_variable(name: str) -> bool:
+    """Whether the environment variable `name` is an input of every result (`NUMERIC_PREFIXES`,
+    less `NOT_NUMERIC`; `PYTHONHASHSEED` is read as the interpreter started with it)."""
+    return (name.startswith(NUMERIC_PREFIXES) and name not in NOT_NUMERIC
+            and not name.startswith(NOT_NUMERIC_PREFIXES))
+
+
 # The packages of compiled numerics whose float round-off follows the CPU's instruction set.
 NUMERIC_IMPORTS = frozenset({"jax", "jaxlib", "optax", "numpy", "scipy", "sklearn", "torch",
                              "tensorflow", "numba"})
@@ -82,11 +102,11 @@ def interpreter() -> str:
 
 
 def numeric_env() -> dict[str, str]:
-    """The variables of `NUMERIC_ENV` that are set, with their values (`PYTHONHASHSEED` as
-    the interpreter started with it, `hash_seed_at_start`)."""
-    env = {k: os.environ[k] for k in NUMERIC_ENV if k in os.environ and k != "PYTHONHASHSEED"}
+    """The numerics variables that are set (`is_numeric_variable`), with their values, in name
+    order, and `PYTHONHASHSEED` as the interpreter started with it (`hash_seed_at_start`)."""
+    env = {k: os.environ[k] for k in sorted(os.environ) if is_numeric_variable(k)}
     seed = hash_seed_at_start()
-    return {**env, "PYTHONHASHSEED": seed} if seed is not None else env  # the last of NUMERIC_ENV
+    return {**env, "PYTHONHASHSEED": seed} if seed is not None else env  # last, as before
 
 
 @functools.lru_cache(maxsize=1)

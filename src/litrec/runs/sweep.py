@@ -163,9 +163,16 @@ def _check_worker(point: Point, versions: dict) -> None:
             "cores": machine_cores() if want.get("cores") is not None else None}
     diff = [f"{k} {here[k]!r} (the run has {want.get(k)!r})" for k in here if here[k] != want.get(k)]
     if diff:
+        hint = ""
+        stored = want.get("env") if isinstance(want.get("env"), dict) else {}
+        if any(env.get(k) != stored.get(k)
+               for k in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")):
+            hint = (" (a `dask worker`'s nanny sets OMP_NUM_THREADS, MKL_NUM_THREADS and "
+                    "OPENBLAS_NUM_THREADS to 1 in its worker, distributed.nanny.pre-spawn-environ: "
+                    "set the same where litrec runs, or start the workers with the run's values)")
         raise SweepError(f"worker {host} has {'; '.join(diff)}; a result is computed with one "
                          "interpreter, numerics environment, instruction set and number of usable "
-                         "cores: run the workers alike")
+                         f"cores: run the workers alike{hint}")
 
 
 def _check_data(point: Point, when: str) -> None:
