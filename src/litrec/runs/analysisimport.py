@@ -145,6 +145,11 @@ def load_analysis(root: str, package: str, module: str, expected: dict[str, str]
     return mod, dict(sorted(files.items()))
 
 
+def compiled_sources() -> dict[str, str]:
+    """Every module source of an analysis package compiled in this process: path -> SHA-256."""
+    return dict(_READ)
+
+
 @contextlib.contextmanager
 def expecting(package: str, expected: dict[str, str] | None):
     """While inside: a module of `package` the analysis imports late (inside `run`) must have

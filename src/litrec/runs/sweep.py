@@ -37,7 +37,8 @@ from typing import Any
 
 from litrec.runs import interrupt
 from litrec.verdicts import stats
-from litrec.runs.analysisimport import expecting, load_analysis
+from litrec.runs.analysisimport import compiled_sources, expecting, load_analysis
+from litrec.runs.observe import check as check_observed, observing
 from litrec.runs.contract import check_module, check_output, check_seed_outputs
 from litrec.util.errors import AnalysisExited, InputsChanged, SweepError
 from litrec.runs.inputs import data_files, interpreter, machine_cores, machine_isa, numeric_env, package_versions
@@ -210,27 +211,30 @@ def run_point(point: Point, progress=None) -> dict | list[dict]:
 
 def _run_point(point: Point, progress=None) -> dict | list[dict]:
     """One output (`run`), or one per seed in order when the point batches seeds (`run_seeds`)."""
-    mod, _ = load_analysis(point.root, point.package, point.module, point.code_files)
-    check_module(mod, point.module)
-    _check_worker(point, package_versions(tuple(point.versions or ())))
-    _check_data(point, "since the run hashed it")
-    config = make_config(mod, point.profile, point.overrides)
-    uses_jax = "jax" in point.versions if point.versions is not None else "jax" in sys.modules
+    with observing(point.root, (point.checkpoints,)) as seen:  # what it reads and imports inside the project
+        mod, _ = load_analysis(point.root, point.package, point.module, point.code_files)
+        check_module(mod, point.module)
+        _check_worker(point, package_versions(tuple(point.versions or ())))
+        _check_data(point, "since the run hashed it")
+        config = make_config(mod, point.profile, point.overrides)
+        uses_jax = "jax" in point.versions if point.versions is not None else "jax" in sys.modules
 
-    with compile_cache(point.root if point.compile_cache and uses_jax else None), \
-            expecting(point.package, point.code_files), checkpoint_env(point.checkpoints):
-        t0 = time.perf_counter()
-        if point.seeds is None:
-            outs = [check_output(mod.run(config, progress=progress), mod.__name__,
-                                 declared=getattr(mod, "METRICS", None))]
-            configs = [config]
-        else:
-            seeds = list(point.seeds)
-            outs = check_seed_outputs(mod.run_seeds(config, seeds, progress=progress), seeds,
-                                      mod.__name__, getattr(mod, "METRICS", None))
-            configs = [dataclasses.replace(config, seed=s) for s in seeds]
-        metrics = [to_json(out["metrics"]) for out in outs]  # waits for JAX's asynchronous work
-        wall = time.perf_counter() - t0
+        with compile_cache(point.root if point.compile_cache and uses_jax else None), \
+                expecting(point.package, point.code_files), checkpoint_env(point.checkpoints):
+            t0 = time.perf_counter()
+            if point.seeds is None:
+                outs = [check_output(mod.run(config, progress=progress), mod.__name__,
+                                     declared=getattr(mod, "METRICS", None))]
+                configs = [config]
+            else:
+                seeds = list(point.seeds)
+                outs = check_seed_outputs(mod.run_seeds(config, seeds, progress=progress), seeds,
+                                          mod.__name__, getattr(mod, "METRICS", None))
+                configs = [dataclasses.replace(config, seed=s) for s in seeds]
+            metrics = [to_json(out["metrics"]) for out in outs]  # waits for JAX's asynchronous work
+            wall = time.perf_counter() - t0
+    check_observed(seen, point.package, point.code_files, (point.inputs or {}).get("data"),
+                   compiled_sources())
     _check_data(point, "while the analysis ran")
     where = {"platform": platform_info(), "device": device_info(uses_jax)}
     done = []

@@ -82,6 +82,11 @@ class InputsChanged(RunError):
     file missing) or changed between being hashed and being used; nothing is stored."""
 
 
+class UndeclaredInput(RunError):
+    """An analysis read a file or imported a module inside the project that its result's
+    inputs do not hold (`litrec.runs.observe`); nothing is stored."""
+
+
 class InvalidRecords(InputError):
     """The records have errors (`diagnostics`, sorted by place): a command that acts on the
     records refuses them; the command layer prints each, then this message (exit 1)."""

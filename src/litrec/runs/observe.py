@@ -1,0 +1,181 @@
+"""What an analysis reads and imports, seen while it runs, against what its result declares.
+
+A result is current while its inputs are (`litrec.runs.inputs`): the code of the
+analysis package that its module imports, the data files it declares in `DATA`,
+the packages it imports, and so on. Those are worked out before the run, from the
+source; an analysis can read past them (`open` on a file it never declared, a
+helper module beside `analysis/`, `exec(open(path).read())`, `runpy.run_path`,
+`importlib.util.spec_from_file_location`), and its result would stay current
+while what it read changes.
+
+So every point runs observed. Python's audit hooks (PEP 578) see every file
+opened for reading, whatever opens it (`open`, `numpy.load`, the import system,
+`runpy`), and after the point every module in `sys.modules` with a file is
+looked at. Inside the project, a file or module is allowed when the result's
+inputs hold it: the analysis package's modules (`analysis/`, compiled from the
+bytes hashed), the declared data files, and what litrec and the installed
+packages bring (the virtual environment, litrec's own source, litrec's caches
+under `.litrec-cache/`, the training checkpoints it keeps for the run). Anything else read inside the project fails the point
+with `UndeclaredInput`, naming the file and the fix; nothing is stored. The rule
+is a refusal, not an automatic addition: a file added to the inputs on the fly
+would make the result depend on what a run happened to open, and `status` could
+not tell it was stale without running it again.
+
+Outside the project nothing is refused (Python, its packages, fonts, `/proc`): the
+packages are inputs by their versions (`litrec.runs.packages`).
+
+An audit hook cannot be removed, so one is installed per process, the first time a
+point runs, and does nothing (one attribute test) outside a point.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+from litrec.util.errors import UndeclaredInput
+
+
+@dataclass
+class Observation:
+    """What one point read inside `root`, the project folder."""
+
+    root: str
+    skip: tuple[str, ...]                      # folders inside root whose files are not the project's
+    opened: dict[str, None] = field(default_factory=dict)   # absolute paths, in order, once each
+
+    def inside(self, path: str) -> str | None:
+        """`path` relative to the project when it is inside it and not in a skipped folder."""
+        if not path.startswith(self.root):
+            return None
+        if path.startswith(self.skip):
+            return None
+        rel = path[len(self.root):].lstrip(os.sep)
+        return rel or None
+
+
+_CURRENT: Observation | None = None
+_INSTALLED = False
+
+
+def _hook(event: str, args: tuple) -> None:
+    obs = _CURRENT
+    if obs is None or event != "open":
+        return
+    path, mode = args[0], args[1]
+    if not isinstance(path, (str, bytes, os.PathLike)) or isinstance(path, int):
+        return
+    if isinstance(mode, str) and ("w" in mode or "a" in mode or "x" in mode) and "+" not in mode:
+        return  # written, not read
+    if isinstance(mode, int) or mode is None:
+        flags = args[2] if len(args) > 2 and isinstance(args[2], int) else 0
+        if flags & (os.O_WRONLY | os.O_RDWR) == os.O_WRONLY:
+            return
+    try:
+        text = os.fsdecode(path)
+        full = text if os.path.isabs(text) else os.path.join(os.getcwd(), text)
+        obs.opened.setdefault(os.path.normpath(full), None)
+    except (TypeError, ValueError, OSError):
+        return
+
+
+def _install() -> None:
+    global _INSTALLED
+    if not _INSTALLED:
+        sys.addaudithook(_hook)
+        _INSTALLED = True
+
+
+def _skipped(root: Path) -> tuple[str, ...]:
+    """Folders inside the project whose files are not the project's inputs: the interpreter's
+    environment (a `.venv` in the project), every site-packages folder on the path, litrec's
+    own source and its caches."""
+    import litrec
+
+    candidates = {sys.prefix, sys.exec_prefix, sys.base_prefix,
+                  str(Path(litrec.__file__).resolve().parent), str(root / ".litrec-cache")}
+    candidates |= {p for p in sys.path if p and ("site-packages" in p or "dist-packages" in p)}
+    out = []
+    for c in candidates:
+        full = os.path.normpath(os.path.abspath(c))
+        if full.startswith(str(root)) and full != str(root):
+            out.append(full + os.sep)
+    return tuple(sorted(out))
+
+
+@contextlib.contextmanager
+def observing(root: str | Path, litrecs: tuple[str | None, ...] = ()) -> Iterator[Observation]:
+    """While inside: record every file opened for reading under the project folder `root`,
+    but in folders litrec keeps for the run (`litrecs`: its training checkpoints)."""
+    global _CURRENT
+    real = Path(os.path.realpath(root))
+    own = tuple(os.path.normpath(os.path.realpath(f)) + os.sep for f in litrecs if f)
+    obs = Observation(str(real) + os.sep, tuple(sorted(_skipped(real) + own)))
+    _install()
+    before, _CURRENT = _CURRENT, obs
+    try:
+        yield obs
+    finally:
+        _CURRENT = before
+
+
+def _module_file(mod) -> str | None:
+    path = getattr(mod, "__file__", None)
+    if not isinstance(path, str):
+        return None
+    return os.path.normpath(os.path.realpath(path))
+
+
+def check(obs: Observation, package: str, code_files: dict[str, str] | None,
+          data: dict[str, str] | None, loaded: dict[str, str]) -> None:
+    """UndeclaredInput unless every file the point read and every module loaded inside the
+    project is one of its inputs: a module or file of the analysis package `package` that was
+    compiled from hashed bytes (`loaded`: absolute path -> hash, and `code_files`), or a
+    declared data file (`data`, relative to the project)."""
+    allowed = {os.path.normpath(os.path.realpath(p)) for p in loaded}
+    root = obs.root
+    allowed |= {os.path.normpath(os.path.join(root, rel)) for rel in (code_files or {})}
+    allowed |= {os.path.normpath(os.path.join(root, rel)) for rel in (data or {})}
+    modules, files = [], []
+    for name, mod in list(sys.modules.items()):
+        path = _module_file(mod)
+        if path is None or obs.inside(path) is None or path in allowed:
+            continue
+        if name == package or name.startswith(package + "."):
+            continue  # compiled from its hashed bytes (analysisimport refuses any other)
+        modules.append((name, obs.inside(path)))
+    shown = {rel for _, rel in modules}
+    for path in obs.opened:
+        rel = obs.inside(os.path.normpath(os.path.realpath(path)))
+        if rel is None or os.path.normpath(os.path.realpath(path)) in allowed:
+            continue
+        if rel.endswith(".pyc") or "__pycache__" in Path(rel).parts:
+            continue  # a module's compiled form: its module is named above
+        if rel in shown or os.path.isdir(path):
+            continue
+        files.append(rel)
+    if not modules and not files:
+        return
+    parts = []
+    if modules:
+        parts.append("imported " + ", ".join(f"{name} from {rel}" for name, rel in sorted(modules))
+                     + f" (not in the analysis package '{package}', so litrec never hashed it: "
+                     f"move it into {package}/ and import it from there, or install it as a package, not "
+                     "editable, whose version is then an input)")
+    code = sorted(f for f in files if f.endswith(".py"))
+    data_read = sorted(f for f in files if not f.endswith(".py"))
+    if code:
+        parts.append("ran the code of " + ", ".join(code)
+                     + f" (exec, runpy or a loader by file: litrec never hashed it; move it into "
+                     f"{package}/ and import it from there)")
+    if data_read:
+        parts.append("read " + ", ".join(data_read)
+                     + " (not declared: add it to the module's DATA, e.g. DATA = ['"
+                     + data_read[0] + "'], so that its bytes are an input of the result)")
+    raise UndeclaredInput("the analysis " + "; and ".join(parts)
+                          + "; nothing was stored")
+
