@@ -131,3 +131,48 @@ def test_the_commit_and_a_dirty_tree_are_recorded(tmp_path):
     assert result["history"] == "quick.history.jsonl"
     _, rows = status(root)
     assert rows["F3"]["provenance"]["commit"] == head
+
+
+def _rechain(got: list[str]) -> list[str]:
+    """Every line's `prev` and `entry` recomputed after an edit, as a forger with litrec's own
+    `line_hash` would."""
+    out, prev = [], None
+    for i, line in enumerate(got, start=1):
+        e = json.loads(line)
+        e.update(entry=i, prev=None if prev is None else line_hash(prev))
+        prev = json.dumps(e, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        out.append(prev)
+    return out
+
+
+def test_a_result_holds_the_ledgers_head_as_its_run_found_it(ran):
+    result = json.loads((ran / "results" / "toy" / "quick.json").read_text())
+    assert result["ledger"] == {"entries": 2, "head": line_hash(lines(ran)[1])}
+
+
+@pytest.mark.parametrize("edit", ["rewrite", "remove"])
+def test_a_rewritten_and_rechained_history_is_located_by_the_results_anchor(ran, tmp_path, edit):
+    root = tmp_path / "copy"
+    shutil.copytree(ran, root)
+    path = root / "results" / "toy" / "quick.history.jsonl"
+    got = lines(root)
+    if edit == "rewrite":  # the first run's failure made a pass, every line re-chained
+        got[0] = got[0].replace('"verdict":"not reproduced"', '"verdict":"reproduced"')
+    else:  # the first run's failure removed, every line re-chained
+        del got[0]
+    path.write_text("".join(line + "\n" for line in _rechain(got)))
+    proc = litrec("validate", cwd=root)
+    assert proc.returncode == 1, proc.stdout
+    # line 2 is where the result's anchor no longer meets the ledger
+    assert "results/toy/quick.history.jsonl:2:" in proc.stdout and "was rewritten" in proc.stdout
+
+
+def test_a_claims_entry_cut_from_the_results_judgement_is_located(ran, tmp_path):
+    root = tmp_path / "copy"
+    shutil.copytree(ran, root)
+    path = root / "results" / "toy" / "quick.history.jsonl"
+    got = [line for line in lines(root) if not ('"entry":4' in line)]  # F2's judgement of the result
+    path.write_text("".join(line + "\n" for line in _rechain(got)))
+    proc = litrec("validate", cwd=root)
+    assert proc.returncode == 1, proc.stdout
+    assert "no entry judges ARXIV-0000.00003#F2 on the stored result quick.json" in " ".join(proc.stdout.split())

@@ -127,3 +127,30 @@ def test_a_deleted_signature_fails_where_signatures_are_required(signed, tmp_pat
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert "results/toy/quick.json.sig: missing: the result is unsigned" in proc.stderr
     assert "litrec sign toy --profile quick" in proc.stderr
+
+
+def test_a_signature_covers_the_results_judgement_in_the_ledger(signed, tmp_path):
+    root, _, env, _ = copy(signed, tmp_path)
+    path = root / "results" / "toy" / "quick.history.jsonl"
+    got = path.read_text().splitlines()
+    assert '"verdict":"not reproduced"' in got[-1]
+    # the judgement rewritten to a pass and its chain recomputed: validate cannot tell ...
+    got[-1] = got[-1].replace('"verdict":"not reproduced"', '"verdict":"reproduced"')
+    path.write_text("".join(line + "\n" for line in got))
+    assert "history-rewritten" not in litrec("validate", "--format", "json", cwd=root).stdout
+    # ... the signature can
+    _, rows = status(root, env=env)
+    assert rows["F1"]["provenance"]["signature"] == "bad"
+
+
+def test_entries_appended_after_signing_leave_the_signature_whole(signed, tmp_path):
+    root, _, env, _ = copy(signed, tmp_path)
+    path = root / "results" / "toy" / "quick.history.jsonl"
+    from litrec.verdicts.ledger import line_hash
+
+    last = path.read_text().splitlines()[-1]
+    later = json.loads(last)
+    later.update(entry=later["entry"] + 1, prev=line_hash(last), result="0" * 64)
+    path.write_text(path.read_text() + json.dumps(later, sort_keys=True, separators=(",", ":")) + "\n")
+    _, rows = status(root, env=env)
+    assert rows["F1"]["provenance"]["signature"] == "signed"

@@ -3,7 +3,8 @@
 The seal (`litrec.runs.seal`) is a hash anyone can recompute: it catches an edit
 made by accident or by hand, not a forgery. A signature is what a forger
 cannot make without the signer's private key. `litrec sign` signs a result's
-JSON file (which holds the hashes of its figures) with `ssh-keygen -Y sign`
+JSON file (which holds the hashes of its figures and the head of its ledger as the run
+found it) and the ledger's entries through the last that judges it (`signed_bytes`) with `ssh-keygen -Y sign`
 under the namespace `litrec-result`, the tool git uses for SSH-signed commits,
 and writes the signature beside it: `results/<analysis>/<profile>.json.sig`.
 
@@ -104,9 +105,25 @@ def _keygen() -> str:
     return found
 
 
-def sign_file(result_file: Path, key: Path) -> Path:
-    """Sign `result_file` with `key`; the signature is written beside it. SigningError on failure."""
+def signed_bytes(result_file: Path) -> bytes:
+    """What a result's signature covers: the result file's bytes, then its ledger's up to the
+    last entry that judges it (`litrec.verdicts.ledger.judged_through`), so the judgement
+    recorded for a signed result cannot be rewritten without breaking its signature."""
+    from litrec.util import jsonread
+    from litrec.verdicts.ledger import judged_through
+
     data = result_file.read_bytes()
+    try:
+        result = jsonread.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return data
+    return data + judged_through(result_file, result)
+
+
+def sign_file(result_file: Path, key: Path) -> Path:
+    """Sign `result_file` and its judgement (`signed_bytes`) with `key`; the signature is
+    written beside it. SigningError on failure."""
+    data = signed_bytes(result_file)
     try:
         run = subprocess.run([_keygen(), "-Y", "sign", "-f", str(key), "-n", NAMESPACE, "-q"],
                              input=data, capture_output=True, timeout=TIMEOUT_S)
@@ -178,8 +195,13 @@ def signature_state(result_file: Path, root: Path) -> tuple[str, str | None]:
         return "unsigned", None
     try:
         a, b = os.stat(result_file), os.stat(sig)
+        try:  # the judgement a signature covers is in the ledger beside it
+            c = os.stat(result_file.with_name(result_file.stem + ".history.jsonl"))
+            led: tuple = (c.st_mtime_ns, c.st_size, c.st_ino)
+        except OSError:
+            led = ()
         key = (str(result_file.resolve()), a.st_mtime_ns, a.st_size, b.st_mtime_ns, b.st_size,
-               str(allowed_signers(root)))
+               str(allowed_signers(root)), led)
     except OSError:
         key = None
     if key is not None and key in _checked:
@@ -196,7 +218,7 @@ def _check(result_file: Path, sig: Path, root: Path) -> tuple[str, str | None]:
     except SigningError as exc:
         return "bad", f"cannot check the signature: {exc}"
     try:
-        data = result_file.read_bytes()
+        data = signed_bytes(result_file)
     except OSError as exc:
         return "bad", f"cannot read the result ({exc.strerror or exc})"
     allowed = allowed_signers(root)
@@ -214,13 +236,13 @@ def _check(result_file: Path, sig: Path, root: Path) -> tuple[str, str | None]:
                                     capture_output=True, timeout=TIMEOUT_S)
                 if ok.returncode == 0:
                     return "signed", who
-            return "bad", "the signature does not match the result as it is now"
+            return "bad", "the signature does not match the result and its judgement as they are now"
         ok = subprocess.run([keygen, "-Y", "check-novalidate", "-n", NAMESPACE, "-s", str(sig)],
                             input=data, capture_output=True, timeout=TIMEOUT_S)
     except (OSError, subprocess.SubprocessError) as exc:
         return "bad", f"cannot check the signature: {exc}"
     if ok.returncode != 0:
-        return "bad", "the signature does not match the result as it is now"
+        return "bad", "the signature does not match the result and its judgement as they are now"
     text = (ok.stdout + ok.stderr).decode("utf-8", "replace")
     key = next((w for w in text.split() if w.startswith("SHA256:")), "an unlisted key")
     return "signed", f"{key} (no allowed-signers file: the key itself is not checked)"

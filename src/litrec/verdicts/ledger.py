@@ -13,9 +13,15 @@ the content hash of the result judged. Each entry holds the SHA-256 of the
 line before it (`prev`; null on the first line), so an entry edited, removed
 or inserted breaks the chain, and entries cut from the end leave the stored
 result (which names its ledger, `history`) without its judgement: `history_problems` (run by `litrec validate`)
-says where. The file is committed beside the result; the
-result's fingerprint and seal never read it, so appending to it leaves a
-result as current as it was.
+says where. A result also holds the ledger's head as the run found it (`ledger`:
+entries and the hash of the last line, `anchor`), sealed with it: rewriting any
+earlier judgement and re-chaining every line after it (what `line_hash` alone
+allows anyone to do) no longer meets that hash. Every claim a result checks
+must have its entry. The result's own entries come after its anchor; a
+signature covers them (`judged_through`), so only a signed result's judgement is
+proof against a re-chained rewrite. The file is committed beside the result; the
+result's fingerprint never reads it, so appending to it leaves a result as
+current as it was.
 """
 
 from __future__ import annotations
@@ -90,6 +96,33 @@ def record(proj: Project, results_dir: Path, name: str, profile: str, state: Res
            [entry(st, state.result, git, expectations.get(base_claim(st.claim))) for st in statuses])
 
 
+def anchor(results_dir: Path, name: str, profile: str) -> dict:
+    """The ledger as a new result finds it, for the result to hold (`ledger`): how many entries
+    it has and the hash of its last line (null when empty). Sealed in the result (and signed
+    with it), it pins every judgement before the result's own: a line cut, edited or re-chained
+    up to there no longer ends at this hash. The caller holds the results folder's lock."""
+    count, last = _last_line(history_path(results_dir, name, profile))
+    return {"entries": count, "head": None if last is None else line_hash(last)}
+
+
+def judged_through(result_file: Path, result: dict) -> bytes:
+    """The ledger's bytes up to and including the last entry that judges `result` (by its
+    content hash): what a signature covers beside the result, so that the judgement of a signed
+    result cannot be rewritten, even re-chained, without breaking the signature; entries
+    appended by later runs leave it whole. Empty for a result that names no ledger."""
+    if not (isinstance(result, dict) and result.get("history") == f"{result_file.stem}{SUFFIX}"
+            and isinstance(result.get("content_hash"), str)):
+        return b""
+    try:
+        raw = (result_file.parent / result["history"]).read_bytes()
+    except OSError:
+        return b""
+    mark = f'"result":"{result["content_hash"]}"'.encode()
+    lines = raw.splitlines(keepends=True)
+    last = max((i for i, line in enumerate(lines) if mark in line), default=-1)
+    return b"".join(lines[:last + 1])
+
+
 def _last_line(path: Path) -> tuple[int, str | None]:
     """(number of lines, the last line) of the ledger; (0, None) when there is none."""
     try:
@@ -157,12 +190,16 @@ def history_problems(results_dir: Path, display=str) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     if not root.is_dir():
         return out
+    broken = set()
     for path in sorted(root.glob(f"*/*{SUFFIX}")):
         problem = _chain_problem(path)
         if problem is not None:
+            broken.add(path)
             line, col, field, message = problem
             out.append(Diagnostic(display(path), line, col, field, message, "history-rewritten"))
     for path in sorted(root.glob("*/*.json")):
+        if path.with_name(path.stem + SUFFIX) in broken:
+            continue  # its chain's break is the error to fix first
         problem = _unrecorded(path)
         if problem is not None:
             where, line, message = problem
@@ -194,6 +231,35 @@ def _unrecorded(result_path: Path) -> tuple[Path, int, str] | None:
                              f"{result['content_hash'][:16]}…): entries were cut from its end ({FIX}), or the run "
                              "that wrote the result was killed before it recorded its judgement "
                              "(rerun the analysis with --force)")
+    lines = text.splitlines()
+    held = result.get("ledger")
+    if isinstance(held, dict) and isinstance(held.get("entries"), int) and held["entries"] >= 0:
+        n, head = held["entries"], held.get("head")
+        if n > len(lines):
+            return path, len(lines) or 1, (f"{result_path.name} was written when this ledger had {n} "
+                                           f"entries; it has {len(lines)}: entries were cut; {FIX}")
+        if n and line_hash(lines[n - 1]) != head:
+            return path, n, (f"line {n} is not the line {result_path.name} recorded as the ledger's "
+                             f"head when it was written ({str(head)[:16]}…): the history up to there "
+                             f"was rewritten (an entry edited, cut or inserted, and re-chained); {FIX}")
+        if n == 0 and head is not None:
+            return path, 1, f"{result_path.name} recorded a ledger head where it found none; {FIX}"
+    claims = result.get("expectations")
+    if isinstance(claims, dict):
+        judged = set()
+        for line in lines:
+            if f'"result":"{result["content_hash"]}"' in line:
+                try:
+                    e = jsonread.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(e, dict) and isinstance(e.get("claim"), str):
+                    judged.add(base_claim(e["claim"]))
+        missing = sorted(c for c in claims if isinstance(c, str) and c not in judged)
+        if missing:
+            return path, found, (f"no entry judges {', '.join(missing)} on the stored result "
+                                 f"{result_path.name}, which checks {'them' if len(missing) > 1 else 'it'}: "
+                                 f"entries were cut ({FIX}), or rerun the analysis with --force")
     return None
 
 
