@@ -252,11 +252,21 @@ def test_a_symlinked_figure_fails_the_seal(project):
     os.symlink(elsewhere, fig)
     s = result_state(load_project(project / "records").registry, project / "results", NAME, PROFILE)
     assert s.state == "modified" and not s.current
-    assert "its figure curve.svg is missing" in s.reason
+    assert "its figure curve.svg is reached through a link" in s.reason
     assert s.reason.endswith(f"; rerun: litrec run {NAME} --profile {PROFILE} --force")
     (d,) = modified_results(project / "results")
-    assert "its figure curve.svg is missing" in d.message and d.code == "result-modified"
+    assert "its figure curve.svg is reached through a link" in d.message and d.code == "result-modified"
     assert p1(project).verdict == "modified"
+
+
+def test_a_figure_folder_that_is_a_link_fails_the_seal(project):
+    store(project, seeds3(), figures={"curve.svg": b"<svg/>"})
+    folder = project / "results" / NAME / PROFILE
+    elsewhere = project / "figures-elsewhere"
+    folder.rename(elsewhere)  # the same figures, the same bytes, in a folder reached by a link
+    os.symlink(elsewhere, folder)
+    s = result_state(load_project(project / "records").registry, project / "results", NAME, PROFILE)
+    assert s.state == "modified" and "reached through a link" in s.reason
 
 
 def test_a_swapped_figure_or_an_edited_number_breaks_the_seal(project):

@@ -54,9 +54,18 @@ def broken_seal(result: dict, folder: Path) -> str | None:
     for name, digest in sorted(hashes.items()):
         if str(name) not in where:
             return f"its figure {name} is not listed in it"
-        path = Path(folder) / where[str(name)]
+        rel = Path(where[str(name)])
+        if rel.is_absolute() or ".." in rel.parts:
+            return f"its figure {name} is listed outside its folder ({where[str(name)]})"
+        path, step = Path(folder) / rel, Path(folder)
+        linked = False
+        for part in rel.parts:  # every component: a linked folder is read through too
+            step = step / part
+            linked = linked or step.is_symlink()
+        if linked:
+            return f"its figure {name} is reached through a link ({where[str(name)]}); litrec reads no figure through one"
         try:
-            blob = path.read_bytes() if path.is_file() and not path.is_symlink() else None
+            blob = path.read_bytes() if path.is_file() else None
         except OSError:
             blob = None
         if blob is None:
