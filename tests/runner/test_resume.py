@@ -8,6 +8,7 @@ import os
 import random
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -154,6 +155,9 @@ def test_killed_at_random_moments_then_rerun_gives_the_same_numbers(tmp_path):
     result = json.loads((cut / "results" / "toy" / "quick.json").read_text())
     assert any("kept from an interrupted run" in n for n in result["notes"]) == resumed_from_partial
     assert any(p.get("kept") for p in result["points"]) == resumed_from_partial
+    for p in result["points"]:  # each kept seed says when and where it was computed
+        assert not p.get("kept") or (p["kept"]["host"] and p["kept"]["when"])
+    assert all("from an earlier sitting" in n for n in result["notes"] if "kept from an interrupted run" in n)
     assert all(p["wall_time_s"] > 0 for p in result["points"])  # kept ones too: the whole cost
 
 
@@ -163,7 +167,11 @@ def test_finished_points_are_kept_sealed_and_refused_when_edited_or_of_other_inp
     resume.keep(tmp_path, "toy", "paper_full", {"seed": 3}, "k1", out)
     path = resume.partial_dir(tmp_path, "toy", "paper_full") / "seed-3.json"
     assert path.is_file()
-    assert resume.kept(tmp_path, "toy", "paper_full", {"seed": 3}, "k1") == out
+    got = resume.kept(tmp_path, "toy", "paper_full", {"seed": 3}, "k1")
+    assert {k: v for k, v in got.items() if k != "sitting"} == out
+    # where it came from, for the result to show: evidence, not trust
+    assert got["sitting"]["host"] == socket.gethostname() and got["sitting"]["when"].startswith("20")
+    assert got["sitting"]["commit"] is None  # not a git repository
     assert resume.kept(tmp_path, "toy", "paper_full", {"seed": 3}, "k2") is None      # other inputs
     assert resume.kept(tmp_path, "toy", "paper_full", {"seed": 4}, "k1") is None      # no such point
     path.write_text(path.read_text().replace("0.25", "0.2"))                          # edited by hand

@@ -210,3 +210,8 @@ class Slot:
         except OSError:
             return False
         return True
+
+
+def cache_folder(root: Path) -> Path:
+    """The folder of litrec's caches in the project at `root` (what a run may read from)."""
+    return Path(root) / CACHE

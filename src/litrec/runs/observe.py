@@ -15,7 +15,7 @@ looked at. Inside the project, a file or module is allowed when the result's
 inputs hold it: the analysis package's modules (`analysis/`, compiled from the
 bytes hashed), the declared data files, and what litrec and the installed
 packages bring (the virtual environment, litrec's own source, litrec's caches
-under `.litrec-cache/`, the training checkpoints it keeps for the run). Anything else read inside the project fails the point
+(`litrec.cache`), the training checkpoints it keeps for the run). Anything else read inside the project fails the point
 with `UndeclaredInput`, naming the file and the fix; nothing is stored. The rule
 is a refusal, not an automatic addition: a file added to the inputs on the fly
 would make the result depend on what a run happened to open, and `status` could
@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
+from litrec.cache import cache_folder
 from litrec.util.errors import UndeclaredInput
 
 
@@ -97,7 +98,7 @@ def _skipped(root: Path) -> tuple[str, ...]:
     import litrec
 
     candidates = {sys.prefix, sys.exec_prefix, sys.base_prefix,
-                  str(Path(litrec.__file__).resolve().parent), str(root / ".litrec-cache")}
+                  str(Path(litrec.__file__).resolve().parent), str(cache_folder(root))}
     candidates |= {p for p in sys.path if p and ("site-packages" in p or "dist-packages" in p)}
     out = []
     for c in candidates:

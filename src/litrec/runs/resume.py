@@ -105,13 +105,28 @@ def point_file(overrides: dict) -> str:
     return ("_".join(parts) or "point") + ".json"
 
 
+def sitting(root: Path) -> dict:
+    """When, where and from which commit a point was computed: kept with it, and shown on the
+    result it goes into (`points[i].kept`), so a seed from an earlier sitting is evidence
+    whose origin anyone can see, not trust. The seal of a partial file is a hash anyone can
+    recompute: it proves the file is whole, not who computed it."""
+    import datetime as dt
+    import socket
+
+    from litrec.util.gitinfo import head_of
+
+    return {"when": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+            "host": socket.gethostname(), "commit": head_of(root)}
+
+
 def keep(results_dir: Path, name: str, profile: str, overrides: dict, key: str, out: dict) -> None:
     """Keep one finished point's output, sealed, written whole."""
     folder = partial_dir(results_dir, name, profile)
     folder.mkdir(parents=True, exist_ok=True)
     body = {**out, "figures": {k: v.decode("utf-8") for k, v in (out.get("figures") or {}).items()}}
     data = seal({"format": FORMAT, "analysis": name, "profile": profile, "overrides": overrides,
-                 "key": key, "output": body}, {}, default=str)
+                 "key": key, "output": body, "sitting": sitting(Path(results_dir).parent)},
+                {}, default=str)
     text = json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
     replace_file(folder / point_file(overrides), text.encode("utf-8"))
 
@@ -133,7 +148,10 @@ def kept(results_dir: Path, name: str, profile: str, overrides: dict, key: str) 
     out = data.get("output")
     if not isinstance(out, dict) or not isinstance(out.get("metrics"), dict):
         return None
-    return {**out, "figures": {k: str(v).encode("utf-8") for k, v in (out.get("figures") or {}).items()}}
+    where = data.get("sitting") if isinstance(data.get("sitting"), dict) else {}
+    return {**out, "figures": {k: str(v).encode("utf-8") for k, v in (out.get("figures") or {}).items()},
+            "sitting": {k: str(where.get(k)) if where.get(k) is not None else None
+                        for k in ("when", "host", "commit")}}
 
 
 def progress(results_dir: Path, name: str, profile: str) -> tuple[int, int]:
