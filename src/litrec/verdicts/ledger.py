@@ -127,7 +127,7 @@ def _last_line(path: Path) -> tuple[int, str | None]:
     """(number of lines, the last line) of the ledger; (0, None) when there is none."""
     try:
         text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # no ledger (or no folder) yet
         return 0, None
     lines = text.splitlines()
     return len(lines), (lines[-1] if lines else None)
