@@ -151,8 +151,9 @@ def check(obs: Observation, package: str, code_files: dict[str, str] | None,
         modules.append((name, obs.inside(path)))
     shown = {rel for _, rel in modules}
     for path in obs.opened:
-        rel = obs.inside(os.path.normpath(os.path.realpath(path)))
-        if rel is None or os.path.normpath(os.path.realpath(path)) in allowed:
+        real = os.path.normpath(os.path.realpath(path))
+        rel = obs.inside(real)
+        if rel is None or real in allowed:
             continue
         if rel.endswith(".pyc") or "__pycache__" in Path(rel).parts:
             continue  # a module's compiled form: its module is named above
