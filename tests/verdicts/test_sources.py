@@ -11,6 +11,7 @@ out from git history, and every surface marks a post-hoc criterion.
 from __future__ import annotations
 
 import json
+import time
 import shutil
 import subprocess
 
@@ -194,6 +195,7 @@ def test_a_kept_answer_follows_the_commit(tmp_path):
     litrec("run", "--profile", "quick", cwd=root)
     first = json.loads(litrec("run", "--profile", "quick", "--format", "json", cwd=root).stdout)
     assert first["claims"][0]["outcomes"][0]["registration"]["state"] == "uncommitted"
+    time.sleep(1.1)  # git and the result keep whole seconds: a commit in the run's second is a tie
     _git(root, "add", "-A")
     _git(root, "commit", "-q", "-m", "records and result together")
     cached = json.loads(litrec("run", "--profile", "quick", "--format", "json", cwd=root).stdout)
