@@ -25,15 +25,22 @@ RESULT = ("results", "toy-sweep", "quick.json")
 
 @pytest.fixture(scope="module")
 def cluster():
-    """Two single-threaded worker processes on loopback, shared by the tests that kill one."""
+    """Two single-threaded worker processes on loopback, shared by the tests that kill one.
+
+    Started as site/scale-out.md tells a user to start one: without the thread counts dask's
+    nannies give their workers (a worker whose numerics environment differs from the run's is
+    refused). The setting stays for the cluster's life: a killed worker is restarted by its nanny,
+    which lives in this process."""
+    import dask
     from distributed import LocalCluster
 
     from litrec.runs.executors import restore_environ
 
     before = dict(os.environ)  # the nannies write their workers' environment into this process
     try:
-        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                          dashboard_address=None) as c:
+        with dask.config.set({"distributed.nanny.pre-spawn-environ": {}}), \
+                LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                             dashboard_address=None) as c:
             restore_environ(before)
             yield c
     finally:
