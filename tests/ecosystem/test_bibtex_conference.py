@@ -1,7 +1,7 @@
 """Conference papers survive BibTeX import and export: `@inproceedings` stays `@inproceedings`
 with its `booktitle` (and editors, series, publisher, organization), as Zotero, Google Scholar,
-DBLP and arXiv export them (tests/fixtures/bibtex/conference.bib); titles are braced only where
-site/usage.md says (capitals past a word's first letter)."""
+DBLP and arXiv export them (tests/fixtures/bibtex/conference.bib); a title keeps the entry's
+braces, and gains only those site/usage.md says (capitals past a word's first letter)."""
 
 from __future__ import annotations
 
@@ -78,10 +78,15 @@ def test_dblp_keeps_editors_series_and_publisher():
     assert _records()["von2023transformers"].organization == "PMLR"
 
 
-def test_titles_are_braced_only_where_the_docs_say():
-    zotero = _records()["garg_what_2022"]  # Zotero braced every capitalised word
+def test_titles_keep_the_entrys_braces_and_gain_only_those_the_docs_say():
+    zotero = _records()["garg_what_2022"]  # Zotero braced every capitalised word: kept
     assert zotero.title == "What Can Transformers Learn In-Context? A Case Study of Simple Function Classes"
     _, fields = _fields(bibtex_entry(zotero))
+    assert fields["title"] == ("What {Can} {Transformers} {Learn} {In}-{Context}? {A} {Case} "
+                               "{Study} of {Simple} {Function} {Classes}")
+    arxiv = _records()["garg2023transformerslearnincontextcase"]  # no braces of its own
+    assert arxiv.bibtex_title is None
+    _, fields = _fields(bibtex_entry(arxiv))
     assert fields["title"] == ("What Can Transformers Learn {In-Context?} A Case Study of Simple "
                                "Function Classes")
 

@@ -31,6 +31,8 @@ from pydantic import ValidationError
 
 from litrec.records import model as m
 from litrec.bibtex.common import brace_specials, quiet
+from litrec.bibtex.protect import automatic, from_marked, mark_protection, plain, tidy
+from litrec.bibtex.urls import read_verbatim
 from litrec.bibtex.values import MONTHS, resolve, string_macros
 from litrec.util.diagnostics import format_field
 from litrec.util.errors import Unconvertible
@@ -163,14 +165,21 @@ def convert_entry(entry: Entry, filed: dt.date | None = None, macros: dict | Non
     `rid` is the record id to give it; without, the id comes from the entry.
     """
     raw = _values(entry, macros)
-    text = _decode({k: v for k, v in raw.items() if k in _TEXT})
+    for name in ("url", "doi"):  # links, not text: `paper\_files` is `paper_files`
+        if name in raw:
+            raw[name] = read_verbatim(raw[name])
+    text = _decode({k: mark_protection(v) if k == "title" else v
+                    for k, v in raw.items() if k in _TEXT})
     found_id, arxiv, doi = _identify(raw, entry.key, given=rid is not None)
     data: dict = {"id": rid or found_id, "kind": "literature"}
-    if not text.get("title"):
+    marked = tidy(text.get("title", ""))
+    if not plain(marked):
         written = raw.get("title", "").strip()
         raise Unconvertible(f"title '{written}' has no text once its LaTeX is read; write the title"
                             if written else "no title; add title = {The Title of the Paper}")
-    data["title"] = text["title"]
+    data["title"] = plain(marked)
+    if from_marked(marked) != automatic(data["title"]):
+        data["bibtex_title"] = from_marked(marked)  # braces export would not write by itself
     if text.get("author"):
         data["authors"] = text["author"]
     if raw.get("year"):
@@ -195,9 +204,23 @@ def convert_entry(entry: Entry, filed: dt.date | None = None, macros: dict | Non
     entry_type = {"conference": "inproceedings"}.get(entry.entry_type.lower(), entry.entry_type.lower())
     if entry_type in ENTRY_TYPES and entry_type != _implied_type(data.get("venue")):
         data["entry_type"] = entry_type  # kept only where the venue does not say it
+    key_dropped = _keep_key(data, entry.key)
     data["filed"] = {"date": filed or today()}
     check_record(data)
-    return data, _dropped(entry, raw, data, venue_from)
+    return data, key_dropped + _dropped(entry, raw, data, venue_from)
+
+
+def _keep_key(data: dict, key: str) -> list[str]:
+    """Put the entry's citation key in `bibtex_key` unless it is the key `export bibtex` would
+    generate; ['key'] when it has a character `\\cite` cannot hold (so it is not kept)."""
+    from litrec.bibtex.write import cite_key
+
+    if not m.BIBTEX_KEY_RE.match(key or ""):
+        return ["key"] if key else []
+    check_record(data)
+    if key != cite_key(m.Literature.model_validate(data)):
+        data["bibtex_key"] = key
+    return []
 
 
 def _implied_type(venue: str | None) -> str:

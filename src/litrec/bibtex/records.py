@@ -47,14 +47,17 @@ def _dump(data: dict) -> str:
 
 
 def updated_text(old: str, data: dict, path: Path, records_dir: Path) -> str:
-    """`old` with its citation fields set from `data`; every other line kept as written."""
+    """`old` with its citation fields set from `data`; every other line kept as written. A
+    `bibtex_title` the entry does not give goes: it belongs to the title it protected."""
     loaded = load_bytes(old.encode("utf-8"))
     spans = {k.value: (k.start_mark.index, _line_end(old, _end(v))) for k, v in loaded.root.value}
     updates = {k: data[k] for k in CITATION_FIELDS if k in data and data[k] != loaded.data.get(k)}
+    if "bibtex_title" not in data and "bibtex_title" in spans:
+        updates["bibtex_title"] = None  # removed below
     out, pos = [], 0
     for key in sorted((k for k in updates if k in spans), key=lambda k: spans[k][0]):
         start, end = spans[key]
-        out += [old[pos:start], _dump({key: updates[key]})]
+        out += [old[pos:start], "" if updates[key] is None else _dump({key: updates[key]})]
         pos = end
     text = "".join(out) + old[pos:]
     missing = {k: v for k, v in updates.items() if k not in spans}

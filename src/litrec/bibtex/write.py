@@ -23,6 +23,8 @@ from bibtexparser.library import Library
 from bibtexparser.model import Entry, Field
 
 from litrec.bibtex.common import brace_specials, quiet
+from litrec.bibtex.protect import automatic, pieces
+from litrec.bibtex.urls import write_verbatim
 from litrec.util.safetext import strip_unsafe
 
 _CONFERENCE = re.compile(
@@ -97,7 +99,7 @@ def _entry(record, key: str | None = None) -> Entry:
         if value:
             fields.append(Field(name, value, enclosing=enclosing))
 
-    add("title", record.title and _latex(record.title, protect=True))
+    add("title", record.title and title_latex(record))
     add("author", " and ".join(_name(a) for a in record.authors))
     year = entry_year(record)
     add("year", year and str(year))
@@ -106,15 +108,14 @@ def _entry(record, key: str | None = None) -> Entry:
     add(VENUE_FIELD.get(kind, "howpublished"), record.venue and _latex(record.venue))
     for name in ("series", "publisher", "address", "organization", "volume", "number", "pages"):
         add(name, getattr(record, name, None) and _latex(getattr(record, name)))
-    for name in ("doi", "url"):  # verbatim; braces would unbalance the entry
-        add(name, getattr(record, name) and
-            getattr(record, name).replace("{", "%7B").replace("}", "%7D"))
+    for name in ("doi", "url"):  # as they are: biblatex and \url read these fields verbatim
+        add(name, getattr(record, name) and write_verbatim(getattr(record, name)))
     if record.arxiv:
         add("eprint", record.arxiv)
         add("archivePrefix", "arXiv")
     add("keywords", ", ".join(_latex(k) for k in record.keywords))
     add("abstract", record.abstract and _latex(record.abstract))
-    return Entry(kind, key or cite_key(record), fields)
+    return Entry(kind, key or getattr(record, "bibtex_key", None) or cite_key(record), fields)
 
 
 def _name(author: str) -> str:
@@ -124,8 +125,17 @@ def _name(author: str) -> str:
     return f"{{{text}}}" if re.search(r"\sand\s|,", author, re.I) else text
 
 
-def _latex(text: str, protect: bool = False) -> str:
-    """Plain text as LaTeX: ASCII specials escaped, other characters as LaTeX where they have one."""
+def title_latex(record) -> str:
+    """The title as LaTeX with its case protection: `bibtex_title`'s braces where the record has
+    one, else each word with a capital past its first letter braced (`{BERT}`)."""
+    protected = getattr(record, "bibtex_title", None) or automatic(record.title)
+    return "".join(f"{{{_latex(text, keep_spaces=True)}}}" if braced
+                   else _latex(text, keep_spaces=True) for text, braced in pieces(protected))
+
+
+def _latex(text: str, keep_spaces: bool = False) -> str:
+    """Plain text as LaTeX: ASCII specials escaped, other characters as LaTeX where they have one;
+    runs of whitespace become one space, and with `keep_spaces` the ends keep theirs."""
     words = []
     # literal '' `` -- would read back as a quote or a dash: break each pair with {}
     text = re.sub(r"(?<=-)(?=-)|(?<=')(?=')|(?<=`)(?=`)", "\0", text)
@@ -134,10 +144,11 @@ def _latex(text: str, protect: bool = False) -> str:
         out = "".join(_SPECIALS.get(c, c) for c in word)
         if not out.isascii():
             out = _unicode_encoder().unicode_to_latex(out)
-        if protect and any(c.isupper() for c in word[1:]):
-            out = f"{{{out}}}"  # capitals past its first letter: styles keep it as written, {BERT}
         words.append(out.replace("\0", "{}"))
-    return " ".join(words)
+    if not keep_spaces:
+        return " ".join(words)
+    return (" " if text[:1].isspace() else "") + " ".join(words) + (
+        " " if text[-1:].isspace() and words else "")
 
 
 _SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
@@ -159,17 +170,49 @@ def bibtex_entry(record, key: str | None = None) -> str:
     return _write([_entry(record, key)]).rstrip("\n")
 
 
+def library_keys(records) -> list[str]:
+    """The key of each record's entry: its `bibtex_key` as it is, else the generated key, with
+    a, b, ... in record order where generated keys collide with each other or with a kept key."""
+    kept = {getattr(r, "bibtex_key", None) for r in records} - {None}
+    generated = [None if getattr(r, "bibtex_key", None) else cite_key(r) for r in records]
+    keys, seen = [], {}
+    for rec, key in zip(records, generated):
+        if key is None:
+            keys.append(rec.bibtex_key)
+            continue
+        if generated.count(key) > 1 or key in kept:
+            n = seen.get(key, 0)
+            while f"{key}{_letters(n)}" in kept:
+                n += 1
+            seen[key] = n + 1
+            key = f"{key}{_letters(n)}"
+        keys.append(key)
+    return keys
+
+
+def _letters(n: int) -> str:
+    """a, b, ..., z, aa, ab, ...: the n-th suffix (0-based)."""
+    out = ""
+    n += 1
+    while n:
+        n, r = divmod(n - 1, 26)
+        out = chr(ord("a") + r) + out
+    return out
+
+
+def shared_keys(records) -> list[str]:
+    """A message per `bibtex_key` that two or more of the records keep."""
+    holders: dict[str, list[str]] = {}
+    for r in records:
+        if getattr(r, "bibtex_key", None):
+            holders.setdefault(r.bibtex_key, []).append(r.id)
+    return [f"{' and '.join(ids)} keep the same bibtex_key '{key}'; change it in all but one"
+            for key, ids in holders.items() if len(ids) > 1]
+
+
 def bibtex_library(records) -> str:
-    """Entries for several records; a key two records share gets a, b, ... in record order."""
-    keys = [cite_key(r) for r in records]
-    seen: dict[str, int] = {}
-    out = []
-    for rec, key in zip(records, keys):
-        if keys.count(key) > 1:
-            seen[key] = seen.get(key, 0) + 1
-            key = f"{key}{chr(ord('a') + seen[key] - 1)}"
-        out.append(_entry(rec, key))
-    return _write(out)
+    """Entries for several records, each under its key from `library_keys`."""
+    return _write([_entry(rec, key) for rec, key in zip(records, library_keys(records))])
 
 
 def _write(entries: list[Entry]) -> str:
@@ -208,4 +251,5 @@ def export_bibtex(records_dir, analysis_dir, ids: list[str]) -> tuple[str, int, 
 
     need_dir(records_dir, "records")
     chosen, problems = select_literature(load_project(records_dir, analysis_dir), ids)
+    problems += shared_keys(chosen)
     return ("" if problems else bibtex_library(chosen)), len(chosen), problems

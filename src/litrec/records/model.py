@@ -33,6 +33,30 @@ from litrec.records.strict import Strict
 CLAIM_ID = r"[A-Z][A-Za-z]*[0-9]+[a-z]?"  # ASCII digits: never a look-alike
 CLAIM_ID_RE = re.compile(rf"^{CLAIM_ID}$")
 REF_RE = re.compile(rf"^(?P<record>[^#\s]+)(?:#(?P<claim>{CLAIM_ID}))?$")
+# a BibTeX citation key `\cite` can hold: none of space, comma, braces, % # \ ~ " ( ) =
+BIBTEX_KEY_RE = re.compile(r'^[^\s,{}%#\\~"()=\x00-\x1f\x7f]+$')
+
+
+def unprotected(protected: str) -> str:
+    """The text of a title with BibTeX case protection (`{GD}`): its braces gone, `\\{`, `\\}`
+    and `\\\\` read as `{`, `}` and `\\`; raise ValueError if a brace is unmatched."""
+    out, depth, i = [], 0, 0
+    while i < len(protected):
+        ch = protected[i]
+        if ch == "\\" and protected[i + 1:i + 2] in ("{", "}", "\\"):
+            out.append(protected[i + 1])
+            i += 2
+            continue
+        if ch in "{}":
+            depth += 1 if ch == "{" else -1
+            if depth < 0:
+                raise ValueError(f"the '}}' at character {i + 1} closes no brace")
+        else:
+            out.append(ch)
+        i += 1
+    if depth:
+        raise ValueError("a '{' is never closed")
+    return "".join(out)
 
 
 # --------------------------------------------------------------------- relations
@@ -224,6 +248,13 @@ class Literature(Base):
     arxiv: str | None = Field(None, pattern=r"^\d{4}\.\d{4,5}(v\d+)?$")
     doi: str | None = Field(None, pattern=r"^10\.\d{4,9}/\S+$")
     url: str | None = None
+    bibtex_key: str | None = Field(None, pattern=BIBTEX_KEY_RE.pattern, description="the "
+                                   "citation key `export bibtex` writes (`DBLP:conf/nips/GargTLV22`"
+                                   "); kept from the imported entry; without it, one is generated")
+    bibtex_title: str | None = Field(None, description="the title with its BibTeX case "
+                                     "protection (`What Can Transformers Learn {In-Context?} {A} "
+                                     "Case Study`), when it is not what `export bibtex` writes "
+                                     "from `title`; without its braces it reads as `title`")
     abstract: str | None = Field(None, description="the paper's own abstract, as plain text")
     keywords: list[str] = Field(default_factory=list, description="the paper's own keywords")
     code: str | None = Field(None, description="where the paper's official code lives")
@@ -231,6 +262,21 @@ class Literature(Base):
     filed: Filing | None = None
     claims: list[Claim] = Field(default_factory=list)
     discrepancies: list[Discrepancy] = Field(default_factory=list)
+
+    @field_validator("bibtex_title")
+    @classmethod
+    def _reads_as_the_title(cls, v: str | None, info) -> str | None:
+        if v is None:
+            return v
+        title = info.data.get("title")
+        try:
+            plain = unprotected(v)
+        except ValueError as exc:
+            raise ValueError(f"{exc}; write \\{{ or \\}} for a brace of the title") from None
+        if plain != title:
+            raise ValueError(f"without its braces it reads '{plain}', not the title '{title}'; "
+                             "make the two agree, or remove bibtex_title")
+        return v
 
     def refs(self):
         """Every link this record makes, with its field's location."""

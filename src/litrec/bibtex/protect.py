@@ -1,0 +1,131 @@
+"""Case protection in titles: the braces that tell a bibliography style to keep a title's
+words as written (`Transformers learn {In-Context} by {GD}`, DBLP's `{A} Case Study`).
+
+A record's `title` is the title as a reader sees it. Its protected form is the
+same text with braces around the protected parts (`\\{`, `\\}` and `\\\\` for a
+brace or backslash of the title itself). `export bibtex` protects each word with
+a capital past its first letter (`{BERT}`, `{In-Context?}`): `automatic(title)`.
+An imported entry keeps its own braces too: `from_marked` joins them with the
+automatic ones, and the record keeps the result in `bibtex_title` only where it
+differs from `automatic(title)`, so a record written by hand needs no such field.
+
+The braces of an entry survive LaTeX decoding as two private-use characters
+(`mark_protection` puts them in, `from_marked` reads them out).
+"""
+
+from __future__ import annotations
+
+import re
+
+OPEN, CLOSE = "\ue000", "\ue001"  # a protecting brace pair, through LaTeX decoding
+_CONTROL_BEFORE = re.compile(r"\\(?:[A-Za-z]+|[^A-Za-z\s])\s*$")  # `\emph{`, `\"{`: an argument
+
+
+def mark_protection(raw: str) -> str:
+    """`raw` (a title as the entry writes it) with each protecting brace pair as OPEN ... CLOSE.
+
+    A pair protects when it opens outside math and outside any other pair, is no command's
+    argument (`\\emph{...}`, `\\"{o}`) and does not start with a command (`{\\"o}`, which BibTeX
+    reads as a special character). An unbalanced text is returned as it is."""
+    pairs, i, math = [], 0, False
+    while i < len(raw):
+        ch = raw[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "$":
+            math = not math
+        elif ch == "{":
+            end = _closing(raw, i)
+            if end is None:
+                return raw
+            inner = raw[i + 1:end]
+            if not math and not _CONTROL_BEFORE.search(raw[:i]) and not inner.startswith("\\"):
+                pairs.append((i, end))
+            i = end
+        i += 1
+    out = list(raw)
+    for start, end in pairs:
+        out[start], out[end] = OPEN, CLOSE
+    return "".join(out)
+
+
+def _closing(raw: str, start: int) -> int | None:
+    depth, i = 0, start
+    while i < len(raw):
+        if raw[i] == "\\":
+            i += 2
+            continue
+        depth += {"{": 1, "}": -1}.get(raw[i], 0)
+        if depth == 0:
+            return i
+        i += 1
+    return None
+
+
+def tidy(marked: str) -> str:
+    """A decoded title with markers, its empty pairs gone and the spaces just inside a pair
+    moved outside it (`{ GD }` is `{GD}`), whitespace collapsed."""
+    marked = re.sub(f"{OPEN}(\\s+)", lambda f: f.group(1) + OPEN, marked)
+    marked = re.sub(f"(\\s+){CLOSE}", lambda f: CLOSE + f.group(1), marked)
+    while OPEN + CLOSE in marked:
+        marked = marked.replace(OPEN + CLOSE, "")
+    return " ".join(marked.split())
+
+
+def plain(marked: str) -> str:
+    """The title a reader sees: the markers gone."""
+    return marked.replace(OPEN, "").replace(CLOSE, "")
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}")
+
+
+def _needs_protection(word: str) -> bool:
+    return any(c.isupper() for c in word[1:])
+
+
+def automatic(title: str) -> str:
+    """The protected form `export bibtex` gives a title with no braces of its own: each word with
+    a capital past its first letter braced (`{BERT}`, `{In-Context?}`), no other."""
+    return " ".join(f"{{{_escape(w)}}}" if _needs_protection(w) else _escape(w)
+                    for w in title.split())
+
+
+def from_marked(marked: str) -> str:
+    """The protected form of a decoded, tidied title with markers: the entry's own braces kept,
+    and each word outside them braced as `automatic` braces it."""
+    words, inside = [], False
+    for word in marked.split():
+        touched = inside or OPEN in word or CLOSE in word
+        for ch in word:
+            inside = {OPEN: True, CLOSE: False}.get(ch, inside)
+        text = _escape(word).replace(OPEN, "{").replace(CLOSE, "}")
+        words.append(f"{{{text}}}" if not touched and _needs_protection(word) else text)
+    return " ".join(words)
+
+
+def pieces(protected: str) -> list[tuple[str, bool]]:
+    """The parts of a protected form as (text, protected), escapes read, braces gone; a part
+    holds at most one level (an inner pair is part of its outer one)."""
+    out: list[tuple[str, bool]] = []
+    text, depth, i = [], 0, 0
+    while i < len(protected):
+        ch = protected[i]
+        if ch == "\\" and protected[i + 1:i + 2] in ("{", "}", "\\"):
+            text.append(protected[i + 1])
+            i += 2
+            continue
+        if ch in "{}" and (depth == 0 and ch == "{" or depth == 1 and ch == "}"):
+            if text:
+                out.append(("".join(text), depth == 1))
+            text = []
+        if ch in "{}":
+            depth += 1 if ch == "{" else -1
+        else:
+            text.append(ch)
+        i += 1
+    if text:
+        out.append(("".join(text), depth > 0))
+    return out
