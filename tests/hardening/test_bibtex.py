@@ -299,3 +299,47 @@ def test_what_an_analysis_prints_never_breaks_json_output(mini, litrec):
 def test_a_folder_is_not_a_bibtex_file(mini, litrec):
     res = litrec("import", "bibtex", "records", cwd=mini)
     assert res.code == 2 and "BibTeX file 'records' is not a file" in res.err
+
+
+BRACES_AND_LINKS = r"""@inproceedings{DBLP:conf/x/Good23,
+  title = {Good {GD} and {A} Title},
+  url = {http://a.org/paper\_files/x\%20y.html},
+  eprint = {2401.00001}
+}
+@inproceedings{DBLP:conf/x/Broken23,
+  title = {Broken {GD title},
+  url = {http://a.org/paper\_files/},
+  eprint = {2401.00002}
+}
+@misc{lee~2020, title = {Tilde key}, eprint = {2401.00003}}
+"""
+
+
+def test_keys_braces_and_escaped_links_import_or_fail_located(mini, litrec):
+    write(mini, "k.bib", BRACES_AND_LINKS)
+    res = litrec("import", "bibtex", "k.bib", cwd=mini)
+    assert res.code == 1
+    assert_clean(res)
+    assert res.err.startswith("k.bib:6: DBLP:conf/x/Broken23: cannot parse the entry: ")
+    good = imported(mini, "ARXIV-2401.00001")
+    assert good["url"] == "http://a.org/paper_files/x%20y.html"
+    assert good["bibtex_key"] == "DBLP:conf/x/Good23"
+    assert good["bibtex_title"] == "Good {GD} and {A} Title"
+    assert "created records/literature/ARXIV-2401.00003.yaml from k.bib:11 (lee~2020)\n" \
+           "  dropped (no record field holds them): key\n" in res.out
+    assert "bibtex_key" not in imported(mini, "ARXIV-2401.00003")
+    out = litrec("export", "bibtex", "ARXIV-2401.00001", "ARXIV-2401.00003", cwd=mini)
+    assert out.code == 0, out.err
+    keys = [e.key for e in bibtexparser.parse_string(out.out).entries]
+    assert keys == ["DBLP:conf/x/Good23", "tilde2024"]  # a key not kept: the generated one
+    assert "url           = {http://a.org/paper_files/x%20y.html}" in out.out
+    assert "title         = {Good {GD} and {A} Title}" in out.out
+
+
+def test_a_bibtex_title_that_is_not_the_title_is_a_located_error(mini, litrec):
+    lit_record(mini, title="Deep nets", extra="bibtex_title: '{Wide} nets'\n")
+    res = litrec("validate", cwd=mini)
+    assert res.code == 1
+    assert_clean(res)
+    assert ("records/literature/ARXIV-0000.00002.yaml:5:15: bibtex_title: without its braces it "
+            "reads 'Wide nets', not the title 'Deep nets'") in res.text
