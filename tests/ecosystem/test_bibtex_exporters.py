@@ -17,7 +17,7 @@ from litrec.bibtex.read import read_bibtex
 from litrec.bibtex.urls import read_verbatim, write_verbatim
 from litrec.bibtex.write import bibtex_entry, bibtex_library, cite_key, library_keys
 from litrec.records import model as m
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, REPO
 
 from .conftest import run_cli
 
@@ -268,3 +268,12 @@ def test_force_drops_a_bibtex_title_the_new_entry_does_not_give(project):
     text = path.read_text()
     assert "title: Deeper nets\n" in text and "bibtex_title" not in text
     assert run_cli("litrec validate --quiet", project)[0] == 0
+
+
+def test_the_usage_page_shows_what_import_keeps():
+    page = (REPO / "site" / "usage.md").read_text(encoding="utf-8")
+    block = page.split("the record holds both forms:\n\n```yaml\n", 1)[1].split("```", 1)[0]
+    shown = dict(line.split(": ", 1) for line in block.splitlines())
+    rec = _imported()["DBLP:conf/nips/GargTLV22"]
+    assert shown == {"title": rec.title, "bibtex_title": rec.bibtex_title,
+                     "bibtex_key": rec.bibtex_key}

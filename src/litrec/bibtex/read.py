@@ -3,7 +3,10 @@
 Each entry's id comes from its arXiv number (`ARXIV-2212.07677`), or else its
 DOI (`DOI-10.1145_3442188.3445922`), or else its citation key
 (`REF-bishop2006pattern`); an id given for the entry's key wins over all three.
-LaTeX in text fields is decoded. The fields no record field holds are named
+LaTeX in text fields is decoded; a URL's or DOI's escapes are read (`paper\\_files`
+is `paper_files`, `urls.py`). The title's own braces are kept in `bibtex_title`
+and the citation key in `bibtex_key` where export would not give them by itself
+(`protect.py`, `write.cite_key`). The fields no record field holds are named
 (`Converted.dropped`). An entry that cannot become a valid record is a
 `Failure` with its line and the reason.
 """

@@ -2,9 +2,11 @@
 
 `bibtex_entry(record)` is the entry for one record (the site's copy button
 uses it); `litrec export bibtex` writes one per literature record. Text fields
-are LaTeX-encoded (`João` -> `Jo\\~ao`, `&` -> `\\&`), capitals beyond a title's
-first letter are braced so bibliography styles keep them, URLs and DOIs are
-written as they are. Keys read `vonoswald2023transformers`.
+are LaTeX-encoded (`João` -> `Jo\\~ao`, `&` -> `\\&`); a title keeps the braces
+of `bibtex_title`, else words with capitals past their first letter are braced so
+bibliography styles keep them (`protect.py`); URLs and DOIs are written as they
+are (`urls.py`). The key is the record's `bibtex_key`, else one that reads
+`vonoswald2023transformers`.
 
 `year` is the record's year: the year of the version its venue names (ICML
 2023), with the arXiv number beside it as `eprint` and `archivePrefix = {arXiv}`;
