@@ -10,6 +10,8 @@ import re
 
 import bibtexparser
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from litrec.bibtex.common import CITATION_FIELDS
 from litrec.bibtex.protect import automatic, from_marked, mark_protection, pieces, plain, tidy
@@ -239,7 +241,7 @@ def test_automatic_protection_is_the_old_export_rule():
 
 def test_a_hand_written_bibtex_title_is_exported_as_written():
     rec = lit(title="Über BERT & co", bibtex_title="{Über} BERT & co")
-    assert _exported(rec).fields_dict["title"].value == '{\\"Uber} BERT \\& co'
+    assert _exported(rec).fields_dict["title"].value == '{{\\"Uber}} BERT \\& co'  # see _braced
 
 
 @pytest.mark.parametrize("bibtex_title,message", [
@@ -277,3 +279,40 @@ def test_the_usage_page_shows_what_import_keeps():
     rec = _imported()["DBLP:conf/nips/GargTLV22"]
     assert shown == {"title": rec.title, "bibtex_title": rec.bibtex_title,
                      "bibtex_key": rec.bibtex_key}
+
+
+_WORD = st.text(st.sampled_from(list("abcXYZé-?:&_%")), min_size=1, max_size=6)
+
+
+@pytest.mark.slow  # fuzzing: 120 examples
+@settings(max_examples=120, deadline=None)
+@given(words=st.lists(st.tuples(_WORD, st.booleans()), min_size=1, max_size=6),
+       key=st.from_regex(r"\A[A-Za-z][A-Za-z0-9:/_-]{0,20}\Z"),
+       url=st.from_regex(r"\Ahttps://a\.org/[a-z0-9_%&#~.-]{0,12}\Z"))
+def test_any_protection_key_and_url_survive_the_round_trip(words, key, url):
+    """An entry with braces anywhere in its title, any key `\\cite` can hold and a URL with
+    LaTeX's escapes gives a record whose export imports as the same record, and exports the same."""
+    def escaped(text):
+        return "".join("\\" + c if c in "&_%#" else c for c in text)
+
+    title = " ".join(f"{{{escaped(w)}}}" if braced else escaped(w) for w, braced in words)
+    url_field = escaped(url).replace("~", "\\~{}")
+    read = read_bibtex(f"@misc{{{key}, title = {{{title}}}, url = {{{url_field}}}}}", TODAY,
+                       ids={key: "REF-x"})
+    assert not read.failed, read.failed
+    rec = m.Literature.model_validate(read.converted[0].data)
+    assert rec.url == url
+    text = bibtex_entry(rec)
+    entry = bibtexparser.parse_string(text).entries[0]
+    assert entry.key == key and entry.fields_dict["url"].value == url
+    kept = [text for text, braced in pieces(rec.bibtex_title or automatic(rec.title)) if braced]
+    for w, braced in words:
+        if braced and not escaped(w).startswith("\\"):  # `{\&}` is a character, not protection
+            alone = read_bibtex(f"@misc{{k, title = {{{escaped(w)}}}}}", TODAY).converted[0]
+            assert alone.data["title"] in kept, (alone.data["title"], kept)
+    again = read_bibtex(text, TODAY, ids={key: "REF-x"}).converted[0].data
+    back = m.Literature.model_validate(again)
+    for name in CITATION_FIELDS:
+        assert getattr(back, name) == getattr(rec, name), name
+    assert bibtex_entry(back) == text
+

@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 
 OPEN, CLOSE = "\ue000", "\ue001"  # a protecting brace pair, through LaTeX decoding
-_CONTROL_BEFORE = re.compile(r"\\(?:[A-Za-z]+|[^A-Za-z\s])\s*$")  # `\emph{`, `\"{`: an argument
+# what takes the group after it as an argument: a control word (`\emph{`) or an accent (`\"{`)
+_CONTROL_BEFORE = re.compile(r"\\(?:[A-Za-z]+|[`'^\"~=.])\s*$")
 
 
 def mark_protection(raw: str) -> str:

@@ -131,8 +131,14 @@ def title_latex(record) -> str:
     """The title as LaTeX with its case protection: `bibtex_title`'s braces where the record has
     one, else each word with a capital past its first letter braced (`{BERT}`)."""
     protected = getattr(record, "bibtex_title", None) or automatic(record.title)
-    return "".join(f"{{{_latex(text, keep_spaces=True)}}}" if braced
+    return "".join(_braced(_latex(text, keep_spaces=True)) if braced
                    else _latex(text, keep_spaces=True) for text, braced in pieces(protected))
+
+
+def _braced(latex: str) -> str:
+    """A protected part: `{GD}`; doubled where it starts with a command (`{{\\"Uber}}`), since
+    BibTeX reads `{\\"U...}` as a special character whose letters it still changes."""
+    return f"{{{{{latex}}}}}" if latex.startswith("\\") else f"{{{latex}}}"
 
 
 def _latex(text: str, keep_spaces: bool = False) -> str:
