@@ -201,20 +201,42 @@ def test_dashboard_shows_every_claim_with_its_verdict(pages):
              for r in rows if any(text(r).startswith(ref + " ") for ref in expected)]
     assert order == ["ARXIV-2212.07677#F1", "ARXIV-2212.07677#F2", "ARXIV-2212.07677#P2",
                      "NOTE-621#C1", "DOI-10.1000_a(b)c#P1", "NOTE-9001#C1", "ARXIV-2212.07677#P1"]
-    assert "✓ 3 of 3 expectations" in text(row_of("ARXIV-2212.07677#P1"))
+    # each scale in a column of its own, the site's profile first: here paper, then paper_full
+    p1 = text(row_of("ARXIV-2212.07677#P1"))
+    assert p1.index("reproduced All 3 expectations hold, from one run.") < p1.index(
+        "missing no paper_full result for 'prop1-identity'"), p1
     f1 = text(row_of("ARXIV-2212.07677#F1"))
-    # the reason under the badge: what fails, by the numbers
-    assert "not reproduced cos_sensitivity > 0.99 fails: 0.42 against 0.99" in f1
-    assert "✓ 8 ✗ 1 of 9 expectations" in f1, f1
+    # the reason under the badge in a sentence; the counts, named as counts, folded beside it
+    assert "not reproduced cos_sensitivity > 0.99 fails: 0.42 measured, from one run." in f1, f1
+    assert "how it was decided Per expectation: 8 hold, 1 fail (of 9)." in f1, f1
     assert "code changed" in text(row_of("ARXIV-2212.07677#F2"))
+
+
+def test_dashboard_counts_agree_with_the_verdict_beside_them(pages):
+    """Counts beside a verdict are named for what they count, and a verdict's plain sentence
+    never contradicts it: no bare tally of marks sits beside a verdict."""
+    home = (pages["index.html"].path).read_text(encoding="utf-8")
+    dash = home[home.index('class="lr-dashboard"'):]
+    assert not re.search(r"[✓✗?]\s*\d+\s*(?:[✓✗?]\s*\d+\s*)*of \d+", text(dash))
+    for cell in re.findall(r"<td>(.*?)</td>", dash, re.S):
+        words = text(cell)
+        if words.startswith("reproduced "):
+            assert "hold" in words and "fail" not in words.split("how it was decided")[0], words
 
 
 def test_home_lists_partial_records_and_validation_notes(pages):
     home = pages["index.html"]
-    assert {"partial", "validation", "claims"} <= home.ids
-    text = home.path.read_text(encoding="utf-8")
+    assert {"partial", "owners", "validation", "claims"} <= home.ids
+    html = home.path.read_text(encoding="utf-8")
     for rid in ("NOTE-621", "THEORY-169", "ADR-013", "ANTH-LIT-533"):
-        assert f'href="records/{rid}.html"' in text or f'href="anthology/{rid}.html"' in text
+        assert f'href="records/{rid}.html"' in html or f'href="anthology/{rid}.html"' in html
+    # the owner's own records are shown as records (partial or not), never as known by reference
+    owners = text(html[html.index('id="owners"'):html.index('id="partial"')])
+    partial = text(html[html.index('id="partial"'):html.index('id="validation"')])
+    for rid in ("NOTE-621", "THEORY-169", "ADR-013"):
+        assert rid in owners and rid not in partial, rid
+    assert "NOTE-621 note Conditioning a fixed system" in owners
+    assert "ANTH-LIT-533 anthology" in partial and "ANTH-LIT-533 anthology" not in owners
 
 
 def test_literature_page_has_citation_claims_discrepancies_and_provenance(built):
@@ -281,18 +303,18 @@ def graph_source(html: str) -> str:
                                       re.S).group(1))
 
 
-def test_graph_nodes_link_to_their_pages_and_parallel_links_share_an_arrow(built):
+def test_graph_nodes_link_to_their_pages_and_each_link_has_its_own_arrow(built):
     whole = graph_source((built.out / "graph.html").read_text(encoding="utf-8"))
-    ids = dict(re.findall(r'^  (n\d+)\["([^:"]+)', whole, re.M))
-    links = dict(re.findall(r'^  click (n\d+) href "([^"]+)"$', whole, re.M))
+    ids = dict(re.findall(r'^  (n\d+)[\[({/]+"([^:"]+)', whole, re.M))
+    links = dict(re.findall(r'^  click (n\d+) href "([^"]+)" "[^"]*"$', whole, re.M))
     assert links and set(links) == set(ids)  # every record, on the page of the whole graph
     for nid, url in links.items():
         assert (built.out / unquote(url)).is_file(), url
         assert unquote(url).endswith(f"/{ids[nid]}.html"), (ids[nid], url)
-    # NOTE-621 reads the paper and uses two of its claims: one arrow, its three labels
+    # NOTE-621 reads the paper and uses two of its claims: three arrows, a label each
     note, paper = (next(n for n, r in ids.items() if r == rid) for rid in ("NOTE-621", "ARXIV-2212.07677"))
     arrows = re.findall(rf'^  {note} -->\|"([^"]*)"\| {paper}$', whole, re.M)
-    assert arrows == ["reading of, uses P1, uses F1"], arrows
+    assert arrows == ["reading of", "uses P1", "uses F1"], arrows
     # a record's own graph links its neighbours, relative to its page, and not itself
     own = graph_source((built.out / "records" / "NOTE-621.html").read_text(encoding="utf-8"))
     urls = re.findall(r'click n\d+ href "([^"]+)"', own)
@@ -408,3 +430,24 @@ def test_pages_load_graphs_and_maths_from_the_site_itself(built):
     css = (vendor / "katex" / "katex.min.css").read_text(encoding="utf-8")
     for font in set(re.findall(r"url\((fonts/[^)]+\.woff2)\)", css)):
         assert (vendor / "katex" / font).is_file(), font
+
+
+def test_graph_has_a_legend_whole_labels_and_nodes_filled_by_verdict(built):
+    html = (built.out / "graph.html").read_text(encoding="utf-8")
+    legend = text(html[html.index('class="lr-legend"'):html.index('class="mermaid"')])
+    for words in ("Literature", "Notes", "Anthology", "holds", "fails", "unsettled or behind",
+                  "not judged", "no claims", "reading of", "uses"):
+        assert words in legend, words
+    whole = graph_source(html)
+    ids = dict(re.findall(r'^  (n\d+)[\[({/]+"([^:"]+)', whole, re.M))
+    node = {rid: n for n, rid in ids.items()}
+    fills = {}
+    for cls, fill in re.findall(r"^  classDef (tone\d+) fill:(#[0-9a-f]{6})$", whole, re.M):
+        members = re.search(rf"^  class ([\w,]+) {cls}$", whole, re.M).group(1).split(",")
+        fills.update({m: fill for m in members})
+    assert fills[node["ARXIV-2212.07677"]] == "#fbdada"  # F1 is not reproduced: its worst claim
+    assert fills[node["NOTE-621"]] == "#e5e7eb"  # C1 has no result yet
+    assert fills[node["ADR-013"]] == "#ffffff"  # no claims
+    # the label is whole (wrapped by Mermaid), never cut with an ellipsis
+    assert "#8230;" not in whole
+    assert "ARXIV-2212.07677: Transformers learn in-context by gradient descent" in whole

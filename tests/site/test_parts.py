@@ -63,3 +63,63 @@ def test_words_keep_metric_names_and_numbers_whole():
     assert words("cos_sensitivity > 1e-06") == (
         '<span class="lr-w">cos_sensitivity</span> <span class="lr-w">&gt;</span> '
         '<span class="lr-w">1e-06</span>')
+
+
+def _entry(texts, decisions, h=None):
+    return {"expectations": {"hash": h or "|".join(texts), "text": texts},
+            "numbers": [{"expectation": t, "decision": d} for t, d in zip(texts, decisions)]}
+
+
+def test_a_history_entry_says_only_what_changed():
+    from litrec.site.parts import history_changes
+
+    first = _entry(["cos > 0.99", "loss < 1"], ["fails", "holds"])
+    assert history_changes(None, first) == []  # the first entry's list is shown once, above
+    same = _entry(["cos > 0.99", "loss < 1"], ["fails", "holds"])
+    assert history_changes(first, same) == ["same expectations and outcomes"]
+    moved = _entry(["cos > 0.97", "loss < 1"], ["holds", "fails"])
+    assert history_changes(first, moved) == [
+        "expectations: added <code>cos &gt; 0.97</code>; removed <code>cos &gt; 0.99</code>",
+        "<code>loss &lt; 1</code>: holds → fails"]
+    edited = _entry(["cos > 0.99", "loss < 1"], ["fails", "holds"], h="other")
+    assert history_changes(first, edited) == ["expectations edited (their text unchanged)"]
+
+
+def _status(verdict, outcomes, reason=None, direction=None):
+    from litrec.verdicts.claims import ClaimStatus
+
+    return ClaimStatus("P#1", "t", "a", "paper", verdict, outcomes=outcomes, reason=reason,
+                       direction=direction)
+
+
+def _outcome(exp, decision, n=5, precondition=False, measured=0.5):
+    from litrec.verdicts.judge import Outcome
+
+    return Outcome(exp, exp.split()[0], measured, 1.0, decision == "holds" or (
+        None if decision == "inconclusive" else False), decision, n=n, precondition=precondition)
+
+
+def test_a_verdict_reason_is_a_plain_sentence_with_its_statistics_apart():
+    from litrec.site.parts import plain_reason
+
+    said, stats = plain_reason(_status("reproduced", [_outcome("a > 0", "holds")] * 3))
+    assert (said, stats) == ("All 3 expectations hold, over 5 seeds.", "")
+    # a failed precondition: the claim is inconclusive, and the counts say they count expectations
+    said, stats = plain_reason(_status(
+        "inconclusive", [_outcome("setup < 1", "fails", precondition=True),
+                         _outcome("cos > 0.9", "fails"), _outcome("b > 0", "holds")],
+        reason="precondition failed: setup < 1 (precondition)", direction="undecided"))
+    assert said == ("The run did not reach the set-up the claim needs (setup < 1 fails), so this "
+                    "scale cannot judge the claim.")
+    assert stats.startswith("Per expectation: 1 hold, 2 fail (of 3).")
+    # an interval across the threshold: plain words first, the judge's own wording folded
+    jargon = "loss: mean of (loss − expected) / tolerance 1.015 above 1: about 344 seeds would"
+    said, stats = plain_reason(_status("inconclusive", [_outcome("loss ≈ gd (±0.05 rel)",
+                                                                 "inconclusive")],
+                                       reason=jargon, direction="likely not reproduced"))
+    assert said == ("Not settled, over 5 seeds: loss ≈ gd (±0.05 rel) is too close to its "
+                    "threshold to call; it leans towards not reproduced.")
+    assert "tolerance" not in said and "seeds would" not in said and jargon in stats
+    said, _ = plain_reason(_status("not reproduced", [_outcome("cos > 0.99", "fails", n=8,
+                                                                measured=0.9775)]))
+    assert said == "cos > 0.99 fails: 0.9775 measured, over 8 seeds."

@@ -120,6 +120,17 @@ class SiteData:
     directory_urls: bool = False
     refused: list[str] = field(default_factory=list)  # files not published, with why
     _figures: dict[str, list[tuple[str, str, bytes]]] = field(default_factory=dict, repr=False)
+    _at_scale: dict[str, dict[str, ClaimStatus]] = field(default_factory=dict, repr=False)
+
+    def status_at(self, scale: str, ref: str) -> ClaimStatus | None:
+        """A claim's full status at `scale` (this site's profile: its own status), judged once
+        per scale when first asked, for pages that show the scales side by side."""
+        if scale == self.profile:
+            return self.statuses.get(ref)
+        if scale not in self._at_scale:
+            self._at_scale[scale] = {s.claim: s for s in claim_statuses(
+                self.project, self.results_dir, scale, only=set(self.statuses))}
+        return self._at_scale[scale].get(ref)
 
     def record_page(self, rid: str) -> str:
         """The docs page of a record."""

@@ -2,7 +2,10 @@
 
 The pages put the source in `<pre class="mermaid">`, as pymdownx.superfences
 would. Node ids are generated (`n0`, `n1`, ...); labels go through `mermaid_label`,
-so nothing a record says is read by Mermaid as syntax. Mermaid renders at
+so nothing a record says is read by Mermaid as syntax, and are whole (Mermaid wraps
+them). A record's kind is its shape and outline, the verdict of its claims its fill;
+each link is an arrow of its own with its own label; `legend` says all of that in
+HTML beside the drawing. Mermaid renders at
 most 500 edges by default, so the whole-record graph falls back to a graph of
 kinds when the record is large; every record page shows its own neighbourhood.
 """
@@ -12,8 +15,12 @@ from __future__ import annotations
 from collections import Counter
 
 from litrec.records.kinds import KIND, KINDS
+from litrec.records.model import RELATIONS
 from litrec.site.data import SiteData
+from litrec.site.markup import code, esc, p, span
+from litrec.site.parts import rel_text, verdict_of, worst
 from litrec.site.text import mermaid_label
+from litrec.verdicts.words import word
 
 NODE_LIMIT, EDGE_LIMIT = 120, 240  # the whole graph stays readable (and under Mermaid's caps)
 NEIGHBOUR_LIMIT = 40
@@ -25,14 +32,57 @@ def _source(lines: list[str]) -> str:
 
 
 def _label(data: SiteData, rid: str) -> str:
+    """A node's whole label, its id and title (Mermaid wraps it; nothing is cut)."""
     rec = data.project.records[rid]
     title = getattr(rec, "title", None)
-    return mermaid_label(f"{rid}: {title}" if title else rid)
+    return mermaid_label(f"{rid}: {title}" if title else rid, LABEL_LIMIT)
 
 
 # Room between ranks and nodes, so an edge's label sits clear of the nodes and of its
 # neighbours' labels (Mermaid's defaults, 50 and 50, put labels on top of the boxes).
 LAYOUT = '%%{init: {"flowchart": {"rankSpacing": 140, "nodeSpacing": 50, "padding": 12}}}%%'
+LABEL_LIMIT = 300  # a label is wrapped, not cut; this only bounds a runaway title
+
+# A kind is drawn as a shape (the kinds in their table's order take these in turn) with its
+# table colour as the outline and text; the fill is the verdict of the record's claims.
+SHAPES = (("rectangle", '["{}"]'), ("rounded box", '("{}")'), ("stadium", '(["{}"])'),
+          ("box with side bars", '[["{}"]]'), ("hexagon", '{{{{"{}"}}}}'),
+          ("slanted box", '[/"{}"/]'))
+
+# A node's fill by the worst verdict of its claims (`litrec.site.parts.worst`), in four tones
+# the badges use too: holds, fails, unsettled or behind, not judged; a record without claims
+# stays white.
+TONES = (("holds", "#d9f2e1", ("reproduced",)),
+         ("fails", "#fbdada", ("not reproduced", "error", "modified")),
+         ("unsettled or behind", "#fdebc8", ("inconclusive", "stale", "expectation changed")),
+         ("not judged", "#e5e7eb", ("missing", "unchecked")))
+NO_CLAIMS = "#ffffff"
+
+
+def kind_shape(kind: str) -> tuple[str, str]:
+    """(name, Mermaid node syntax with `{}` for the label) of a kind's shape."""
+    i = KINDS.index(kind) if kind in KINDS else len(KINDS)
+    return SHAPES[i % len(SHAPES)]
+
+
+def kind_outline(kind: str) -> str:
+    """A kind's Mermaid style without its fill (the outline and the text colour)."""
+    parts = [x for x in KIND[kind].colour.split(",") if not x.startswith("fill:")]
+    return ",".join(parts + ["stroke-width:2px"])
+
+
+def node_verdict(data: SiteData, rid: str) -> str | None:
+    """The worst verdict of a record's own claims at the site's profile (None: no claims)."""
+    rec = data.project.records[rid]
+    return worst(verdict_of(data, f"{rid}#{c.id}") for c in getattr(rec, "claims", None) or [])
+
+
+def tone_of(verdict: str | None) -> tuple[str, str]:
+    """(tone name, fill colour) of a verdict; a record without claims is white."""
+    for name, fill, verdicts in TONES:
+        if verdict in verdicts:
+            return name, fill
+    return "no claims", NO_CLAIMS
 
 
 def _graph(data: SiteData, nodes: list[str], edges: list[tuple[str, str, str]],
@@ -40,23 +90,80 @@ def _graph(data: SiteData, nodes: list[str], edges: list[tuple[str, str, str]],
     ids = {rid: f"n{i}" for i, rid in enumerate(nodes)}
     lines = [LAYOUT, "graph LR"]
     kinds: dict[str, list[str]] = {}
+    tones: dict[str, list[str]] = {}
     for rid in nodes:
-        lines.append(f'  {ids[rid]}["{_label(data, rid)}"]')
-        kinds.setdefault(data.project.records[rid].kind, []).append(ids[rid])
-    merged: dict[tuple[str, str], list[str]] = {}  # one arrow per pair, its links' labels joined
-    for src, label, dst in edges:
-        merged.setdefault((src, dst), []).append(label)
-    for (src, dst), labels in merged.items():
-        lines.append(f'  {ids[src]} -->|"{mermaid_label(", ".join(labels), 60)}"| {ids[dst]}')
+        kind = data.project.records[rid].kind
+        lines.append(f"  {ids[rid]}" + kind_shape(kind)[1].format(_label(data, rid)))
+        kinds.setdefault(kind, []).append(ids[rid])
+        tones.setdefault(tone_of(node_verdict(data, rid))[1], []).append(ids[rid])
+    for src, label, dst in edges:  # one arrow per link, each with its own label
+        lines.append(f'  {ids[src]} -->|"{mermaid_label(label, LABEL_LIMIT)}"| {ids[dst]}')
     for rid in nodes:  # every node links to its record's page (Mermaid keeps relative URLs)
         if rid != focus:
-            lines.append(f'  click {ids[rid]} href "{data.link(page, data.record_page(rid))}"')
+            lines.append(f'  click {ids[rid]} href "{data.link(page, data.record_page(rid))}" '
+                         f'"{_tooltip(data, rid)}"')
     for kind, members in sorted(kinds.items()):
-        lines.append(f"  classDef {kind} {KIND[kind].colour}")
+        lines.append(f"  classDef {kind} {kind_outline(kind)}")
         lines.append(f"  class {','.join(members)} {kind}")
+    for i, (fill, members) in enumerate(sorted(tones.items())):
+        lines.append(f"  classDef tone{i} fill:{fill}")
+        lines.append(f"  class {','.join(members)} tone{i}")
     if focus is not None:
-        lines.append(f"  style {ids[focus]} stroke-width:3px")
+        lines.append(f"  style {ids[focus]} stroke-width:4px")
     return _source(lines)
+
+
+def _tooltip(data: SiteData, rid: str) -> str:
+    """What hovering a node says: its kind and its claims' verdict, in plain words only."""
+    kind = data.project.records[rid].kind
+    verdict = node_verdict(data, rid)
+    return mermaid_label(f"{kind}, " + (f"claims: {word(verdict)}" if verdict else "no claims"),
+                         LABEL_LIMIT)
+
+
+def legend(data: SiteData, kinds: list[str], rels: list[str], nodes: bool = True) -> str:
+    """What the drawing's shapes, fills and arrows mean, as HTML: each kind shown with its shape
+    and outline, each verdict tone with its fill, each relation drawn with what it says
+    (`nodes` False: the arrows only, for the graph of kinds)."""
+    shapes = [f'{_swatch(kind_shape(k)[0], "#ffffff", _stroke(k))} {esc(KIND[k].label)} '
+              + span("lr-reason", f"({esc(kind_shape(k)[0])})") for k in kinds]
+    fills = [f'{_swatch("rectangle", fill, "#6b7280")} {esc(name)} '
+             + span("lr-reason", "(" + ", ".join(esc(word(v)) for v in verdicts) + ")")
+             for name, fill, verdicts in TONES]
+    fills.append(f'{_swatch("rectangle", NO_CLAIMS, "#6b7280")} no claims')
+    arrows = [f"{code(rel_text(r))} " + span("lr-reason", esc(RELATIONS[r].description))
+              for r in rels if r in RELATIONS]
+    if not nodes:
+        return ('<div class="lr-legend">' + p("<strong>Arrows</strong>: the links between kinds, "
+                                               "by relation. " + " · ".join(arrows)) + "</div>\n")
+    return ('<div class="lr-legend">'
+            + p("<strong>Shape and outline</strong>: the kind of record. " + " · ".join(shapes))
+            + p("<strong>Fill</strong>: the worst verdict of the record's own claims at "
+                f"{code(data.profile)}. " + " · ".join(fills))
+            + p("<strong>Arrows</strong>: one per link, from the record that writes it, named "
+                "by its relation (and the claim it names). " + " · ".join(arrows))
+            + "</div>\n")
+
+
+def _stroke(kind: str) -> str:
+    return next((x.split(":", 1)[1] for x in KIND[kind].colour.split(",")
+                 if x.startswith("stroke:")), "#6b7280")
+
+
+def _swatch(shape: str, fill: str, stroke: str) -> str:
+    """A small inline SVG of a node's shape, filled and outlined as in the graph."""
+    w, h = 28, 14
+    body = {
+        "rounded box": f'<rect x="1" y="1" width="{w - 2}" height="{h - 2}" rx="4"/>',
+        "stadium": f'<rect x="1" y="1" width="{w - 2}" height="{h - 2}" rx="6"/>',
+        "box with side bars": (f'<rect x="1" y="1" width="{w - 2}" height="{h - 2}"/>'
+                               f'<path d="M5 1V{h - 1}M{w - 5} 1V{h - 1}"/>'),
+        "hexagon": f'<polygon points="5,1 {w - 5},1 {w - 1},7 {w - 5},{h - 1} 5,{h - 1} 1,7"/>',
+        "slanted box": f'<polygon points="5,1 {w - 1},1 {w - 5},{h - 1} 1,{h - 1}"/>',
+    }.get(shape, f'<rect x="1" y="1" width="{w - 2}" height="{h - 2}"/>')
+    return (f'<svg class="lr-swatch" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+            f'aria-hidden="true"><g fill="{esc(fill)}" stroke="{esc(stroke)}" '
+            f'stroke-width="1.5">{body}</g></svg>')
 
 
 def record_graph(data: SiteData, rid: str) -> tuple[str, int]:

@@ -12,7 +12,7 @@ from litrec.util.formatting import fmt
 from litrec.records.kinds import KIND, KINDS
 from litrec.verdicts.claims import EXTENSION
 from litrec.site.data import SiteData, anchor
-from litrec.site.graph import whole_graph
+from litrec.site.graph import legend, whole_graph
 from litrec.site.markup import (
     a,
     admonition,
@@ -28,16 +28,17 @@ from litrec.site.markup import (
     words,
 )
 from litrec.site.parts import (
+    PROBLEM_ORDER,
     analysis_link,
     badge,
     lines,
-    mark,
-    other_scales,
     outcome_rows,
     provenance,
+    reason_cell,
     ref_link,
     rel_text,
-    scales_note,
+    scale_words,
+    site_scales,
     verdict_of,
 )
 from litrec.site.text import flatten, inline, prose
@@ -58,7 +59,8 @@ def _count(n: int, kind: str) -> str:
 
 
 def home(data: SiteData, intro: str) -> str:
-    """The dashboard: every claim's verdict with its numbers, and the record at a glance."""
+    """The dashboard: every claim at each scale side by side, problems first, and the record at
+    a glance (the owner's records, the entries known by reference only, validation notes)."""
     proj = data.project
     page = "index.md"
     kinds = Counter(r.kind for r in proj.records.values())
@@ -71,29 +73,43 @@ def home(data: SiteData, intro: str) -> str:
     out.append(block(p(f"This record holds {len(proj.records)} records: {summary or 'none yet'}.")))
     out.append("## Claims { #claims }\n")
     rows = list(proj.claims())
-    verdicts = Counter(verdict_of(data, f"{r.id}#{c.id}") for r, c in rows)
     if not rows:
         out.append(block(p("No record states a claim yet.")))
     else:
-        counts = ", ".join(f"{verdicts[v]} {badge(v)}" for v in PROBLEM_ORDER if verdicts.get(v))
-        out.append(block(p(f"Every claim of the record, judged against the <strong>{esc(data.profile)}"
-                           f"</strong> results in {code('results/')}: {counts}; problems first. "
-                           f"The headline verdict is the {code(data.profile)} one; "
-                           + scales_note(data) +
-                           "Each claim's page shows every expectation with its interval."),
-                         table(["Claim", "Verdict and why", "Expectations"],
-                               _dashboard_rows(data, page, rows), cls="lr-dashboard")))
-    out.append("## Partial records { #partial }\n")
-    partial = sorted(rid for rid, r in proj.records.items() if r.partial)
+        scales = site_scales(data)
+        heads = ["Claim"] + [f"at {code(s)}" + (f"<br>{span('lr-reason', esc(scale_words(s)))}"
+                                                 if scale_words(s) else "") for s in scales]
+        out.append(block(p(f"Every claim of the record, judged on the results in {code('results/')}"
+                           f" at each scale side by side, the <strong>{esc(data.profile)}</strong>"
+                           " one first; claims with a problem at any scale come first. Under each "
+                           "verdict, why in a sentence; the statistics behind it are folded under "
+                           "<em>how it was decided</em>. Each claim's page shows every expectation "
+                           "with its interval."),
+                         ul(_scale_counts(data, s, rows) for s in scales),
+                         table(heads, _dashboard_rows(data, page, rows, scales),
+                               cls="lr-dashboard")))
+    out.append("## The owner's records { #owners }\n")
+    owned = sorted(rid for rid, r in proj.records.items() if r.kind in OWNERS_KINDS)
+    if owned:
+        out.append(block(
+            p("The notes, theories, decisions and works of the record's owner, with what each "
+              "links to."),
+            table(["Record", "Kind", "Title or summary", "Links out and in"],
+                  (_owner_row(data, page, rid) for rid in owned))))
+    else:
+        out.append(block(p("The record holds no note, theory, decision or work yet.")))
+    out.append("## Known by reference only { #partial }\n")
+    partial = sorted(rid for rid, r in proj.records.items()
+                     if r.partial and r.kind not in OWNERS_KINDS)
     if partial:
         resolve = data.href_resolver(page)
         out.append(block(
-            p("Known by reference only: the record holds what its source says of them."),
+            p("Entries the record holds only as their source describes them."),
             table(["Record", "Kind", "Named in"], (
                 [ref_link(data, page, rid), esc(proj.records[rid].kind),
                  linked(proj.records[rid].known_from or "", resolve)] for rid in partial))))
     else:
-        out.append(block(p("None: every record holds its own content.")))
+        out.append(block(p("None: every entry holds its own content.")))
     out.append("## Validation notes { #validation }\n")
     notes = [d for d in proj.diagnostics if d.code != "partial"]
     errors = [d for d in notes if d.severity == "error"]
@@ -110,65 +126,74 @@ def home(data: SiteData, intro: str) -> str:
     return "\n".join(out)
 
 
-# Problems first: what needs the owner's attention, then what is merely behind, then what holds.
-PROBLEM_ORDER = ("error", "not reproduced", "modified", "inconclusive", "expectation changed",
-                 "stale", "missing", "unchecked", "reproduced")
+# The kinds the record's owner writes (the literature is the papers' own, and the anthology is a
+# collection of its own, with its own section): shown on the home page as records.
+OWNERS_KINDS = tuple(k for k in KINDS if k not in ("literature", "anthology"))
+
+def _scale_counts(data: SiteData, scale: str, rows) -> str:
+    """`At paper: 4 reproduced, 2 inconclusive.` for the claims (extensions counted apart)."""
+    refs = [f"{r.id}#{c.id}" for r, c in rows]
+    got = Counter(st.verdict if (st := data.status_at(scale, ref)) else "unchecked" for ref in refs)
+    ext = Counter(st.verdict for ref in refs if (st := data.status_at(scale, ref + EXTENSION)))
+    said = ", ".join(f"{got[v]} {badge(v)}" for v in PROBLEM_ORDER if got.get(v))
+    if ext:
+        said += "; litrec's extensions: " + ", ".join(f"{ext[v]} {badge(v)}" for v in PROBLEM_ORDER
+                                                       if ext.get(v))
+    return f"At {code(scale)}: {said}."
 
 
-def _dashboard_rows(data: SiteData, page: str, rows):
-    """One table row per claim, problems first: verdict with its one-line reason, how many
-    expectations hold, and the number that decided it (beside what it was held to)."""
+def _dashboard_rows(data: SiteData, page: str, rows, scales: list[str]):
+    """One table row per claim, its verdict at each scale in a column of its own (with the reason
+    in a sentence and the statistics folded), and a row beneath for litrec's extensions; claims
+    with a problem first: by the headline verdict, then by the worst verdict at any scale."""
     order = {v: i for i, v in enumerate(PROBLEM_ORDER)}
-    keyed = sorted(((order.get(verdict_of(data, f"{r.id}#{c.id}"), len(order)), i, r, c)
-                    for i, (r, c) in enumerate(rows)), key=lambda k: k[:2])
+
+    def rank(ref: str) -> tuple[int, int]:
+        seen = [st.verdict if (st := data.status_at(s, r)) else "unchecked"
+                for s in scales for r in (ref, ref + EXTENSION)
+                if r == ref or data.status_at(s, r) is not None]
+        return order.get(verdict_of(data, ref), len(order)), min(order.get(v, len(order))
+                                                                for v in seen)
+
+    keyed = sorted(((rank(f"{r.id}#{c.id}"), i, r, c) for i, (r, c) in enumerate(rows)),
+                   key=lambda k: k[:2])
     for _, _, rec, c in keyed:
         ref = f"{rec.id}#{c.id}"
-        st = data.statuses.get(ref)
-        verdict = badge(verdict_of(data, ref))
-        why = reason_line(data, ref, c)
-        if why:
-            verdict += "<br>" + span("lr-reason", esc(why))
-        if st is not None and st.rests_on_it:
-            verdict += "<br>" + span("lr-reason", "rests on it: " + ", ".join(
-                ref_link(data, page, r) for r in st.rests_on_it))
-        verdict += other_scales(data, ref)
-        ext = data.statuses.get(ref + EXTENSION)
-        if ext is not None:
-            verdict += ("<br>" + span("lr-reason", "litrec's extensions: ") + badge(ext.verdict)
-                        + other_scales(data, ref + EXTENSION).replace("<br>", " "))
-        if st is not None and st.post_hoc:
-            verdict += "<br>" + badge("post hoc", "r") + " " + span("lr-reason", esc(
-                f"{len(st.post_hoc)} of {len(st.outcomes)} criteria committed after the first "
-                "result they judge"))
-        outcome = outcome_rows(data, ref, c)
-        tally = Counter(r["decision"] for r in outcome if r["holds"] is not None
-                        or r["decision"] == "inconclusive")
-        marks = " ".join(f"{mark(h, d)}{tally[k]}" for k, h, d in (
-            ("holds", True, None), ("fails", False, None), ("inconclusive", None, "inconclusive"))
-            if tally.get(k))
-        total = f"{len(outcome)} expectation{'s' * (len(outcome) != 1)}" if outcome else "—"
-        yield [f"{ref_link(data, page, ref)}<br>{esc(c.title)}", verdict,
-               (marks + " of " if marks else "") + total]
+        cells = []
+        for scale in scales:
+            st = data.status_at(scale, ref)
+            cell = reason_cell(st)
+            if scale == data.profile and st is not None:
+                if st.rests_on_it:
+                    cell += "<br>" + span("lr-reason", "rests on it: " + ", ".join(
+                        ref_link(data, page, r) for r in st.rests_on_it))
+                if st.post_hoc:
+                    cell += "<br>" + badge("post hoc", "r") + " " + span("lr-reason", esc(
+                        f"{len(st.post_hoc)} of {len(st.outcomes)} criteria committed after the "
+                        "first result they judge"))
+            cells.append(cell)
+        yield [f"{ref_link(data, page, ref)}<br>{esc(c.title)}"] + cells
+        if any(data.status_at(s, ref + EXTENSION) is not None for s in scales):
+            yield ([span("lr-reason", f"↳ {esc(c.id)}'s extensions: litrec's own tests, judged "
+                         "beside it; never its verdict")]
+                   + [reason_cell(data.status_at(s, ref + EXTENSION)) for s in scales])
 
 
-def reason_line(data: SiteData, ref: str, claim) -> str | None:
-    """A claim's verdict in one line: its status's reason, or, for a claim not reproduced,
-    which expectations fail and by what numbers."""
-    st = data.statuses.get(ref)
-    if st is None:
-        return None
-    if st.verdict == "not reproduced" and not st.reason:
-        failed = [r for r in outcome_rows(data, ref, claim) if r["decision"] == "fails"]
-        return "; ".join(f"{r['expectation']} fails: {_measured(r['outcome'])} against "
-                         f"{fmt(r['expected'])}" for r in failed) or None
-    return st.reason if st.verdict != "reproduced" else None
-
-
-def _measured(o) -> str:
-    """A measured mean with its interval over seeds, when there is one."""
-    if o.interval and o.n > 1:
-        return f"{fmt(o.measured)} [{fmt(o.interval[0])}, {fmt(o.interval[1])}]"
-    return fmt(o.measured)
+def _owner_row(data: SiteData, page: str, rid: str) -> list[str]:
+    """One of the owner's records: its id, kind, title (and its claims' verdicts), its links."""
+    rec = data.project.records[rid]
+    title = esc(rec.title or " ".join(str(rec.summary or "").split()))
+    claims = " ".join(f"{esc(c.id)} {badge(verdict_of(data, f'{rid}#{c.id}'))}"
+                      for c in getattr(rec, "claims", []) or [])
+    if claims:
+        title += ("<br>" if title else "") + claims
+    by_rel: dict[str, list[str]] = {}
+    for e in data.out_edges.get(rid, []):
+        by_rel.setdefault(e.rel, []).append(ref_link(data, page, e.ref))
+    links = [f"{esc(rel_text(rel))} {', '.join(targets)}" for rel, targets in by_rel.items()]
+    links += [f"{esc(rel_text(inv))} {', '.join(ref_link(data, page, e.source) for e in es)}"
+              for inv, es in data.project.incoming(rid).items() if es]
+    return [ref_link(data, page, rid), esc(rec.kind), title or "—", lines(links)]
 
 
 # ------------------------------------------------------------------ records
@@ -367,7 +392,12 @@ def graph_page(data: SiteData) -> str:
         text = (f"The record has {n} records and {m} typed links: too many to draw at once, so "
                 "this graph shows the kinds of record and how many links of each relation join "
                 "them. Each record's page draws its own neighbourhood.")
-    return WIDE + "# Graph\n" + block(p(text), pre(graph, "mermaid", searchable=False))
+    kinds = [k for k in KINDS if any(r.kind == k for r in data.project.records.values())]
+    rels = sorted({e.rel for e in data.project.edges})
+    return WIDE + "# Graph\n" + block(p(text + " Hover over a box for its kind and verdict; "
+                                         "click it for its page."),
+                                       legend(data, kinds, rels, nodes=full),
+                                       pre(graph, "mermaid", searchable=False))
 
 
 def _values(points) -> list:
