@@ -56,7 +56,9 @@ test-all: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/all.py
 
-# The README's picture: the built home page in headless Chromium (site/assets/screenshot.png)
+# The README's picture: the built home page in headless Chromium (site/assets/screenshot.png),
+# with the hashes of the files it was made from beside it (screenshot.png.inputs.json), which
+# tests/docs/test_screenshot.py compares with the files as they are now
 screenshot: $(STAMP)
 	$(BIN)/litrec site build
 	$(BIN)/python -m litrec.site.screenshot --site public --out site/assets/screenshot.png
