@@ -123,7 +123,7 @@ def check_file(path: str, root: Path, want_model: bool = False):
 def check_bytes(path: Path, raw: bytes):
     """`(parsed, raw_id, problems, facts, model)` of a record file's bytes."""
     try:
-        loaded = load_bytes(raw)
+        loaded = load_bytes(raw, collect=True)
     except YamlProblem as p:
         return False, None, ((p.line, p.col, p.field, p.message, p.code, "error", None),), None, None
     data = loaded.data
@@ -134,8 +134,14 @@ def check_bytes(path: Path, raw: bytes):
     if rec is not None:
         check_id(rec, path, loaded.root, "", diags)
         check_sources(rec, loaded.root, "", diags)
-    problems = tuple((d.line, d.col, d.field, d.message, d.code, d.severity, d.record) for d in diags)
-    if rec is None:
+    # A value YAML could not read (an impossible date) was kept as its text so that the file's
+    # other problems are found too: its own message replaces what the schema says of that text.
+    unread = {p.field for p in loaded.problems}
+    problems = tuple(
+        [(p.line, p.col, p.field, p.message, p.code, "error", None) for p in loaded.problems]
+        + [(d.line, d.col, d.field, d.message, d.code, d.severity, d.record) for d in diags
+           if d.field not in unread])
+    if rec is None or loaded.problems:
         return True, raw_id, problems, None, None
     return True, raw_id, problems, tuple(facts_of(rec)), rec
 

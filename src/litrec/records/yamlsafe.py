@@ -11,7 +11,7 @@ available) and converted to plain Python data here, so that:
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
@@ -86,10 +86,12 @@ class YamlProblem(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Loaded:
-    """A parsed document and its node tree (for locating values)."""
+    """A parsed document and its node tree (for locating values); with `load_bytes(...,
+    collect=True)`, the values it could not read (`problems`, each kept as its text)."""
 
     data: Any
     root: yaml.Node
+    problems: list = field(default_factory=list)  # YamlProblem of each unreadable value
 
 
 def _mark(node: yaml.Node) -> tuple[int, int]:
@@ -97,11 +99,18 @@ def _mark(node: yaml.Node) -> tuple[int, int]:
 
 
 class _Converter:
-    __slots__ = ("seen", "count")
+    """Node tree -> plain values. With `collect`, a scalar that cannot be read (an impossible
+    date, a number too long) is kept as its text and its problem, located, added to
+    `problems`, so the rest of the file is read and checked too; else it is raised."""
 
-    def __init__(self) -> None:
+    __slots__ = ("seen", "count", "collect", "path", "problems")
+
+    def __init__(self, collect: bool = False) -> None:
         self.seen: set[int] = set()
         self.count = 0
+        self.collect = collect
+        self.path: list = []  # the keys and indexes down to the node being converted
+        self.problems: list[YamlProblem] = []
 
     def _too_big(self, node: yaml.Node) -> YamlProblem:
         line, col = _mark(node)
@@ -121,7 +130,16 @@ class _Converter:
             if tag == _STR:
                 return node.value
             if tag in _SCALAR_TAGS:
-                return _scalar(node)
+                if not self.collect:
+                    return _scalar(node)
+                try:
+                    return _scalar(node)
+                except YamlProblem as problem:
+                    if problem.code != "yaml-value" or not self.path:
+                        raise
+                    problem.loc = list(self.path)
+                    self.problems.append(problem)
+                    return node.value
             line, col = _mark(node)
             raise YamlProblem(_TAG_MSG.format(tag=excerpt(tag)), line, col, "yaml-tag")
         key = id(node)
@@ -157,18 +175,25 @@ class _Converter:
                     )
                     problem.loc.append(k)
                     raise problem
+                self.path.append(k)
                 try:
                     out[k] = conv(vnode, depth + 1)
                 except YamlProblem as problem:
                     problem.loc.insert(0, k)
                     raise
+                finally:
+                    self.path.pop()
             return out
         if cls is yaml.SequenceNode and tag == _SEQ:
             items: list[Any] = []
             append = items.append
             try:
                 for v in node.value:
-                    append(conv(v, depth + 1))
+                    self.path.append(len(items))
+                    try:
+                        append(conv(v, depth + 1))
+                    finally:
+                        self.path.pop()
             except YamlProblem as problem:
                 problem.loc.insert(0, len(items))
                 raise
@@ -234,8 +259,13 @@ _TAG_MSG = ("tag '{tag}' is not allowed in records; only plain YAML values "
             "(strings, numbers, booleans, dates, lists, mappings) are")
 
 
-def load_bytes(raw: bytes) -> Loaded:
-    """Parse one record file's bytes; raise YamlProblem for anything unacceptable."""
+def load_bytes(raw: bytes, collect: bool = False) -> Loaded:
+    """Parse one record file's bytes; raise YamlProblem for anything unacceptable.
+
+    `collect`: a value that cannot be read (an impossible date, a number too long) does not
+    stop the reading: it is kept as its text and its located problem listed in
+    `Loaded.problems`, so the file's other problems are found too.
+    """
     if len(raw) > MAX_BYTES:
         raise YamlProblem(
             f"file is {len(raw)} bytes, over the {MAX_BYTES}-byte limit for a record",
@@ -274,7 +304,8 @@ def load_bytes(raw: bytes) -> Loaded:
     if root is None:
         raise YamlProblem("file is empty; a record is a YAML mapping with at least 'id' and 'kind'",
                           code="empty")
-    data = _Converter().convert(root)
+    converter = _Converter(collect)
+    data = converter.convert(root)
     if not isinstance(data, dict):
         line, col = _mark(root)
         found = "a list" if isinstance(data, list) else f"{type(data).__name__} {excerpt(repr(data), 60)}"
@@ -282,7 +313,7 @@ def load_bytes(raw: bytes) -> Loaded:
             f"the top level must be a mapping of fields (id: ..., kind: ...), found {found}",
             line, col, "not-mapping",
         )
-    return Loaded(data, root)
+    return Loaded(data, root, converter.problems)
 
 
 class LazyRoot:
