@@ -78,3 +78,18 @@ def test_the_dashboard_says_which_scale_its_headline_uses(ran):
         < row.index("lr-v-reproduced")
     page = next(v for k, v in pages.items() if "ARXIV-0000.00003" in k)
     assert "at <code>paper_full</code>: " in page
+
+
+def test_a_run_at_another_profile_names_the_paper_s_own_scale_in_its_summary(tmp_path):
+    """`litrec run --profile quick` where `paper_full` has results: its summary gives the counts
+    at the paper's own scale in one line, first; a scale with no result says nothing."""
+    root = write_project(tmp_path / "p", claim("F2", '{metric: loss_trained, op: ">", value: 0.0, source: {kind: paper, where: §1, states: a test claim}}'))
+    (root / "analysis" / "toy.py").write_text(FULL)
+    assert litrec("run", "--profile", "paper_full", "--jobs", "1", cwd=root).returncode == 0
+    for _ in range(2):  # a run, then one answered without running anything: the same summary
+        proc = litrec("run", "--profile", "quick", "--jobs", "1", cwd=root)
+        assert proc.returncode == 0, proc.stderr
+        lines = proc.stdout.splitlines()
+        assert lines[-2:] == ["at paper_full, the paper's own scale: 1 claim: 1 reproduced",
+                              "  1 claim: 1 reproduced (profile quick)"], proc.stdout
+        assert "at paper:" not in proc.stdout  # no result at paper: not summarised

@@ -1,6 +1,8 @@
-"""`litrec status` reads at 80 and 120 columns: at most two lines per claim (the verdict and the
-deciding number beside its expectation, then the reason for anything but reproduced), cut,
-never wrapped; the summary is wrapped, never cut; `--verbose` wraps every outcome to the width."""
+"""`litrec status` at any width, piped or not: a row per claim (the verdict and the deciding number
+beside its expectation, then the reason for anything but reproduced) and the summary are wrapped
+to the terminal's width, their continuation lines indented, and never cut: every verdict, every
+count and the whole expected side are there at 60, 80 and 200 columns and with no COLUMNS at all;
+`--verbose` wraps every outcome to the width."""
 
 from __future__ import annotations
 
@@ -14,8 +16,10 @@ import pytest
 from litrec.runs.seal import seal
 
 
-def _result(project, name: str, metrics: dict | list[dict], store: bool = False) -> None:
-    """A sealed `paper` result of `name`; with `store`, the expectations it was judged against."""
+def _result(project, name: str, metrics: dict | list[dict], store: bool = False,
+            profile: str = "paper") -> None:
+    """A sealed result of `name` at `profile`; with `store`, the expectations it was judged
+    against."""
     from litrec.runs.inputs import RESULT_FORMAT
     from litrec.runs.inputs import result_inputs as fingerprint
     from litrec.records.load import load_project
@@ -23,26 +27,28 @@ def _result(project, name: str, metrics: dict | list[dict], store: bool = False)
     from litrec.verdicts.claims import expectation_record
 
     proj = load_project(project / "records")
-    fp = fingerprint(proj.registry, name, "paper")
+    fp = fingerprint(proj.registry, name, profile)
     seeds = metrics if isinstance(metrics, list) else None
-    payload = {"format": RESULT_FORMAT, "analysis": name, "profile": "paper",
+    payload = {"format": RESULT_FORMAT, "analysis": name, "profile": profile,
                "code_hash": fp.code_hash, "code_files": fp.files, "versions": fp.versions,
                "inputs": fp.record(),
                "started": "2026-01-02T03:04:05+00:00", "wall_time_s": 1.0, "config": {},
                "metrics": seeds[0] if seeds else metrics, "figures": {}, "notes": []}
     if store:
-        payload["expectations"] = {f"{r.id}#{c.id}": expectation_record(c.check.expect, "paper")
+        payload["expectations"] = {f"{r.id}#{c.id}": expectation_record(c.check.expect, profile)
                                    for r, c in proj.claims()
                                    if c.check is not None and c.check.analysis == name}
     if seeds:
         payload["seeds"] = list(range(len(seeds)))
         payload["sweep"] = {"seed": list(range(len(seeds)))}
         payload["points"] = [{"seed": i, "metrics": m} for i, m in enumerate(seeds)]
-    write_result(project / "results", name, "paper", seal(payload, {}), {})
+    write_result(project / "results", name, profile, seal(payload, {}), {})
 
 
-def _status(project, columns: int, *args: str) -> str:
-    env = {**os.environ, "COLUMNS": str(columns), "NO_COLOR": "1"}
+def _status(project, columns: int | None, *args: str) -> str:
+    """status's standard output, piped (never a terminal); `columns` None: no COLUMNS at all."""
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env.update({"NO_COLOR": "1", **({"COLUMNS": str(columns)} if columns else {})})
     proc = subprocess.run([sys.executable, "-m", "litrec", "status", *args], cwd=project, env=env,
                           capture_output=True, text=True, timeout=120)
     return proc.stdout
@@ -63,37 +69,68 @@ def judged(project):
     return project
 
 
-@pytest.mark.parametrize("columns", [80, 120])
-def test_at_most_two_lines_per_claim_within_the_width(judged, columns):
-    lines = _status(judged, columns).splitlines()
-    assert lines and all(len(line) <= columns for line in lines), "\n".join(lines)
-    claims = json.loads(_status(judged, columns, "--format", "json"))
-    # the summary: its first line unindented, the rest (the other scale, wrapped) indented
-    summary = next(i for i, ln in enumerate(lines) if ln.startswith(f"{len(claims)} claims:"))
-    assert all(ln.startswith("  ") for ln in lines[summary + 1:])
-    assert " ".join(ln.strip() for ln in lines[summary:]).endswith(
-        "1 reproduced, 1 inconclusive, 4 missing (profile paper)")  # wrapped, never cut
+@pytest.fixture
+def both_scales(judged):
+    """`judged`, with `paper_full` results beside: C1 reproduced, F1 not reproduced (a loss of
+    0.5 is not within 1% of 0.2), the paper's own scale the newcomer saw cut."""
+    _result(judged, "conditioning-vs-parameters", {
+        "params_unchanged": True, "max_abs_pred_error": 0.0, "max_abs_dW_error": 0.0,
+        "implied_model_distance": 1.0, "min_cross_distance": 1.0}, profile="paper_full")
+    base = {"cos_sensitivity": 0.999, "model_diff": 0.08, "pred_diff": 0.02,
+            "loss_interpolated": 0.2, "ood": {"min_cos": 0.999, "max_rel_gap": 0.01,
+                                              "max_rel_gap_interpolated": 0.01}}
+    _result(judged, "single-layer-lsa", [{**base, "loss_trained": 0.5, "loss_gd": 0.2},
+                                         {**base, "loss_trained": 0.5, "loss_gd": 0.2}],
+            profile="paper_full")
+    return judged
+
+
+def _blocks(lines: list[str], claims: list[dict]) -> tuple[dict[str, str], str]:
+    """Each claim's lines joined into one text (by claim), and the summary's, joined likewise."""
+    summary = next(i for i, ln in enumerate(lines) if not ln.startswith(" ")
+                   and ln.split()[0] not in {c["claim"] for c in claims})
     starts = [i for i, ln in enumerate(lines[:summary]) if ln and not ln.startswith(" ")]
     assert [lines[i].split()[0] for i in starts] == [c["claim"] for c in claims]
-    ends = starts[1:] + [summary]
-    for c, start, end in zip(claims, starts, ends):
-        block = lines[start:end]
-        assert len(block) <= 2, block  # the claim's line, and a reason line at most
-        assert c["verdict"] in block[0]
-        if c["verdict"] == "reproduced":
-            assert len(block) == 1 and ", expected " in block[0]  # the number beside its expectation
-        elif c["verdict"] in ("not reproduced", "inconclusive", "stale"):
-            assert ", expected " in block[0] and len(block) == 2 and block[1].startswith("    ")
-    by_claim = {lines[s].split()[0]: lines[s:e] for s, e in zip(starts, ends)}
-    c1 = by_claim["NOTE-621#C1"]
-    assert "reproduced" in c1[0] and "params_unchanged true, expected == true" in c1[0]
-    f1 = by_claim["ARXIV-2212.07677#F1"]
-    assert "inconclusive" in f1[0]
-    if columns == 120:  # room for the interval beside the expectation
-        assert "[" in f1[0] and "expected ≈ loss_gd" in f1[0]
-        assert "wide because of the seed count" in f1[1]
-    missing = by_claim["ARXIV-2212.07677#F2"]
-    assert "missing" in missing[0] and "litrec run" in "".join(missing)
+    assert all(ln.startswith("    ") for ln in lines[:summary] if lines.index(ln) not in starts)
+    assert all(ln.startswith("  ") for ln in lines[summary + 1:])  # continuation: indented
+    joined = {lines[s].split()[0]: " ".join(" ".join(lines[s:e]).split())
+              for s, e in zip(starts, starts[1:] + [summary])}
+    return joined, " ".join(" ".join(lines[summary:]).split())
+
+
+@pytest.mark.parametrize("columns", [60, 80, 200, None])
+def test_rows_and_summary_wrap_and_never_cut_a_verdict_a_count_or_the_expectation(
+        both_scales, columns):
+    lines = _status(both_scales, columns, "--profile", "paper").splitlines()
+    assert lines and all(len(line) <= (columns or 80) for line in lines), "\n".join(lines)
+    assert not any("…" in line for line in lines), "\n".join(lines)  # nothing cut
+    claims = json.loads(_status(both_scales, columns, "--profile", "paper", "--format", "json"))
+    rows, summary = _blocks(lines, claims)
+    assert summary == ("at paper_full, the paper's own scale: 6 claims: 1 reproduced, 1 not "
+                       "reproduced, 4 missing 6 claims: 1 reproduced, 1 inconclusive, 4 missing "
+                       "(profile paper)")
+    for c in claims:
+        text = rows[c["claim"]]
+        assert f'{c["claim"]} {c["verdict"]} ' in text + " "  # the verdict, beside the claim
+        for scale, v in c["verdicts"].items():  # the other scale's verdict where it differs
+            if scale != "paper" and v not in (None, "missing", c["verdict"]):
+                assert f"at {scale}: {v}" in text, text
+        if c["reason"] and c["verdict"] != "reproduced":
+            assert " ".join(c["reason"].split()) in text, text
+    c1, f1 = rows["NOTE-621#C1"], rows["ARXIV-2212.07677#F1"]
+    assert "params_unchanged true, expected == true" in c1
+    assert "expected ≈ loss_gd (±0.01 rel)" in f1 or \
+        "expected loss_trained ≈ loss_gd (±0.01 rel)" in f1  # the expected side, whole
+    assert "at paper_full: not reproduced" in f1
+    assert "wide because of the seed count" in f1
+    assert "litrec run" in rows["ARXIV-2212.07677#F2"]  # missing: the command that runs it
+    if columns == 200:  # room for the most detailed form on the claim's line
+        block = [ln for ln in lines if ln.startswith("ARXIV-2212.07677#F1 ")]
+        assert len(block) == 1 and block[0].endswith(
+            "(loss_trained − expected) / tolerance = 1 [-5.353, 7.353], expected loss_trained ≈ "
+            "loss_gd (±0.01 rel)")
+    else:  # narrower: the shorter forms
+        assert "loss_trained 0.202" in f1
 
 
 def test_a_narrow_terminal_wraps_the_summary_and_cuts_no_count(judged):
@@ -102,6 +139,7 @@ def test_a_narrow_terminal_wraps_the_summary_and_cuts_no_count(judged):
     summary = next(i for i, ln in enumerate(lines) if ln.startswith("6 claims:"))
     assert " ".join(ln.strip() for ln in lines[summary:]) == \
         "6 claims: 1 reproduced, 1 inconclusive, 4 missing (profile paper)"
+    assert "expected ≈ loss_gd (±0.01 rel)" in " ".join(ln.strip() for ln in lines)
 
 
 def test_verbose_wraps_and_gives_both_sides_per_seed_and_every_reason(judged):

@@ -13,9 +13,9 @@ def add_parser(sub) -> None:
     """Declare the command and its options."""
     p = sub.add_parser("status", help="every claim's verdict: measured beside expected",
                        description="Show every claim's verdict from the stored results, without "
-                       "running anything: at most two lines per claim, cut to the terminal's "
-                       "width (the verdict and the deciding number beside its expectation; then, "
-                       "for anything but reproduced, the reason). Exit 0 whatever the verdicts; 1 "
+                       "running anything: a row per claim (the verdict and the deciding number beside "
+                       "its expectation; then, for anything but reproduced, the reason), wrapped "
+                       "to the terminal's width and never cut, piped or not. Exit 0 whatever the verdicts; 1 "
                        "when the records have errors, a result is damaged or cannot be judged, or a "
                        "signature is bad (litrec sign).")
     profile_arg(p, "which profile's results to judge (default: the paper's own scale, paper_full, "

@@ -1,15 +1,17 @@
-"""The claims table that `litrec run` and `litrec status` print: at most two lines per claim.
+"""The claims table that `litrec run` and `litrec status` print: a row per claim, wrapped.
 
-The first line holds the claim, its verdict and the number that decided it
+A claim's row holds the claim, its verdict and the number that decided it
 beside its expectation (the first expectation that fails, else the first that
-is inconclusive, else the first); for anything but *reproduced* a second line,
-indented, says why (the reason, and the records that rest on a claim not
-reproduced). Both are cut to the terminal's width, never wrapped; the number
-is shortened first (its `n=`, then its interval) so that it stays beside its
-expectation. A summary line follows. `--verbose` adds every outcome under its
-claim, wrapped to the terminal's width: both sides' per-seed values, the
-interval, the evaluation noise, the reason for every mark, and an expectation
-that changed since the run. The state words are `litrec.verdicts.words`'.
+is inconclusive, else the first); for anything but *reproduced* a reason
+follows, indented (the reason, its verdict at the other scale, a suspect link,
+and the records that rest on a claim not reproduced). Nothing is cut: a verdict,
+a count or an expectation is never lost to the terminal's width, piped or not.
+The number is shortened first (its `n=`, then its interval) so that it stays
+on the claim's line; what still does not fit is wrapped, each continuation line
+indented. A summary line follows, wrapped the same way. `--verbose` adds every
+outcome under its claim: both sides' per-seed values, the interval, the
+evaluation noise, the reason for every mark, and an expectation that changed
+since the run. The state words are `litrec.verdicts.words`'.
 """
 
 from __future__ import annotations
@@ -145,57 +147,77 @@ def summary_line(statuses: list[ClaimStatus], profile: str) -> str:
     return "; ".join(summary_lines(statuses, profile))
 
 
-def _fit(text: str, room: int) -> str:
-    """`text` cut to `room` characters with an ellipsis."""
-    return text if len(text) <= room else text[:max(room - 1, 0)] + "…"
-
-
 def claim_lines(s: ClaimStatus, width: int, claim_width: int, verdict_width: int = VERDICT_WIDTH
                 ) -> list[tuple[str, str, str]]:
-    """One claim's lines as `(head, verdict, rest)`, each line at most `width` characters."""
+    """One claim's lines as `(head, verdict, rest)`, each at most `width` characters (a word
+    longer than a line is broken, never dropped): the claim's line, the number's continuation
+    lines (`_continued`), then the reason (indented by 4, its continuations by 6)."""
     head = f"{s.claim:<{claim_width}}  "
     verdict = f"{word(s.verdict):<{verdict_width}}"
-    room = width - len(head) - len(verdict) - 2
+    column = len(head) + len(verdict) + 2  # where the number starts
+    room = width - column
     forms = _number_forms(s)
     why = reason(s)
-    if forms:
-        first = next((f for f in forms if len(f) <= room), forms[-1])
-        lines = [(head, verdict, "  " + _fit(first, room))]
-    else:  # no numbers: the reason's first parts on the first line, the rest on the second
+    if forms:  # the most detailed form that fits beside the verdict (or, narrow, under it)
+        text = next((f for f in forms if len(f) <= room), None) or next(
+            (f for f in forms if room < 30 and len(f) <= width - 6), forms[-1])
+    else:  # no numbers: the reason's first parts on the claim's line, the rest under it
         parts = why.split("; ") if why else []
         k = 0
         while k < len(parts) and len("; ".join(parts[:k + 1])) <= room:
             k += 1
-        lines = [(head, verdict, ("  " + "; ".join(parts[:k])) if k else "")]
-        why = "; ".join(parts[k:])
+        text, why = "; ".join(parts[:k]) + (";" if 0 < k < len(parts) else ""), "; ".join(parts[k:])
+    body = _continued(text, width, column)
+    first = body[0][column:]
+    lines = [(head, verdict if first else verdict.rstrip(), "  " + first if first else "")]
+    lines += [("", "", ln) for ln in body[1:]]
     if why:
-        lines.append(("    ", "", _fit(why, width - 4)))
+        lines += [("", "", ln) for ln in wrap(why, width, 4, 6)]
     return lines
 
 
+def _continued(text: str, width: int, column: int) -> list[str]:
+    """`text` from `column` on, in lines of at most `width` (the first line holds `column`
+    spaces first). What does not fit breaks before its expectation (`expected ...` on a line
+    of its own) and each part wraps; continuation lines sit under the number where the column
+    leaves room, else the whole text starts on the next line, indented by 6."""
+    room = width - column
+    if not text or len(text) <= room:
+        return [" " * column + text]
+    if room < 30:  # a narrow column: the number starts under the claim
+        return [" " * column] + _parts(text, width, 6)
+    return _parts(text, width, column)
+
+
+def _parts(text: str, width: int, column: int) -> list[str]:
+    """`text` at `column`, on one line where it fits, else broken before `expected` and wrapped."""
+    if len(text) <= width - column or ", expected " not in text:
+        return wrap(text, width, column, column)
+    measured, expected = text.split(", expected ", 1)
+    return wrap(measured + ",", width, column, column) + wrap("expected " + expected, width,
+                                                               column, column)
+
+
 def print_table(statuses: list[ClaimStatus], profile: str, verbose: bool = False) -> None:
-    """At most two lines per claim, then the summary; with `verbose`, every outcome under its claim."""
+    """A row per claim, wrapped to the width, then the summary; with `verbose`, every outcome
+    under its claim."""
     out = console()
     width = max(out.width, 40)
     claim_width = max((len(s.claim) for s in statuses), default=5)
     verdict_width = max((len(word(s.verdict)) for s in statuses), default=VERDICT_WIDTH)
     claim_width = min(claim_width, max(width - verdict_width - 24, 8))
     for s in statuses:
-        lines = claim_lines(s, width, claim_width, verdict_width)
-        for head, verdict, rest in lines[:1] if verbose else lines:
+        for head, verdict, rest in claim_lines(s, width, claim_width, verdict_width):
             line = Text(head)
             if verdict:
                 line.append(verdict, style=STYLE.get(s.verdict) or None)
             line.append(rest)
-            out.print(line, no_wrap=True, overflow="ellipsis", highlight=False)
+            out.print(line, no_wrap=True, overflow="ignore", crop=False, highlight=False)
         if verbose:
-            if len(lines) > 1:  # the reason in full, wrapped
-                for text in wrap(reason(s), width, 4, 6):
-                    out.print(text, markup=False, highlight=False, no_wrap=True)
             _outcomes(out, s, width)
     for i, line in enumerate(summary_lines(statuses, profile)):  # wrapped, never cut
         for text in wrap(line, width, 2 * (i > 0), 4):
-            out.print(text, markup=False, highlight=False, no_wrap=True)
+            out.print(text, markup=False, highlight=False, no_wrap=True, crop=False)
 
 
 def _outcomes(out, s: ClaimStatus, width: int) -> None:
