@@ -2,7 +2,8 @@
 
 A ```console block is a session: `$ COMMAND` lines, each followed by its output
 and, when the exit status is not 0, a line `[exit N]`. COMMAND is `litrec ...`
-(optionally after `NAME=VALUE` settings of the environment) or `cat FILE`; it runs
+(optionally after `NAME=VALUE` settings of the environment), `cat FILE` or
+`sed -i 's/OLD/NEW/' FILE` (an edit the example makes to a record); it runs
 as its own process, with this environment's litrec first on PATH, in a sandbox
 the page names (`SANDBOXES`): each `## ` section gets a fresh one. In a shown
 line, `…` stands for any text (a duration, a path of the machine), so a shown
@@ -63,6 +64,7 @@ def sweep_project(dest: Path) -> Path:
 SANDBOXES: dict[str, Callable[[Path], Path]] = {
     "export-format.md": fixture_project,
     "scale-out.md": sweep_project,
+    "suspect-links.md": fixture_project,
 }
 
 
@@ -76,7 +78,8 @@ def run(line: str, cwd: Path) -> str:
         env[name] = value
     if argv[0] == "cat":
         return (cwd / argv[1]).read_text(encoding="utf-8")
-    assert argv[0] == "litrec", f"a console example runs litrec or cat, not: {line}"
+    assert argv[0] in ("litrec", "sed"), f"a console example runs litrec, cat or sed, not: {line}"
+    assert argv[0] != "sed" or argv[1] == "-i", f"a sed example edits a file in place: {line}"
     proc = subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True, timeout=300)
     return proc.stdout + (f"[exit {proc.returncode}]\n" if proc.returncode else "")

@@ -31,6 +31,7 @@ CHECKED_BY = {
     "index.md": "tests/site/test_build.py (the home page it introduces)",
     "manuscript.md": "tests/ecosystem/test_export_tex.py (the names it gives, its example compiled)",
     "scale-out.md": "this file (its console examples rerun); tests/sweep",
+    "suspect-links.md": "this file (its console examples rerun); tests/verdicts/test_suspect.py",
     "usage.md": "tests/ecosystem/test_usage_doc.py (every example rerun)",
     "writing-analyses.md": "tests/ecosystem/test_new_analysis.py, tests/analyses/test_contract.py",
     "writing-records.md": "tests/records/test_docs_records.py (every kind, field and relation)",
@@ -75,6 +76,10 @@ def _check_console(name: str):
 
 def test_export_format_console_example():
     _check_console("export-format.md")
+
+
+def test_suspect_links_console_examples():
+    _check_console("suspect-links.md")
 
 
 @pytest.mark.slow  # runs a sweep on worker processes and waits on an unreachable dask scheduler

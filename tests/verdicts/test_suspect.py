@@ -76,3 +76,85 @@ def test_links_never_reviewed_are_notes_shown_with_verbose(project, cli):
     assert "never reviewed" not in out
     _, out, _ = cli("validate", "--verbose")
     assert "NOTE-621 rests on ARXIV-2212.07677#P1 (uses) and was never reviewed" in out
+
+
+def test_the_first_validate_records_a_baseline_and_says_so_once(project, cli):
+    reviews = project / "reviews.yaml"
+    assert not reviews.exists()
+    code, out, err = cli("validate")
+    assert code == 0 and "suspect" not in out
+    assert ("litrec validate: no review baseline yet: recorded what 2 records rest on now "
+            "(4 links) in reviews.yaml; commit it") in err
+    assert err.count("review baseline") == 1
+    first = reviews.read_bytes()
+    assert b'"NOTE-621":' in first and b'"THEORY-169":' in first
+    code, _, err = cli("validate")
+    assert code == 0 and "baseline" not in err and reviews.read_bytes() == first  # once only
+    lit = project / "records/literature/ARXIV-2212.07677.yaml"
+    lit.write_text(lit.read_text(encoding="utf-8").replace("the query included", "the query too"),
+                   encoding="utf-8")
+    code, out, err = cli("validate")  # suspect from the first commit on, without `litrec review`
+    assert code == 0 and "suspect: NOTE-621 rests on ARXIV-2212.07677#P1 (uses)" in out
+    assert ": valid; 3 warnings; " in err  # warnings, counted apart from the notes
+
+
+def test_no_baseline_for_invalid_records_or_a_project_where_nothing_rests_on_anything(project, cli):
+    note = project / "records/notes/NOTE-621.yaml"
+    text = note.read_text(encoding="utf-8")
+    note.write_text(text + "titel: misspelt\n", encoding="utf-8")
+    assert cli("validate")[0] == 1 and not (project / "reviews.yaml").exists()
+    note.write_text(text, encoding="utf-8")
+    from litrec.records.load import load_project
+    from litrec.records.suspect import baseline
+
+    proj = load_project(project / "records")
+    assert baseline(proj, project / "results") is not None  # written ...
+    assert baseline(proj, project / "results") is None      # ... and never over a review file
+
+
+def test_status_marks_suspect_claims_and_counts_them_as_warnings(project, cli):
+    _f1(project, 0.2)
+    assert cli("validate")[0] == 0  # the baseline: F1 reproduced
+    code, out, _ = cli("status", "--profile", "paper")
+    assert code == 0 and "suspect" not in out
+    _f1(project, 0.5)  # F1 stops reproducing
+    code, out, _ = cli("status", "--profile", "paper")
+    assert code == 0  # a warning, never an error
+    text = " ".join(out.split())
+    assert "2 warnings: 2 claims suspect" in text
+    rows = {r["claim"]: r for r in json.loads(cli("status", "--profile", "paper",
+                                                  "--format", "json")[1])}
+    assert {c for c, r in rows.items() if r["suspect"]} == {"ARXIV-2212.07677#F1", "NOTE-621#C1"}
+    assert rows["ARXIV-2212.07677#F1"]["suspect"] == [  # the paper it reads, and F1 it uses
+        "NOTE-621 rests on ARXIV-2212.07677 (reading_of), which moved since NOTE-621 was last "
+        "reviewed: F1's verdict moved from reproduced to not reproduced; read it again, then "
+        "`litrec review NOTE-621`",
+        "NOTE-621 rests on ARXIV-2212.07677#F1 (uses), which moved since NOTE-621 was last "
+        "reviewed: its verdict moved from reproduced to not reproduced; read it again, then "
+        "`litrec review NOTE-621`"]
+    assert "suspect: NOTE-621 rests on ARXIV-2212.07677#F1 (uses)" in text
+    assert cli("review", "NOTE-621", "THEORY-169")[0] == 0
+    rows = json.loads(cli("status", "--profile", "paper", "--format", "json")[1])
+    assert not any(r["suspect"] for r in rows)
+    assert "warning" not in cli("status", "--profile", "paper")[1]
+
+
+def test_the_site_marks_suspect_records_and_claims(project, cli):
+    from tests.verdicts.toyproject import site_pages
+
+    _f1(project, 0.2)
+    assert cli("validate")[0] == 0
+    pages = site_pages(project, profile="paper")
+    assert not any("lr-s-suspect" in v for v in pages.values())
+    _f1(project, 0.5)
+    pages = site_pages(project, profile="paper")
+    marked = {k for k, v in pages.items() if "lr-s-suspect" in v}
+    assert marked == {"records/ARXIV-2212.07677.md", "records/NOTE-621.md",
+                      "records/THEORY-169.md"}
+    paper = pages["records/ARXIV-2212.07677.md"]
+    f1 = paper[paper.index("### F1"):paper.index("### F2")]
+    assert "lr-s-suspect" in f1 and "its verdict moved from reproduced to not reproduced" in f1
+    p1 = paper[paper.index("### P1"):paper.index("### F1")]
+    assert "lr-s-suspect" not in p1  # only the claim that moved
+    note = pages["records/NOTE-621.md"]
+    assert "<code>litrec review NOTE-621</code>" in note

@@ -49,11 +49,12 @@ def run(args) -> int:
     args.profile = args.profile or headline(args.results)
     found = status(args.records, args.analysis, args.results, args.profile, args.require_signed)
     if args.format == "json":
-        print(json.dumps([s.row() for s in found.statuses], indent=2, default=str))
+        print(json.dumps([{**s.row(), "suspect": found.suspects.get(s.claim, [])}
+                          for s in found.statuses], indent=2, default=str))
     else:
         from litrec.commands.table import print_table  # rich: text output only
 
-        print_table(found.statuses, args.profile, args.verbose)
+        print_table(found.statuses, args.profile, args.verbose, found.suspects)
     for w in found.warnings:
         print(f"litrec status: warning: {w}", file=sys.stderr)
     for b in found.bad_signatures:
@@ -71,4 +72,4 @@ def run(args) -> int:
         return 1 if behind or found.bad_signatures else 0
     for e in found.errors:  # a result that cannot be judged is bad input: said once, exit 1
         print(f"litrec status: error: {e}", file=sys.stderr)
-    return 1 if found.errors or found.bad_signatures else 0
+    return 1 if found.refusals else 0

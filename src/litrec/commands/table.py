@@ -3,8 +3,9 @@
 A claim's row holds the claim, its verdict and the number that decided it
 beside its expectation (the first expectation that fails, else the first that
 is inconclusive, else the first); for anything but *reproduced* a reason
-follows, indented (the reason, its verdict at the other scale, a suspect link,
-and the records that rest on a claim not reproduced). Nothing is cut: a verdict,
+follows, indented (the reason, its verdict at the other scale, and the records
+that rest on a claim not reproduced), led by `suspect: ...` where a link into or
+out of the claim moved since it was last reviewed. Nothing is cut: a verdict,
 a count or an expectation is never lost to the terminal's width, piped or not.
 The number is shortened first (its `n=`, then its interval) so that it stays
 on the claim's line; what still does not fit is wrapped, each continuation line
@@ -115,9 +116,10 @@ def _scale_counts(statuses: list[ClaimStatus], verdict_of) -> str:
     return text
 
 
-def summary_lines(statuses: list[ClaimStatus], profile: str) -> list[str]:
+def summary_lines(statuses: list[ClaimStatus], profile: str,
+                  suspects: dict[str, list[str]] | None = None) -> list[str]:
     """The summary, the paper's own scale first where it has results: a line per scale, then
-    the signatures; `summary_line` joins them."""
+    the signatures, then the suspect claims counted as warnings; `summary_line` joins them."""
     lines = {profile: f"{_scale_counts(statuses, lambda s: s.verdict)} (profile {profile})"}
     for scale in SCALES:  # another scale where some claim has a result: all missing says nothing
         if scale == profile or all(s.verdicts.get(scale) in (None, "missing") for s in statuses):
@@ -138,6 +140,11 @@ def summary_lines(statuses: list[ClaimStatus], profile: str) -> list[str]:
         words = {"signed": "signed", "unsigned": "unsigned", "bad": "bad signature"}
         out.append("results: " + ", ".join(f"{seen.count(v)} {w}" for v, w in words.items()
                                            if seen.count(v)))
+    n = sum(1 for s in statuses if (suspects or {}).get(s.claim))
+    if n:
+        out.append(f"{n} warning{'s' * (n != 1)}: {n} claim{'s' * (n != 1)} suspect, a link into "
+                   "or out of each moved since it was last reviewed (litrec validate names the "
+                   "links; litrec review ID clears them)")
     return out
 
 
@@ -147,17 +154,18 @@ def summary_line(statuses: list[ClaimStatus], profile: str) -> str:
     return "; ".join(summary_lines(statuses, profile))
 
 
-def claim_lines(s: ClaimStatus, width: int, claim_width: int, verdict_width: int = VERDICT_WIDTH
-                ) -> list[tuple[str, str, str]]:
+def claim_lines(s: ClaimStatus, width: int, claim_width: int, verdict_width: int = VERDICT_WIDTH,
+                suspect: list[str] = ()) -> list[tuple[str, str, str]]:
     """One claim's lines as `(head, verdict, rest)`, each at most `width` characters (a word
     longer than a line is broken, never dropped): the claim's line, the number's continuation
-    lines (`_continued`), then the reason (indented by 4, its continuations by 6)."""
+    lines (`_continued`), then the reason (indented by 4, its continuations by 6), led by why
+    the claim is suspect where a link into or out of it is (`suspect`, a line per link)."""
     head = f"{s.claim:<{claim_width}}  "
     verdict = f"{word(s.verdict):<{verdict_width}}"
     column = len(head) + len(verdict) + 2  # where the number starts
     room = width - column
     forms = _number_forms(s)
-    why = reason(s)
+    why = "; ".join([f"suspect: {w}" for w in suspect] + ([reason(s)] if reason(s) else []))
     if forms:  # the most detailed form that fits beside the verdict (or, narrow, under it)
         text = next((f for f in forms if len(f) <= room), None) or next(
             (f for f in forms if room < 30 and len(f) <= width - 6), forms[-1])
@@ -198,16 +206,18 @@ def _parts(text: str, width: int, column: int) -> list[str]:
                                                                column, column)
 
 
-def print_table(statuses: list[ClaimStatus], profile: str, verbose: bool = False) -> None:
+def print_table(statuses: list[ClaimStatus], profile: str, verbose: bool = False,
+                suspects: dict[str, list[str]] | None = None) -> None:
     """A row per claim, wrapped to the width, then the summary; with `verbose`, every outcome
-    under its claim."""
+    under its claim; `suspects`: the claims marked suspect, with why."""
     out = console()
     width = max(out.width, 40)
     claim_width = max((len(s.claim) for s in statuses), default=5)
     verdict_width = max((len(word(s.verdict)) for s in statuses), default=VERDICT_WIDTH)
     claim_width = min(claim_width, max(width - verdict_width - 24, 8))
     for s in statuses:
-        for head, verdict, rest in claim_lines(s, width, claim_width, verdict_width):
+        for head, verdict, rest in claim_lines(s, width, claim_width, verdict_width,
+                                               (suspects or {}).get(s.claim, ())):
             line = Text(head)
             if verdict:
                 line.append(verdict, style=STYLE.get(s.verdict) or None)
@@ -215,7 +225,7 @@ def print_table(statuses: list[ClaimStatus], profile: str, verbose: bool = False
             out.print(line, no_wrap=True, overflow="ignore", crop=False, highlight=False)
         if verbose:
             _outcomes(out, s, width)
-    for i, line in enumerate(summary_lines(statuses, profile)):  # wrapped, never cut
+    for i, line in enumerate(summary_lines(statuses, profile, suspects)):  # wrapped, never cut
         for text in wrap(line, width, 2 * (i > 0), 4):
             out.print(text, markup=False, highlight=False, no_wrap=True, crop=False)
 

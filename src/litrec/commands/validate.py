@@ -40,6 +40,8 @@ def run(args) -> int:
     proj, links, errors = report.checked, report.links, report.errors
     if proj.cache_note:
         print(f"litrec validate: the cache is not used: {proj.cache_note}", file=sys.stderr)
+    if report.baseline:
+        print(f"litrec validate: {report.baseline}", file=sys.stderr)
     if args.format == "json":
         out = {
             "valid": not errors,
@@ -63,10 +65,12 @@ def run(args) -> int:
                     hidden += 1
                     continue
                 print(d.format())
-        n_info = len(proj.diagnostics) - len(errors)
+        n_warn = sum(d.severity == "warning" for d in proj.diagnostics)
+        n_info = len(proj.diagnostics) - len(errors) - n_warn
         verdict = "valid" if not errors else f"{len(errors)} error{'s' * (len(errors) != 1)}"
+        warned = f"{n_warn} warning{'s' * (n_warn != 1)}; " if n_warn else ""
         shown = f" ({hidden} shown with --verbose)" if hidden else ""
         print(f"checked {proj.files} files, {proj.records} valid records, "
-              f"{proj.edges} links: {verdict}; {n_info} note{'s' * (n_info != 1)}{shown}",
+              f"{proj.edges} links: {verdict}; {warned}{n_info} note{'s' * (n_info != 1)}{shown}",
               file=sys.stderr)
     return EXIT_OK if not errors else EXIT_INVALID

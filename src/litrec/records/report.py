@@ -2,9 +2,11 @@
 
 `validation_report` checks the collection (`litrec.records.validate`), then, when
 the project has a results folder, that its files are as litrec wrote them and
-that its ledgers read; and, when the project keeps a review file, the links whose
-target moved since their record was reviewed (`litrec.records.suspect`). Each is a
-`Diagnostic`; `strict` makes every warning an error. The command prints them.
+that its ledgers read; and the links whose target moved since their record was
+reviewed (`litrec.records.suspect`). A valid project without a review file gets
+its baseline here (every link as it stands now, in `reviews.yaml`), so suspect
+links work from the first validate on. Each problem is a `Diagnostic`; `strict`
+makes every warning an error. The command prints them.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ class Report:
 
     checked: Any  # litrec.records.validate.Checked
     links: list = dataclasses.field(default_factory=list)  # LinkReview each
+    baseline: str | None = None  # the review baseline recorded now, in a line (or why not)
 
     @property
     def errors(self) -> list:
@@ -32,10 +35,12 @@ class Report:
 
 
 def validation_report(records: Path, analysis: Path | None = None, results: Path | None = None,
-                      *, strict: bool = False, use_cache: bool = True) -> Report:
+                      *, strict: bool = False, use_cache: bool = True,
+                      record_baseline: bool = True) -> Report:
     """Check the project as `litrec validate` does (`results` None: `results` beside the records
-    folder, checked when it is there). `UsageError` when `records`, or `analysis` when named,
-    is not a folder (without it, a records-only repository may lack one)."""
+    folder, checked when it is there); with `record_baseline`, a valid project without a review
+    file gets one (`Report.baseline` says so). `UsageError` when `records`, or `analysis` when
+    named, is not a folder (without it, a records-only repository may lack one)."""
     from litrec.records.validate import check_collection
 
     need_dir(records, "records")
@@ -53,7 +58,32 @@ def validation_report(records: Path, analysis: Path | None = None, results: Path
     if strict:
         checked.diagnostics = [dataclasses.replace(d, severity="error")
                                if d.severity == "warning" else d for d in checked.diagnostics]
-    return Report(checked, _reviews(records, analysis, results, checked, strict))
+    report = Report(checked)
+    if record_baseline and not checked.errors:
+        report.baseline = _baseline(records, analysis, results)
+    report.links = _reviews(records, analysis, results, checked, strict)
+    return report
+
+
+def _baseline(records: Path, analysis: Path | None, results: Path) -> str | None:
+    """Record the review baseline when the project has no review file and some record rests on
+    another: what it says, in a line; None when nothing was recorded."""
+    from litrec.records.load import load_project
+    from litrec.records.suspect import baseline, reviews_path
+    from litrec.util.diagnostics import PathDisplay
+
+    where = PathDisplay()(reviews_path(records))
+    try:
+        done = baseline(load_project(records, analysis), results)
+    except OSError as exc:
+        return (f"no review baseline: cannot write {where}: {exc.strerror}; suspect links are "
+                "off until it can be written (litrec review ID)")
+    if done is None:
+        return None
+    _, n_records, n_links = done
+    return (f"no review baseline yet: recorded what {n_records} record{'s' * (n_records != 1)} "
+            f"rest on now ({n_links} link{'s' * (n_links != 1)}) in {where}; commit it: a link "
+            "whose target moves from now on is suspect")
 
 
 def _reviews(records: Path, analysis: Path | None, results: Path, checked, strict: bool) -> list:

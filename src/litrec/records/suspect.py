@@ -11,13 +11,18 @@ per link of ID that it rests on, what the target was at that moment:
   a note makes the theory that rests on the note suspect too.
 
 The review file is `reviews.yaml` at the project root (beside `records/`),
-plain data written only by `litrec review` and committed with the records.
-When a target's statement or verdict no longer matches, the link is
+plain data written only by litrec and committed with the records: it is the
+project's review state. The first `litrec validate` of a project without one
+records a baseline (`baseline`: every record's links as they stand then), so
+suspect links work from the first commit; after that only `litrec review`
+writes it. When a target's statement or verdict no longer matches, the link is
 *suspect*: `litrec validate` warns (an error with `--strict`) and says what
-moved; `litrec validate --format json` and `litrec export json` list it; the
-site marks it. A link never reviewed is *unreviewed* (a note, shown with
-`--verbose`). Reviewing the dependent record again clears it. Nothing here
-runs an analysis: verdicts come from the stored results.
+moved; `litrec status` marks the claims it runs into or out of (`suspects`)
+and counts them as warnings; `litrec validate --format json`, `status --format
+json` and `litrec export json` list it; the site marks the records and claims.
+A link never reviewed is *unreviewed* (a note, shown with `--verbose`).
+Reviewing the dependent record again clears it. Nothing here runs an analysis:
+verdicts come from the stored results.
 """
 
 from __future__ import annotations
@@ -37,9 +42,10 @@ PROFILE = "paper"  # verdicts are those of the committed results
 # relations whose *source* rests on the target, and those whose *target* rests on the source
 RESTS_ON = ("uses", "reading_of", "derived_from", "supports", "contradicts")
 RESTED_ON_BY = ("source_of",)
-HEADER = ("# Written by `litrec review ID`: what each record's links rested on when it was last\n"
-          "# reviewed (a claim's statement hash and verdict; a record's content hash). Do not edit;\n"
-          "# `litrec validate` marks a link suspect when its target moved since.\n")
+HEADER = ("# Written by litrec (the project's first `litrec validate`, then `litrec review ID`):\n"
+          "# what each record's links rested on when it was last reviewed (a claim's statement\n"
+          "# hash and verdict; a record's content hash). Commit it; do not edit it: `litrec\n"
+          "# validate` marks a link suspect when its target moved since.\n")
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,7 @@ class LinkReview:
     moved: list[str] = field(default_factory=list)
     holder: str = ""
     loc: tuple = ()
+    claims: list[str] = field(default_factory=list)  # a record target: its claims whose verdict moved
 
     def to_json(self) -> dict:
         """As `validate --format json` and `export json` give it."""
@@ -190,6 +197,9 @@ def link_reviews(proj: Project, results_dir: Path, profile: str = PROFILE,
             now = prints.of(d.target)
             review.moved = moved(d.target, stored, now)
             review.state = "suspect" if review.moved else "reviewed"
+            was = stored.get("verdicts") if isinstance(stored.get("verdicts"), dict) else {}
+            review.claims = sorted(c for c in set(was) | set(now.get("verdicts") or {})
+                                   if was.get(c) != (now.get("verdicts") or {}).get(c))
         out.append(review)
     return out
 
@@ -232,6 +242,50 @@ def review(proj: Project, results_dir: Path, record_ids: list[str],
             reviews.pop(rid)
     replace_file(path, dump(reviews).encode("utf-8"))
     return path, counts
+
+
+def baseline(proj: Project, results_dir: Path) -> tuple[Path, int, int] | None:
+    """Record what every record rests on now, when the project has no review file yet: (the
+    file, records, links), or None when there is a file already or nothing rests on anything
+    (the file waits for the first link). `OSError` when the file cannot be written."""
+    path = reviews_path(proj.records_dir)
+    if path.exists() or path.is_symlink():
+        return None
+    deps = dependencies(proj)
+    records = sorted({d.record for d in deps})
+    if not records:
+        return None
+    review(proj, results_dir, records)
+    return path, len(records), len(deps)
+
+
+def suspects(proj: Project, results_dir: Path, reviews: dict | None = None
+             ) -> dict[str, list[str]]:
+    """Every record and claim a suspect link runs out of or into, each with why (a line per
+    link): the record that rests on what moved and its claims; the claim it rests on, or the
+    record and, where their verdict moved, the claims of it. Empty without a review file."""
+    if reviews is None:
+        reviews, _ = read_reviews(reviews_path(proj.records_dir))
+    if not reviews:
+        return {}
+    out: dict[str, list[str]] = {}
+
+    def add(key: str, why: str) -> None:
+        if why not in out.setdefault(key, []):
+            out[key].append(why)
+
+    for r in link_reviews(proj, results_dir, reviews=reviews):
+        if r.state != "suspect":
+            continue
+        why = (f"{r.record} rests on {r.target} ({r.rel}), which moved since {r.record} was "
+               f"last reviewed: {'; '.join(r.moved)}; read it again, then "
+               f"`litrec review {r.record}`")
+        rec = proj.records.get(r.record)
+        out_of = [r.record] + [f"{r.record}#{c.id}" for c in getattr(rec, "claims", None) or ()]
+        into = [r.target] + [f"{r.target}#{c}" for c in r.claims if "#" not in r.target]
+        for key in out_of + into:
+            add(key, why)
+    return out
 
 
 def review_records(records_dir: Path, analysis_dir: Path | None, results_dir: Path,

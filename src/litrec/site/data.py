@@ -119,6 +119,7 @@ class SiteData:
     results_dir: Path
     directory_urls: bool = False
     refused: list[str] = field(default_factory=list)  # files not published, with why
+    suspects: dict[str, list[str]] = field(default_factory=dict)  # record or claim -> why (links)
     _figures: dict[str, list[tuple[str, str, bytes]]] = field(default_factory=dict, repr=False)
     _at_scale: dict[str, dict[str, ClaimStatus]] = field(default_factory=dict, repr=False)
 
@@ -230,8 +231,10 @@ def gather(project: Project, results_dir: Path, profile: str,
     out_edges: dict[str, list[Edge]] = defaultdict(list)
     for e in project.edges:
         out_edges[e.source].append(e)
+    from litrec.records.suspect import suspects
+
     return SiteData(project, profile, statuses, analyses, dict(out_edges), Path(results_dir),
-                    directory_urls)
+                    directory_urls, suspects=suspects(project, Path(results_dir)))
 
 
 _RASTER = (".png", ".jpg", ".jpeg", ".gif", ".webp")

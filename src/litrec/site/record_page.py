@@ -66,8 +66,10 @@ def record_page(data: SiteData, rid: str) -> str:
         meta.append(badge(getattr(rec, field), "s"))
     if rec.partial:
         meta.append(badge("partial", "s"))
+    if data.suspects.get(rid):
+        meta.append(badge("suspect", "s"))
     meta += [span("lr-tag", esc(tag)) for tag in rec.tags]
-    head = p(" ".join(meta), "lr-meta")
+    head = p(" ".join(meta), "lr-meta") + _suspect(data, rid)
     if rec.partial:
         named = f" Named in: {linked(rec.known_from, data.href_resolver(page))}." if rec.known_from else ""
         head += admonition("Known by reference only", p(
@@ -158,12 +160,14 @@ def _claim(data: SiteData, rec, c, page: str) -> str:
     out = [f"### {inline(c.id)} · {inline(c.title)} {{ #{anchor(c.id)} }}\n"]
     meta = [badge(verdict_of(data, ref)) + other_scales(data, ref).replace("<br>", " "),
             esc(c.kind)]
+    if data.suspects.get(ref):
+        meta.insert(1, badge("suspect", "s"))
     if c.where and c.where.describe():
         meta.append(esc(c.where.describe()))
     if c.check:
         meta.append("checked by " + analysis_link(data, page, c.check.analysis)
                     + f" (profile {esc(data.profile)})")
-    out.append(block(p(" · ".join(meta), "lr-meta")))
+    out.append(block(p(" · ".join(meta), "lr-meta") + _suspect(data, ref)))
     out.append(prose(c.statement, data.resolver(page), 4))
     st = data.statuses.get(ref)
     parts = []
@@ -192,6 +196,17 @@ def _claim(data: SiteData, rec, c, page: str) -> str:
         parts.append(links_list(data, page, backs, incoming=True, claim_targets=False))
     out.append(block(*parts))
     return "\n".join(out)
+
+
+def _suspect(data: SiteData, key: str) -> str:
+    """Why a record or claim is suspect (a link into or out of it moved since it was last
+    reviewed, `litrec.records.suspect.suspects`), a line per link; empty when it is not."""
+    why = data.suspects.get(key)
+    if not why:
+        return ""
+    return admonition("Suspect: a link moved since it was last reviewed",
+                      ul(re.sub(r"`([^`<]+)`", r"<code>\1</code>", esc(w)) for w in why),
+                      "warning")
 
 
 def _extension(data: SiteData, ref: str, c, page: str) -> str:

@@ -4,7 +4,8 @@
 json and tex): the valid project, once the profile is known to be one an analysis
 defines or a result has. `status` judges every claim at the profile (and at the other
 scales a claim has results for) and gathers what is wrong with the results: those that
-cannot be judged, warnings, bad signatures, and the claims whose result is behind.
+cannot be judged, warnings, bad signatures, and the claims whose result is behind; and
+the claims a suspect link runs into or out of (`litrec.records.suspect.suspects`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,15 @@ class Status:
     errors: list[str] = field(default_factory=list)      # results that cannot be judged
     warnings: list[str] = field(default_factory=list)
     bad_signatures: list[str] = field(default_factory=list)
+    suspects: dict[str, list[str]] = field(default_factory=dict)  # claim -> why, a line per link
+
+    @property
+    def refusals(self) -> list[str]:
+        """What `litrec status` exits 1 for, a located line each: a result that is damaged
+        (modified since litrec wrote it, its seal broken) or cannot be judged, and a bad
+        signature (a missing one too, where signatures are required). The one decision every
+        command that publishes verdicts asks (`export json`, `export tex`)."""
+        return [*self.errors, *self.bad_signatures]
 
     @property
     def behind(self) -> list[ClaimStatus]:
@@ -59,18 +69,32 @@ def on_other_machine(statuses: list[ClaimStatus]) -> list[ClaimStatus]:
 
 
 def status(records: Path, analysis: Path | None, results: Path, profile: str,
-           require_signed: bool = False) -> Status:
-    """Judge every claim from the stored results of `profile` (and the other scales'); with
-    `require_signed`, a result without a signature is a bad one too."""
+           require_signed: bool = False, other_scales: bool = True) -> Status:
+    """Judge every claim from the stored results of `profile` (and, with `other_scales`, give
+    each its verdict at the other scales too); with `require_signed`, a result without a
+    signature is a bad one too."""
     from litrec.verdicts.registration import Registrations
 
     proj = judged_project(records, analysis, results, profile)
     regs = Registrations(proj, results)  # git history read once for every scale
-    statuses = with_scales(proj, results, claim_statuses(proj, results, profile, registrations=regs),
-                           profile, regs)
+    statuses = claim_statuses(proj, results, profile, registrations=regs)
+    if other_scales:
+        statuses = with_scales(proj, results, statuses, profile, regs)
     errors, warnings = result_problems(statuses)
     return Status(statuses, errors, warnings,
-                  bad_signatures(statuses, results, profile, require_signed))
+                  bad_signatures(statuses, results, profile, require_signed),
+                  suspect_claims(proj, results, statuses))
+
+
+def suspect_claims(proj: Project, results: Path, statuses: list[ClaimStatus]
+                   ) -> dict[str, list[str]]:
+    """The claims of `statuses` that a suspect link runs into or out of, each with why (an
+    extension row is litrec's own test: a record rests on the claim, not on it). Empty
+    without a review file."""
+    from litrec.records.suspect import suspects
+
+    found = suspects(proj, results)
+    return {s.claim: found[s.claim] for s in statuses if s.claim in found}
 
 
 def by_result(statuses: list[ClaimStatus]) -> dict[str, dict]:
