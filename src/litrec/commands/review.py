@@ -14,8 +14,9 @@ def add_parser(sub) -> None:
                        description="Record, in reviews.yaml beside the records folder, what each "
                        "named record rests on now (the statement and verdict of every claim it "
                        "uses, the content of every record it reads or has as a source). `litrec "
-                       "validate` then marks a link suspect when its target moves. Exit 1 when "
-                       "the records have errors, 2 for an unknown id.")
+                       "validate` then marks a link suspect when its target moves (the project's "
+                       "first validate records every link as it stands; commit reviews.yaml). "
+                       "Exit 1 when the records have errors, 2 for an unknown id.")
     p.add_argument("ids", nargs="+", metavar="ID", help="the records reviewed (NOTE-621 ...)")
     records_args(p)
     results_arg(p)
