@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -69,10 +69,13 @@ def _extension_row(st) -> dict | None:
             "post_hoc": st.post_hoc, "outcomes": [o.__dict__ for o in st.outcomes]}
 
 
-def graph_document(proj: Project, results_dir: Path, profile: str) -> dict:
-    """The whole record graph as plain JSON data (see site/export-format.md)."""
-    statuses = {s.claim: s for s in with_scales(proj, results_dir,
-                                                claim_statuses(proj, results_dir, profile), profile)}
+def graph_document(proj: Project, results_dir: Path, profile: str,
+                   judged: list | None = None) -> dict:
+    """The whole record graph as plain JSON data (see site/export-format.md); `judged`: the
+    claims' statuses at `profile` with their other scales, where the caller has them."""
+    if judged is None:
+        judged = with_scales(proj, results_dir, claim_statuses(proj, results_dir, profile), profile)
+    statuses = {s.claim: s for s in judged}
     links = [_link(proj, e) for e in proj.edges]
     out_of: dict[str, list[dict]] = {rid: [] for rid in proj.records}
     into: dict[str, list[dict]] = {rid: [] for rid in proj.records}
@@ -155,6 +158,7 @@ class GraphExport:
     """`litrec export json`'s document, with what the command says of it."""
 
     doc: dict
+    errors: list[str] = field(default_factory=list)  # what `litrec status` exits 1 for
 
     @property
     def text(self) -> str:
@@ -173,20 +177,17 @@ class GraphExport:
                 f"{len(doc['claims'])} claims"
                 + (f" ({counts}; profile {doc['profile']})" if counts else ""))
 
-    @property
-    def errors(self) -> list[str]:
-        """Each damaged result's reason once: in the document as an error verdict, and an error."""
-        return list(dict.fromkeys(c["reason"] for c in self.doc["claims"]
-                                  if c["verdict"] in ("error", "modified") and c["reason"]))
-
 
 def graph_export(records: Path, analysis: Path | None, results_dir: Path,
-                 profile: str) -> GraphExport:
-    """`litrec export json` below the command: the valid project's graph, judged at `profile`."""
-    from litrec.verdicts.status import judged_project
+                 profile: str, require_signed: bool = False) -> GraphExport:
+    """`litrec export json` below the command: the valid project's graph, judged at `profile`,
+    with what `litrec status` would exit 1 for (`Status.refusals`: a damaged result, one that
+    cannot be judged, a bad signature), a located line each, in status's words."""
+    from litrec.verdicts.status import judged_project, status
 
+    found = status(records, analysis, results_dir, profile, require_signed)
     proj = judged_project(records, analysis, results_dir, profile)
-    return GraphExport(graph_document(proj, results_dir, profile))
+    return GraphExport(graph_document(proj, results_dir, profile, found.statuses), found.refusals)
 
 
 # ------------------------------------------------------------------ graph

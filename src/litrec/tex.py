@@ -1,46 +1,52 @@
 """`litrec export tex`: every claim's verdict and numbers as LaTeX macros for a manuscript.
 
-A manuscript `\\input`s the file and writes `\\litrecArxivTwoTwoOneTwoZeroSevenSixSevenSevenFOneVerdict`
-where it states the claim, so the number in the PDF is the number in the results.
+A manuscript `\\input`s the file and writes `\\litrecOswaldFOnePaperVerdict` where it states the
+claim, so the number in the PDF is the number in the results.
 
-Names. A TeX control word is letters only, so a name spells the claim's id:
-each run of letters is kept with its first letter upper-cased and the rest as
-written (`ARXIV` -> `ARXIV`, `rsa` -> `Rsa`), each digit becomes its English
-word (`2` -> `Two`), and the punctuation between them (`-`, `.`, `#`, `_`) is
-dropped: `ARXIV-2212.07677#F1` -> `ARXIVTwoTwoOneTwoZeroSevenSixSevenSevenFOne`.
-A metric's name is spelt the same way with its `_` and `.` dropped and each
-part capitalised (`ood.max_rel_gap` -> `OodMaxRelGap`). A name depends on the
-id alone, so it never changes when other claims come or go. Two claims whose
-ids differ only in punctuation, or in the case of a letter run's first letter,
-would get one name: litrec refuses to write such a file and names both, rather
-than silently numbering them (which would make a name depend on the others).
+Names (site/manuscript.md). A TeX control word is letters only. A macro's name is
+`litrec`, the claim, the profile, then what it holds: `\\litrecOswaldFOnePaperFullLossTrained`.
 
-Per claim (`\\litrec<ID>` below):
+- The claim is its record's tag and its local id spelt: `ARXIV-2212.07677#F1` ->
+  `OswaldFOne`. A literature record's tag is its first author's family name (`Johannes
+  von Oswald` -> `Oswald`; `Sacramento, João` -> `Sacramento`, accents dropped); any other
+  record's, or one without authors, is its id spelt (`NOTE-621` -> `NoteSixTwoOne`).
+  Spelling keeps each run of letters with its first letter upper-cased, writes each digit
+  as its English word (`2` -> `Two`) and drops the punctuation (`-`, `.`, `#`, `_`, `+`).
+  A claim's extension row (`<ref>+ext`) ends in `Ext`.
+- Two claims whose short names would be one (two papers by one first author, each with
+  an `F1`) both take their long name instead, the whole id spelt as written
+  (`ARXIVTwoTwoOneTwoZeroSevenSixSevenSevenFOne`), and the export says so; a name never
+  silently means another claim. Two claims whose long names would be one too (ids that
+  differ only in punctuation) are refused (`NameClash`), naming both.
+- The profile is spelt the same way with each part capitalised (`paper_full` ->
+  `PaperFull`), so the files of two profiles can be `\\input` side by side.
 
-- `<ID>Verdict`: the verdict, in litrec's words (`reproduced`, `not reproduced`, ...);
-- `<ID>Metric`, `<ID>Value`, `<ID>Expected`: the deciding outcome's metric,
-  its value with its 95% interval over seeds (`0.2067 [0.2031, 0.2104]`), and its
-  expectation (`≈ loss_gd (±0.01 rel)`, written with TeX's own symbols; ending
-  ` (post hoc)` when it was committed after the first result it judges);
-- `<ID>Source`: where that expectation comes from (`paper, §4, Figure 5`, `official
+Per claim and profile (`\\litrec<C><P>` below):
+
+- `<C><P>Verdict`: the verdict, in litrec's words (`reproduced`, `not reproduced`, ...);
+- `<C><P>Metric`, `<C><P>Value`, `<C><P>Expected`: the deciding outcome's metric,
+  its value with its 95% interval over seeds, and its expectation (`≈ loss_gd (±0.01 rel)`,
+  written with TeX's own symbols; ending ` (post hoc)` when it was committed after the
+  first result it judges);
+- `<C><P>Source`: where that expectation comes from (`paper, §4, Figure 5`, `official
   code, FILE, line N`, `litrec's extension`);
-- `<ID>Registration`: `pre-registered`, or `post hoc: k of n criteria` (committed
-  after the first result they judge: `litrec.verdicts.registration`);
-- a claim's extension row (`<ID>+ext`, litrec's own expectations judged beside it)
-  has macros of its own, its name ending `Ext`;
-- per metric its expectations name, `<ID><Metric>` (value with interval),
-  `<ID><Metric>Mean`, `<ID><Metric>Low`, `<ID><Metric>High`, `<ID><Metric>N`.
+- `<C><P>Registration`: `pre-registered`, or `post hoc: k of n criteria`;
+- per metric its expectations name, `<C><P><Metric>` (value with interval),
+  `<C><P><Metric>Mean`, `...Low`, `...High`, `...N` (`ood.max_rel_gap` -> `OodMaxRelGap`).
 
-Numbers are written as litrec shows them (four significant digits) as maths
-that works in running text and inside `$...$` alike: `\\ensuremath{0.2067}`,
-`\\ensuremath{4.441\\times10^{-16}}`. A damaged result, or one that cannot be
-judged, writes no file: `tex_export` raises `DamagedResults`, naming each.
-Nothing is computed here: the values are the stored results' (`litrec.verdicts.claims`), with their verdicts.
+A number is one `\\ensuremath{...}` (`\\ensuremath{0.2067}`, `\\ensuremath{4.441\\times10^{-16}}`,
+`\\ensuremath{0.2067\\ [0.2031, 0.2104]}`), so it works in running text and inside `$...$`
+alike. No file is written where `litrec status` would exit 1 (a damaged result, one that
+cannot be judged, a bad signature: `litrec.verdicts.status.Status.refusals`). Nothing is
+computed here: the values are the stored results' (`litrec.verdicts.claims`).
 """
 
 from __future__ import annotations
 
+import math
 import re
+import unicodedata
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -65,11 +71,6 @@ class NameClash(LitrecError):
     """Two claims (or metrics) would be given the same macro name."""
 
 
-class DamagedResults(LitrecError):
-    """A result the macros would be read from is damaged or cannot be judged: no file is written,
-    so a manuscript never prints `modified` or `error` as a claim's verdict."""
-
-
 def spell(text: str, capitalise_parts: bool = False) -> str:
     """`text` as letters only: letter runs kept (first letter upper-cased), digits as words."""
     out = []
@@ -82,13 +83,64 @@ def spell(text: str, capitalise_parts: bool = False) -> str:
 
 
 def claim_name(ref: str) -> str:
-    """The letters of a claim's macros: `ARXIV-2212.07677#F1` -> `ARXIVTwoTwoOne...FOne`."""
+    """A claim's long name, its whole id spelt as written: `ARXIV-2212.07677#F1` ->
+    `ARXIVTwoTwoOneTwoZeroSevenSixSevenSevenFOne` (a claim whose short name another shares)."""
     return spell(ref)
+
+
+def family_name(author: str) -> str:
+    """An author's family name in ASCII letters: `Johannes von Oswald` -> `Oswald`,
+    `Sacramento, João` -> `Sacramento`; empty when there are no letters."""
+    name = author.split(",")[0] if "," in author else (author.split() or [""])[-1]
+    letters = "".join(c for c in unicodedata.normalize("NFKD", name) if c.isascii() and c.isalpha())
+    return letters[:1].upper() + letters[1:]
+
+
+def record_tag(rec) -> str:
+    """The record part of a short name: a literature record's first author's family name
+    (`Oswald`), else the id spelt with each part capitalised (`NOTE-621` -> `NoteSixTwoOne`)."""
+    authors = getattr(rec, "authors", None) or []
+    tag = family_name(authors[0]) if rec.kind == "literature" and authors else ""
+    return tag or spell(rec.id, capitalise_parts=True)
+
+
+def short_name(tag: str, ref: str) -> str:
+    """`Oswald`, `ARXIV-2212.07677#F1+ext` -> `OswaldFOneExt`: the tag, then the local id spelt."""
+    return tag + spell(ref.partition("#")[2])
+
+
+def profile_name(profile: str) -> str:
+    """The profile part of a name: `paper_full` -> `PaperFull`, `quick` -> `Quick`."""
+    return spell(profile, capitalise_parts=True)
 
 
 def metric_name(metric: str) -> str:
     """`ood.max_rel_gap` -> `OodMaxRelGap`."""
     return spell(metric, capitalise_parts=True)
+
+
+def claim_names(proj: Project, refs: list[str]) -> tuple[dict[str, str], list[str]]:
+    """Each claim row's name (short; long where two claims would share the short one), and a
+    line for each short name given up, naming the claims and the long names they take."""
+    from litrec.verdicts.criteria import base_claim
+
+    tags = {rid: record_tag(rec) for rid, rec in proj.records.items()}
+    short = {ref: short_name(tags[ref.partition("#")[0]], base_claim(ref))
+             for ref in refs if ref.partition("#")[0] in tags}  # a claim's rows go together
+    owners: dict[str, set[str]] = {}
+    for ref, name in short.items():
+        owners.setdefault(name, set()).add(base_claim(ref))
+    names, notes = {}, []
+    for ref in refs:
+        name = short.get(ref)
+        shared = name is None or len(owners[name]) > 1
+        names[ref] = claim_name(ref) if shared else short_name(tags[ref.partition("#")[0]], ref)
+    for name, claims in sorted(owners.items()):
+        if len(claims) > 1:
+            notes.append(f"claims {' and '.join(sorted(claims))} would share the short name "
+                         f"\\{PREFIX}{name}...: each takes its long name ("
+                         + ", ".join(f"\\{PREFIX}{claim_name(c)}..." for c in sorted(claims)) + ")")
+    return names, notes
 
 
 def escape(text: str) -> str:
@@ -107,22 +159,35 @@ def escape(text: str) -> str:
     return "".join(out)
 
 
-def number(x) -> str:
-    """A number as litrec shows it, as maths that works in text and inside maths alike:
-    `\\ensuremath{0.2067}`, `\\ensuremath{4.441\\times10^{-16}}`."""
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        return escape(fmt(x, True))
+def _maths(x) -> str:
+    """A number as litrec shows it (four significant digits), in TeX's maths, unwrapped."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return r"\mathrm{NaN}" if math.isnan(x) else ("-" if x < 0 else "") + r"\infty"
     text = fmt(x, True)
     m = re.fullmatch(r"(-?[\d.]+)e([+-]?)0*(\d+)", text)
     if m:
         sign = "-" if m.group(2) == "-" else ""
         text = f"{m.group(1)}\\times10^{{{sign}{m.group(3)}}}"
-    return f"\\ensuremath{{{text}}}"
+    return text
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def number(x) -> str:
+    """A number as maths that works in text and inside maths alike: `\\ensuremath{0.2067}`,
+    `\\ensuremath{4.441\\times10^{-16}}`; anything else as escaped text."""
+    if not _is_number(x):
+        return escape(fmt(x, True))
+    return f"\\ensuremath{{{_maths(x)}}}"
 
 
 def _value(mean, interval, n) -> str:
-    if interval and (n or 1) > 1:
-        return f"{number(mean)} [{number(interval[0])}, {number(interval[1])}]"
+    """The mean with its interval, as one piece of maths: `\\ensuremath{0.2067\\ [0.2031, 0.2104]}`."""
+    if interval and (n or 1) > 1 and _is_number(mean) and all(_is_number(v) for v in interval):
+        return (f"\\ensuremath{{{_maths(mean)}\\ [{_maths(interval[0])}, "
+                f"{_maths(interval[1])}]}}")
     return number(mean)
 
 
@@ -144,12 +209,15 @@ def _source(src: dict) -> str:
     return "litrec's extension"
 
 
-def macros(statuses: list[ClaimStatus]) -> list[tuple[str, str, str]]:
-    """`(name, value, what it is)` for every macro, in claim order; NameClash on a shared name."""
+def macros(statuses: list[ClaimStatus], profile: str = "paper",
+           names: dict[str, str] | None = None) -> list[tuple[str, str, str]]:
+    """`(name, value, what it is)` for every macro, in claim order; each claim row named by
+    `names` (default: its long name) and `profile`; NameClash on a shared name."""
     from litrec.verdicts.words import word
 
     out: list[tuple[str, str, str]] = []
     owner: dict[str, str] = {}
+    at = profile_name(profile)
 
     def add(name: str, value: str, what: str, ref: str) -> None:
         full = PREFIX + name
@@ -162,7 +230,8 @@ def macros(statuses: list[ClaimStatus]) -> list[tuple[str, str, str]]:
         out.append((full, value, what))
 
     for st in statuses:
-        base = claim_name(st.claim)
+        base = (names or {}).get(st.claim) or claim_name(st.claim)
+        base += at
         add(base + "Verdict", escape(word(st.verdict)), f"{st.claim}: verdict", st.claim)
         o = _deciding(st)
         if o is not None and st.verdict not in ("missing", "unchecked", "modified", "error"):
@@ -182,8 +251,7 @@ def macros(statuses: list[ClaimStatus]) -> list[tuple[str, str, str]]:
                 f"{st.claim}: criteria committed after the first result they judge", st.claim)
         seen = set()
         for o in st.outcomes:
-            if o.metric in seen or not isinstance(o.measured, (int, float)) \
-                    or isinstance(o.measured, bool):
+            if o.metric in seen or not _is_number(o.measured):
                 continue
             seen.add(o.metric)
             name = base + metric_name(o.metric)
@@ -198,27 +266,44 @@ def macros(statuses: list[ClaimStatus]) -> list[tuple[str, str, str]]:
     return out
 
 
-def tex_document(proj: Project, results_dir: Path, profile: str) -> str:
-    """The macros file: a header, then one `\\newcommand` per macro with what it holds."""
-    from litrec.verdicts.claims import claim_statuses
+@dataclass
+class TexExport:
+    """`litrec export tex`'s file (None when nothing may be written), and what the command says:
+    what `litrec status` refuses in the results, and the short names given up."""
 
-    statuses = claim_statuses(proj, results_dir, profile)
+    text: str | None
+    refusals: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        """How many macros the file defines."""
+        return (self.text or "").count("\\newcommand")
+
+
+def tex_document(proj: Project, statuses: list[ClaimStatus], profile: str) -> tuple[str, list[str]]:
+    """The macros file (a header, then one `\\newcommand` per macro with what it holds), and
+    a line per short name given up (`claim_names`)."""
+    names, notes = claim_names(proj, [s.claim for s in statuses])
     lines = [f"% Written by `litrec export tex --profile {profile}`: every claim's verdict and\n",
              "% numbers from the stored results. Do not edit; \\input it in the manuscript.\n",
-             "% Names: site/cli.md (litrec export tex).\n"]
-    for name, value, what in macros(statuses):
+             "% Names: site/manuscript.md (Names).\n"]
+    lines += [f"% {escape(n)}\n" for n in notes]
+    for name, value, what in macros(statuses, profile, names):
         lines.append(f"\\newcommand{{\\{name}}}{{{value}}}% {escape(what)}\n")
-    return "".join(lines)
+    return "".join(lines), notes
 
 
-def tex_export(records: Path, analysis: Path | None, results_dir: Path, profile: str) -> str:
+def tex_export(records: Path, analysis: Path | None, results_dir: Path, profile: str,
+               require_signed: bool = False) -> TexExport:
     """`litrec export tex` below the command: the macros file of the valid project's claims at
-    `profile` (`NameClash` when two would share a name)."""
-    from litrec.verdicts.claims import claim_statuses, result_problems
-    from litrec.verdicts.status import judged_project
+    `profile`, or no file where `litrec status` would exit 1 (`Status.refusals`: the same
+    decision, the same words); `NameClash` when two claims would share a long name."""
+    from litrec.verdicts.status import judged_project, status
 
+    found = status(records, analysis, results_dir, profile, require_signed, other_scales=False)
+    if found.refusals:
+        return TexExport(None, found.refusals)
     proj = judged_project(records, analysis, results_dir, profile)
-    errors, _ = result_problems(claim_statuses(proj, results_dir, profile))
-    if errors:
-        raise DamagedResults("no macros written: " + "; ".join(errors))
-    return tex_document(proj, results_dir, profile)
+    text, notes = tex_document(proj, found.statuses, profile)
+    return TexExport(text, [], notes)

@@ -66,25 +66,38 @@ def test_head_and_the_working_tree_and_a_changed_expectation(repo, cli):
                                            "{metric: cos_sensitivity, op: \">\", value: 0.995"))
     _f1(repo, 0.2)  # rewritten with the new expectations stored
     out = cli("diff", "HEAD")[1]
-    assert "    expectation removed: cos_sensitivity > 0.99" in out
-    assert "    expectation added: cos_sensitivity > 0.995" in out
+    assert "    expectation changed: cos_sensitivity > 0.99 → cos_sensitivity > 0.995" in out
 
 
 def test_an_expectation_edited_since_the_run_is_a_change(repo, cli):
-    """Status says *expectation changed*; diff must not say nothing changed."""
+    """Status says *expectation changed*; diff shows the edit, the old criterion and the new."""
     lit = repo / "records/literature/ARXIV-2212.07677.yaml"
     lit.write_text(lit.read_text().replace("{metric: cos_sensitivity, op: \">\", value: 0.99",
                                            "{metric: cos_sensitivity, op: \">\", value: 0.995"))
+    assert "expectation changed" in cli("status", "--profile", "paper")[1]
     code, out, _ = cli("diff")
     assert code == 0
     assert "ARXIV-2212.07677#F1  not reproduced" in out
-    assert "    expectation changed, not yet run: added since the run: cos_sensitivity > 0.995" in out
-    assert "    expectation changed, not yet run: removed since the run: cos_sensitivity > 0.99" in out
+    assert "    expectation changed since the run, not yet run: cos_sensitivity > 0.99 → " \
+           "cos_sensitivity > 0.995" in out
     assert out.splitlines()[-1].startswith("1 of 6 checked claims changed")
     doc = json.loads(cli("diff", "--format", "json")[1])
     (claim,) = doc["claims"]
-    assert claim["new"]["edited"] == ["added since the run: cos_sensitivity > 0.995",
-                                      "removed since the run: cos_sensitivity > 0.99"]
+    assert claim["new"]["edited"] == [{"old": "cos_sensitivity > 0.99",
+                                       "new": "cos_sensitivity > 0.995"}]
+    assert claim["changed"] == ["expectation changed since the run, not yet run: "
+                                "cos_sensitivity > 0.99 → cos_sensitivity > 0.995"]
+
+
+def test_an_expectation_added_or_removed_since_the_run_is_named_as_such(repo, cli):
+    lit = repo / "records/literature/ARXIV-2212.07677.yaml"
+    text = lit.read_text()
+    line = next(ln for ln in text.splitlines() if "{metric: pred_diff," in ln)
+    lit.write_text(text.replace(line + "\n", ""))  # pred_diff's criterion removed
+    out = cli("diff")[1]
+    assert "    expectation changed since the run, not yet run: removed: pred_diff < 0.05" in out
+    doc = json.loads(cli("diff", "--format", "json")[1])
+    assert doc["claims"][0]["new"]["edited"] == [{"old": "pred_diff < 0.05", "new": None}]
 
 
 def test_a_side_that_cannot_be_judged_says_why(repo, cli):
@@ -114,3 +127,54 @@ def test_two_profiles_and_refusals(repo, cli):
     assert code == 2 and "'no-such-rev' is not a commit" in err
     code, _, err = cli("diff", "A", "B", "C")
     assert code == 2 and "at most two revisions" in err
+
+
+def _without_stored_expectations(project, metrics: list[dict]) -> None:
+    """A sealed result as litrec wrote them before results kept their expectations."""
+    _result(project, "single-layer-lsa", metrics)  # store=False: no "expectations" key
+
+
+def test_an_old_result_without_stored_expectations_says_so_in_words(project, cli):
+    _git(project, "init", "-q", "-b", "main")
+    no_cos = {k: v for k, v in GOOD.items() if k != "cos_sensitivity"}
+    _without_stored_expectations(project, [no_cos, no_cos])  # and without a metric F1 names now
+    _git(project, "add", "-A")
+    _git(project, "commit", "-q", "-m", "old")
+    _f1(project, 0.2)
+    code, out, _ = cli("diff", "HEAD")
+    assert code == 0 and "error" not in out, out
+    assert "ARXIV-2212.07677#F1  no stored expectations → reproduced" in out
+    assert ("    old side: the result stored no expectations (it was written before results kept "
+            "them) and has no metric 'cos_sensitivity', which the claim's expectations now name; "
+            "nothing to compare on this side") in out
+    doc = json.loads(cli("diff", "HEAD", "--format", "json")[1])
+    old = doc["claims"][0]["old"]
+    assert old["verdict"] == "no stored expectations" and "no metric 'cos_sensitivity'" in old["reason"]
+    # one that has every metric is judged against today's expectations, and says so
+    _without_stored_expectations(project, [GOOD, GOOD])
+    _git(project, "commit", "-q", "-am", "old, every metric")
+    _f1(project, 0.5)
+    out = cli("diff", "HEAD")[1]
+    assert "ARXIV-2212.07677#F1  reproduced → not reproduced" in out
+    assert ("    old side: the result stored no expectations (it was written before results kept "
+            "them): judged against the claim's expectations now") in out
+
+
+def test_every_error_and_missing_side_says_why(repo, cli):
+    result = repo / "results/single-layer-lsa/paper.json"
+    doc = json.loads(result.read_text())
+    for p in doc["points"]:
+        p["metrics"]["model_diff"] = "large"  # a text where a number is compared: refused
+    result.write_text(json.dumps(doc))
+    out = cli("diff")[1]
+    assert "ARXIV-2212.07677#F1  not reproduced → error" in out
+    assert "    new side: model_diff: " in out and "; not judged" in out
+    claim = json.loads(cli("diff", "--format", "json")[1])["claims"][0]
+    assert claim["new"]["reason"].startswith("model_diff: ")
+    result.unlink()
+    out = cli("diff")[1]
+    assert "ARXIV-2212.07677#F1  not reproduced → missing" in out
+    assert "    new side: no readable result at " in out and "single-layer-lsa/paper.json" in out
+    for claim in json.loads(cli("diff", "--all", "--format", "json")[1])["claims"]:
+        for side in (claim["old"], claim["new"]):
+            assert side["verdict"] not in ("error", "missing") or side["reason"], claim

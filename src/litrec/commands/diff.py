@@ -14,7 +14,9 @@ def add_parser(sub) -> None:
                        description="Compare the stored results of two commits (git show of "
                        "results/<analysis>/<profile>.json) or of two profiles: every claim whose "
                        "verdict, expectations or deciding numbers (mean and interval) differ, each "
-                       "side judged against the expectations its result stored when it ran. "
+                       "side judged against the expectations its result stored when it ran, and "
+                       "every expectation edited since the new side's run (old → new criterion). "
+                       "A side that cannot be judged says why. "
                        "`litrec diff` compares HEAD with the working tree; `litrec diff REV` REV "
                        "with the working tree; `litrec diff REV REV2` two commits; `--profile A "
                        "--profile B` two profiles of the working tree (or of REV). Nothing runs. "
@@ -33,7 +35,7 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     """Print what changed (`litrec.verdicts.diff.compare`); exit 0 whether or not anything did."""
-    from litrec.verdicts.diff import compare
+    from litrec.verdicts.diff import compare, notes
 
     found = compare(args.records, args.analysis, args.results, args.revs, args.profiles,
                     only_changed=not args.all)
@@ -47,6 +49,8 @@ def run(args) -> int:
         for change in d.changes:
             if not change.startswith("verdict: "):
                 print(f"    {change}")
+        for note in notes(d):  # each side's reason: missing, judged against today's expectations
+            print(f"    {note}")
     print(f"{found.changed} of {found.checked} checked claims changed from {found.old.label} to "
           f"{found.new.label}")
     return 0

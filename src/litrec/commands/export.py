@@ -16,10 +16,12 @@ JUDGED = {  # the formats that judge claims: their help, description, and what -
              "site/export-format.md).", "verdicts"),
     "tex": ("LaTeX macros of every claim's verdict and numbers",
             "One LaTeX macro per claim's verdict and per number that decides it (with its 95%% "
-            "interval), named from the claim's id "
-            "(\\litrecARXIVTwoTwoOneTwoZeroSevenSixSevenSevenFOneVerdict), for a manuscript to "
-            "\\input; see site/manuscript.md. Exit 1, writing nothing, when two claims would "
-            "share a name or a result is damaged or cannot be judged.", "numbers"),
+            "interval), named from the claim's record, its local id and the profile "
+            "(\\litrecOswaldFOnePaperVerdict: site/manuscript.md), for a manuscript to \\input. "
+            "Numbers are \\ensuremath{...}: they work in text and in maths. Exit 1, writing "
+            "nothing, for whatever `litrec status` exits 1 for (a result damaged or that cannot "
+            "be judged, a bad signature), said in its words, or when two claims would share a "
+            "name.", "numbers"),
 }
 
 
@@ -41,6 +43,9 @@ def add_parser(sub) -> None:
         q = what.add_parser(name, help=help_text, description=description)
         results_arg(q)
         profile_arg(q, f"which profile's results give the {gives} (default: paper)")
+        q.add_argument("--require-signed", action="store_true",
+                       help="exit 1 when a result is unsigned, as for a bad signature (as "
+                       "`litrec status --require-signed`)")
         _out_arg(q)
         records_args(q)
 
@@ -82,9 +87,10 @@ def _bibtex(args) -> int:
 def _json(args) -> int:
     from litrec.export import graph_export
 
-    found = graph_export(args.records, args.analysis, args.results, args.profile)
+    found = graph_export(args.records, args.analysis, args.results, args.profile,
+                         args.require_signed)
     emit(found.text, args.out, found.summary(), args.records)
-    for e in found.errors:  # a damaged result: in the document as an error verdict, and said here
+    for e in found.errors:  # what status exits 1 for: in the document as verdicts, and said here
         print(f"litrec export: error: {e}", file=sys.stderr)
     return 1 if found.errors else 0
 
@@ -92,7 +98,15 @@ def _json(args) -> int:
 def _tex(args) -> int:
     from litrec.tex import tex_export
 
-    text = tex_export(args.records, args.analysis, args.results, args.profile)
-    n = text.count("\\newcommand")
-    emit(text, args.out, f"{n} macros (profile {args.profile})", args.records)
+    found = tex_export(args.records, args.analysis, args.results, args.profile,
+                       args.require_signed)
+    for e in found.refusals:  # what status exits 1 for, in its words: no file written
+        print(f"litrec export: error: {e}", file=sys.stderr)
+    if found.text is None:
+        print("litrec export: no macros written: a manuscript never prints a verdict that "
+              "`litrec status` refuses", file=sys.stderr)
+        return 1
+    for note in found.notes:
+        print(f"litrec export: note: {note}", file=sys.stderr)
+    emit(found.text, args.out, f"{found.count} macros (profile {args.profile})", args.records)
     return 0

@@ -3,12 +3,17 @@
 `litrec diff` reads each side's result files (`results/<analysis>/<profile>.json`:
 from the working tree, or from a commit with `git show REV:path`) and judges
 every claim on each side against the expectations that side's result stored
-when it ran (the claim's expectations now, for a result that stored none, and
-it says so), so each side says what it said then; a claim's extensions are
+when it ran, so each side says what it said then; a claim's extensions are
 compared in a row of their own (`REF+ext`). A claim changed when its verdict,
 an expectation, or a deciding number (mean or interval) differs, or when its
 expectations now differ from those the new side's result stored (*expectation
-changed*, not yet run). An `error` side says why. Nothing runs.
+changed*, as `litrec status` says, shown as the old criterion and the new one).
+
+A side that cannot be judged says why: `error` with its reason, `missing` with
+the result it looked for. A result written before results stored their
+expectations is judged against the claim's expectations now, and says so; where
+those name a metric it lacks, its verdict is `no stored expectations`, not
+`error`. Nothing runs.
 """
 
 from __future__ import annotations
@@ -43,6 +48,9 @@ class Side:
         return f"{self.rev or WORKING} ({self.profile})"
 
 
+NO_STORED = "no stored expectations"  # the verdict of a side that cannot be judged for lack of them
+
+
 @dataclass
 class Judged:
     """One claim (or its extension row) as one side's result judges it."""
@@ -50,13 +58,43 @@ class Judged:
     verdict: str
     expectations: list[str] = field(default_factory=list)
     outcomes: list[dict] = field(default_factory=list)  # expectation, metric, mean, interval, n, decision
-    reason: str | None = None      # why `error`, or that the result stored no expectations
-    edited: list[str] = field(default_factory=list)  # the claim's expectations now against those stored
+    reason: str | None = None      # why `error` or `missing`, or that the result stored no expectations
+    edited: list[dict] = field(default_factory=list)  # {"old", "new"}: stored criterion -> the claim's now
+    metrics: list[str] = field(default_factory=list, repr=False)  # each expectation's metric, in order
 
     def to_json(self) -> dict:
         """As `litrec diff --format json` gives it."""
         return {"verdict": self.verdict, "expectations": self.expectations,
                 "outcomes": self.outcomes, "reason": self.reason, "edited": self.edited}
+
+
+def pair(old: list[tuple[str, str]], new: list[tuple[str, str]]) -> list[dict]:
+    """`(metric, text)` criteria that went (`old`) and came (`new`) as `{"old", "new"}` pairs: a
+    metric with one criterion gone and one come is one edit (`{"old": "x > 0.99", "new":
+    "x > 0.995"}`); any other is removed (`new` None) or added (`old` None)."""
+    def by_metric(items):
+        out: dict[str, list[str]] = {}
+        for metric, text in items:
+            out.setdefault(metric, []).append(text)
+        return out
+
+    gone, came = by_metric(old), by_metric(new)
+    edits = []
+    for metric, text in old:
+        if len(gone[metric]) == 1 and len(came.get(metric, [])) == 1:
+            edits.append({"old": text, "new": came[metric][0]})
+        else:
+            edits.append({"old": text, "new": None})
+    paired = {e["new"] for e in edits if e["new"] is not None}
+    edits += [{"old": None, "new": text} for _, text in new if text not in paired]
+    return edits
+
+
+def edit_text(edit: dict) -> str:
+    """`x > 0.99 → x > 0.995`, `removed: x > 0.99`, `added: x > 0.995`."""
+    if edit["old"] is not None and edit["new"] is not None:
+        return f"{edit['old']} → {edit['new']}"
+    return f"removed: {edit['old']}" if edit["new"] is None else f"added: {edit['new']}"
 
 
 @dataclass
@@ -128,10 +166,10 @@ def read_result(results_dir: Path, name: str, side: Side) -> dict | None:
 
 
 def judge(claim_ref: str, claim, result: dict | None, profile: str | None = None,
-          extension: bool = False) -> Judged:
-    """The claim's row (its own, or its extensions' with `extension`) as `result` judges it, against
-    the expectations the result stored (else the claim's, saying so); `edited` lists how the
-    claim's expectations of `profile` now differ from those stored."""
+          extension: bool = False, where: str | None = None) -> Judged:
+    """The claim's row (its own, or its extensions' with `extension`) as `result` (read from
+    `where`) judges it, against the expectations the result stored (else the claim's, saying
+    so); `edited` pairs each stored criterion with the claim's of `profile` now, where they differ."""
     from litrec.verdicts.claims import _extension, _verdict, claim_rows, judged_in, seed_metrics
     from litrec.verdicts.stored import criterion_key, stored_expectations
 
@@ -141,34 +179,43 @@ def judge(claim_ref: str, claim, result: dict | None, profile: str | None = None
     ext_keys = {criterion_key(e.criterion()) for e in now if _extension(e)}
     mine = dict(claim_rows(now)).get("+ext" if extension else "", [])
     if not isinstance(result, dict):
-        return Judged("missing", [e.describe() for e in mine])
+        return Judged("missing", [e.describe() for e in mine],
+                      reason=f"no readable result{f' at {where}' if where else ''}",
+                      metrics=[e.metric for e in mine])
     stored = stored_expectations(result, claim_ref)
     reason = None
     if stored is None:
         stored = list(now)
-        reason = ("the result stored no expectations it can be judged against again: judged "
-                  "against the claim's expectations now")
+        reason = ("the result stored no expectations (it was written before results kept them): "
+                  "judged against the claim's expectations now")
     exps = [e for e in stored if (criterion_key(e.criterion()) in ext_keys) == extension]
     kept = {criterion_key(e.criterion()) for e in exps}
-    edited = ([f"added since the run: {e.describe()}" for e in mine
-               if criterion_key(e.criterion()) not in kept]
-              + [f"removed since the run: {e.describe()}" for e in exps
-                 if criterion_key(e.criterion()) not in {criterion_key(m.criterion()) for m in mine}])
+    current = {criterion_key(m.criterion()) for m in mine}
+    edited = pair([(e.metric, e.describe()) for e in exps if criterion_key(e.criterion()) not in current],
+                  [(e.metric, e.describe()) for e in mine if criterion_key(e.criterion()) not in kept])
     seeds, _ = seed_metrics(result)
     noise = result.get("noise") if isinstance(result.get("noise"), dict) else {}
-    texts = [e.describe() for e in exps]
+    texts, metrics = [e.describe() for e in exps], [e.metric for e in exps]
     if not exps:
-        return Judged("unchecked", texts, [], reason, edited)
+        return Judged("unchecked", texts, [], reason, edited, metrics)
     try:
         outcomes = [evaluate(e, seeds, noise) for e in exps]
     except MissingMetric as exc:
+        if reason is not None:  # nothing it was judged against then: not an error of the result
+            why = (f"the result stored no expectations (it was written before results kept them) "
+                   f"and has no metric {exc.args[0]!r}, which the claim's expectations now name; "
+                   "nothing to compare on this side")
+            return Judged(NO_STORED, texts, [], why, edited, metrics)
         why = (f"the result has no metric {exc.args[0]!r} (written by an older analysis); "
                "nothing to compare on this side")
-        return Judged("error", texts, [{"reason": f"no metric {exc.args[0]!r}"}], why, edited)
-    verdict = _verdict(outcomes, lambda o: o.metric)[0]
+        return Judged("error", texts, [{"reason": f"no metric {exc.args[0]!r}"}], why, edited,
+                      metrics)
+    verdict, why = _verdict(outcomes, lambda o: o.metric)[:2]
     rows = [{"expectation": o.expectation, "metric": o.metric, "mean": o.measured,
              "interval": o.interval, "n": o.n, "decision": o.decision} for o in outcomes]
-    return Judged(verdict, texts, rows, reason, edited)
+    if verdict == "error":  # an outcome refused (a metric of a type it cannot be compared as)
+        reason = why + (f"; {reason}" if reason else "")
+    return Judged(verdict, texts, rows, reason, edited, metrics)
 
 
 def _number(o: dict) -> str:
@@ -184,12 +231,13 @@ def changes(old: Judged, new: Judged) -> list[str]:
     if old.verdict != new.verdict:
         out.append(f"verdict: {old.verdict} → {new.verdict}")
     if old.expectations != new.expectations:
-        gone = [e for e in old.expectations if e not in new.expectations]
-        added = [e for e in new.expectations if e not in old.expectations]
-        out += [f"expectation removed: {e}" for e in gone] + [f"expectation added: {e}" for e in added]
-    out += [f"expectation changed, not yet run: {e}" for e in new.edited]
+        gone = [(m, e) for m, e in zip(old.metrics, old.expectations) if e not in new.expectations]
+        came = [(m, e) for m, e in zip(new.metrics, new.expectations) if e not in old.expectations]
+        out += [f"expectation {edit_text(e)}" if e["old"] is None or e["new"] is None
+                else f"expectation changed: {edit_text(e)}" for e in pair(gone, came)]
+    out += [f"expectation changed since the run, not yet run: {edit_text(e)}" for e in new.edited]
     for side, j in (("old", old), ("new", new)):
-        if j.verdict == "error" and j.reason and j.reason not in out:
+        if j.verdict in ("error", NO_STORED) and j.reason and f"{side} side: {j.reason}" not in out:
             out.append(f"{side} side: {j.reason}")
     before = {o.get("expectation"): o for o in old.outcomes}
     for o in new.outcomes:
@@ -199,6 +247,13 @@ def changes(old: Judged, new: Judged) -> list[str]:
         if _number(was) != _number(o):  # as shown: digits beyond those are noise of the sums
             out.append(f"{o['expectation']}: {_number(was)} → {_number(o)}")
     return out
+
+
+def notes(d: ClaimDiff) -> list[str]:
+    """What a shown claim's sides say of themselves beyond its changes: a result judged against
+    today's expectations, a missing result (a line each, `old side: ...`)."""
+    return [f"{side} side: {j.reason}" for side, j in (("old", d.old), ("new", d.new))
+            if j.reason and f"{side} side: {j.reason}" not in d.changes]
 
 
 def diff(proj: Project, results_dir: Path, old: Side, new: Side,
@@ -212,6 +267,10 @@ def diff(proj: Project, results_dir: Path, old: Side, new: Side,
             cache[key] = read_result(results_dir, name, side)
         return cache[key]
 
+    def where(name: str, side: Side) -> str:
+        path = result_path(results_dir, name, side.profile).as_posix()
+        return f"{path} in {side.rev}" if side.rev else path
+
     from litrec.verdicts.claims import EXTENSION, _extension, judged_in
 
     out = []
@@ -221,9 +280,10 @@ def diff(proj: Project, results_dir: Path, old: Side, new: Side,
         ref = f"{rec.id}#{claim.id}"
         rows = [False] + ([True] if any(_extension(e) for e in
                                         judged_in(claim.check.expect, new.profile)) else [])
+        name = claim.check.analysis
         for extension in rows:
-            a = judge(ref, claim, result(claim.check.analysis, old), old.profile, extension)
-            b = judge(ref, claim, result(claim.check.analysis, new), new.profile, extension)
+            a = judge(ref, claim, result(name, old), old.profile, extension, where(name, old))
+            b = judge(ref, claim, result(name, new), new.profile, extension, where(name, new))
             found = changes(a, b)
             if found or not only_changed:
                 out.append(ClaimDiff(ref + (EXTENSION if extension else ""), a, b, found))
