@@ -67,7 +67,7 @@ def test_the_extension_row_is_shown_beside_the_claim(ran, tmp_path):
     (c,) = doc["claims"]
     assert c["verdict"] == "reproduced" and c["extension"]["verdict"] == "not reproduced"
     tex = litrec("export", "tex", "--profile", "quick", cwd=ran).stdout
-    assert "FOneExtVerdict}{not reproduced}" in tex and "FOneVerdict}{reproduced}" in tex
+    assert "FOneExtQuickVerdict}{not reproduced}" in tex and "FOneQuickVerdict}{reproduced}" in tex
     page = site_pages(ran)["records/ARXIV-0000.00003.md"]
     assert "litrec's extensions" in page and "litrec&#x27;s stricter test" in page or \
         "litrec's stricter test" in page
@@ -176,7 +176,7 @@ def test_registration_is_read_from_history_and_a_post_hoc_criterion_is_marked(tm
     assert doc["claims"][0]["post_hoc"] == ["loss_trained < 0.15"]
     assert doc["claims"][0]["outcomes"][0]["registration"]["state"] == "post hoc"
     tex = litrec("export", "tex", "--profile", "quick", cwd=root).stdout
-    assert "FOneRegistration}{post hoc: 1 of 1 criteria}" in tex and "(post hoc)}" in tex
+    assert "FOneQuickRegistration}{post hoc: 1 of 1 criteria}" in tex and "(post hoc)}" in tex
     page = site_pages(root)["records/ARXIV-0000.00003.md"]
     assert "lr-r-post-hoc" in page
     # a criterion restored to what was committed before the first result is pre-registered again
