@@ -17,7 +17,9 @@ kept in `.litrec-cache/run/PROFILE.bin` (`litrec.cache`), under a key made of al
   result shares (`litrec.runs.inputs.environment`: the interpreter, the numerics
   environment variables, the instruction set), and each folder on `sys.path`
   with its modification time (any package installed, upgraded or removed
-  changes it), the project's own `.venv` included;
+  changes it), the project's own `.venv` included, and the source of every
+  editable install but litrec's (`pip install -e`: its files change under one
+  version and one folder time);
 - the data files the analyses declare (`DATA`): kept with the answer, with
   their hashes, and expanded and hashed again before the answer is used.
 
@@ -45,6 +47,7 @@ from pathlib import Path
 from litrec import __version__
 from litrec.cache import Slot, litrec_code_hash, named
 from litrec.runs.inputs import data_files, environment
+from litrec.runs.packages import editable_digests
 from litrec.util.gitinfo import head_of
 
 SUBDIR = "run"
@@ -109,6 +112,8 @@ def _packages(h, project: Path, hashed: list[Path]) -> None:
             h.update(f"{where}\0{os.stat(where).st_mtime_ns}\0".encode())
         except OSError:
             h.update(f"{where}\0-\0".encode())
+    # an editable install's source changes under one folder time and one version
+    h.update(json.dumps(editable_digests(), sort_keys=True).encode() + b"\0")
 
 
 def inputs_key(records: Path, analysis: Path, results: Path, profile: str,

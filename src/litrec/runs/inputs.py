@@ -18,6 +18,11 @@ calls (staleness in `litrec.runs.state`, the runner and its workers, the run mem
   project's own `.venv` included). An analysis that imports JAX (or optax, or
   jaxlib) records jax, jaxlib, numpy and optax, as results always have; one that
   imports no JAX records the distributions of what it does import;
+- **dependencies**: every other installed distribution the analysis can load: what the
+  distributions of its imports require, transitively, from their installed metadata
+  (`litrec.runs.packages.dependencies`), each with its version, or, for an editable install
+  (`pip install -e`), the SHA-256 of its source files; a result stores them apart
+  (`dependencies`), and one written before litrec recorded them is judged on the rest;
 - **python**: the interpreter (implementation and version);
 - **env**: the environment variables that can change numbers (`is_numeric_variable`), those set;
 - **isa**: the machine and the CPU's instruction-set features that change what
@@ -54,7 +59,8 @@ from litrec.util.errors import InputsChanged
 from litrec.runs.datafiles import data_files, watch_paths
 from litrec.runs.importscan import read_source
 from litrec.runs.machine import other_cores, other_cpu, usable_cores
-from litrec.runs.packages import JAX_IMPORTS, VERSIONED, package_versions, versioned_packages
+from litrec.runs.packages import (JAX_IMPORTS, VERSIONED, dependencies, dependency_versions,
+                                  package_versions, versioned_packages)
 from litrec.cache.sourcefacts import fact
 
 __all__ = ["JAX_IMPORTS", "RESULT_FORMAT", "VERSIONED", "Inputs", "analysis_inputs",
@@ -227,6 +233,7 @@ class Inputs:
     cores: int | None = None         # the cores it may run on; with `isa`, for numeric analyses only
     problems: tuple[str, ...] = ()   # located: what keeps these inputs from being known
     patterns: tuple[str, ...] = ()   # the DATA entries that `data` was expanded from
+    deps: dict[str, str | None] = field(default_factory=dict)  # the distributions those require
 
     @property
     def uses_jax(self) -> bool:
@@ -243,7 +250,7 @@ class Inputs:
         import json
 
         body = {"code": self.code_hash, "profile": self.profile, "versions": self.versions,
-                **self.record(), "problems": list(self.problems)}
+                **self.record(), "problems": list(self.problems), "dependencies": self.deps}
         return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
     def matches(self, result: dict) -> bool:
@@ -255,6 +262,7 @@ class Inputs:
             and result.get("profile") == self.profile
             and {k: (result.get("versions") or {}).get(k) for k in self.versions} == self.versions
             and stored_inputs(result) == self.record()
+            and result.get("dependencies", self.deps) == self.deps
         )
 
     def only_machine_differs(self, result: dict) -> bool:
@@ -278,7 +286,8 @@ class Inputs:
         now = analysis_inputs(Path(where.root) / where.package, where.module, self.profile)
         if now.key() != self.key():
             was = {"format": RESULT_FORMAT, "profile": self.profile, "code_hash": self.code_hash,
-                   "code_files": self.files, "versions": self.versions, "inputs": self.record()}
+                   "code_files": self.files, "versions": self.versions, "inputs": self.record(),
+                   "dependencies": self.deps}
             raise InputsChanged(f"analysis '{name}': its inputs changed while it ran "
                                 f"({now.why_stale(was)}); nothing was stored: run again")
 
@@ -295,6 +304,12 @@ class Inputs:
         diff = [f"{k} {got.get(k)} -> {v}" for k, v in self.versions.items() if got.get(k) != v]
         if diff:
             return "versions changed: " + ", ".join(diff)
+        deps = result.get("dependencies", self.deps)
+        deps = deps if isinstance(deps, dict) else {}
+        diff = [f"{k} {_short(deps.get(k))} -> {_short(self.deps.get(k))}"
+                for k in sorted(set(deps) | set(self.deps), key=str.lower) if deps.get(k) != self.deps.get(k)]
+        if diff:
+            return "dependencies changed: " + ", ".join(diff)
         stored = stored_inputs(result)
         if not isinstance(stored, dict):
             return ("the result records no data files, numerics environment, interpreter or "
@@ -331,6 +346,14 @@ def stored_inputs(result: dict) -> dict | None:
     count = plat.get("cpu_count") if isinstance(plat, dict) else None
     ran_on = count if isinstance(stored.get("isa"), list) and isinstance(count, int) else None
     return {**stored, "cores": ran_on}
+
+
+def _short(version) -> str:
+    """A dependency's version in a message: an editable install's source hash cut to 12 digits."""
+    if version is None:
+        return "(not installed)"
+    text = str(version)
+    return text[:len("editable sha256:") + 12] if text.startswith("editable sha256:") else text
 
 
 def _env_diff(old, new: dict) -> str:
@@ -371,7 +394,12 @@ def analysis_inputs(root: Path, module: str, profile: str,
     return Inputs(h.hexdigest(), closure.files, profile, {p: known[p] for p in packages},
                   data, numeric_env(), interpreter(), machine_isa() if numeric else None,
                   machine_cores() if numeric else None, tuple(closure.problems + data_problems),
-                  tuple(closure.data))
+                  tuple(closure.data), _dependencies(frozenset(closure.tops), tuple(packages)))
+
+
+def _dependencies(tops: frozenset, recorded: tuple[str, ...]) -> dict[str, str | None]:
+    """`dependency_versions` of the `dependencies` of the names `tops` imported, `recorded` aside."""
+    return dependency_versions(dependencies(tops, recorded))
 
 
 def environment() -> dict:

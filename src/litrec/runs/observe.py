@@ -22,7 +22,8 @@ would make the result depend on what a run happened to open, and `status` could
 not tell it was stale without running it again.
 
 Outside the project nothing is refused (Python, its packages, fonts, `/proc`): the
-packages are inputs by their versions (`litrec.runs.packages`).
+packages are inputs by their versions, and an editable install by the hash of its source
+(`litrec.runs.packages`), which is also allowed where it lies inside the project.
 
 An audit hook cannot be removed, so one is installed per process, the first time a
 point runs, and does nothing (one attribute test) outside a point.
@@ -132,19 +133,22 @@ def _module_file(mod) -> str | None:
 
 
 def check(obs: Observation, package: str, code_files: dict[str, str] | None,
-          data: dict[str, str] | None, loaded: dict[str, str]) -> None:
+          data: dict[str, str] | None, loaded: dict[str, str], editable: list[str] = ()) -> None:
     """UndeclaredInput unless every file the point read and every module loaded inside the
     project is one of its inputs: a module or file of the analysis package `package` that was
-    compiled from hashed bytes (`loaded`: absolute path -> hash, and `code_files`), or a
-    declared data file (`data`, relative to the project)."""
+    compiled from hashed bytes (`loaded`: absolute path -> hash, and `code_files`), a
+    declared data file (`data`, relative to the project), or a file of an editable install among
+    the run's dependencies (`editable`: its source folders and files, hashed whole)."""
     allowed = {os.path.normpath(os.path.realpath(p)) for p in loaded}
+    sources = tuple(os.path.normpath(p) + os.sep for p in editable if os.path.isdir(p))
+    allowed |= {os.path.normpath(p) for p in editable if os.path.isfile(p)}
     root = obs.root
     allowed |= {os.path.normpath(os.path.join(root, rel)) for rel in (code_files or {})}
     allowed |= {os.path.normpath(os.path.join(root, rel)) for rel in (data or {})}
     modules, files = [], []
     for name, mod in list(sys.modules.items()):
         path = _module_file(mod)
-        if path is None or obs.inside(path) is None or path in allowed:
+        if path is None or obs.inside(path) is None or path in allowed or path.startswith(sources):
             continue
         if name == package or name.startswith(package + "."):
             continue  # compiled from its hashed bytes (analysisimport refuses any other)
@@ -153,7 +157,7 @@ def check(obs: Observation, package: str, code_files: dict[str, str] | None,
     for path in obs.opened:
         real = os.path.normpath(os.path.realpath(path))
         rel = obs.inside(real)
-        if rel is None or real in allowed:
+        if rel is None or real in allowed or real.startswith(sources):
             continue
         if rel.endswith(".pyc") or "__pycache__" in Path(rel).parts:
             continue  # a module's compiled form: its module is named above
@@ -166,8 +170,9 @@ def check(obs: Observation, package: str, code_files: dict[str, str] | None,
     if modules:
         parts.append("imported " + ", ".join(f"{name} from {rel}" for name, rel in sorted(modules))
                      + f" (not in the analysis package '{package}', so litrec never hashed it: "
-                     f"move it into {package}/ and import it from there, or install it as a package, not "
-                     "editable, whose version is then an input)")
+                     f"move it into {package}/ and import it from there, or make it an installed package "
+                     "(`pip install`, or `pip install -e` whose source litrec then hashes), whose "
+                     "version is then an input)")
     code = sorted(f for f in files if f.endswith(".py"))
     data_read = sorted(f for f in files if not f.endswith(".py"))
     if code:

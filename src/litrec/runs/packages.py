@@ -82,3 +82,179 @@ def versioned_packages(imports) -> tuple[str, ...]:
     dists = {d for top in tops - set(sys.stdlib_module_names) - {"__future__"}
              for d in _distributions_of().get(top, ())}
     return tuple(sorted(dists, key=str.lower))
+
+
+# ---------------------------------------------------------------- what those packages depend on
+
+# litrec records its own version apart ("litrec" in a result); what runs an analysis is not one of
+# its dependencies, even where the analysis imports it.
+_NOT_DEPENDENCIES = frozenset({"litrec"})
+
+
+@functools.lru_cache(maxsize=1)
+def _dist_info_folders() -> dict[str, str]:
+    """Normalised distribution name -> its `.dist-info` folder, the first on sys.path."""
+    found: dict[str, str] = {}
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for folder in names:
+            if folder.endswith(".dist-info"):
+                name, sep, version = folder[: -len(".dist-info")].rpartition("-")
+                if sep and name and version:
+                    found.setdefault(_normalized(name), os.path.join(entry or ".", folder))
+    return found
+
+
+def _metadata_headers(folder: str) -> list[tuple[str, str]]:
+    """The (field, value) headers of a dist-info folder's METADATA (up to its first blank line)."""
+    try:
+        with open(os.path.join(folder, "METADATA"), encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+    except OSError:
+        return []
+    out = []
+    for line in text.split("\n\n", 1)[0].splitlines():
+        field, sep, value = line.partition(":")
+        if sep and not line[:1].isspace():
+            out.append((field.strip().lower(), value.strip()))
+    return out
+
+
+def _requirement_name(text: str) -> str | None:
+    """The distribution a `Requires-Dist` value names, or None for one of an extra."""
+    spec, _, marker = text.partition(";")
+    if "extra" in marker:
+        return None
+    name = re.split(r"[\s<>=!~\[(@]", spec.strip(), maxsplit=1)[0]
+    return name or None
+
+
+def dependencies(imports, recorded=()) -> tuple[str, ...]:
+    """Every installed distribution the analysis can load, from the top-level names it imports:
+    the distributions of those names and, transitively, what each requires (`Requires-Dist`
+    of its installed metadata; requirements of extras left out, and those not installed here),
+    but the ones in `recorded` (the versions a result records already) and litrec. Sorted, by
+    the names their metadata give.
+
+    Read from the installed metadata, not from what a run happened to load, so that a local
+    run and a dask worker, a first point and a warm worker's tenth, record the same list. Read
+    from the dist-info folders' files; only an imported name that is not its distribution's
+    name (`yaml` of PyYAML) costs importing `importlib.metadata`."""
+    folders = _dist_info_folders()
+    tops = sorted(set(imports) - set(sys.stdlib_module_names) - {"__future__"})
+    todo: list[str] = []
+    for top in tops:
+        todo += [top] if _normalized(top) in folders else list(_distributions_of().get(top, ()))
+    seen: dict[str, str] = {}
+    while todo:
+        key = _normalized(todo.pop())
+        folder = folders.get(key)
+        if key in seen or folder is None:
+            continue
+        headers = _metadata_headers(folder)
+        seen[key] = next((v for f, v in headers if f == "name"), key)
+        todo += [n for f, v in headers if f == "requires-dist" for n in [_requirement_name(v)] if n]
+    skip = {_normalized(n) for n in recorded} | set(_NOT_DEPENDENCIES)
+    return tuple(sorted((n for k, n in seen.items() if k not in skip), key=str.lower))
+
+
+def dependency_versions(names) -> dict[str, str | None]:
+    """Each named distribution's version, in order (None: not installed); an editable install
+    (`pip install -e`, whose source can change under one version) as `editable sha256:HEX` of
+    its source files, so that an edit to them is seen."""
+    versions = package_versions(names)
+    out: dict[str, str | None] = {}
+    for name in names:
+        folder = _dist_info_folders().get(_normalized(name))
+        source = editable_source(folder, name) if folder else None
+        out[name] = f"editable sha256:{source_digest(source)}" if source else versions[name]
+    return out
+
+
+def editable_source(folder: str, name: str) -> list[str] | None:
+    """The folders (or single-module files) an editable install's import names load from, or
+    None for a distribution installed as files (its version names its code). `folder` is its
+    dist-info folder, whose `direct_url.json` says whether it is editable (PEP 610)."""
+    import json
+
+    try:
+        with open(os.path.join(folder, "direct_url.json"), encoding="utf-8") as fh:
+            direct = json.loads(fh.read(1 << 20))
+    except (OSError, ValueError):
+        return None
+    if not (isinstance(direct, dict) and isinstance(direct.get("dir_info"), dict)
+            and direct["dir_info"].get("editable")):
+        return None
+    import importlib.util
+
+    own = _normalized(name)
+    try:
+        direct_name = importlib.util.find_spec(own) is not None
+    except (ImportError, ValueError):
+        direct_name = False
+    tops = [own] if direct_name else sorted(
+        t for t, ds in _distributions_of().items() if own in {_normalized(d) for d in ds})
+    places: list[str] = []
+    for top in tops:
+        try:
+            spec = importlib.util.find_spec(top)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None:
+            continue
+        if spec.submodule_search_locations:
+            places += [os.path.realpath(p) for p in spec.submodule_search_locations]
+        elif spec.origin and os.path.isfile(spec.origin):
+            places.append(os.path.realpath(spec.origin))
+    return sorted(set(places)) or [f"(nothing importable of {name})"]
+
+
+def editable_places(names) -> list[str]:
+    """The source folders and files of the editable installs among the distributions `names`."""
+    out: list[str] = []
+    for name in names:
+        folder = _dist_info_folders().get(_normalized(name))
+        out += (editable_source(folder, name) or []) if folder else []
+    return out
+
+
+def editable_digests() -> dict[str, str]:
+    """Every editable install on sys.path but litrec (whose source litrec hashes itself), by
+    name, with `source_digest` of its source: what a cache keyed on installed packages adds."""
+    out = {}
+    for key, folder in sorted(_dist_info_folders().items()):
+        if key in _NOT_DEPENDENCIES:
+            continue
+        source = editable_source(folder, key)
+        if source:
+            out[key] = source_digest(source)
+    return out
+
+
+def source_digest(places: list[str]) -> str:
+    """SHA-256 of every file under `places` (a file, or a folder walked), by path and bytes;
+    compiled files (`__pycache__`, `.pyc`) and hidden folders left out."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for place in places:
+        h.update(f"{place}\n".encode())
+        if os.path.isfile(place):
+            files = [place]
+        else:
+            files = []
+            for folder, subs, names in os.walk(place):
+                subs[:] = sorted(d for d in subs if not d.startswith(".") and d != "__pycache__")
+                files += [os.path.join(folder, n) for n in sorted(names)
+                          if not n.endswith((".pyc", ".pyo"))]
+        for path in files:
+            try:
+                with open(path, "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                data = b"(unreadable)"
+            h.update(f"{os.path.relpath(path, place)}\0{len(data)}\0".encode() + data)
+    return h.hexdigest()

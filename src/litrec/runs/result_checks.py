@@ -44,7 +44,7 @@ def result_problem(data: dict) -> tuple[tuple, str] | None:
     for key in _MAPPINGS:
         if key in data and not isinstance(data[key], dict):
             return (key,), f"expected a mapping, found {_kind(data[key])}"
-    for key, allow_null in (("code_files", False), ("versions", True)):
+    for key, allow_null in (("code_files", False), ("versions", True), ("dependencies", True)):
         value = data.get(key, {})
         if not isinstance(value, dict):
             return (key,), f"expected a mapping of names to text, found {_kind(value)}"

@@ -91,11 +91,11 @@ def prepare(proj: Project, name: str, profile: str, fp: Inputs,
         seed_list, n = tuple(lay.sweep["seed"]), min(max(workers, 1), seeds)
         groups = [seed_list[seeds * g // n: seeds * (g + 1) // n] for g in range(n)]
         points = [Point(*common, o, fp.files, fp.versions, figures=g == i == 0, seeds=group,
-                        inputs=fp.record())
+                        inputs=fp.record(), deps=fp.deps)
                   for g, group in enumerate(groups) for i, o in enumerate(rest)]
     else:
         points = [Point(*common, overrides, fp.files, fp.versions, figures=i == 0,
-                        inputs=fp.record())
+                        inputs=fp.record(), deps=fp.deps)
                   for i, overrides in enumerate(grid)]
     expectations = {f"{rec.id}#{claim.id}": expectation_record(claim.check.expect, profile)
                     for rec, claim in proj.claims()
@@ -265,6 +265,7 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         "code_hash": job.fp.code_hash,
         "code_files": job.fp.files,
         "versions": job.fp.versions,
+        "dependencies": job.fp.deps,
         "inputs": job.fp.record(),
         "litrec": __version__,
         **({"git": job.git} if job.git else {}),

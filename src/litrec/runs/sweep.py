@@ -42,6 +42,7 @@ from litrec.runs.observe import check as check_observed, observing
 from litrec.runs.contract import check_module, check_output, check_seed_outputs
 from litrec.util.errors import AnalysisExited, InputsChanged, SweepError
 from litrec.runs.inputs import data_files, interpreter, machine_cores, machine_isa, numeric_env, package_versions
+from litrec.runs.packages import dependency_versions, editable_places
 from litrec.cache.jaxcache import compile_cache
 from litrec.runs.machine import device_info, platform_info
 from litrec.runs.resume import checkpoint_env
@@ -63,6 +64,7 @@ class Point:
     compile_cache: bool = True      # JAX's compile cache in root/.litrec-cache/jax (litrec.cache.jaxcache)
     inputs: dict | None = None      # the rest of the run's inputs (`Inputs.record`); None: no check
     checkpoints: str | None = None  # the folder its trainings keep checkpoints in (litrec.runs.resume)
+    deps: dict[str, str | None] | None = None  # the run's `Inputs.deps`; None: no check
 
 
 # ---------------------------------------------------------------- conversion
@@ -151,6 +153,12 @@ def _check_worker(point: Point, versions: dict) -> None:
                 if versions.get(k) != v]
         raise SweepError(f"worker {host} has {', '.join(diff)}; install the same constraints "
                          "file on the workers")
+    if point.deps:
+        here = dependency_versions(tuple(point.deps))
+        diff = [f"{k} {here.get(k)} (the run has {v})" for k, v in point.deps.items() if here.get(k) != v]
+        if diff:
+            raise SweepError(f"worker {host} has {', '.join(diff)}; install the same constraints "
+                             "file (and the same source of an editable install) on the workers")
     want = point.inputs
     if want is None:
         return
@@ -234,7 +242,7 @@ def _run_point(point: Point, progress=None) -> dict | list[dict]:
             metrics = [to_json(out["metrics"]) for out in outs]  # waits for JAX's asynchronous work
             wall = time.perf_counter() - t0
     check_observed(seen, point.package, point.code_files, (point.inputs or {}).get("data"),
-                   compiled_sources())
+                   compiled_sources(), editable_places(tuple(point.deps or ())))
     _check_data(point, "while the analysis ran")
     where = {"platform": platform_info(), "device": device_info(uses_jax)}
     done = []
