@@ -71,7 +71,7 @@ def _entry(texts, decisions, h=None):
 
 
 def test_a_history_entry_says_only_what_changed():
-    from litrec.site.parts import history_changes
+    from litrec.site.history import history_changes
 
     first = _entry(["cos > 0.99", "loss < 1"], ["fails", "holds"])
     assert history_changes(None, first) == []  # the first entry's list is shown once, above
@@ -100,7 +100,7 @@ def _outcome(exp, decision, n=5, precondition=False, measured=0.5):
 
 
 def test_a_verdict_reason_is_a_plain_sentence_with_its_statistics_apart():
-    from litrec.site.parts import plain_reason
+    from litrec.site.reasons import plain_reason
 
     said, stats = plain_reason(_status("reproduced", [_outcome("a > 0", "holds")] * 3))
     assert (said, stats) == ("All 3 expectations hold, over 5 seeds.", "")

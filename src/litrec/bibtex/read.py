@@ -34,6 +34,7 @@ from pydantic import ValidationError
 
 from litrec.records import model as m
 from litrec.bibtex.common import brace_specials, quiet
+from litrec.bibtex.identifiers import ARXIV_NUMBER, arxiv_number as _arxiv_number, doi_of as _doi
 from litrec.bibtex.protect import automatic, from_marked, mark_protection, plain, tidy
 from litrec.bibtex.urls import read_verbatim
 from litrec.bibtex.values import MONTHS, resolve, string_macros
@@ -44,9 +45,6 @@ from litrec.records.kinds import ID_RE
 from litrec.util.safetext import strip_unsafe
 from litrec.records.scaffold import today
 
-ARXIV_NUMBER = re.compile(r"(?<![\d.])(\d{4}\.\d{4,5})(v\d+)?(?!\d)", re.ASCII)
-_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
-_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(\d{4}\.\d{4,5})(v\d+)?$", re.I)
 ENTRY_TYPES = frozenset(m.ENTRY_TYPE.__args__)  # the entry types a record keeps
 _VENUES = ("journal", "booktitle", "school", "institution", "howpublished")  # the first is `venue`
 _EXTRA = ("editor", "series", "address", "organization")  # kept when readable, else dropped
@@ -364,39 +362,6 @@ def _key_id(key: str, given: bool) -> str:
 
 def _shown_key(key: str | None) -> str:
     return shlex.quote(key or "KEY")
-
-
-def _doi(raw: dict[str, str]) -> str | None:
-    """The DOI field (any doi.org/doi: prefix dropped), or a doi.org URL."""
-    for source, need_prefix in ((raw.get("doi", ""), False), (raw.get("url", ""), True)):
-        text = source.strip()
-        bare = _DOI_PREFIX.sub("", text)
-        if bare and (not need_prefix or bare != text):
-            return bare
-    return None
-
-
-def _arxiv_number(raw: dict[str, str], doi: str | None) -> str | None:
-    prefix = (raw.get("archiveprefix") or raw.get("eprinttype") or "").strip().lower()
-    candidates = []
-    if raw.get("eprint") and prefix in ("", "arxiv"):
-        candidates.append(raw["eprint"])
-    candidates += [raw.get("arxiv", ""), raw.get("arxivid", "")]
-    if doi and (found := _ARXIV_DOI.match(doi)):
-        candidates.append(found.group(1) + (found.group(2) or ""))
-    url = raw.get("url", "")
-    if re.search(r"arxiv\.org/(abs|pdf)/", url, re.I):
-        candidates.append(url.rsplit("/", 1)[-1].removesuffix(".pdf"))
-    journal = raw.get("journal", "")
-    for name in ("journal", "volume", "note", "howpublished"):  # DBLP: journal CoRR, volume abs/...
-        value = raw.get(name, "")
-        if re.search(r"arxiv|corr", journal if name == "volume" else value, re.I):
-            candidates.append(value)
-    for cand in candidates:
-        found = ARXIV_NUMBER.search(cand.strip())
-        if found:
-            return found.group(1) + (found.group(2) or "")
-    return None
 
 
 def check_record(data: dict) -> None:

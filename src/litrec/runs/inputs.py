@@ -60,7 +60,7 @@ from litrec.runs.datafiles import data_files, watch_paths
 from litrec.runs.importscan import read_source
 from litrec.runs.machine import other_cores, other_cpu, usable_cores
 from litrec.runs.packages import (JAX_IMPORTS, VERSIONED, dependencies, dependency_versions,
-                                  package_versions, versioned_packages)
+                                  package_versions, short_version, versioned_packages)
 from litrec.cache.sourcefacts import fact
 
 __all__ = ["JAX_IMPORTS", "RESULT_FORMAT", "VERSIONED", "Inputs", "analysis_inputs",
@@ -306,7 +306,7 @@ class Inputs:
             return "versions changed: " + ", ".join(diff)
         deps = result.get("dependencies", self.deps)
         deps = deps if isinstance(deps, dict) else {}
-        diff = [f"{k} {_short(deps.get(k))} -> {_short(self.deps.get(k))}"
+        diff = [f"{k} {short_version(deps.get(k))} -> {short_version(self.deps.get(k))}"
                 for k in sorted(set(deps) | set(self.deps), key=str.lower) if deps.get(k) != self.deps.get(k)]
         if diff:
             return "dependencies changed: " + ", ".join(diff)
@@ -348,14 +348,6 @@ def stored_inputs(result: dict) -> dict | None:
     return {**stored, "cores": ran_on}
 
 
-def _short(version) -> str:
-    """A dependency's version in a message: an editable install's source hash cut to 12 digits."""
-    if version is None:
-        return "(not installed)"
-    text = str(version)
-    return text[:len("editable sha256:") + 12] if text.startswith("editable sha256:") else text
-
-
 def _env_diff(old, new: dict) -> str:
     old = old if isinstance(old, dict) else {}
     keys = sorted(set(old) | set(new))
@@ -394,12 +386,8 @@ def analysis_inputs(root: Path, module: str, profile: str,
     return Inputs(h.hexdigest(), closure.files, profile, {p: known[p] for p in packages},
                   data, numeric_env(), interpreter(), machine_isa() if numeric else None,
                   machine_cores() if numeric else None, tuple(closure.problems + data_problems),
-                  tuple(closure.data), _dependencies(frozenset(closure.tops), tuple(packages)))
+                  tuple(closure.data), dependency_versions(dependencies(closure.tops, packages)))
 
-
-def _dependencies(tops: frozenset, recorded: tuple[str, ...]) -> dict[str, str | None]:
-    """`dependency_versions` of the `dependencies` of the names `tops` imported, `recorded` aside."""
-    return dependency_versions(dependencies(tops, recorded))
 
 
 def environment() -> dict:

@@ -258,3 +258,11 @@ def source_digest(places: list[str]) -> str:
                 data = b"(unreadable)"
             h.update(f"{os.path.relpath(path, place)}\0{len(data)}\0".encode() + data)
     return h.hexdigest()
+
+
+def short_version(version) -> str:
+    """A dependency's version in a message: an editable install's source hash cut to 12 digits."""
+    if version is None:
+        return "(not installed)"
+    text = str(version)
+    return text[:len("editable sha256:") + 12] if text.startswith("editable sha256:") else text

@@ -27,11 +27,11 @@ from litrec.records.load import load_project
 from litrec.records.project import Project
 from litrec.site import engine, outdir, render
 from litrec.site.data import SiteData, gather
+from litrec.site.graph_page import graph_page
 from litrec.site.index_pages import (
     analyses_index,
     analysis_page,
     anthology_index,
-    graph_page,
     home,
     records_index,
 )

@@ -12,7 +12,6 @@ from litrec.util.formatting import fmt
 from litrec.records.kinds import KIND, KINDS
 from litrec.verdicts.claims import EXTENSION
 from litrec.site.data import SiteData, anchor
-from litrec.site.graph import legend, whole_graph
 from litrec.site.markup import (
     a,
     admonition,
@@ -27,6 +26,7 @@ from litrec.site.markup import (
     ul,
     words,
 )
+from litrec.site.reasons import reason_cell
 from litrec.site.parts import (
     PROBLEM_ORDER,
     analysis_link,
@@ -34,7 +34,6 @@ from litrec.site.parts import (
     lines,
     outcome_rows,
     provenance,
-    reason_cell,
     ref_link,
     rel_text,
     scale_words,
@@ -376,28 +375,6 @@ def analysis_page(data: SiteData, name: str) -> str:
                      + table(["Setting", "Value"], ([code(k), esc(fmt(v))] for k, v in settings)))
     out.append("## Provenance\n" + block(*parts))
     return "\n".join(out)
-
-
-# ------------------------------------------------------------------ graph
-
-
-def graph_page(data: SiteData) -> str:
-    """The whole link graph (or a graph of kinds, when large)."""
-    graph, full = whole_graph(data)
-    n, m = len(data.project.records), len(data.project.edges)
-    if full:
-        text = (f"All {n} records and their {m} typed links; each arrow is a link as written on "
-                "its source record. Each record's page draws its own neighbourhood.")
-    else:
-        text = (f"The record has {n} records and {m} typed links: too many to draw at once, so "
-                "this graph shows the kinds of record and how many links of each relation join "
-                "them. Each record's page draws its own neighbourhood.")
-    kinds = [k for k in KINDS if any(r.kind == k for r in data.project.records.values())]
-    rels = sorted({e.rel for e in data.project.edges})
-    return WIDE + "# Graph\n" + block(p(text + " Hover over a box for its kind and verdict; "
-                                         "click it for its page."),
-                                       legend(data, kinds, rels, nodes=full),
-                                       pre(graph, "mermaid", searchable=False))
 
 
 def _values(points) -> list:

@@ -7,7 +7,6 @@ from typing import Any
 
 from litrec.util.formatting import fmt
 from litrec.verdicts.judge import leaning
-from litrec.verdicts.ledger import read_history
 from litrec.verdicts.claims import SCALES
 from litrec.records.model import RELATIONS
 from litrec.site.data import SiteData, anchor
@@ -75,78 +74,6 @@ def site_scales(data: SiteData) -> list[str]:
 
 
 JUDGED = ("reproduced", "not reproduced", "inconclusive")
-
-
-def _plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
-
-
-def plain_reason(st) -> tuple[str, str]:
-    """A verdict's reason as (one plain sentence, the statistics behind it).
-
-    The sentence says what a researcher needs: which expectation decided it and, for an
-    unsettled one, which way it leans. The second part (shown folded) keeps the judge's own
-    wording: intervals, the judged quantity, how many seeds would likely decide it, and the
-    count of expectations by outcome, named as such.
-    """
-    if st is None:
-        return "", ""
-    if st.verdict not in JUDGED or not st.outcomes:
-        return (st.reason or ""), ""
-    outs = st.outcomes
-    seeds = max((o.n for o in outs), default=1)
-    over = f", over {_plural(seeds, 'seed')}" if seeds > 1 else ", from one run"
-    tally = Counter(o.decision for o in outs)
-    counted = ", ".join(f"{tally[d]} {w}" for d, w in (("holds", "hold"), ("fails", "fail"),
-                                                        ("inconclusive", "unsettled"),
-                                                        ("refused", "refused")) if tally.get(d))
-    detail = f"Per expectation: {counted} (of {len(outs)})."
-    unmet = [o for o in outs if o.precondition and o.decision in ("fails", "inconclusive")]
-    if unmet:
-        said = f"The run did not reach the set-up the claim needs ({unmet[0].expectation} " + (
-            "fails" if unmet[0].decision == "fails" else "is unsettled") + \
-            "), so this scale cannot judge the claim."
-        return said, " ".join(x for x in (detail, st.reason or "") if x)
-    if st.verdict == "reproduced":
-        return (f"Its one expectation holds{over}." if len(outs) == 1
-                else f"All {len(outs)} expectations hold{over}."), ""
-    if st.verdict == "not reproduced":
-        failed = [o for o in outs if o.decision == "fails"]
-        if not failed:
-            return (st.reason or ""), detail
-        o = failed[0]
-        more = f" ({_plural(len(failed) - 1, 'other expectation')} also fail)" if len(failed) > 1 \
-            else ""
-        said = f"{o.expectation} fails: {fmt(o.measured)} measured{over}{more}."
-        stats = [f"{x.expectation}: {fmt(x.measured)}" + (
-            f", 95% interval [{fmt(x.interval[0])}, {fmt(x.interval[1])}] over {x.n} seeds"
-            if x.interval and x.n > 1 else "") + (f"; {x.reason}" if x.reason else "")
-            for x in failed]
-        return said, " ".join([detail] + [f"{t}." for t in stats])
-    unsure = [o for o in outs if o.decision == "inconclusive"]
-    lean = {"likely reproduced": "; it leans towards reproduced",
-            "likely not reproduced": "; it leans towards not reproduced",
-            "undecided": "; it leans neither way"}.get(st.direction or "", "")
-    names = ", ".join(o.expectation for o in unsure[:2]) + (
-        f" and {_plural(len(unsure) - 2, 'other')}" if len(unsure) > 2 else "")
-    said = (f"Not settled{over}: {names} {'is' if len(unsure) == 1 else 'are'} too close to "
-            f"{'its threshold' if len(unsure) == 1 else 'their thresholds'} to call{lean}.")
-    return said, " ".join(x for x in (detail, st.reason or "") if x)
-
-
-def reason_cell(st) -> str:
-    """A verdict's badge, its plain reason under it, and the statistics folded under "how it was
-    decided" (`plain_reason`)."""
-    if st is None:
-        return badge("unchecked")
-    said, stats = plain_reason(st)
-    out = badge(st.verdict)
-    if said:
-        out += "<br>" + span("lr-reason", esc(said))
-    if stats:
-        out += ('<details class="lr-more"><summary>how it was decided</summary>'
-                + span("lr-reason", esc(stats)) + "</details>")
-    return out
 
 
 def rel_text(rel: str) -> str:
@@ -418,71 +345,3 @@ def stored_outcomes(st) -> str:
              for o in st.stored_outcomes]
     return p(f"Judged against the expectations stored with the result when it ran "
              f"({badge(st.stored_verdict or 'unchecked')}):") + ul(items)
-
-
-def history(data: SiteData, ref: str, analysis: str) -> str:
-    """The claim's ledger of judgements at this site's profile, oldest first (`litrec.verdicts.ledger`).
-
-    The expectations of the first judgement are listed once; each entry then says only what
-    changed: `2026-12-03 16:40 · commit 1a2b3c4d5e · not reproduced`, then `... · reproduced ·
-    expectations: added cos > 0.97, removed cos > 0.99 · cos > 0.97: fails → holds`.
-    """
-    entries = read_history(data.results_dir, analysis, data.profile, ref)
-    if not entries:
-        return ""
-    items, last = [], None
-    for e in entries:
-        changes = history_changes(last, e)
-        commit = str(e.get("commit") or "")[:10]
-        where = f"commit {code(commit)}" if commit else "no commit"
-        if e.get("dirty"):
-            where += " (records or code uncommitted)"
-        text = " · ".join([esc(str(e.get("when") or "?").replace("T", " ")[:16]), where,
-                           badge(str(e.get("verdict") or "unchecked"))] + changes)
-        items.append(text)
-        last = e
-    first = _expectation_texts(entries[0])
-    listed = (p("First judged under: " + ", ".join(code(t) for t in first) + ". Each later "
-                "judgement says only what changed.") if first else "")
-    return (p(f"<strong>History</strong> ({len(entries)} judgement{'s' * (len(entries) != 1)} "
-              f"at {code(data.profile)}, oldest first, from the ledger "
-              f"{code(f'results/{analysis}/{data.profile}.history.jsonl')}):") + listed + ul(items))
-
-
-def _expectation_texts(entry: dict) -> list[str]:
-    exp = entry.get("expectations") if isinstance(entry.get("expectations"), dict) else {}
-    texts = exp.get("text") if isinstance(exp.get("text"), list) else []
-    return [str(t) for t in texts]
-
-
-def _decisions(entry: dict) -> dict[str, str]:
-    numbers = entry.get("numbers") if isinstance(entry.get("numbers"), list) else []
-    return {str(n.get("expectation")): str(n.get("decision")) for n in numbers
-            if isinstance(n, dict) and n.get("expectation") is not None and n.get("decision")}
-
-
-def history_changes(before: dict | None, after: dict) -> list[str]:
-    """What a ledger entry changed against the one before it, as HTML pieces: the expectations
-    added and removed, and each kept expectation whose decision moved (`holds → fails`)."""
-    if before is None:
-        return []
-    old, new = _expectation_texts(before), _expectation_texts(after)
-    out = []
-    added = [t for t in new if t not in old]
-    removed = [t for t in old if t not in new]
-    if added or removed:
-        said = ([f"added {', '.join(code(t) for t in added)}"] if added else []) + (
-            [f"removed {', '.join(code(t) for t in removed)}"] if removed else [])
-        out.append("expectations: " + "; ".join(said))
-    elif _hash(before) != _hash(after):
-        out.append("expectations edited (their text unchanged)")
-    was, now = _decisions(before), _decisions(after)
-    for t, d in now.items():
-        if t in was and was[t] != d:
-            out.append(f"{code(t)}: {esc(was[t])} → {esc(d)}")
-    return out or ["same expectations and outcomes"]
-
-
-def _hash(entry: dict):
-    exp = entry.get("expectations")
-    return exp.get("hash") if isinstance(exp, dict) else None

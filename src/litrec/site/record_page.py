@@ -32,10 +32,10 @@ from litrec.site.markup import (
     table,
     ul,
 )
+from litrec.site.history import history
 from litrec.site.parts import (
     analysis_link,
     badge,
-    history,
     links_list,
     other_scales,
     outcome_plot,
