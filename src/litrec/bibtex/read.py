@@ -34,7 +34,7 @@ from pydantic import ValidationError
 
 from litrec.records import model as m
 from litrec.bibtex.common import brace_specials, quiet
-from litrec.bibtex.identifiers import ARXIV_NUMBER, arxiv_number as _arxiv_number, doi_of as _doi
+from litrec.bibtex.identifiers import _ARXIV_DOI, ARXIV_NUMBER, arxiv_number as _arxiv_number, doi_of as _doi
 from litrec.bibtex.protect import automatic, from_marked, mark_protection, plain, tidy
 from litrec.bibtex.urls import read_verbatim
 from litrec.bibtex.values import MONTHS, resolve, string_macros

@@ -6,7 +6,7 @@ from collections import Counter
 
 from litrec.util.formatting import fmt
 from litrec.site.markup import esc, span
-from litrec.site.parts import badge, rel_text
+from litrec.site.parts import JUDGED, badge, rel_text
 
 
 def _plural(n: int, one: str, many: str | None = None) -> str:
