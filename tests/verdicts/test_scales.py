@@ -71,11 +71,11 @@ def test_export_json_gives_both(ran, tmp_path):
 def test_the_dashboard_says_which_scale_its_headline_uses(ran):
     pages = site_pages(ran, profile="paper")
     home = pages["index.md"]
-    assert "The headline verdict is the <code>paper</code> one" in home
-    assert "verdict at <code>paper_full</code> (the paper's own scale" in home
+    assert "the <strong>paper</strong> one first" in home
+    assert home.index("<th>at <code>paper</code>") < home.index("<th>at <code>paper_full</code>")
     row = home[home.index("#F1"):]
-    assert row.index("lr-v-inconclusive") < row.index("at <code>paper_full</code>: ") \
-        < row.index("lr-v-reproduced")
+    row = row[:row.index("</tr>")]
+    assert row.index("lr-v-inconclusive") < row.index("lr-v-reproduced")  # paper, then paper_full
     page = next(v for k, v in pages.items() if "ARXIV-0000.00003" in k)
     assert "at <code>paper_full</code>: " in page
 
