@@ -55,8 +55,10 @@ def test_the_ledger_leaves_the_result_current_and_validate_accepts_it(ran):
 def test_the_claim_page_shows_its_history(ran):
     page = next(v for k, v in site_pages(ran).items() if "ARXIV-0000.00003" in k)
     assert "<strong>History</strong> (2 judgements at <code>quick</code>" in page
-    first = page.index("lr-v-not-reproduced\">not reproduced</span> under <code>loss_trained &lt; 0.099")
-    then = page.index("expectation changed to <code>loss_trained &lt; 0.2</code>: <span")
+    assert "First judged under: <code>loss_trained &lt; 0.099</code>." in page
+    first = page.index("lr-v-not-reproduced\">not reproduced</span></li>")
+    then = page.index("lr-v-reproduced\">reproduced</span> · expectations: added "
+                      "<code>loss_trained &lt; 0.2</code>; removed <code>loss_trained &lt; 0.099</code>")
     assert first < then
 
 
