@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import Field, field_validator, model_serializer, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_serializer, model_validator
 
 from litrec.util.formatting import fmt
 from litrec.verdicts.criteria import criterion
@@ -20,6 +20,17 @@ from litrec.records.strict import Strict
 Op = Literal["<", "<=", ">", ">=", "≈", "==", "between"]
 SourceKind = Literal["paper", "official", "extension"]
 
+
+
+_TEXT = {"type": "string", "pattern": "\\S"}  # text that is not only spaces (it is stripped)
+
+
+def _given(name: str) -> dict:
+    return {"required": [name], "properties": {name: _TEXT}}
+
+
+def _present(name: str) -> dict:
+    return {"required": [name], "properties": {name: {"not": {"type": "null"}}}}
 
 
 class Source(Strict):
@@ -31,6 +42,20 @@ class Source(Strict):
     code and `line` (a line, a range, or a notebook cell), `number` where it prints one.
     `extension`: `reason`, why litrec tests more than the paper states.
     """
+
+    # what `_complete` checks, said to JSON-schema validators too (editors, CI without litrec)
+    model_config = ConfigDict(**Strict.model_config, json_schema_extra={"allOf": [
+        {"if": {"properties": {"kind": {"const": "paper"}}},
+         "then": {"required": ["where"], "properties": {"where": _TEXT},
+                  "anyOf": [_given("quote"), _given("states"), _present("number")],
+                  "not": {"anyOf": [_present("file"), _present("reason")]}}},
+        {"if": {"properties": {"kind": {"const": "official"}}},
+         "then": {"required": ["file", "line"], "properties": {"file": _TEXT, "line": {"not": {"type": "null"}}},
+                  "not": {"anyOf": [_present("reason"), _present("quote"), _present("states")]}}},
+        {"if": {"properties": {"kind": {"const": "extension"}}},
+         "then": {"required": ["reason"], "properties": {"reason": _TEXT},
+                  "not": {"anyOf": [_present("quote"), _present("states"), _present("file")]}}},
+    ]})
 
     kind: SourceKind = Field(description="paper, official (the authors' code) or extension (litrec's own)")
     where: str | None = Field(None, description="paper: section, figure, table: 'Fig. 5', '§4'")
