@@ -205,6 +205,10 @@ def test_a_new_paper_with_its_analysis_passes_every_project_check(tmp_path, monk
                           cwd=root, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
 
+    # the new records' links reviewed (site/suspect-links.md): what a user commits with them
+    done = _litrec(root, "review", *new.values())
+    assert done.returncode == 0, done.stdout + done.stderr
+
     # the project-level tests, pointed at the copy
     env = {**os.environ, "LITREC_TEST_PROJECT": str(root)}
     done = subprocess.run([sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider",
