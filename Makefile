@@ -57,8 +57,9 @@ bench: $(STAMP)
 	$(BIN)/python bench/all.py
 
 # The README's picture: the built home page in headless Chromium (site/assets/screenshot.png),
-# with the hashes of the files it was made from beside it (screenshot.png.inputs.json), which
-# tests/docs/test_screenshot.py compares with the files as they are now
+# with the hashes of what it shows beside it (screenshot.png.inputs.json: the home page's
+# generated Markdown, extra.css, mkdocs.yml), which tests/docs/test_screenshot.py compares
+# with the home page as it would be generated now
 screenshot: $(STAMP)
 	$(BIN)/litrec site build
 	$(BIN)/python -m litrec.site.screenshot --site public --out site/assets/screenshot.png

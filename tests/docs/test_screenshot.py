@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from litrec.site.screenshot import picture_inputs, stale_inputs, write_stamp
+from litrec.site.screenshot import HOME, picture_inputs, stale_inputs, write_stamp
 from tests.conftest import REPO
 
 PICTURE = REPO / "site" / "assets" / "screenshot.png"
@@ -20,34 +20,38 @@ def test_the_readme_picture_is_newer_than_what_it_shows():
 
 
 def _project(root: Path) -> Path:
-    for rel, text in {"records/notes/NOTE-1.yaml": "id: NOTE-1\n", "site/index.md": "# Home\n",
-                      "mkdocs.yml": "site_name: x\n", "analysis/registry.yaml": "a:\n  module: a\n",
-                      "analysis/a.py": "X = 1\n", "results/a/paper.json": "{}\n",
-                      "results/a/quick.json": "{}\n"}.items():
+    for rel, text in {"records/notes/NOTE-1.yaml": "id: NOTE-1\ntitle: A first note\n",
+                      "site/index.md": "# Home\n", "mkdocs.yml": "site_name: x\n",
+                      "site/assets/extra.css": "p {}\n"}.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
     png = root / "site" / "assets" / "screenshot.png"
-    png.parent.mkdir(parents=True, exist_ok=True)
     png.write_bytes(b"\x89PNG")
     return png
 
 
-def test_each_input_that_changed_is_named(tmp_path):
+def test_what_the_home_page_shows_is_the_input(tmp_path):
     png = _project(tmp_path)
     assert stale_inputs(png, tmp_path) == [f"{png}.inputs.json: no record of the inputs the "
                                            "picture was made from"]
     write_stamp(png, tmp_path)
     assert stale_inputs(png, tmp_path) == []
-    inputs = picture_inputs(tmp_path)
-    assert "results/a/paper.json" in inputs and "results/a/quick.json" not in inputs  # SCALES only
-    assert "src/litrec/site/index_pages.py" in inputs and "analysis/a.py" in inputs
-    (tmp_path / "records/notes/NOTE-1.yaml").write_text("id: NOTE-1\ntitle: t\n", encoding="utf-8")
-    (tmp_path / "results/a/paper.json").unlink()
-    (tmp_path / "site/assets/extra.css").write_text("p {}\n", encoding="utf-8")
-    assert stale_inputs(png, tmp_path) == ["changed: records/notes/NOTE-1.yaml",
-                                           "added: site/assets/extra.css",
-                                           "removed: results/a/paper.json"]
+    assert sorted(picture_inputs(tmp_path)) == [HOME, "mkdocs.yml", "site/assets/extra.css"]
+    # a file the home page does not show is not an input: an analysis module, a second results scale
+    (tmp_path / "analysis").mkdir()
+    (tmp_path / "analysis" / "unused.py").write_text("X = 1\n", encoding="utf-8")
+    assert stale_inputs(png, tmp_path) == []
+    # what the page says, and how it looks, are
+    (tmp_path / "site/index.md").write_text("# Home, reworded\n", encoding="utf-8")
+    (tmp_path / "site/assets/extra.css").write_text("p { color: red }\n", encoding="utf-8")
+    assert stale_inputs(png, tmp_path) == [f"changed: {HOME}", "changed: site/assets/extra.css"]
+    write_stamp(png, tmp_path)
+    (tmp_path / "records/notes/NOTE-2.yaml").write_text("id: NOTE-2\ntitle: Another\n",
+                                                       encoding="utf-8")
+    assert stale_inputs(png, tmp_path) == [f"changed: {HOME}"]
     # the same bytes under a new time are the same input (a clone has fresh mtimes)
     write_stamp(png, tmp_path)
     os.utime(tmp_path / "site/index.md", (0, 0))
     assert stale_inputs(png, tmp_path) == []
+    (tmp_path / "mkdocs.yml").unlink()
+    assert stale_inputs(png, tmp_path) == ["removed: mkdocs.yml"]

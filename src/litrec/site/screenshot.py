@@ -8,18 +8,16 @@ elsewhere: the site bundles its scripts) in a 1280 × 900 window, lets
 Material's and Mermaid's scripts run, and writes a PNG. The picture is never
 drawn by hand, so it shows what the site shows now.
 
-Beside the PNG, `screenshot.png.inputs.json` keeps the SHA-256 of every file the
-picture was made from (`picture_inputs`): the records, the analysis registry and
-code (a change makes a result stale, and the home page says so), the committed
-results at each scale of SCALES, the home page's introduction (site/index.md),
-its stylesheet and mkdocs.yml, and the modules of litrec.site and litrec.verdicts
-the home page's generator imports (how the page is laid out and what its
-verdicts say). `stale_inputs` names each of them that changed since; a test
-fails on any (tests/docs/test_screenshot.py). File contents, never times: a
-clone has fresh mtimes. Not an input: the machine and its packages (a result
-shown stale only on another CPU leaves the picture as it is), and litrec's code
-below those two packages (loading, running), which reaches the page only
-through the results it writes.
+Beside the PNG, `screenshot.png.inputs.json` keeps the SHA-256 of what the
+picture shows (`picture_inputs`): the home page's generated Markdown
+(`index.md`, rendered from the records and results as `litrec site build`
+renders it, at the scale a reader sees first), and the files that decide how
+it looks (site/assets/extra.css, mkdocs.yml). `stale_inputs` names each that
+changed since; a test fails on any (tests/docs/test_screenshot.py). The page,
+not the code behind it: an edit to litrec that leaves the home page's text as
+it was leaves the picture current, and one that changes it (a verdict, a
+reason, a layout) does not. File contents, never times: a clone has fresh
+mtimes.
 """
 
 from __future__ import annotations
@@ -40,27 +38,38 @@ SIZE = (1280, 900)
 
 
 STAMP = ".inputs.json"  # beside the PNG: screenshot.png.inputs.json
-# What the picture is made from, as globs under the project's root (see the module docstring).
-INPUT_GLOBS = ("records/**/*.yaml", "analysis/registry.yaml", "analysis/**/*.py",
-               "site/index.md", "site/assets/extra.css", "mkdocs.yml")
-CODE_PACKAGES = ("litrec/site/", "litrec/verdicts/")  # of the home page generator's imports
+# What decides how the home page looks, as globs under the project's root.
+STYLE_GLOBS = ("site/assets/extra.css", "mkdocs.yml")
+HOME = "index.md (generated)"
 
 
 def picture_inputs(root: Path) -> dict[str, str]:
-    """Project-relative path -> SHA-256 of each file the home page's picture is made from."""
-    from litrec.runs.inputs import module_closure
-    from litrec.verdicts.claims import SCALES
-
+    """Name -> SHA-256 of what the home page's picture shows: its generated Markdown
+    (`HOME`) and each file of STYLE_GLOBS."""
     root = Path(root).resolve()
-    paths: set[Path] = set()
-    for pattern in INPUT_GLOBS + tuple(f"results/*/{scale}.json" for scale in SCALES):
-        paths.update(p for p in root.glob(pattern) if p.is_file() and "__pycache__" not in p.parts)
-    out = {p.relative_to(root).as_posix(): _sha256(p.read_bytes()) for p in paths}
-    package = Path(__file__).resolve().parents[1]  # src/litrec
-    for rel, digest in module_closure(package, "site.index_pages").files.items():
-        if rel.startswith(CODE_PACKAGES):
-            out[f"src/{rel}"] = digest
+    out = {p.relative_to(root).as_posix(): _sha256(p.read_bytes())
+           for pattern in STYLE_GLOBS for p in root.glob(pattern) if p.is_file()}
+    out[HOME] = _sha256(home_markdown(root).encode("utf-8"))
     return dict(sorted(out.items()))
+
+
+def home_markdown(root: Path) -> str:
+    """The home page's Markdown as `litrec site build` run in `root` generates it (records/,
+    analysis/, results/, site/index.md; the headline scale)."""
+    from litrec.records.load import load_project
+    from litrec.site.build import directory_urls
+    from litrec.site.data import gather
+    from litrec.site.index_pages import home
+    from litrec.verdicts.claims import headline
+
+    results = root / "results"
+    analysis = root / "analysis"
+    project = load_project(root / "records", analysis if analysis.is_dir() else None)
+    intro_path = root / "site" / "index.md"
+    intro = intro_path.read_text(encoding="utf-8") if intro_path.is_file() else ""
+    config = root / "mkdocs.yml"
+    urls = directory_urls(config) if config.is_file() else False
+    return home(gather(project, results, headline(results), urls), intro)
 
 
 def _sha256(raw: bytes) -> str:
