@@ -8,6 +8,7 @@
 #   make serve    preview the site live (litrec site serve)
 #   make bench    every benchmark of bench/, into bench/results.json and the docs' one table
 #   make screenshot   the README's picture of the site, by headless Chromium
+#   make check    lint (ruff) and type-check (mypy) the code
 #   make mutation mutation testing of the verdict core, with its score (tools/mutation.py)
 # Each creates .venv with pip when it is missing or older than pyproject.toml/constraints.txt;
 # litrec itself is then .venv/bin/litrec (or `. .venv/bin/activate`, then `litrec`).
@@ -18,7 +19,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.litrec-installed
 ARGS   ?=
 
-.PHONY: site test test-all venv run status serve clean bench screenshot mutation
+.PHONY: site test test-all venv run status serve clean bench screenshot mutation check
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -52,6 +53,11 @@ test: $(STAMP)
 test-all: $(STAMP)
 	$(BIN)/python -m compileall -q src
 	$(BIN)/python -m pytest -m '' -n 4 --dist loadscope
+
+# Lint and import order (ruff, on everything), types (mypy, on the packages pyproject names)
+check: $(STAMP)
+	$(BIN)/ruff check src tests analysis bench tools
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/python bench/all.py

@@ -49,7 +49,9 @@ def main() -> int:
         return 0
 
     import train_speed
-    from analysis import deeper_gdpp, train as train_lib
+
+    from analysis import deeper_gdpp
+    from analysis import train as train_lib
 
     def model(seed: int):
         loss_fn, params, draws, optimizer, _ = train_speed._deeper(deeper_gdpp.K5_SEPARATE)

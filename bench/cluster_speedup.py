@@ -51,6 +51,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(REPO))
 
 import report  # noqa: E402
+
 from tests.sweep.realcluster import Cluster  # noqa: E402  (the tests' cluster: the same commands)
 
 GOAL = 1.7  # speed-up over the baseline

@@ -25,9 +25,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
-
-from analysis import gdpp, lsa, tasks as task_lib, train as train_lib  # noqa: E402
 import report  # noqa: E402
+
+from analysis import gdpp, lsa  # noqa: E402
+from analysis import tasks as task_lib
+from analysis import train as train_lib
 
 OFFICIAL_MS_K2 = 59.0  # official code, recurrent 2 layers, batch 2,048, 2-core CPU
 
@@ -53,8 +55,9 @@ def main():
         for name, forward in forms.items():
             if name == "matvec" and K > 4:
                 continue
-            loss = lambda p: 0.5 * jnp.mean((y_q + forward(p, K)[:, -1]) ** 2)  # noqa: E731
-            steps = jax.jit(lambda p: jax.lax.fori_loop(
+            def loss(p, forward=forward, K=K):
+                return 0.5 * jnp.mean((y_q + forward(p, K)[:, -1]) ** 2)
+            steps = jax.jit(lambda p, loss=loss: jax.lax.fori_loop(
                 0, args.inner, lambda i, p: jax.tree.map(lambda a, g: a - 1e-4 * g, p, jax.grad(loss)(p)), p))
             jax.block_until_ready(steps(p0))
             best_wall = best_cpu = float("inf")

@@ -99,7 +99,6 @@ def litrec_rounds(name: str, rounds: int, inner: int) -> list[dict]:
     """Per-round wall and CPU ms per step of the analysis's own step (bench/train_speed.py)."""
     import jax
     import jax.numpy as jnp
-
     import train_speed
 
     loss_fn, params, draws, optimizer, grad_slice = train_speed.MODELS[name][1]()

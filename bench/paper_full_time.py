@@ -47,6 +47,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import report  # noqa: E402
+
 from litrec.runs.contract import source_profiles  # noqa: E402
 from litrec.runs.registry import load_registry  # noqa: E402
 

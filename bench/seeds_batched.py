@@ -43,9 +43,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
-
 import report  # noqa: E402
-from analysis import seed_batch, single_layer, train as train_lib  # noqa: E402
+
+from analysis import seed_batch, single_layer  # noqa: E402
+from analysis import train as train_lib
 from analysis.keys import named_keys, random_streams  # noqa: E402
 
 SEEDS = (0, 1, 2)

@@ -41,9 +41,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
-
-from analysis import deeper_gdpp, gdpp, lsa, tasks as task_lib, train as train_lib  # noqa: E402
 import report  # noqa: E402
+
+from analysis import deeper_gdpp, gdpp, lsa  # noqa: E402
+from analysis import tasks as task_lib
+from analysis import train as train_lib
 
 CLIP = 10.0
 

@@ -290,7 +290,7 @@ def _size_mib(folder: Path) -> float:
 
 
 def measure(n: int, repeats: int, chosen: list[str],
-            rel: "release.Tree | None" = None) -> dict[str, tuple[float, dict]]:
+            rel: release.Tree | None = None) -> dict[str, tuple[float, dict]]:
     """Every chosen variant on n generated records: name -> (median wall s, median report).
     The variants' builds are interleaved, the order reversed every other round."""
     py = sys.executable

@@ -108,7 +108,8 @@ def render(data: dict, scripts: list[str]) -> str:
     return ("Every figure below was measured by `make bench` (`bench/all.py`); medians. Each "
             "stands beside its named baseline, measured in the same run unless it is a reference "
             "figure named as one (the official code's). The machine is shared (see each script's "
-            "load average), so a ratio says more than a time.\n\n" + "\n".join(lines) + "\n\nWhere each script ran:\n\n" + foot + "\n")
+            "load average), so a ratio says more than a time.\n\n" + "\n".join(lines)
+            + "\n\nWhere each script ran:\n\n" + foot + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,8 +8,8 @@ baseline), both with Adam, in jitted scans of `--inner` steps on the same
 pre-drawn data, interleaved round by round; medians of wall and process CPU ms
 per step. Where an analysis's config has a `grad_slice` and `analysis.train`
 can sum a step's gradient over slices of that many tasks (`batch_slices`),
-"now" is that step; otherwise it is the plain step again (ratio about 1). Drawing the data and evaluation are excluded (the host draws
-the next chunk while one trains). It also gives each step's FLOPs (XLA's cost
+"now" is that step; otherwise it is the plain step again (ratio about 1). Drawing the data and
+evaluation are excluded (the host draws the next chunk while one trains). It also gives each step's FLOPs (XLA's cost
 analysis of the unsliced step) over the single-core float32 FLOP rate of a
 (512, 512) product measured on one thread: the arithmetic floor. Beside it the
 step's memory traffic (XLA's `bytes accessed`, each fused operation's operands
@@ -26,7 +26,6 @@ compile, tuning and evaluation of a seed come on top, minutes at most).
     .venv/bin/python bench/train_speed.py [--rounds 5] [--inner 10] [--only deep_k5,p2_trained]
 """
 import argparse
-import dataclasses
 import statistics
 import sys
 import time
@@ -37,11 +36,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
-
 import report  # noqa: E402
-from analysis import deeper_gdpp, metrics, prop2_models, tasks as task_lib, train as train_lib  # noqa: E402
+
+from analysis import deeper_gdpp, metrics, prop2_models  # noqa: E402
+from analysis import tasks as task_lib
+from analysis import train as train_lib
 from analysis.prop2_mlp_attention import Config as Prop2Config  # noqa: E402
-from analysis.prop3_construction import positional_encoding, predict as prop3_predict, token_format  # noqa: E402
+from analysis.prop3_construction import positional_encoding, token_format  # noqa: E402
+from analysis.prop3_construction import predict as prop3_predict
 from analysis.prop3_token_building import Config as Prop3Config  # noqa: E402
 
 B = 2_048
@@ -93,7 +95,7 @@ def _prop3():
     tokens, D, read = token_format(config.token_format, config.d, config.pe_size)
     draws = task_lib.regression_draws(np.random.default_rng(0), B, config.N, config.d)
     stack = train_lib.init_lsa(jax.random.key(0), D, config.init_scale, n_layers=2)
-    params = tuple(jax.tree.map(lambda w, l=l: w[l], stack) for l in range(2))
+    params = tuple(jax.tree.map(lambda w, layer=layer: w[layer], stack) for layer in range(2))
 
     def loss_fn(p, raw):
         X, y, x_q, y_q = task_lib.regression_tasks(raw, config.input_range)

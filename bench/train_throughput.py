@@ -42,9 +42,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
-
 import report  # noqa: E402
-from analysis import seed_batch, tasks as task_lib, train as train_lib  # noqa: E402
+
+from analysis import seed_batch  # noqa: E402
+from analysis import tasks as task_lib
+from analysis import train as train_lib
 from analysis.keys import named_keys, random_streams  # noqa: E402
 
 OFFICIAL_MS_PER_STEP = {

@@ -13,8 +13,6 @@ the new ids are the next free ones.
 
 from __future__ import annotations
 
-import pytest
-
 import json
 import os
 import shutil
@@ -23,6 +21,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 import yaml
 
 from litrec.records.load import load_project

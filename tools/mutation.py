@@ -193,7 +193,8 @@ def main(argv=None) -> int:
         caught = c["killed"] + c["timeout"]
         score = 100.0 * caught / max(1, n - c["equivalent"])
         other = n - caught - c["equivalent"] - c["survived"] - c["no tests"]
-        extra = f"  ({other} other: {', '.join(k for k in c if k not in ('killed', 'timeout', 'equivalent', 'survived', 'no tests'))})" if other else ""
+        named = ('killed', 'timeout', 'equivalent', 'survived', 'no tests')
+        extra = f"  ({other} other: {', '.join(k for k in c if k not in named)})" if other else ""
         return (f"{name:<20} {n:>8} {c['killed']:>7} {c['timeout']:>8} {c['equivalent']:>7} "
                 f"{c['survived']:>9} {c['no tests']:>9} {score:>6.1f}%{extra}")
 

@@ -22,11 +22,11 @@ from typing import Any, NamedTuple
 
 from litrec import __version__
 from litrec.records import model as m
-from litrec.util.diagnostics import format_field
 from litrec.records.kinds import KIND
 from litrec.records.project import Edge, Project
 from litrec.runs.results import result_path
 from litrec.site.text import mermaid_label
+from litrec.util.diagnostics import format_field
 from litrec.verdicts.claims import EXTENSION, SCALES, claim_statuses, with_scales
 
 FORMAT, VERSION = "litrec-graph", 2  # 2: verdicts over seeds, unchecked claims, pre-registration

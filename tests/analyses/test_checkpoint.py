@@ -4,7 +4,9 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from analysis import checkpoint, tasks as task_lib, train as train_lib
+from analysis import checkpoint
+from analysis import tasks as task_lib
+from analysis import train as train_lib
 from analysis.deeper_gdpp import _tokens_from_raw
 
 

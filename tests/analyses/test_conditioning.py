@@ -31,7 +31,6 @@ def test_the_identities_left_out_of_the_claim_hold():
     exact construction the distance to the other context's step is the distance between reads."""
     import jax
     import jax.numpy as jnp
-    import numpy as np
 
     from analysis import lsa, tasks
 

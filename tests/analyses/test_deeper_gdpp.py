@@ -9,7 +9,9 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from analysis import deeper_gdpp, gdpp, lsa, metrics, tasks as task_lib, train as train_lib
+from analysis import deeper_gdpp, gdpp, lsa, metrics
+from analysis import tasks as task_lib
+from analysis import train as train_lib
 
 
 @pytest.fixture(scope="module")

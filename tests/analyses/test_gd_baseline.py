@@ -4,7 +4,8 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from analysis import gdpp, lsa, tasks as task_lib
+from analysis import gdpp, lsa
+from analysis import tasks as task_lib
 
 
 @pytest.fixture(scope="module")

@@ -3,9 +3,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from analysis import lsa, metrics, tasks as task_lib, train as train_lib
+from analysis import lsa, metrics
+from analysis import tasks as task_lib
+from analysis import train as train_lib
 
 
 def _tasks(seed, n, N, d_in, d_out, dtype=jnp.float64):

@@ -3,7 +3,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from analysis import lsa, metrics, tasks as task_lib, train as train_lib
+from analysis import lsa, metrics
+from analysis import tasks as task_lib
+from analysis import train as train_lib
 
 
 def test_loss_has_the_half():

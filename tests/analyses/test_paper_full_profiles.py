@@ -1,6 +1,8 @@
 """The `paper_full` profiles train what the paper and the official notebooks train (literature
 record D6, D9, D24), with the seeds the claims are judged on."""
-from analysis import deeper_gdpp, prop2_mlp_attention as p2, prop3_token_building as p3
+from analysis import deeper_gdpp
+from analysis import prop2_mlp_attention as p2
+from analysis import prop3_token_building as p3
 
 
 def test_five_separate_layers_as_the_paper():

@@ -9,8 +9,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from analysis import lsa, tasks as task_lib
-from analysis import prop3_construction as c, prop3_token_building as m
+from analysis import lsa
+from analysis import prop3_construction as c
+from analysis import prop3_token_building as m
+from analysis import tasks as task_lib
 from analysis.keys import random_streams
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -36,7 +36,8 @@ def test_a_batched_seed_trains_as_it_does_alone():
     tests/analyses/test_single_layer.py for the tolerance), and seed 2 does not."""
     import dataclasses
 
-    from analysis import single_layer as m, train as train_lib
+    from analysis import single_layer as m
+    from analysis import train as train_lib
     from analysis.keys import named_keys
 
     cfg = dataclasses.replace(m.PROFILES["quick"], steps=40, batch_size=128, eval_every=20)

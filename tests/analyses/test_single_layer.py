@@ -5,7 +5,8 @@ import math
 import jax
 import pytest
 
-from analysis import seed_batch, single_layer as m
+from analysis import seed_batch
+from analysis import single_layer as m
 
 
 def test_quick_profile_trained_layer_matches_one_gd_step():

@@ -27,10 +27,10 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from tests.conftest import FIXTURES, REPO, copy_project
+from tests.conftest import FIXTURES, copy_project
 
 BLOCK = re.compile(r"^```console\n(.*?)^```$", re.S | re.M)
 NOT_RUN = re.compile(r"<!-- console: not run: ([^>]+) -->\n+$")

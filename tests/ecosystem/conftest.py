@@ -11,7 +11,6 @@ import os
 import shlex
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -10,10 +10,10 @@ import datetime as dt
 import bibtexparser
 import pytest
 
-from litrec.records import model as m
 from litrec.bibtex.common import CITATION_FIELDS
 from litrec.bibtex.read import read_bibtex
 from litrec.bibtex.write import bibtex_entry, entry_type
+from litrec.records import model as m
 from tests.conftest import FIXTURES
 
 BIB = (FIXTURES / "bibtex" / "conference.bib").read_text(encoding="utf-8")

@@ -13,8 +13,20 @@ from types import SimpleNamespace
 
 import pytest
 
-from litrec.tex import (DIGITS, NameClash, claim_name, claim_names, escape, family_name, macros,
-                        metric_name, number, profile_name, record_tag, short_name)
+from litrec.tex import (
+    DIGITS,
+    NameClash,
+    claim_name,
+    claim_names,
+    escape,
+    family_name,
+    macros,
+    metric_name,
+    number,
+    profile_name,
+    record_tag,
+    short_name,
+)
 from litrec.verdicts.claims import ClaimStatus
 from tests.conftest import REPO
 from tests.verdicts.test_status_width import _result

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from litrec.records.kinds import KIND, KINDS
 from litrec.records import model as m
+from litrec.records.kinds import KIND, KINDS
 from litrec.records.scaffold import next_id, slug
 from litrec.records.yamlsafe import load_bytes
 

@@ -19,8 +19,8 @@ those pairs, and what differs between YAML 1.1 and 1.2, are listed in
 from __future__ import annotations
 
 import copy
-import functools
 import datetime as dt
+import functools
 import json
 import math
 import typing
@@ -33,13 +33,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import Field, ValidationError
 
-from litrec.records.kinds import ID_RE, KINDS
-from litrec.records.locators import Locator, Where
 from litrec.records import model as m
 from litrec.records.discover import find_record_files
+from litrec.records.kinds import ID_RE, KINDS
+from litrec.records.locators import Locator, Where
 from litrec.records.schema import LitrecJsonSchema, schema_filename, schema_for, schema_text
 from litrec.records.yamlsafe import load_bytes
-
 from tests.conftest import FIXTURES
 
 from .conftest import ROOT

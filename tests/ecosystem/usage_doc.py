@@ -22,7 +22,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.conftest import FIXTURES, REPO as ROOT, copy_project
+from tests.conftest import FIXTURES, copy_project
+from tests.conftest import REPO as ROOT
 
 PAGE = ROOT / "site" / "usage.md"
 EPOCH = "1767225600"  # 2026-01-01: dates the examples write are the same on every run

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from litrec.runs.inputs import result_inputs as fingerprint
 from litrec.records.load import load_project
 from litrec.runs.inputs import RESULT_FORMAT
+from litrec.runs.inputs import result_inputs as fingerprint
 from litrec.runs.results import write_result
 from litrec.runs.seal import seal
 from tests.hardening.conftest import snapshot, write

@@ -491,7 +491,7 @@ def test_a_write_that_fails_after_computing_keeps_what_was_computed(ran, litrec)
     try:
         data = json.loads(kept.read_text())
         assert data["metrics"]["token"] == "new"
-        assert f'id="run-new"' in (kept.parent / data["figures"]["plot"]).read_text()
+        assert 'id="run-new"' in (kept.parent / data["figures"]["plot"]).read_text()
     finally:
         shutil.rmtree(kept.parent, ignore_errors=True)
     assert "Traceback" not in done.text

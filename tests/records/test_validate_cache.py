@@ -18,9 +18,8 @@ from pathlib import Path
 import pytest
 
 import litrec.cache
-
-from litrec.records import filecheck
 from litrec.cache import vcache
+from litrec.records import filecheck
 
 NOTE = Path("records/notes/NOTE-621.yaml")
 PAPER = Path("records/literature/ARXIV-2212.07677.yaml")

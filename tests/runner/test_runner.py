@@ -6,7 +6,6 @@ import json
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -223,15 +222,15 @@ def test_invalid_records_stop_the_run(toy, cli):
     (">", 1.0, 2.0, True), (">=", 2.0, 1.0, False), ("==", 3.0, 3.0, True),
 ])
 def test_expectation_ops(op, rhs, measured, holds):
-    from litrec.verdicts.judge import evaluate
     from litrec.records.model import Expectation
+    from litrec.verdicts.judge import evaluate
 
     assert evaluate(Expectation(metric="m", op=op, value=rhs), [{"m": measured}]).holds is holds
 
 
 def test_expectation_tolerance_factor_and_lists():
-    from litrec.verdicts.judge import evaluate as judge
     from litrec.records.model import Expectation
+    from litrec.verdicts.judge import evaluate as judge
 
     def evaluate(exp, metrics):  # one run: one seed
         return judge(exp, [metrics])

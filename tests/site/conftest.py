@@ -21,8 +21,8 @@ import yaml
 
 from litrec.commands import main
 from litrec.records.load import load_project
-from litrec.runs.inputs import result_inputs as fingerprint
 from litrec.runs.inputs import RESULT_FORMAT
+from litrec.runs.inputs import result_inputs as fingerprint
 from litrec.runs.results import write_result
 from litrec.runs.seal import seal
 from tests.conftest import REPO, copy_project

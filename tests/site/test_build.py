@@ -17,7 +17,6 @@ import pytest
 from litrec.commands import main
 from litrec.records.load import load_project
 from litrec.site.build import SiteError, build_site, sync
-
 from tests.conftest import REPO
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from litrec.site.plots import WIDTH, interval_plot, row_of, rule
 from litrec.verdicts.expectation import Expectation
 from litrec.verdicts.judge import evaluate
-from litrec.site.plots import WIDTH, interval_plot, row_of, rule
 
 SEEDS = [{"err": 1e-16, "loss": 0.20, "gd": 0.201, "cos": 0.995, "lo": 0.1, "hi": 0.2, "xs": [1, 2]},
          {"err": 3e-16, "loss": 0.21, "gd": 0.2095, "cos": 0.985, "lo": 0.1, "hi": 0.2, "xs": [1, 2]},

@@ -9,10 +9,12 @@ from pathlib import Path
 
 import markdown
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from litrec.site.mdext import safe_url
 from litrec.site.text import ID_CANDIDATE, inline, mermaid_label, prose
+
 
 def _site_extensions() -> tuple[list[str], dict]:
     """The Markdown extensions (and their settings) of the site's own mkdocs.yml."""

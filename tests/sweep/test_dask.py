@@ -17,8 +17,9 @@ pytestmark = pytest.mark.slow
 
 pytest.importorskip("distributed")
 
-from .conftest import write_toy  # noqa: E402
 from tests.conftest import without_times  # noqa: E402
+
+from .conftest import write_toy  # noqa: E402
 
 RESULT = ("results", "toy-sweep", "quick.json")
 

@@ -30,9 +30,10 @@ pytestmark = pytest.mark.slow
 
 pytest.importorskip("distributed")
 
+from tests.conftest import without_times  # noqa: E402
+
 from .conftest import write_toy  # noqa: E402
 from .realcluster import Cluster, self_signed  # noqa: E402
-from tests.conftest import without_times  # noqa: E402
 
 RESULT = ("toy-sweep", "quick.json")
 THREADS = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}

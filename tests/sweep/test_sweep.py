@@ -12,13 +12,13 @@ from dataclasses import dataclass
 
 import pytest
 
-from litrec.util.errors import InputsChanged
 from litrec.runs.machine import cpu_isa, cpu_model, platform_info
-from litrec.verdicts.stats import summarize
 from litrec.runs.sweep import Point, SweepError, aggregate, load_analysis, plan, run_point
+from litrec.util.errors import InputsChanged
+from litrec.verdicts.stats import summarize
+from tests.conftest import without_times
 
 from .conftest import write_toy
-from tests.conftest import without_times
 
 RESULT = ("results", "toy-sweep", "quick.json")
 

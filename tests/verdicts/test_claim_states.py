@@ -14,14 +14,20 @@ from pathlib import Path
 
 import pytest
 
+from litrec.records.load import load_project
 from litrec.runs.inputs import RESULT_FORMAT
 from litrec.runs.inputs import result_inputs as fingerprint
-from litrec.records.load import load_project
 from litrec.runs.results import result_path, write_result
 from litrec.runs.seal import broken_seal, seal
 from litrec.runs.state import check_profile, modified_results, result_state, result_states
-from litrec.verdicts.claims import (BEHIND, ClaimStatus, claim_statuses, expectation_record,
-                             result_problems, seed_metrics)
+from litrec.verdicts.claims import (
+    BEHIND,
+    ClaimStatus,
+    claim_statuses,
+    expectation_record,
+    result_problems,
+    seed_metrics,
+)
 
 NAME, PROFILE, P1 = "prop1-identity", "paper", "ARXIV-2212.07677#P1"
 GOOD = {"max_abs_error_f64": 1e-12, "max_abs_error_f32": 1e-6, "max_abs_readout_error_f64": 1e-12}

@@ -9,8 +9,8 @@ import subprocess
 
 import pytest
 
-from tests.verdicts.test_suspect import GOOD
 from tests.verdicts.test_status_width import _result
+from tests.verdicts.test_suspect import GOOD
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="no git on this machine")
 

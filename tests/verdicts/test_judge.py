@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from litrec.verdicts.judge import evaluate
 from litrec.records.model import Expectation
+from litrec.verdicts.judge import evaluate
 from litrec.verdicts.stats import seeds_needed, summarize, t975
 
 

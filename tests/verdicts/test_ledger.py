@@ -173,7 +173,7 @@ def test_a_claims_entry_cut_from_the_results_judgement_is_located(ran, tmp_path)
     root = tmp_path / "copy"
     shutil.copytree(ran, root)
     path = root / "results" / "toy" / "quick.history.jsonl"
-    got = [line for line in lines(root) if not ('"entry":4' in line)]  # F2's judgement of the result
+    got = [line for line in lines(root) if '"entry":4' not in line]  # F2's judgement of the result
     path.write_text("".join(line + "\n" for line in _rechain(got)))
     proc = litrec("validate", cwd=root)
     assert proc.returncode == 1, proc.stdout

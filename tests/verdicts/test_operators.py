@@ -11,8 +11,8 @@ import math
 
 import pytest
 
-from litrec.verdicts.judge import MissingMetric, _decide, evaluate, get_metric
 from litrec.records.model import Expectation
+from litrec.verdicts.judge import MissingMetric, _decide, evaluate, get_metric
 from litrec.verdicts.stats import Summary, summarize
 
 

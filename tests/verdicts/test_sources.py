@@ -11,9 +11,9 @@ out from git history, and every surface marks a post-hoc criterion.
 from __future__ import annotations
 
 import json
-import time
 import shutil
 import subprocess
+import time
 
 import pytest
 

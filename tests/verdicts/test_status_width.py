@@ -20,9 +20,9 @@ def _result(project, name: str, metrics: dict | list[dict], store: bool = False,
             profile: str = "paper") -> None:
     """A sealed result of `name` at `profile`; with `store`, the expectations it was judged
     against."""
+    from litrec.records.load import load_project
     from litrec.runs.inputs import RESULT_FORMAT
     from litrec.runs.inputs import result_inputs as fingerprint
-    from litrec.records.load import load_project
     from litrec.runs.results import write_result
     from litrec.verdicts.claims import expectation_record
 

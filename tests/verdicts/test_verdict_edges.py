@@ -21,8 +21,16 @@ from litrec.runs.results import result_path
 from litrec.runs.seal import broken_seal, seal
 from litrec.runs.state import modified_results
 from litrec.verdicts import claims
-from litrec.verdicts.claims import (SCALES, ClaimStatus, _flag_dependents, _provenance,
-                                    expectation_record, judged_in, result_problems, with_scales)
+from litrec.verdicts.claims import (
+    SCALES,
+    ClaimStatus,
+    _flag_dependents,
+    _provenance,
+    expectation_record,
+    judged_in,
+    result_problems,
+    with_scales,
+)
 from litrec.verdicts.expectation import Expectation
 from litrec.verdicts.judge import Outcome, evaluate, leaning
 from litrec.verdicts.stats import Summary, seeds_needed, t975

@@ -6,9 +6,9 @@ import logging
 import re
 
 # Fields a literature record shares with BibTeX; `import bibtex --force` updates exactly these.
-CITATION_FIELDS = ("title", "bibtex_title", "bibtex_key", "authors", "year", "month", "venue", "entry_type", "editors", "series",
-                   "address", "organization", "volume", "number", "pages", "publisher", "arxiv",
-                   "doi", "url", "abstract", "keywords")
+CITATION_FIELDS = ("title", "bibtex_title", "bibtex_key", "authors", "year", "month", "venue",
+                   "entry_type", "editors", "series", "address", "organization", "volume",
+                   "number", "pages", "publisher", "arxiv", "doi", "url", "abstract", "keywords")
 
 
 class quiet:

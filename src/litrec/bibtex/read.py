@@ -32,18 +32,20 @@ from bibtexparser.middlewares.names import (
 from bibtexparser.model import Entry, Field
 from pydantic import ValidationError
 
-from litrec.records import model as m
 from litrec.bibtex.common import brace_specials, quiet
-from litrec.bibtex.identifiers import _ARXIV_DOI, ARXIV_NUMBER, arxiv_number as _arxiv_number, doi_of as _doi
+from litrec.bibtex.identifiers import _ARXIV_DOI, ARXIV_NUMBER
+from litrec.bibtex.identifiers import arxiv_number as _arxiv_number
+from litrec.bibtex.identifiers import doi_of as _doi
 from litrec.bibtex.protect import automatic, from_marked, mark_protection, plain, tidy
 from litrec.bibtex.urls import read_verbatim
 from litrec.bibtex.values import MONTHS, resolve, string_macros
+from litrec.records import model as m
+from litrec.records.kinds import ID_RE
+from litrec.records.scaffold import today
 from litrec.util.diagnostics import format_field
 from litrec.util.errors import Unconvertible
 from litrec.util.formatting import excerpt
-from litrec.records.kinds import ID_RE
 from litrec.util.safetext import strip_unsafe
-from litrec.records.scaffold import today
 
 ENTRY_TYPES = frozenset(m.ENTRY_TYPE.__args__)  # the entry types a record keeps
 _VENUES = ("journal", "booktitle", "school", "institution", "howpublished")  # the first is `venue`
@@ -51,8 +53,8 @@ _EXTRA = ("editor", "series", "address", "organization")  # kept when readable, 
 _TEXT = ("title", "author", *_VENUES, "publisher", "volume", "number", "pages", "abstract",
          "keywords", *_EXTRA)
 # Every field an entry is read from; a value litrec cannot read fails the entry only in these.
-_USED = (*(t for t in _TEXT if t not in _EXTRA), "year", "month", "url", "doi", "eprint", "archiveprefix", "eprinttype", "arxiv",
-         "arxivid", "note")
+_USED = (*(t for t in _TEXT if t not in _EXTRA), "year", "month", "url", "doi", "eprint",
+         "archiveprefix", "eprinttype", "arxiv", "arxivid", "note")
 # BibTeX fields kept under a record field of the same meaning (the venue and the ids aside)
 _KEPT = {"title": "title", "author": "authors", "editor": "editors", "series": "series",
          "address": "address", "organization": "organization", "year": "year", "month": "month",

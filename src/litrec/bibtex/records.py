@@ -16,9 +16,6 @@ import yaml
 
 from litrec.bibtex.common import CITATION_FIELDS
 from litrec.bibtex.read import Failure, check_record, read_bibtex
-from litrec.util.confine import Refused, project_root, read_file
-from litrec.util.errors import Unconvertible, UsageError
-from litrec.util.formatting import excerpt
 from litrec.records.scaffold import (
     display,
     existing_ids,
@@ -28,6 +25,9 @@ from litrec.records.scaffold import (
     write_replace,
 )
 from litrec.records.yamlsafe import YamlProblem, load_bytes
+from litrec.util.confine import Refused, project_root, read_file
+from litrec.util.errors import Unconvertible, UsageError
+from litrec.util.formatting import excerpt
 
 
 def record_text(data: dict, path: Path, records_dir: Path) -> str:

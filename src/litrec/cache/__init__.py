@@ -120,8 +120,8 @@ def cache_dir(root: Path, name: str, create: bool = True) -> Path | None:
 
 def litrec_code_hash(names, folder: Path | None = None) -> str:
     """A hash of the source of the named litrec modules (paths below the package without `.py`,
-    `"records/checks"`, ...) in `folder` (litrec's own package folder by default): the part of a key that a new litrec changes. A module that cannot be
-    read counts as missing."""
+    `"records/checks"`, ...) in `folder` (litrec's own package folder by default): the part of a
+    key that a new litrec changes. A module that cannot be read counts as missing."""
     here = folder or Path(__file__).resolve().parent.parent
     h = hashlib.blake2b(digest_size=16)
     for name in names:

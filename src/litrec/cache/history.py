@@ -16,8 +16,9 @@ caller, never from here.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from litrec.cache import Slot, litrec_code_hash
 

@@ -20,8 +20,8 @@ import contextlib
 import os
 import re
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from litrec.cache import cache_dir
 

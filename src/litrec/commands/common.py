@@ -8,9 +8,9 @@ import functools
 import os
 import re
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from litrec.util.confine import need_dir  # noqa: F401 (the commands' check of a folder they are given)
 from litrec.util.errors import UsageError

@@ -6,8 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from litrec.commands.common import (check_out, emit, need_dir, profile_arg, records_args,
-                                   results_arg, write_out)
+from litrec.commands.common import check_out, emit, need_dir, profile_arg, records_args, results_arg, write_out
 from litrec.util.errors import UsageError
 
 JUDGED = {  # the formats that judge claims: their help, description, and what --profile picks

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from litrec.bibtex.records import import_file
 from litrec.commands.common import format_arg
-from litrec.util.errors import UsageError
 from litrec.records.kinds import ID_RE, KIND
 from litrec.records.scaffold import display
+from litrec.util.errors import UsageError
 
 
 def add_parser(sub) -> None:

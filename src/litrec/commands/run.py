@@ -33,8 +33,8 @@ def add_parser(sub) -> None:
                    help="claim refs (ARXIV-2212.07677#P1), record ids or analysis names; none means all")
     profile_arg(p, "analysis profile: paper (default: the paper's settings, what the site "
                 "shows), quick (seconds), or another one the analysis defines")
-    p.add_argument("--force", action="store_true", help="rerun even when the result is current, from scratch (no kept seeds, no "
-                   "checkpoints)")
+    p.add_argument("--force", action="store_true", help="rerun even when the result is current, from scratch "
+                   "(no kept seeds, no checkpoints)")
     p.add_argument("--allow-not-reproduced", action="store_true",
                    help="exit 0 even when a claim is not reproduced or its expectations changed "
                    "since the run (a smoke run of the quick profile, whose small settings need "

@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 from litrec.commands.common import check_out, need_dir, profile_arg, records_args, results_arg
-from litrec.util.errors import UsageError
 from litrec.site.build import build_site
 from litrec.site.serve import serve_site
+from litrec.util.errors import UsageError
 
 
 def add_parser(sub) -> None:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from litrec.commands.common import (format_arg, other_cpu_note, profile_arg, records_args,
-                                    results_arg)
+from litrec.commands.common import format_arg, other_cpu_note, profile_arg, records_args, results_arg
 
 
 def add_parser(sub) -> None:

@@ -23,8 +23,8 @@ from rich.text import Text
 
 from litrec.commands.common import console
 from litrec.util.formatting import fmt
-from litrec.verdicts.judge import Outcome, leaning
 from litrec.verdicts.claims import SCALES, VERDICTS, ClaimStatus
+from litrec.verdicts.judge import Outcome, leaning
 from litrec.verdicts.status import by_result
 from litrec.verdicts.words import STYLE, mark, word
 
@@ -124,7 +124,7 @@ def summary_lines(statuses: list[ClaimStatus], profile: str,
     for scale in SCALES:  # another scale where some claim has a result: all missing says nothing
         if scale == profile or all(s.verdicts.get(scale) in (None, "missing") for s in statuses):
             continue
-        lines[scale] = f"at {scale}: {_scale_counts(statuses, lambda s: s.verdicts.get(scale))}"
+        lines[scale] = f"at {scale}: {_scale_counts(statuses, lambda s, sc=scale: s.verdicts.get(sc))}"
     judged = [sc for sc in lines if sc != profile and any(
         s.verdicts.get(sc) not in (None, "missing") for s in statuses)]
     if judged and SCALES[-1] in judged:  # the paper's own scale has results: it leads

@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import difflib
 from collections import defaultdict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
 
 from litrec.records import model as m
-from litrec.util.diagnostics import Diagnostic, format_field
 from litrec.records.filecheck import Facts
-from litrec.util.formatting import excerpt
 from litrec.records.project import Edge
 from litrec.records.yamlsafe import LazyRoot, locate
+from litrec.util.diagnostics import Diagnostic, format_field
+from litrec.util.formatting import excerpt
 
 
 @dataclass

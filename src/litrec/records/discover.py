@@ -21,8 +21,8 @@ import os
 import stat
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 from litrec.util.confine import (
     MAX_RECORD_BYTES,
@@ -33,7 +33,6 @@ from litrec.util.confine import (
     read_file,
     read_regular_stat,
 )
-
 
 RECORD_SUFFIXES = (".yaml", ".yml")
 

@@ -16,10 +16,10 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from litrec.records import model as m
-from litrec.util.diagnostics import Diagnostic, format_field
-from litrec.util.formatting import excerpt
 from litrec.records.kinds import GENERATED_PAGE_NAMES, ID_RE, KIND, KINDS
 from litrec.records.yamlsafe import locate
+from litrec.util.diagnostics import Diagnostic, format_field
+from litrec.util.formatting import excerpt
 
 
 def validate_record(data: dict, root, shown: str, diags: list[Diagnostic]):

@@ -23,11 +23,11 @@ import gc
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from litrec.util.confine import Refused
-from litrec.util.diagnostics import Diagnostic
 from litrec.records.discover import read_problem, read_record
 from litrec.records.explain import check_id, check_sources, validate_record
 from litrec.records.yamlsafe import YamlProblem, load_bytes
+from litrec.util.confine import Refused
+from litrec.util.diagnostics import Diagnostic
 
 
 class Facts(NamedTuple):

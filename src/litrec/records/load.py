@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from litrec.records.validate import check_collection, default_analysis_dir
 from litrec.records.project import Project
+from litrec.records.validate import check_collection, default_analysis_dir
 from litrec.util.confine import need_dir
 from litrec.util.errors import InvalidRecords
 

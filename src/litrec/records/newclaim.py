@@ -15,9 +15,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from litrec.util.errors import UsageError
 from litrec.records.model import CLAIM_ID_RE
 from litrec.records.scaffold import yaml_scalar
+from litrec.util.errors import UsageError
 
 # claim kind -> the letters its ids start with (P1, F1, C1, Def1, Conj1)
 PREFIX = {"proposition": "P", "finding": "F", "observation": "C", "definition": "Def",

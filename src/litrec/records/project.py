@@ -8,13 +8,14 @@ reference, a path as shown in messages).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from litrec.records import model as m
-from litrec.util.diagnostics import Diagnostic, PathDisplay
 from litrec.runs.registry import Registry
+from litrec.util.diagnostics import Diagnostic, PathDisplay
 
 
 @dataclass(frozen=True, slots=True)

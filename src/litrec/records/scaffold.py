@@ -17,10 +17,10 @@ from pathlib import Path
 import yaml
 
 from litrec.records import model as m
-from litrec.util.atomic import replace_file
 from litrec.records.discover import find_record_files
 from litrec.records.kinds import ANTHOLOGY_KINDS, GENERATED_PAGE_NAMES, ID_RE, KIND, kind_of_id
 from litrec.records.yamlsafe import load_bytes
+from litrec.util.atomic import replace_file
 
 # ------------------------------------------------------------------ files
 
@@ -73,7 +73,7 @@ def today() -> dt.date:
     """Today's date, or that of SOURCE_DATE_EPOCH when it is set (for reproducible output)."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
     if epoch.isdigit():
-        return dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc).date()
+        return dt.datetime.fromtimestamp(int(epoch), dt.UTC).date()
     return dt.date.today()
 
 

@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-
 if TYPE_CHECKING:
     from litrec.records.project import Project
 
@@ -312,5 +311,6 @@ def dump(reviews: dict) -> str:
     for rid in sorted(reviews):
         lines.append(f"{json.dumps(rid)}:\n")
         for target in sorted(reviews[rid]):
-            lines.append(f"  {json.dumps(target)}: {json.dumps(reviews[rid][target], sort_keys=True, ensure_ascii=False)}\n")
+            seen = json.dumps(reviews[rid][target], sort_keys=True, ensure_ascii=False)
+            lines.append(f"  {json.dumps(target)}: {seen}\n")
     return "".join(lines)

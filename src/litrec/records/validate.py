@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import gc
 from collections import defaultdict
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from litrec.cache.vcache import Between, Cache, FileEntry, Registry
 from litrec.records.discover import id_position, map_files, scan_record_names

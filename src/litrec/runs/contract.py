@@ -41,8 +41,8 @@ not an `AttributeError` in the middle of a run.
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
-from typing import Any, Callable, Protocol, TypedDict
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol, TypedDict
 
 from litrec.util.errors import ContractError
 

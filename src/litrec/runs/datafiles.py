@@ -10,8 +10,8 @@ import itertools
 import re
 from pathlib import Path
 
-from litrec.util.confine import Refused, read_file
 from litrec.runs.importscan import DATA_NAME
+from litrec.util.confine import Refused, read_file
 
 _GLOB = re.compile(r"[*?\[]")
 

@@ -32,7 +32,8 @@ import multiprocessing
 import os
 import signal
 import sys
-from typing import Any, Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from litrec.runs.inputs import is_numeric_variable
 from litrec.util.errors import ExecutorError

@@ -54,14 +54,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from litrec.util.confine import Refused, project_root, read_file
-from litrec.util.errors import InputsChanged
+from litrec.cache.sourcefacts import fact
 from litrec.runs.datafiles import data_files, watch_paths
 from litrec.runs.importscan import read_source
 from litrec.runs.machine import other_cores, other_cpu, usable_cores
-from litrec.runs.packages import (JAX_IMPORTS, VERSIONED, dependencies, dependency_versions,
-                                  package_versions, short_version, versioned_packages)
-from litrec.cache.sourcefacts import fact
+from litrec.runs.packages import (
+    JAX_IMPORTS,
+    VERSIONED,
+    dependencies,
+    dependency_versions,
+    package_versions,
+    short_version,
+    versioned_packages,
+)
+from litrec.util.confine import Refused, project_root, read_file
+from litrec.util.errors import InputsChanged
 
 __all__ = ["JAX_IMPORTS", "RESULT_FORMAT", "VERSIONED", "Inputs", "analysis_inputs",
            "data_files", "environment", "is_numeric_variable", "module_closure", "module_imports", "package_versions",

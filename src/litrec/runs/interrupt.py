@@ -23,8 +23,9 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 _STOPS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 _state = {"noted": None, "deferring": 0, "active": 0}

@@ -34,9 +34,9 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 from litrec.cache import cache_folder
 from litrec.util.errors import UndeclaredInput

@@ -11,8 +11,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from litrec.records.project import Project
 from litrec.runs import interrupt

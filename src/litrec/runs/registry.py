@@ -12,20 +12,20 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from litrec.util.confine import Refused, check, project_root, read_file, walk
+from litrec.cache.sourcefacts import fact
+from litrec.records.kinds import GENERATED_PAGE_NAMES
+from litrec.records.yamlsafe import MAX_BYTES, YamlProblem, load_bytes, locate
 from litrec.runs.contract import source_metrics, source_problems, source_profiles
+from litrec.runs.inputs import module_closure
+from litrec.util.confine import Refused, check, project_root, read_file, walk
 from litrec.util.diagnostics import Diagnostic, format_field
 from litrec.util.formatting import excerpt
-from litrec.runs.inputs import module_closure
-from litrec.records.kinds import GENERATED_PAGE_NAMES
-from litrec.cache.sourcefacts import fact
-from litrec.records.yamlsafe import MAX_BYTES, YamlProblem, load_bytes, locate
 
 NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -114,7 +114,7 @@ def load_registry(analysis_dir: Path, diags: list[Diagnostic],
                                     f"module {display(path)} cannot be read: {exc}", "registry"))
             continue
         profiles, problems, metrics = fact(root, f"contract-metrics {path}", raw,
-                                              lambda: _contract(source))
+                                              lambda source=source: _contract(source))
         reg.profiles[name] = None if profiles is None else frozenset(profiles)
         reg.metrics[name] = None if metrics is None else frozenset(metrics)
         for problem in problems:

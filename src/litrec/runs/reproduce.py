@@ -12,9 +12,10 @@ exit code.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
+from contextlib import AbstractContextManager as ContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, ContextManager
 
 from litrec.runs import interrupt
 from litrec.util.confine import need_dir

@@ -19,15 +19,16 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
+from litrec.runs.result_checks import RERUN, field_name, json_line, result_problem
+from litrec.util import jsonread
 from litrec.util.atomic import fresh_dir, fresh_name, replace_file, sync_dir, write_new
 from litrec.util.confine import Refused, project_root, read_file
 from litrec.util.errors import DamagedResult, ResultsLocked, ResultsUnwritable
-from litrec.runs.result_checks import RERUN, field_name, json_line, result_problem
-from litrec.util import jsonread
 
 try:
     import fcntl

@@ -39,9 +39,9 @@ import shutil
 import sys
 from pathlib import Path
 
-from litrec.util.atomic import replace_file
 from litrec.runs.seal import _canonical, seal
 from litrec.util import jsonread
+from litrec.util.atomic import replace_file
 
 DIR_VARIABLE = "LITREC_CHECKPOINT_DIR"
 SECONDS_VARIABLE = "LITREC_CHECKPOINT_SECONDS"  # read by the analysis: seconds between checkpoints
@@ -115,7 +115,7 @@ def sitting(root: Path) -> dict:
 
     from litrec.util.gitinfo import head_of
 
-    return {"when": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+    return {"when": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             "host": socket.gethostname(), "commit": head_of(root)}
 
 

@@ -27,19 +27,17 @@ from pathlib import Path
 from typing import Any
 
 from litrec import __version__
-from litrec.util import gitinfo
-from litrec.runs import interrupt
-from litrec.verdicts import ledger
-from litrec.runs import resume
-from litrec.verdicts import stats
-from litrec.util.errors import ResultsUnwritable
+from litrec.records.project import Project
+from litrec.runs import interrupt, resume
 from litrec.runs.inputs import RESULT_FORMAT, Inputs
 from litrec.runs.layout import Layout, Spec, draw_seed_figures, layout, spec_of
-from litrec.records.project import Project
 from litrec.runs.results import keep_elsewhere, result_path, write_result
 from litrec.runs.seal import seal
 from litrec.runs.signing import unsign
 from litrec.runs.sweep import Point, aggregate, run_point, to_json
+from litrec.util import gitinfo
+from litrec.util.errors import ResultsUnwritable
+from litrec.verdicts import ledger, stats
 from litrec.verdicts.claims import expectation_record
 
 # ---------------------------------------------------------------- running
@@ -139,7 +137,7 @@ def _keep(job: Job, i: int, out: dict) -> None:
 
 def submit(job: Job, executor) -> None:
     """Send every point of a job to the executor."""
-    job.started, job.t0 = dt.datetime.now(dt.timezone.utc), time.perf_counter()
+    job.started, job.t0 = dt.datetime.now(dt.UTC), time.perf_counter()
     job.futures = [executor.submit(run_point, p) for i, p in enumerate(job.points) if i not in job.kept]
 
 
@@ -151,7 +149,7 @@ def _outputs(job: Job, executor, progress) -> list[dict]:
     """Every point's output, in grid order; in this process unless the job was submitted."""
     n = len(job.points)
     if job.futures is None:
-        job.started, job.t0 = dt.datetime.now(dt.timezone.utc), time.perf_counter()
+        job.started, job.t0 = dt.datetime.now(dt.UTC), time.perf_counter()
         outs = []
         for i, point in enumerate(job.points):
             if i in job.kept:

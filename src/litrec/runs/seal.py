@@ -63,7 +63,8 @@ def broken_seal(result: dict, folder: Path) -> str | None:
             step = step / part
             linked = linked or step.is_symlink()
         if linked:
-            return f"its figure {name} is reached through a link ({where[str(name)]}); litrec reads no figure through one"
+            return (f"its figure {name} is reached through a link ({where[str(name)]}); "
+                    "litrec reads no figure through one")
         try:
             blob = path.read_bytes() if path.is_file() else None
         except OSError:

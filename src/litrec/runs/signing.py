@@ -30,8 +30,9 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
 NAMESPACE = "litrec-result"
 STATES = ("signed", "unsigned", "bad")

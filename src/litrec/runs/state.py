@@ -21,13 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from litrec.util.diagnostics import Diagnostic
-from litrec.util.errors import DamagedResult, ProfileError
 from litrec.runs.inputs import RESULT_FORMAT, Inputs, result_inputs
-from litrec.runs.results import (missing_figures, read_result, result_path,
-                            stored_profiles)
+from litrec.runs.results import missing_figures, read_result, result_path, stored_profiles
 from litrec.runs.resume import progress
 from litrec.runs.seal import broken_seal
+from litrec.util.diagnostics import Diagnostic
+from litrec.util.errors import DamagedResult, ProfileError
 
 if TYPE_CHECKING:
     from litrec.runs.registry import Registry

@@ -35,17 +35,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from litrec.runs import interrupt
-from litrec.verdicts import stats
-from litrec.runs.analysisimport import compiled_sources, expecting, load_analysis
-from litrec.runs.observe import check as check_observed, observing
-from litrec.runs.contract import check_module, check_output, check_seed_outputs
-from litrec.util.errors import AnalysisExited, InputsChanged, SweepError
-from litrec.runs.inputs import data_files, interpreter, machine_cores, machine_isa, numeric_env, package_versions
-from litrec.runs.packages import dependency_versions, editable_places
 from litrec.cache.jaxcache import compile_cache
+from litrec.runs import interrupt
+from litrec.runs.analysisimport import compiled_sources, expecting, load_analysis
+from litrec.runs.contract import check_module, check_output, check_seed_outputs
+from litrec.runs.inputs import data_files, interpreter, machine_cores, machine_isa, numeric_env, package_versions
 from litrec.runs.machine import device_info, platform_info
+from litrec.runs.observe import check as check_observed
+from litrec.runs.observe import observing
+from litrec.runs.packages import dependency_versions, editable_places
 from litrec.runs.resume import checkpoint_env
+from litrec.util.errors import AnalysisExited, InputsChanged, SweepError
+from litrec.verdicts import stats
 
 
 @dataclasses.dataclass(frozen=True)

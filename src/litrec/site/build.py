@@ -21,10 +21,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from litrec.util.confine import Refused, check, project_root, read_regular, walk
-from litrec.util.errors import SiteError
 from litrec.records.load import load_project
 from litrec.records.project import Project
+from litrec.runs.state import check_profile
 from litrec.site import engine, outdir, render
 from litrec.site.data import SiteData, gather
 from litrec.site.graph_page import graph_page
@@ -36,7 +35,8 @@ from litrec.site.index_pages import (
     records_index,
 )
 from litrec.site.record_page import record_page
-from litrec.runs.state import check_profile
+from litrec.util.confine import Refused, check, project_root, read_regular, walk
+from litrec.util.errors import SiteError
 
 DOCS_MARKER = ".litrec-docs"  # in a docs folder litrec generated: the files it wrote there
 SITE_MARKER = ".litrec-site"  # in an output folder litrec built: the files of the build

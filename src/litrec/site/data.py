@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from litrec.util.confine import Refused, project_root, read_file
-from litrec.verdicts.judge import get_metric
 from litrec.records.kinds import page_of
 from litrec.records.project import Edge, Project
-from litrec.site.svg import UnsafeFigure, sanitise_svg
 from litrec.runs.state import ResultState, result_states
+from litrec.site.svg import UnsafeFigure, sanitise_svg
+from litrec.util.confine import Refused, project_root, read_file
 from litrec.verdicts.claims import ClaimStatus, claim_statuses, with_scales
+from litrec.verdicts.judge import get_metric
 
 
 def anchor(claim_id: str) -> str:

@@ -73,7 +73,7 @@ def add_to_nav(nav: list | None, pages: dict[str, str]) -> None:
         if isinstance(item, str) and item in pages:
             nav[i] = {pages[item]: item}
         elif isinstance(item, dict):
-            for key, value in item.items():
+            for value in item.values():
                 if isinstance(value, list):
                     add_to_nav(value, {p: t for p, t in pages.items() if p in _nav_paths(value)})
     missing = [p for p in sorted(pages) if p not in _nav_paths(nav) and p != "index.md"]

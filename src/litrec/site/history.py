@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from litrec.verdicts.ledger import read_history
 from litrec.site.data import SiteData
 from litrec.site.markup import code, esc, p, ul
 from litrec.site.parts import badge
+from litrec.verdicts.ledger import read_history
 
 
 def history(data: SiteData, ref: str, analysis: str) -> str:

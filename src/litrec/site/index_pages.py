@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from litrec.util.formatting import fmt
 from litrec.records.kinds import KIND, KINDS
-from litrec.verdicts.claims import EXTENSION
 from litrec.site.data import SiteData, anchor
 from litrec.site.markup import (
     a,
@@ -20,19 +18,15 @@ from litrec.site.markup import (
     esc,
     linked,
     p,
-    pre,
     span,
     table,
     ul,
-    words,
 )
-from litrec.site.reasons import reason_cell
 from litrec.site.parts import (
     PROBLEM_ORDER,
     analysis_link,
     badge,
     lines,
-    outcome_rows,
     provenance,
     ref_link,
     rel_text,
@@ -40,8 +34,10 @@ from litrec.site.parts import (
     site_scales,
     verdict_of,
 )
+from litrec.site.reasons import reason_cell
 from litrec.site.text import flatten, inline, prose
-from litrec.verdicts.claims import VERDICTS
+from litrec.util.formatting import fmt
+from litrec.verdicts.claims import EXTENSION, VERDICTS
 
 VERDICT_ORDER = VERDICTS
 NOTES_LIMIT = 200

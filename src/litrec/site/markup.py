@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import html as _html
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from litrec.site.text import ID_CANDIDATE, clean
 

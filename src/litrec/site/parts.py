@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from litrec.util.formatting import fmt
-from litrec.verdicts.judge import leaning
-from litrec.verdicts.claims import SCALES
 from litrec.records.model import RELATIONS
 from litrec.site.data import SiteData, anchor
 from litrec.site.markup import a, code, esc, inline_md, p, span, table, ul, words
 from litrec.site.plots import interval_plot, row_of
-from litrec.verdicts.claims import claim_rows, judged_in
+from litrec.util.formatting import fmt
+from litrec.verdicts.claims import SCALES, claim_rows, judged_in
+from litrec.verdicts.judge import leaning
 from litrec.verdicts.words import word
+
 
 def badge(value: str, family: str = "v") -> str:
     """A small coloured label in the command line's words (`litrec.verdicts.words`: `missing`, not
@@ -203,7 +203,7 @@ def measured_cell(o) -> str:
     if o.values and o.n > 1:
         more.append(esc(f"per seed: {fmt(o.values)}"))
     if more:
-        text += (f'<details class="lr-more"><summary>details</summary>'
+        text += ('<details class="lr-more"><summary>details</summary>'
                  + "<br>".join(span("lr-reason", m) for m in more) + "</details>")
     return text
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from litrec.util.formatting import fmt
 from litrec.site.markup import esc
+from litrec.util.formatting import fmt
 
 WIDTH, ROW, TOP = 640, 60, 4
 LEFT, RIGHT = 12, 12          # margins of each row's axis

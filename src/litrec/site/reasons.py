@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from litrec.util.formatting import fmt
 from litrec.site.markup import esc, span
-from litrec.site.parts import JUDGED, badge, rel_text
+from litrec.site.parts import JUDGED, badge
+from litrec.util.formatting import fmt
 
 
 def _plural(n: int, one: str, many: str | None = None) -> str:

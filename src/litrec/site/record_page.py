@@ -13,11 +13,10 @@ import re
 from urllib.parse import quote
 
 from litrec.bibtex.write import bibtex_entry
-from litrec.util.formatting import fmt
 from litrec.records.kinds import KIND
-from litrec.verdicts.claims import EXTENSION
 from litrec.site.data import SiteData, anchor, result_metric
 from litrec.site.graph import record_graph
+from litrec.site.history import history
 from litrec.site.markup import (
     a,
     admonition,
@@ -32,7 +31,6 @@ from litrec.site.markup import (
     table,
     ul,
 )
-from litrec.site.history import history
 from litrec.site.parts import (
     analysis_link,
     badge,
@@ -46,6 +44,8 @@ from litrec.site.parts import (
     verdict_of,
 )
 from litrec.site.text import clean, inline, prose
+from litrec.util.formatting import fmt
+from litrec.verdicts.claims import EXTENSION
 
 
 def record_page(data: SiteData, rid: str) -> str:

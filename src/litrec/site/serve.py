@@ -2,9 +2,9 @@
 
 The first build is a whole one (sharded, as `litrec site build`). Then MkDocs'
 development server watches the records, the results, `site/`, `analysis/`, the
-folders of the data files the analyses declare (`litrec.runs.inputs`) and mkdocs.yml; on a change the docs folder is generated again (only the
-files that differ are written) and only the pages whose docs file changed are
-rendered again (`live`): saving a record shows its page, and the pages that
+folders of the data files the analyses declare (`litrec.runs.inputs`) and mkdocs.yml; on a
+change the docs folder is generated again (only the files that differ are written) and only
+the pages whose docs file changed are rendered again (`live`): saving a record shows its page, and the pages that
 link or list it, without a whole build (`bench/serve_edit.py` times it).
 """
 
@@ -18,14 +18,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from litrec.util.errors import SiteError
-from litrec.runs.inputs import watch_paths
 from litrec.records.load import load_project
+from litrec.runs.inputs import watch_paths
+from litrec.runs.state import check_profile
 from litrec.site.build import directory_urls, handwritten, plan, sync
 from litrec.site.engine import MkDocsFailed
 from litrec.site.live import LiveSite
 from litrec.site.render import write_pages
-from litrec.runs.state import check_profile
+from litrec.util.errors import SiteError
 
 log = logging.getLogger("mkdocs.litrec")
 

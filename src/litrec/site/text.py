@@ -26,7 +26,8 @@ Link targets in prose are further checked by `litrec.site.mdext` (no
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # keeps \t and \n; \x02/\x03 are Markdown's placeholders
 _INLINE = {c: f"&#{ord(c)};" for c in "\\`*_{}[]|!~^=#$:"}

@@ -32,15 +32,21 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from litrec.verdicts.judge import MissingMetric, Outcome, claim_verdict, evaluate
 from litrec.runs.result_checks import json_line
 from litrec.runs.results import result_path
 from litrec.runs.signing import signature_state
 from litrec.runs.state import ResultState, result_states
 from litrec.verdicts.criteria import EXTENSION, base_claim
+from litrec.verdicts.judge import MissingMetric, Outcome, claim_verdict, evaluate
 from litrec.verdicts.registration import Registrations
-from litrec.verdicts.stored import (criterion_key, expectation_record, flag_changed, judge_stored,
-                                    judged_in, stored_expectations)
+from litrec.verdicts.stored import (
+    criterion_key,
+    expectation_record,
+    flag_changed,
+    judge_stored,
+    judged_in,
+    stored_expectations,
+)
 
 if TYPE_CHECKING:  # the records' models: a kept answer is printed without them
     from litrec.records.project import Project

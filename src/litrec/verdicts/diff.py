@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from litrec.runs.results import result_path
+from litrec.util import jsonread
 from litrec.util.errors import UsageError
 from litrec.util.formatting import fmt
 from litrec.verdicts.judge import MissingMetric, evaluate
-from litrec.runs.results import result_path
-from litrec.util import jsonread
 
 if TYPE_CHECKING:
     from litrec.records.project import Project

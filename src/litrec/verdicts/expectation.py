@@ -13,9 +13,9 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field, field_validator, model_serializer, model_validator
 
+from litrec.records.strict import Strict
 from litrec.util.formatting import fmt
 from litrec.verdicts.criteria import criterion
-from litrec.records.strict import Strict
 
 Op = Literal["<", "<=", ">", ">=", "≈", "==", "between"]
 SourceKind = Literal["paper", "official", "extension"]
@@ -67,7 +67,7 @@ class Source(Strict):
     reason: str | None = Field(None, description="extension: why litrec tests this")
 
     @model_validator(mode="after")
-    def _complete(self) -> "Source":
+    def _complete(self) -> Source:
         if self.kind == "paper":
             if not self.where or not (self.quote or self.states or self.number is not None):
                 raise ValueError("a paper source needs where (the section, figure or table) and "
@@ -163,7 +163,7 @@ class Expectation(Strict):
         return v
 
     @model_validator(mode="after")
-    def _one_side(self) -> "Expectation":
+    def _one_side(self) -> Expectation:
         if self.op == "between":
             if self.value is not None or self.ref is not None:
                 raise ValueError("op 'between' takes low, high and position, not value or ref")

@@ -33,11 +33,11 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-Status = Any  # a `litrec.verdicts.claims.ClaimStatus` (not imported: it imports this module)
-
+from litrec.util import jsonread
 from litrec.util.diagnostics import Diagnostic
 from litrec.verdicts.criteria import base_claim
-from litrec.util import jsonread
+
+Status = Any  # a `litrec.verdicts.claims.ClaimStatus` (not imported: it imports this module)
 
 if TYPE_CHECKING:
     from litrec.records.project import Project
@@ -62,7 +62,7 @@ def line_hash(line: str) -> str:
 def entry(st: Status, result: dict, git: dict, expectations: dict | None,
           when: dt.datetime | None = None) -> dict:
     """One judgement of a claim, before it is chained (`append` adds `entry` and `prev`)."""
-    when = when or dt.datetime.now(dt.timezone.utc)
+    when = when or dt.datetime.now(dt.UTC)
     return {
         "format": FORMAT,
         "when": when.isoformat(timespec="seconds"),

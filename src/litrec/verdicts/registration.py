@@ -33,9 +33,9 @@ from pathlib import Path
 from typing import Any
 
 from litrec.cache import history
+from litrec.util import jsonread
 from litrec.util.gitinfo import head_of
 from litrec.verdicts.ledger import read_history
-from litrec.util import jsonread
 
 STATES = ("pre-registered", "post hoc", "uncommitted", "unknown")
 TIMEOUT_S = 20.0
@@ -100,7 +100,7 @@ def _blobs(root: Path, specs: list[str]) -> dict[str, bytes | None]:
 
 
 def _iso(seconds: int) -> str:
-    return dt.datetime.fromtimestamp(seconds, dt.timezone.utc).isoformat(timespec="seconds")
+    return dt.datetime.fromtimestamp(seconds, dt.UTC).isoformat(timespec="seconds")
 
 
 def _when(text: Any) -> dt.datetime | None:
@@ -110,7 +110,7 @@ def _when(text: Any) -> dt.datetime | None:
         t = dt.datetime.fromisoformat(text)
     except ValueError:
         return None
-    return t if t.tzinfo else t.replace(tzinfo=dt.timezone.utc)
+    return t if t.tzinfo else t.replace(tzinfo=dt.UTC)
 
 
 def _key(criterion: dict) -> str:
@@ -264,7 +264,7 @@ class Registrations:
         # a result holding every metric it names; a ledger entry that judged its metric
         first = min((t for t, held, from_ledger in self._result_times(analysis, profile)
                      if (e.metric in held if from_ledger else needed <= held)), default=None)
-        committed = dt.datetime.fromtimestamp(since[1], dt.timezone.utc)
+        committed = dt.datetime.fromtimestamp(since[1], dt.UTC)
         state = "pre-registered" if first is None or committed <= first else "post hoc"
         return Registration(state, since[0], _iso(since[1]),
                             first.isoformat(timespec="seconds") if first else None)
