@@ -7,6 +7,7 @@ import pytest
 from analysis import conditioning as m
 
 
+@pytest.mark.slow
 def test_quick_profile_conditioning_vs_parameters():
     out = m.run(m.PROFILES["quick"])
     r = out["metrics"]

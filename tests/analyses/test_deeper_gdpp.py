@@ -28,6 +28,7 @@ def _tasks(n=256, seed=0):
     return task_lib.sample_tasks(jax.random.key(seed), n)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("K,shared", [(1, True), (3, False), (3, True)])
 def test_spectral_gdpp_equals_lsa_construction(K, shared):
     t = _tasks()
@@ -49,6 +50,7 @@ def test_one_step_tuning_matches_closed_form():
     assert abs(float(eta[0]) - float(closed)) < 1e-3 * float(closed)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stacked,clip", [(False, None), (False, 0.3), (True, 0.3)])
 def test_token_forward_equals_plain_layers(stacked, clip):
     H = task_lib.tokens(_tasks(64))
@@ -58,6 +60,7 @@ def test_token_forward_equals_plain_layers(stacked, clip):
     np.testing.assert_allclose(fast, plain, rtol=1e-4, atol=1e-4)          # float32, |entries| up to ~10
 
 
+@pytest.mark.slow
 def test_recurrent_two_layers_beat_gd_and_align_with_gdpp(quick):
     k2 = quick["k2"]
     assert k2["loss_trained"] < 0.9 * k2["loss_gd"]                           # beats 2 tuned GD steps
@@ -68,6 +71,7 @@ def test_recurrent_two_layers_beat_gd_and_align_with_gdpp(quick):
     assert 0.1 < k2["gamma_shared"] < 0.3                                     # official 0.180
 
 
+@pytest.mark.slow
 def test_five_layers_run_and_report(quick):
     k5 = quick["k5"]
     assert k5["loss_gd"] < quick["k2"]["loss_gd"]                             # more GD steps help
@@ -76,6 +80,7 @@ def test_five_layers_run_and_report(quick):
     assert len(k5["gamma"]) == 4 and len(k5["eta_gd"]) == 5
 
 
+@pytest.mark.slow
 def test_position_and_noise(quick_out):
     k2, noise = quick_out["metrics"]["k2"], quick_out["noise"]
     pos = (k2["loss_trained"] - k2["loss_gdpp_shared"]) / (k2["loss_gd_shared_eta"] - k2["loss_gdpp_shared"])

@@ -1,7 +1,10 @@
 """The code's U(-0.5, 0.5) gives the paper's one-step GD loss ~0.2; the text's U(-1, 1) about 4x that."""
+import pytest
+
 from analysis import gd_input_range as m
 
 
+@pytest.mark.slow
 def test_quick_profile_ranges():
     r = m.run(m.PROFILES["quick"])["metrics"]
     assert abs(r["loss_gd_code_range"] - 0.2047) < 0.015

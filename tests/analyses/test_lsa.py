@@ -78,6 +78,7 @@ _query = jax.jit(lsa.query_forward, static_argnames=("n_steps",))
 _forward_k = jax.jit(lsa.forward, static_argnames=("n_steps",))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("K", [1, 3, 5])   # one layer, the matrix-vector route, the Gram route
 def test_query_forward_matches_token_forward(K):
     with jax.enable_x64(True):

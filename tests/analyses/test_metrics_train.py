@@ -2,6 +2,7 @@
 import jax
 import jax.numpy as jnp
 import numpy as np
+import pytest
 
 from analysis import lsa, metrics
 from analysis import tasks as task_lib
@@ -33,6 +34,7 @@ def test_variance_scaling_std():
     assert stacked.W_Q.shape == (3, 11, 11) and stacked.is_stacked
 
 
+@pytest.mark.slow
 def test_train_is_chunk_invariant():
     def sample(key, n):
         return task_lib.sample_tasks(key, n, 10, 10, 1)

@@ -1,7 +1,10 @@
 """Proposition 1: one LSA step with the construction is exactly one GD step for every token."""
+import pytest
+
 from analysis import prop1_identity as m
 
 
+@pytest.mark.slow
 def test_quick_profile_holds_exactly():
     out = m.run(m.PROFILES["quick"])
     metrics = out["metrics"]

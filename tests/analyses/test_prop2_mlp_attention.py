@@ -19,12 +19,14 @@ TINY = {"steps": 20, "chunk_size": 10, "eval_every": 10, "eval_tasks": 256, "cur
         "identity_tasks": 8}
 
 
+@pytest.mark.slow
 def test_identity_and_baseline_layer_to_float64_precision():
     config = p2.PROFILES["quick"]
     assert models.identity_check(config, jax.random.key(3)) < 1e-10
     assert models.baseline_layer_check(config, jax.random.key(4)) < 1e-10
 
 
+@pytest.mark.slow
 def test_fast_trained_predictor_equals_full_layers():
     config = p2.PROFILES["quick"]
     p = models.Trained(mlp=models.init_mlp(jax.random.key(0), 2, 40, 160, 0.5),
@@ -74,6 +76,7 @@ def test_profiles_and_seeds():
     assert dataclasses.replace(paper, steps=full.steps) == full   # paper reduces the steps only
 
 
+@pytest.mark.slow
 def test_every_random_quantity_follows_the_seed():
     tiny = dataclasses.replace(p2.PROFILES["quick"], **TINY)
     a, b = (p2.run(dataclasses.replace(tiny, seed=s)) for s in (0, 1))
@@ -88,6 +91,7 @@ def quick():
     return p2.run(p2.PROFILES["quick"])
 
 
+@pytest.mark.slow
 def test_both_models_learn_the_sine_family(quick):
     m = quick["metrics"]
     assert m["max_abs_error_identity"] < 1e-10 and m["max_abs_error_baseline_layer"] < 1e-10

@@ -31,6 +31,7 @@ def test_shift_rotation_moves_the_encoding_by_one_position():
     np.testing.assert_allclose(pe[1:] @ R_inv.T, pe[:-1], atol=1e-5)
 
 
+@pytest.mark.slow
 def test_construction_is_exactly_one_gd_step():
     d, N, P, eta = 10, 10, 10, 6.0
     t = task_lib.sample_tasks(jax.random.key(3), 64, N, d)
@@ -90,6 +91,7 @@ def test_figure5_measure_follows_the_official_loop():
         assert float(f5[name]) == pytest.approx(float(loop) / (T - 2), rel=1e-4), name
 
 
+@pytest.mark.slow
 def test_quick_profile_copies_then_steps_once(quick):
     r = quick["metrics"]
     # the construction
@@ -115,6 +117,7 @@ def test_quick_profile_copies_then_steps_once(quick):
     assert set(quick["figures"]) == {"training_loss", "copy", "attention"}
 
 
+@pytest.mark.slow
 def test_official_format_leaves_the_plateau():
     with random_streams():
         r = m.run(dataclasses.replace(m.PROFILES["quick"], token_format="official"))["metrics"]

@@ -52,12 +52,14 @@ def _twice(module: str, overrides: dict | str) -> tuple[dict, dict]:
     return json.loads(a), json.loads(b)
 
 
+@pytest.mark.slow
 def test_proposition_1_float32_errors_are_identical_in_a_rerun():
     a, b = _twice("analysis.prop1_identity", {})
     assert a["case_errors_f32"] and all(e > 0 for e in a["case_errors_f32"])  # float32 round-off present
     assert a == b
 
 
+@pytest.mark.slow
 def test_a_short_training_is_identical_in_a_rerun():
     small = {"steps": 60, "batch_size": 256, "eval_tasks": 512, "eval_chunk": 256,
              "tune_tasks": 512, "monitor_tasks": 256, "eval_every": 20,

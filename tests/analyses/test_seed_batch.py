@@ -2,11 +2,13 @@
 import jax
 import jax.numpy as jnp
 import numpy as np
+import pytest
 
 from analysis import seed_batch
 from analysis.keys import random_streams
 
 
+@pytest.mark.slow
 def test_unrolled_threefry_draws_the_same_bits_and_is_undone():
     def draw(key):  # a fresh function each time: compiled under whichever lowering is registered
         return jax.jit(lambda k: (jax.random.bits(k, (3, 1001), jnp.uint32),

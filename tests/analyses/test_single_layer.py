@@ -9,6 +9,7 @@ from analysis import seed_batch
 from analysis import single_layer as m
 
 
+@pytest.mark.slow
 def test_quick_profile_trained_layer_matches_one_gd_step():
     out = m.run(m.PROFILES["quick"])
     r = out["metrics"]
@@ -75,6 +76,7 @@ def _leaves(metrics: dict, prefix: str = "") -> dict:
     return out
 
 
+@pytest.mark.slow
 def test_a_batched_seed_equals_the_same_seed_run_alone():
     """run_seeds(batched=True) trains seeds side by side (vmap); each seed keeps the keys it has alone.
 
@@ -99,6 +101,7 @@ def test_a_batched_seed_equals_the_same_seed_run_alone():
     assert other["loss_trained"] != pytest.approx(want["loss_trained"], rel=1e-3)
 
 
+@pytest.mark.slow
 def test_seeds_trained_in_turn_equal_each_seed_run_alone():
     """run_seeds(batched=False), what a CPU runs: one compiled chunk for every seed, each
     seed's chunk dispatched in turn; each seed's metrics are those of the seed run alone

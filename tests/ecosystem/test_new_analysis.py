@@ -16,6 +16,7 @@ from litrec.runs.scaffold import module_name
 from .conftest import run_cli
 
 
+@pytest.mark.slow
 def test_the_scaffold_validates_passes_its_test_and_runs(project):
     registry = project / "analysis" / "registry.yaml"
     before = registry.read_text(encoding="utf-8")

@@ -156,6 +156,7 @@ def _run_workflow(repo: Path) -> list[tuple[str, int | None]]:
     return done
 
 
+@pytest.mark.slow
 def test_the_example_workflow_builds_a_records_only_site(repo):
     done = dict(_run_workflow(repo))
     assert done == {

@@ -289,6 +289,7 @@ def _set(data: dict, path: tuple, value: Any) -> dict:
     return data
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", FULL, ids=lambda d: d["id"])
 def test_every_single_change_same_answer(seed):
     """Every value of a full record replaced by each value of POOL, or deleted; an unknown key added."""
@@ -385,6 +386,7 @@ VALUES = st.one_of(NUMBERS, TEXT, st.booleans(), st.none(),
                    st.datetimes(dt.datetime(1900, 1, 1), dt.datetime(2100, 1, 1)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SCALARS)
 @settings(max_examples=200, deadline=None)
 @given(data=st.data())

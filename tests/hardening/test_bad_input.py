@@ -113,6 +113,7 @@ def test_kind_that_is_not_text(mini, litrec, kind, found):
                  f"{NOTE_FILE}:2:7: kind:", found, "literature, note")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("expect, field, needle", [
     ('{metric: total, op: ">=", value: .nan, source: {kind: paper, where: §1, states: a test claim}}', "value", "finite number"),
     ('{metric: total, op: ">=", value: .inf, source: {kind: paper, where: §1, states: a test claim}}', "value", "finite number"),
@@ -279,6 +280,7 @@ def result_line(root: Path, key: str) -> int:
     return text[: text.index(f'"{key}":')].count("\n") + 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("value, what", [("ten", "the text 'ten'"), (True, "the boolean true"),
                                          (False, "the boolean false"), ({"a": 1}, "a mapping")])
 def test_metric_of_another_type_is_not_judged(mini, litrec, value, what):
@@ -290,6 +292,7 @@ def test_metric_of_another_type_is_not_judged(mini, litrec, value, what):
                   "not judged")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key, value, needle", [
     ("versions", "x", "expected a mapping of names to text, found text"),
     ("versions", {"numpy": 1}, "expected text, found a number"),
@@ -315,6 +318,7 @@ def test_bad_provenance_types(mini, litrec, key, value, needle):
                   needle, "--force")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", ["/etc/passwd", "../../outside.svg", "quick/../../../x.svg",
                                   "C:/x.svg", "quick\\..\\x.svg", ""])
 def test_figure_paths_outside_the_result(mini, litrec, path):
@@ -359,6 +363,7 @@ def site_project(mini: Path) -> None:
     shutil.copytree(REPO / "site", mini / "site")
 
 
+@pytest.mark.slow
 def test_site_says_a_result_is_damaged_and_a_figure_missing(mini, litrec):
     site_project(mini)
     current_result(mini, {"total": 10.0}, figures={"curve": "quick/curve.svg"})
@@ -423,6 +428,7 @@ def bad_out(mini: Path, case: str) -> tuple[str, str]:
     }[case]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", ["folder", "no-parent", "file-parent", "records", "records-itself"])
 @pytest.mark.parametrize("args", OUT_COMMANDS, ids=" ".join)
 def test_bad_out_file(mini, litrec, args, case):
@@ -433,6 +439,7 @@ def test_bad_out_file(mini, litrec, args, case):
     assert snapshot(mini) == before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case, out, needle", [
     ("file", "a-file", "--out 'a-file' is a file; give a folder"),
     ("file-parent", "a-file/sub", "'a-file' is a file, not a folder"),

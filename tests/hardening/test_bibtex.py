@@ -153,6 +153,7 @@ def test_a_hostile_file_name_is_printed_escaped(mini, litrec):
     assert_clean(res)
 
 
+@pytest.mark.slow
 def test_status_run_graph_and_export_never_print_record_text_raw(mini, litrec):
     lit_record(mini, title=HOSTILE, authors=json.dumps([HOSTILE, "Barnes and Noble"]), extra=f"""
 claims:

@@ -226,6 +226,7 @@ def test_site_build_refuses_an_old_build_it_cannot_vouch_for(mini, litrec):
     assert snapshot(out) == before
 
 
+@pytest.mark.slow
 def test_site_build_replaces_its_own_build_and_nothing_else(mini, litrec):
     root = site_project(mini)
     out = root / "site-out"
@@ -248,6 +249,7 @@ def test_site_build_replaces_its_own_build_and_nothing_else(mini, litrec):
     assert snapshot(out) == before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("out", [".", "..", "records", "records/site", "analysis/out",
                                  "results", "results/toy/site", "site/html", "build",
                                  "build/docs"])
@@ -431,6 +433,7 @@ def test_a_run_holding_the_lock_keeps_a_second_one_out(ran, litrec):
     assert not lock.exists()  # a run removes its lock file when it ends
 
 
+@pytest.mark.slow
 def test_two_runs_at_once_do_not_interleave(ran, litrec):
     started = ran / "started"
     first = start(ran, "run", "--profile", "quick", "--force",
@@ -500,6 +503,7 @@ def test_a_write_that_fails_after_computing_keeps_what_was_computed(ran, litrec)
 # ---------------------------------------------------------------- exits inside an analysis
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("hook,top,said", [
     ("import sys; sys.exit(0)", "", "called sys.exit(0)"),
     pytest.param("raise SystemExit(3)", "", "called sys.exit(3)", marks=pytest.mark.slow),
@@ -572,6 +576,7 @@ def _stop(root: Path, sig: int, group: bool, *args, env: dict | None = None):
     return proc.returncode, out + err, [k for k in kids if alive(k)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig,group,code,how", [
     (signal.SIGINT, True, 130, "here"),  # Ctrl-C: the whole process group
     (signal.SIGTERM, False, 143, "local workers"),  # kill PID: only litrec, which stops its workers

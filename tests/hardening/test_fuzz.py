@@ -133,6 +133,7 @@ SLOW = settings(max_examples=1000, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
+@pytest.mark.slow
 @FAST
 @given(mutated())
 def test_mutated_records_fast(files):
@@ -261,6 +262,7 @@ def check_result(data: dict, project=None) -> None:
     graph_document(proj, root / "results", "quick")
 
 
+@pytest.mark.slow
 @FAST
 @given(mutated_result())
 def test_mutated_results_fast(judged_with, data):

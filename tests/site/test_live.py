@@ -94,6 +94,7 @@ def test_an_edit_rebuilds_its_page_and_the_pages_linking_it_only(served, tmp_pat
     assert_same_as_whole_build(served, tmp_path)
 
 
+@pytest.mark.slow
 def test_a_deleted_record_page_and_its_search_entries_go(served, tmp_path):
     assert (served.site / "records" / "THEORY-169.html").is_file()
     (served.root / "records" / "theories" / "THEORY-169.yaml").unlink()
@@ -104,6 +105,7 @@ def test_a_deleted_record_page_and_its_search_entries_go(served, tmp_path):
     assert_same_as_whole_build(served, tmp_path)
 
 
+@pytest.mark.slow
 def test_a_new_record_gets_a_page_and_nothing_changed_rebuilds_nothing(served, tmp_path):
     assert served.update() == "nothing"
     new = served.root / "records" / "theories" / "THEORY-170.yaml"
@@ -115,6 +117,7 @@ def test_a_new_record_gets_a_page_and_nothing_changed_rebuilds_nothing(served, t
     assert_same_as_whole_build(served, tmp_path)
 
 
+@pytest.mark.slow
 def test_a_change_to_the_nav_rebuilds_the_whole_site(served, tmp_path):
     (served.root / "site" / "new-page.md").write_text("# A new page\n\nIn the Guide.\n")
     assert served.update() == "full"
@@ -122,6 +125,7 @@ def test_a_change_to_the_nav_rebuilds_the_whole_site(served, tmp_path):
     assert_same_as_whole_build(served, tmp_path)
 
 
+@pytest.mark.slow
 def test_generating_only_what_edits_change_gives_the_pages_of_a_whole_generation(tmp_path):
     root = make_project(tmp_path / "project")
     config = root / "mkdocs.yml"

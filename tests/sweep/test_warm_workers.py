@@ -115,6 +115,7 @@ def test_compiled_programs_are_kept_and_loaded_with_identical_numbers(jax_projec
     assert _entries(jax_project) == kept
 
 
+@pytest.mark.slow
 def test_a_damaged_cache_entry_is_compiled_afresh_and_replaced(jax_project, cli):
     fresh = _run(cli, jax_project)
     for entry in _entries(jax_project):
