@@ -44,17 +44,20 @@ import marshal
 import os
 import stat
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from litrec import __version__
 from litrec.util.atomic import replace_file
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 CACHE = ".litrec-cache"
 OFF_VARIABLE = "LITREC_NO_CACHE"
 FORMAT = 1
 MAGIC = b"litrec cache\n"
 _SEAL = 32
-T = TypeVar("T")
+T = TypeVar("T", bound="DataclassInstance")
 
 
 def caching_off() -> bool:

@@ -46,7 +46,8 @@ def compile_cache(root: str | Path | None) -> Iterator[Path | None]:
     import jax
     from jax.experimental.compilation_cache import compilation_cache as cc
 
-    if jax.config.jax_compilation_cache_dir is not None:  # the user's own cache
+    # the user's own cache (the ignore: jax.config's stub declares no option it sets at runtime)
+    if jax.config.jax_compilation_cache_dir is not None:  # type: ignore[attr-defined]
         yield None
         return
     old = {name: getattr(jax.config, name) for name in SETTINGS}

@@ -167,7 +167,8 @@ class Cache:
         held = named(Contents, self.slot.read(self.key)) if self.on else None
         self.changed = held is None
         held = held or Contents({}, b"", None, None)
-        self.files, self._blob, self._facts = held.files, held.facts, None
+        self.files, self._blob = held.files, held.facts
+        self._facts: dict[str, tuple] | None = None  # decoded from `_blob` when first asked
         self._between = named(Between, held.between) if held.between else None
         self._registry = named(Registry, held.registry) if held.registry else None
         self._between_key: str | None = None
@@ -264,7 +265,7 @@ def registry_key(analysis_dir: Path, root: Path) -> str | None:
     files, linked = walk(folder, (".py", ".yaml"))
     if linked:
         return None
-    parts = [str(folder), str(root)]
+    parts: list[object] = [str(folder), str(root)]
     for path in files:
         try:
             st = os.lstat(path)
