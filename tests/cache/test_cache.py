@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from litrec import cache
-from litrec.cache import Slot, history, named, runmemo, sourcefacts, vcache
+from litrec.cache import Slot, history, named, sourcefacts, vcache
 from tests.conftest import copy_project
 from tests.hardening.conftest import ANALYSIS, NOTE, PAPER, write
 
@@ -98,7 +98,9 @@ class RunMemo:
         return root / "records", root / "analysis", root / "results"
 
     def key(self, root: Path) -> str:
-        return runmemo.inputs_key(*self._dirs(root), "quick", [])
+        from litrec.runs.reproduce import memo_key
+
+        return memo_key(*self._dirs(root), "quick", [])
 
     def falsify(self, held: dict) -> dict:
         claims = [dict(c) for c in held["claims"]]

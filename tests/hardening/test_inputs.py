@@ -302,14 +302,15 @@ def test_a_data_file_changed_while_the_analysis_runs_stores_nothing(tmp_path, li
 
 def test_the_run_memo_is_kept_only_when_the_inputs_did_not_change_during_the_run(tmp_path):
     from litrec.cache import runmemo
+    from litrec.runs.reproduce import memo_key
 
     root = _project(tmp_path / "p", PLAIN)
     records, answer = root / "records", runmemo.Answer([], [], [], {})
-    key = runmemo.inputs_key(records, root / "analysis", root / "results", "quick", [])
+    key = memo_key(records, root / "analysis", root / "results", "quick", [])
     runmemo.keep(records, "quick", key, answer, again=lambda: "another key")
-    assert runmemo.recall(records, "quick", key) is None
+    assert runmemo.recall(records, "quick", key, lambda patterns: {}) is None
     runmemo.keep(records, "quick", key, answer, again=lambda: key)
-    assert runmemo.recall(records, "quick", key) == answer
+    assert runmemo.recall(records, "quick", key, lambda patterns: {}) == answer
 
 
 USES_HELPER = PLAIN.replace('return {"metrics": {"total": 10.0}}',

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from litrec.cache import runmemo
+from litrec.runs.reproduce import memo_key
 from tests.runner.test_runner import toy  # noqa: F401  (the fixture)
 
 
@@ -137,9 +138,9 @@ def test_a_memo_of_another_shape_is_never_trusted(toy, cli, full_runs, monkeypat
 
     _memo_ready(cli)
     slot = Slot(toy, "run", "quick")
-    key = runmemo.inputs_key(Path("records"), Path("records").resolve().parent / "analysis",
-                             Path("results"), "quick", [])  # as the command makes it, from toy/
-    held = plain(runmemo.recall(Path("records"), "quick", key))
+    key = memo_key(Path("records"), Path("records").resolve().parent / "analysis",
+                   Path("results"), "quick", [])  # as the command makes it, from toy/
+    held = plain(runmemo.recall(Path("records"), "quick", key, lambda patterns: {}))
     held["claims"][0]["verdict"] = "not reproduced"  # what a forged memo would say
     if damage == "misshapen rows":  # sealed, key right, rows of another shape
         held["claims"][0]["outcomes"] = [{"no such field": 1}]
@@ -155,28 +156,28 @@ def test_a_memo_of_another_shape_is_never_trusted(toy, cli, full_runs, monkeypat
 def test_a_link_under_the_inputs_means_no_key(toy, cli):
     cli("run", "--profile", "quick")
     args = (toy / "records", toy / "analysis", toy / "results", "quick", [])
-    assert runmemo.inputs_key(*args) is not None
+    assert memo_key(*args) is not None
     (toy / "results" / "toy" / "link.json").symlink_to(toy / "results" / "toy" / "quick.json")
-    assert runmemo.inputs_key(*args) is None
+    assert memo_key(*args) is None
 
 
 def test_key_covers_the_profile_targets_packages_and_litrec(toy, cli, monkeypatch,
                                                           tmp_path_factory):
     cli("run", "--profile", "quick")
     dirs = (toy / "records", toy / "analysis", toy / "results")
-    key = runmemo.inputs_key(*dirs, "quick", [])
-    assert runmemo.inputs_key(*dirs, "quick", []) == key
-    assert runmemo.inputs_key(*dirs, "paper", []) != key
-    assert runmemo.inputs_key(*dirs, "quick", ["toy"]) != key
+    key = memo_key(*dirs, "quick", [])
+    assert memo_key(*dirs, "quick", []) == key
+    assert memo_key(*dirs, "paper", []) != key
+    assert memo_key(*dirs, "quick", ["toy"]) != key
     site = tmp_path_factory.mktemp("site-packages")  # outside the project
     monkeypatch.syspath_prepend(str(site))
-    with_site = runmemo.inputs_key(*dirs, "quick", [])
+    with_site = memo_key(*dirs, "quick", [])
     assert with_site != key
     (site / "newpkg-1.0.dist-info").mkdir()  # a package installed there
     os.utime(site, ns=(1, os.stat(site).st_mtime_ns + 1_000_000))
-    assert runmemo.inputs_key(*dirs, "quick", []) != with_site
+    assert memo_key(*dirs, "quick", []) != with_site
     monkeypatch.setattr(runmemo, "_litrec_sources", lambda: "another litrec")
-    assert runmemo.inputs_key(*dirs, "quick", []) not in (key, with_site)
+    assert memo_key(*dirs, "quick", []) not in (key, with_site)
 
 
 def test_an_edit_undone_while_the_run_reads_the_inputs_keeps_no_answer(toy, cli, monkeypatch):

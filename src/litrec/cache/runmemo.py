@@ -13,15 +13,19 @@ kept in `.litrec-cache/run/PROFILE.bin` (`litrec.cache`), under a key made of al
 - the profile and the targets;
 - the git commit checked out (each expectation's registration, pre-registered or
   post hoc, is read from git history: `litrec.verdicts.registration`);
-- litrec's version and the source of each of its modules, the inputs every
-  result shares (`litrec.runs.inputs.environment`: the interpreter, the numerics
-  environment variables, the instruction set), and each folder on `sys.path`
-  with its modification time (any package installed, upgraded or removed
-  changes it), the project's own `.venv` included, and the source of every
-  editable install but litrec's (`pip install -e`: its files change under one
-  version and one folder time);
+- litrec's version and the source of each of its modules, what the caller says
+  every result shares (`shared`: `litrec.runs.reproduce.memo_key` passes the
+  interpreter, the numerics environment variables and the instruction set, and
+  the source digest of every editable install but litrec's, whose files change
+  under one version and one folder time), and each folder on `sys.path` with
+  its modification time (any package installed, upgraded or removed changes
+  it), the project's own `.venv` included;
 - the data files the analyses declare (`DATA`): kept with the answer, with
-  their hashes, and expanded and hashed again before the answer is used.
+  their hashes, and expanded and hashed again (by the caller's `data_now`)
+  before the answer is used.
+
+The cache is a service below its users: this module imports none of litrec's
+other packages; what only they can work out comes in as values or functions.
 
 The answer is kept only when the key worked out again after the run is the key
 made before it: an input edited while the run read it leaves no answer, even
@@ -41,13 +45,12 @@ import json
 import os
 import stat
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from litrec import __version__
 from litrec.cache import Slot, litrec_code_hash, named
-from litrec.runs.inputs import data_files, environment
-from litrec.runs.packages import editable_digests
 from litrec.util.gitinfo import head_of
 
 SUBDIR = "run"
@@ -112,18 +115,17 @@ def _packages(h, project: Path, hashed: list[Path]) -> None:
             h.update(f"{where}\0{os.stat(where).st_mtime_ns}\0".encode())
         except OSError:
             h.update(f"{where}\0-\0".encode())
-    # an editable install's source changes under one folder time and one version
-    h.update(json.dumps(editable_digests(), sort_keys=True).encode() + b"\0")
 
 
 def inputs_key(records: Path, analysis: Path, results: Path, profile: str,
-               targets: list[str], any_machine: bool = False) -> str | None:
-    """The key of everything a no-op run's answer depends on (see the module docstring), and
-    whether results of another CPU are left alone (`litrec run --any-machine`); None where it
-    cannot be made safely."""
+               targets: list[str], shared: object, any_machine: bool = False) -> str | None:
+    """The key of everything a no-op run's answer depends on (see the module docstring):
+    `shared` is what every result shares (any JSON value; the caller works it out), and
+    `any_machine` whether results of another CPU are left alone (`litrec run --any-machine`);
+    None where it cannot be made safely."""
     h = hashlib.blake2b(digest_size=20)
     # the commit checked out: the registration of every expectation is read from git history
-    head = [FORMAT, __version__, _litrec_sources(), sys.version, environment(), os.getcwd(),
+    head = [FORMAT, __version__, _litrec_sources(), sys.version, shared, os.getcwd(),
             str(records), str(analysis), str(results), profile, list(targets), any_machine,
             head_of(Path(records).resolve().parent)]
     h.update(json.dumps(head).encode() + b"\0")
@@ -162,17 +164,22 @@ def _slot(records: Path, profile: str) -> Slot:
     return Slot(Path(records).resolve().parent, SUBDIR, profile)
 
 
-def recall(records: Path, profile: str, key: str | None) -> Answer | None:
+def recall(records: Path, profile: str, key: str | None,
+           data_now: Callable[[list[str]], dict]) -> Answer | None:
     """The answer kept under `key` for `profile`, or None (none kept, another key, damaged,
-    a declared data file changed)."""
+    a declared data file changed: `data_now(patterns)` gives what the patterns match now, path
+    inside the project -> SHA-256, and raises ValueError where they cannot be read)."""
     if not key:
         return None
     answer = named(Answer, _slot(records, profile).read(key))
     if answer is None or not answer.ok():
         return None
-    if answer.data_files and data_files(Path(records).resolve().parent, answer.data_patterns) \
-            != (answer.data_files, []):
-        return None  # a declared data file changed, went or came
+    if answer.data_files:
+        try:
+            if data_now(answer.data_patterns) != answer.data_files:
+                return None  # a declared data file changed, went or came
+        except ValueError:
+            return None
     return answer
 
 

@@ -61,9 +61,8 @@ def _reproduce(records, analysis, results, profile, targets, executor, force, co
 
     need_dir(records, "records")
     analysis = Path(analysis) if analysis else Path(records).resolve().parent / "analysis"
-    key = None if force else runmemo.inputs_key(records, analysis, results, profile, targets,
-                                                 any_machine)
-    kept = runmemo.recall(records, profile, key)
+    key = None if force else memo_key(records, analysis, results, profile, targets, any_machine)
+    kept = runmemo.recall(records, profile, key, _data_now(Path(records).resolve().parent))
     try:
         statuses = [ClaimStatus.from_row(r) for r in kept.claims] if kept else None
     except (TypeError, ValueError):  # rows of another shape: never trusted, worked out again
@@ -107,7 +106,33 @@ def _full(records, analysis, results, profile, targets, spec, force, compile_cac
                                 sorted({p for i in inputs for p in i.patterns}),
                                 {f: d for i in inputs for f, d in i.data.items()}, plan.without_profile)
         runmemo.keep(records, profile, key, answer,
-                     again=lambda: runmemo.inputs_key(records, analysis, results, profile, targets,
-                                                      any_machine))
+                     again=lambda: memo_key(records, analysis, results, profile, targets, any_machine))
     ran = [n for n, _ in plan.todo if n not in failed]
     return Outcome(statuses, ran, plan.current, failed, bool(plan.todo), plan.without_profile)
+
+
+def memo_key(records: Path, analysis: Path, results: Path, profile: str, targets: list[str],
+             any_machine: bool = False) -> str | None:
+    """The key of a no-op run's kept answer (`litrec.cache.runmemo.inputs_key`), with what
+    every result shares worked out here: the interpreter, the numerics environment variables
+    and the instruction set (`litrec.runs.inputs.environment`), and the source digest of
+    every editable install (`litrec.runs.packages.editable_digests`)."""
+    from litrec.cache import runmemo
+    from litrec.runs.inputs import environment
+    from litrec.runs.packages import editable_digests
+
+    return runmemo.inputs_key(records, analysis, results, profile, targets,
+                              [environment(), editable_digests()], any_machine)
+
+
+def _data_now(project: Path) -> Callable[[list[str]], dict]:
+    """What the declared data patterns match now (`litrec.runs.inputs.data_files`); ValueError
+    where a pattern cannot be read."""
+    from litrec.runs.datafiles import data_files
+
+    def now(patterns: list[str]) -> dict:
+        files, problems = data_files(project, patterns)
+        if problems:
+            raise ValueError("; ".join(map(str, problems)))
+        return files
+    return now
