@@ -72,14 +72,14 @@ def pair(old: list[tuple[str, str]], new: list[tuple[str, str]]) -> list[dict]:
     """`(metric, text)` criteria that went (`old`) and came (`new`) as `{"old", "new"}` pairs: a
     metric with one criterion gone and one come is one edit (`{"old": "x > 0.99", "new":
     "x > 0.995"}`); any other is removed (`new` None) or added (`old` None)."""
-    def by_metric(items):
+    def by_metric(items: list[tuple[str, str]]) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
         for metric, text in items:
             out.setdefault(metric, []).append(text)
         return out
 
     gone, came = by_metric(old), by_metric(new)
-    edits = []
+    edits: list[dict[str, str | None]] = []
     for metric, text in old:
         if len(gone[metric]) == 1 and len(came.get(metric, [])) == 1:
             edits.append({"old": text, "new": came[metric][0]})
@@ -210,11 +210,11 @@ def judge(claim_ref: str, claim, result: dict | None, profile: str | None = None
                "nothing to compare on this side")
         return Judged("error", texts, [{"reason": f"no metric {exc.args[0]!r}"}], why, edited,
                       metrics)
-    verdict, why = _verdict(outcomes, lambda o: o.metric)[:2]
+    verdict, told = _verdict(outcomes, lambda o: o.metric)[:2]
     rows = [{"expectation": o.expectation, "metric": o.metric, "mean": o.measured,
              "interval": o.interval, "n": o.n, "decision": o.decision} for o in outcomes]
-    if verdict == "error":  # an outcome refused (a metric of a type it cannot be compared as)
-        reason = why + (f"; {reason}" if reason else "")
+    if verdict == "error" and told is not None:  # an outcome refused (a metric of a type it
+        reason = told + (f"; {reason}" if reason else "")  # cannot be compared as): it says why
     return Judged(verdict, texts, rows, reason, edited, metrics)
 
 

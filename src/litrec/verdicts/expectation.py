@@ -12,6 +12,7 @@ import re
 from typing import Literal
 
 from pydantic import ConfigDict, Field, field_validator, model_serializer, model_validator
+from pydantic.json_schema import JsonDict
 
 from litrec.records.strict import Strict
 from litrec.util.formatting import fmt
@@ -22,14 +23,14 @@ SourceKind = Literal["paper", "official", "extension"]
 
 
 
-_TEXT = {"type": "string", "pattern": "\\S"}  # text that is not only spaces (it is stripped)
+_TEXT: JsonDict = {"type": "string", "pattern": "\\S"}  # text that is not only spaces (it is stripped)
 
 
-def _given(name: str) -> dict:
+def _given(name: str) -> JsonDict:
     return {"required": [name], "properties": {name: _TEXT}}
 
 
-def _present(name: str) -> dict:
+def _present(name: str) -> JsonDict:
     return {"required": [name], "properties": {name: {"not": {"type": "null"}}}}
 
 

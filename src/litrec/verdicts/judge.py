@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from litrec.util.formatting import fmt
 from litrec.verdicts.stats import Summary, few_seeds, few_seeds_short, seeds_needed, summarize
@@ -149,14 +149,15 @@ def _decide(s: Summary, op: str, t: float) -> tuple[str, int | None]:
 
 def _per_seed(exp: Expectation, seeds: list[dict]) -> tuple[list, list, str, str, float]:
     """(metric per seed, judged quantity per seed, its name, op, threshold) for scalar metrics."""
-    ms, qs = [], []
+    ms: list[float | None] = []
+    qs: list[float | None] = []
     for metrics in seeds:
         a = _number(get_metric(metrics, exp.metric), f"metric '{exp.metric}'")
         ms.append(a)
-        if exp.op == "between":
-            low = _number(get_metric(metrics, exp.low), f"metric '{exp.low}'")
-            high = _number(get_metric(metrics, exp.high), f"metric '{exp.high}'")
-            if None in (a, low, high) or high == low:
+        if exp.op == "between":  # then low and high are given (`Expectation._one_side`)
+            low = _number(get_metric(metrics, cast(str, exp.low)), f"metric '{exp.low}'")
+            high = _number(get_metric(metrics, cast(str, exp.high)), f"metric '{exp.high}'")
+            if a is None or low is None or high is None or high == low:
                 qs.append(None)
             else:
                 qs.append((a - low) / (high - low))
@@ -181,7 +182,8 @@ def _per_seed(exp: Expectation, seeds: list[dict]) -> tuple[list, list, str, str
     if exp.ref is not None:
         factor = "" if exp.factor == 1 else f"{exp.factor:g} × "
         return ms, qs, f"{exp.metric} − {factor}{exp.ref} (paired)", exp.op, 0.0
-    return ms, qs, exp.metric, exp.op, float(exp.value) * exp.factor
+    # no ref: then value is given (`Expectation._one_side`)
+    return ms, qs, exp.metric, exp.op, float(cast("float | bool", exp.value)) * exp.factor
 
 
 def _ref_values(exp: Expectation, seeds: list[dict]) -> list | None:
@@ -204,8 +206,9 @@ def _expected(exp: Expectation, seeds: list[dict]) -> Any:
     """The other side in the metric's units, as shown beside the measured value."""
     if exp.op == "between":
         return exp.position
-    if exp.ref is None:
-        return exp.value * exp.factor if not isinstance(exp.value, bool) else exp.value
+    if exp.ref is None:  # then value is given (`Expectation._one_side`)
+        value = cast("float | bool", exp.value)
+        return value * exp.factor if not isinstance(value, bool) else value
     vals = [get_metric(m, exp.ref) for m in seeds]
     if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
         return math.fsum(vals) / len(vals) * exp.factor
@@ -285,18 +288,19 @@ def _judge_lists(exp: Expectation, seeds: list[dict], out: Outcome) -> None:
     """A list-valued metric must hold at every element: any element failing fails."""
     lengths = {len(v) if isinstance(v, list) else None
                for v in (get_metric(m, exp.metric) for m in seeds)}
-    if len(lengths) != 1:  # None: a seed where it is not a list
+    length = next(iter(lengths)) if len(lengths) == 1 else None
+    if length is None:  # None: a seed where it is not a list
         raise Refused(f"metric '{exp.metric}' is a list at some seeds and not at others, or its "
                       "length changes")
-    (length,) = lengths
     decisions, needed, means, directions = [], [], [], []
     for i in range(length):
-        def pick(m: dict, name: str | None, i=i) -> Any:
+        def pick(m: dict, name: str, i=i) -> Any:
             v = get_metric(m, name)
             return v[i] if isinstance(v, list) else v
         element = [{"_m": pick(m, exp.metric),
                     **({"_r": pick(m, exp.ref)} if exp.ref is not None else {}),
-                    **({"_l": pick(m, exp.low), "_h": pick(m, exp.high)} if exp.op == "between" else {})}
+                    **({"_l": pick(m, cast(str, exp.low)), "_h": pick(m, cast(str, exp.high))}
+                       if exp.op == "between" else {})}  # between: low and high are given
                    for m in seeds]
         sub = exp.model_copy(update={"metric": "_m", "ref": "_r" if exp.ref is not None else None,
                                      "low": "_l" if exp.op == "between" else None,

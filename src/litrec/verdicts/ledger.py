@@ -200,9 +200,9 @@ def history_problems(results_dir: Path, display=str) -> list[Diagnostic]:
     for path in sorted(root.glob("*/*.json")):
         if path.with_name(path.stem + SUFFIX) in broken:
             continue  # its chain's break is the error to fix first
-        problem = _unrecorded(path)
-        if problem is not None:
-            where, line, message = problem
+        unrecorded = _unrecorded(path)
+        if unrecorded is not None:
+            where, line, message = unrecorded
             out.append(Diagnostic(display(where), line, 1, "", message, "history-rewritten"))
     return out
 

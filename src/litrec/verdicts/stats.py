@@ -68,8 +68,9 @@ def mean_noise(per_point: list[dict]) -> dict:
     out = {}
     for k in names:
         ses = [noise.get(k) for noise in per_point]
-        if all(isinstance(se, (int, float)) and not isinstance(se, bool) for se in ses):
-            out[k] = math.sqrt(math.fsum(se * se for se in ses)) / len(ses)
+        numbers = [se for se in ses if isinstance(se, (int, float)) and not isinstance(se, bool)]
+        if len(numbers) == len(ses):
+            out[k] = math.sqrt(math.fsum(se * se for se in numbers)) / len(ses)
     return out
 
 

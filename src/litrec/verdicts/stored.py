@@ -50,7 +50,9 @@ def stored_expectations(result: dict, claim: str) -> list[Expectation] | None:
     from litrec.verdicts.expectation import Expectation  # the records' models, when judged again
 
     stored = (result.get("expectations") or {}).get(claim)
-    data = stored.get("data") if isinstance(stored, dict) else None
+    if not isinstance(stored, dict):
+        return None
+    data = stored.get("data")
     if not isinstance(data, list):
         return None
     blob = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
