@@ -224,6 +224,16 @@ def test_a_factor_on_an_equality_and_on_a_band():
     assert evaluate(e, [{"m": 2.0}]).decision == "fails"
 
 
+def test_a_factor_on_an_equality_with_a_nan_or_null_reference_judges_as_without_one():
+    # NaN or null times a factor is what it was: it failed with a TypeError (a traceback)
+    for r in (math.nan, None):
+        for m in (1.0, None):
+            with_factor = evaluate(E(metric="m", op="==", ref="r", factor=2.0), [{"m": m, "r": r}])
+            without = evaluate(E(metric="m", op="==", ref="r"), [{"m": m, "r": r}])
+            assert with_factor.decision == without.decision
+    assert evaluate(E(metric="m", op="==", ref="r", factor=2.0), [{"m": 1.0, "r": math.nan}]).decision == "fails"
+
+
 def test_a_list_reference_is_shown_times_its_factor():
     o = evaluate(E(metric="m", op="<", ref="r", factor=2.0),
                  seeds(m=[[1.0, 1.0]], r=[[1.0, 3.0]]))

@@ -229,7 +229,8 @@ def _equality(exp: Expectation, seeds: list[dict]) -> tuple[str, list]:
             raise Refused(f"metric '{exp.metric}' is {_what(a)} and the expected value is "
                           f"{_what(b)}; litrec does not compare them")
         if not isinstance(b, bool) and exp.factor != 1:
-            b = _number(b, "the expected value") * exp.factor
+            number = _number(b, "the expected value")
+            b = b if number is None else number * exp.factor  # NaN or null: compared as it is
         got.append(a)
         same.append(a == b)
     return ("holds" if all(same) else "fails" if not any(same) else "inconclusive"), got
