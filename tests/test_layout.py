@@ -30,3 +30,14 @@ def test_slow_is_one_marker_written_at_the_test():
               if "@pytest.mark.slow" in p.read_text(encoding="utf-8")]
     assert len(marked) > 10
 
+
+
+def test_cores_are_counted_in_one_place():
+    """Every pool litrec starts is sized by `litrec.util.cores.usable_cores`: no other module
+    asks the system how many CPUs there are."""
+    asking = [p.relative_to(REPO).as_posix() for p in (REPO / "src" / "litrec").rglob("*.py")
+              if p.name != "cores.py" and "sched_getaffinity" in p.read_text(encoding="utf-8")]
+    counting = [p.relative_to(REPO).as_posix() for p in (REPO / "src" / "litrec").rglob("*.py")
+                if p.name not in ("cores.py", "machine.py")  # machine.py records the CPU count
+                and "os.cpu_count()" in p.read_text(encoding="utf-8")]
+    assert asking == [] and counting == []

@@ -343,3 +343,23 @@ def test_no_cache_on_the_command_line_reads_and_writes_nothing(command, root, cl
     sourcefacts._HELD.clear()  # as a new process: nothing worked out yet
     cli(*command)
     assert (root / ".litrec-cache").is_dir()  # the premise: without it, the command keeps some
+
+
+def test_a_code_key_follows_the_imports_of_its_modules(tmp_path):
+    """`litrec_closure`: the named modules and what they import of litrec, transitively, also
+    inside functions and in parenthesised lists; a key's entry that is not there is an error."""
+    pkg = tmp_path / "litrec"
+    for rel, text in {"__init__.py": "", "a/__init__.py": "", "b/__init__.py": "",
+                      "a/one.py": "from litrec.a import two\n\ndef f():\n    import litrec.b.three\n",
+                      "a/two.py": "from litrec.b import (\n    four,\n    five as v,\n)\n",
+                      "b/three.py": "x = 'from litrec.b import six'\n", "b/four.py": "",
+                      "b/five.py": "", "b/six.py": ""}.items():
+        (pkg / rel).parent.mkdir(parents=True, exist_ok=True)
+        (pkg / rel).write_text(text, encoding="utf-8")
+    assert cache.litrec_closure(["a/one"], pkg) == (
+        "a/__init__", "a/one", "a/two", "b/__init__", "b/five", "b/four", "b/three")
+    with pytest.raises(LookupError, match="no litrec module a/gone"):
+        cache.litrec_closure(["a/gone"], pkg)
+    before = cache.litrec_code_hash(cache.litrec_closure(["a/one"], pkg), pkg)
+    (pkg / "b/five.py").write_text("y = 1\n", encoding="utf-8")  # reached only through a/two
+    assert cache.litrec_code_hash(cache.litrec_closure(["a/one"], pkg), pkg) != before

@@ -42,6 +42,7 @@ import dataclasses
 import hashlib
 import marshal
 import os
+import re
 import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -119,6 +120,49 @@ def cache_dir(root: Path, name: str, create: bool = True) -> Path | None:
     if _own_folder(base) and _own_folder(folder):
         return folder
     return None
+
+
+_IMPORT = re.compile(rb"^[ \t]*(?:from[ \t]+(litrec(?:\.\w+)*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)"
+                     rb"|import[ \t]+(litrec[\w.]*))", re.M)
+
+
+def litrec_closure(entries, folder: Path | None = None) -> tuple[str, ...]:
+    """The named litrec modules (`"records/filecheck"`, ...) and every litrec module they import,
+    transitively (imports inside functions too: a superset of what loading them loads), as
+    sorted names for `litrec_code_hash`. Read from the source in `folder` (litrec's own
+    package folder by default), never imported: a key that lists its modules by hand misses
+    the one an edit adds; LookupError for an entry that is not there. A line scan, not a parse (a parse of 30 modules costs 100 ms a key):
+    an import statement is one a line starts with, as litrec's style (ruff's isort) writes it."""
+    here = folder or Path(__file__).resolve().parent.parent
+    gone = [e for e in entries if not (here / f"{e}.py").is_file()]
+    if gone:  # a module moved or renamed and its key's entry left behind: a bug, said at once
+        raise LookupError(f"no litrec module {', '.join(gone)} in {here}")
+    seen: set[str] = set()
+    todo = list(entries)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            source = (here / f"{name}.py").read_bytes()
+        except OSError:
+            continue  # litrec_code_hash counts it as missing
+        for m in _IMPORT.finditer(source):
+            if m.group(3):
+                dotted = [m.group(3).decode()]
+            else:
+                names = re.findall(rb"\w+", m.group(2).split(b" as ")[0] if b"(" not in m.group(2)
+                                   else m.group(2))
+                module = m.group(1).decode()
+                dotted = [module] + [f"{module}.{n.decode()}" for n in names]
+            for d in dotted:
+                rel = "/".join(d.split(".")[1:])
+                for candidate in (rel, f"{rel}/__init__" if rel else "__init__"):
+                    if candidate and (here / f"{candidate}.py").is_file():
+                        todo.append(candidate)
+                        break
+    return tuple(sorted(seen))
 
 
 def litrec_code_hash(names, folder: Path | None = None) -> str:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from litrec.cache import Slot, litrec_code_hash
+from litrec.cache import Slot, litrec_closure, litrec_code_hash
 
 FOLDER = "history"
 _READER: list[str] = []
@@ -29,8 +29,8 @@ _READER: list[str] = []
 def _reader_hash() -> str:
     """A hash of the litrec modules whose code reads the history: a new litrec, new answers."""
     if not _READER:
-        _READER.append(litrec_code_hash(("verdicts/registration", "verdicts/criteria",
-                                         "verdicts/expectation", "cache/history")))
+        _READER.append(litrec_code_hash(litrec_closure(("verdicts/registration", "verdicts/criteria",
+                                                        "verdicts/expectation", "cache/history"))))
     return _READER[0]
 
 

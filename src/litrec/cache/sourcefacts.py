@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from litrec.cache import Slot, litrec_code_hash
+from litrec.cache import Slot, litrec_closure, litrec_code_hash
 
 FOLDER = "sources"
 _HELD: dict[tuple[Path | None, str], Any] = {}  # this process's answers, by project and key
@@ -35,8 +35,8 @@ _READER: list[str] = []
 def _reader_hash() -> str:
     """A hash of the litrec modules whose code reads the sources: a new litrec, new answers."""
     if not _READER:
-        _READER.append(litrec_code_hash(("runs/contract", "runs/importscan", "runs/inputs",
-                                         "cache/sourcefacts")))
+        _READER.append(litrec_code_hash(litrec_closure(("runs/contract", "runs/importscan",
+                                                        "runs/inputs", "cache/sourcefacts"))))
     return _READER[0]
 
 

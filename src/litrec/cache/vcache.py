@@ -41,7 +41,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from litrec.cache import Slot, caching_off, litrec_code_hash, named, plain
+from litrec.cache import Slot, caching_off, litrec_closure, litrec_code_hash, named, plain
 from litrec.records.discover import file_unchanged, read_record
 from litrec.util.confine import Refused
 
@@ -50,15 +50,11 @@ NAME = "records"
 FORMAT = 5
 
 # The modules whose source decides what one file yields (parsing, schemas, messages), and
-# the cache's own, which decide what an entry holds.
-SCHEMA_MODULES = ("util/confine", "util/diagnostics", "records/discover", "verdicts/expectation",
-                  "verdicts/criteria",
-                  "records/explain", "records/filecheck", "util/formatting", "records/kinds",
-                  "records/locators", "records/model", "util/safetext", "records/strict",
-                  "records/yamlsafe", "util/errors", "cache/__init__", "cache/vcache")
+# the cache's own, which decide what an entry holds: these and every litrec module they import
+# (`litrec.cache.litrec_closure`, worked out from the source when a key is made).
+SCHEMA_ENTRIES = ("records/filecheck", "records/discover", "records/model", "cache/vcache")
 # The modules of the checks between records and of the registry (keyed with their entries).
-CHECK_MODULES = ("records/checks", "records/validate", "runs/contract", "runs/inputs",
-                 "records/project", "runs/registry")
+CHECK_ENTRIES = ("records/checks", "records/validate", "records/project", "runs/registry")
 # Packages whose version changes what validation says (PyYAML, pydantic).
 PACKAGES = ("yaml", "_yaml", "pydantic", "pydantic_core")
 
@@ -132,12 +128,12 @@ def _package_stamp(name: str) -> str:
 
 def schema_hash() -> str:
     """The hash of every module source (and package) that decides what one record file yields."""
-    return _source_hash(SCHEMA_MODULES)
+    return _source_hash(litrec_closure(SCHEMA_ENTRIES))
 
 
 def checks_hash() -> str:
     """The hash of the sources of the checks between records and of the registry."""
-    return _source_hash(CHECK_MODULES)
+    return _source_hash(litrec_closure(CHECK_ENTRIES))
 
 
 def _digest(*parts) -> str:

@@ -33,6 +33,7 @@ from litrec.util.confine import (
     read_file,
     read_regular_stat,
 )
+from litrec.util.cores import usable_cores
 
 RECORD_SUFFIXES = (".yaml", ".yml")
 
@@ -95,7 +96,7 @@ def map_files(chunk_func: Callable[[tuple[list[str], Path]], list], paths: list[
     module-level function. `root` is the project: a file that leads out of it
     is refused, not read.
     """
-    workers = min(os.cpu_count() or 1, 8)
+    workers = min(usable_cores(), 8)
     ctx = None
     if len(paths) >= min_files and workers > 1 and "jax" not in sys.modules:
         import multiprocessing

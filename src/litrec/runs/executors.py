@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from litrec.runs.inputs import is_numeric_variable
+from litrec.util.cores import usable_cores
 from litrec.util.errors import ExecutorError
 
 EXECUTORS = ("local", "dask")
@@ -56,8 +57,8 @@ QUIET = {"distributed.worker.profile.enabled": False,
 
 
 def default_jobs() -> int:
-    """One worker per CPU."""
-    return os.cpu_count() or 1
+    """One worker per usable core (`litrec.util.cores`)."""
+    return usable_cores()
 
 
 def start_method() -> str:

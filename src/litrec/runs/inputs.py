@@ -57,7 +57,7 @@ from typing import Any
 from litrec.cache.sourcefacts import fact
 from litrec.runs.datafiles import data_files, watch_paths
 from litrec.runs.importscan import read_source
-from litrec.runs.machine import other_cores, other_cpu, usable_cores
+from litrec.runs.machine import other_cores, other_cpu
 from litrec.runs.packages import (
     JAX_IMPORTS,
     VERSIONED,
@@ -68,6 +68,7 @@ from litrec.runs.packages import (
     versioned_packages,
 )
 from litrec.util.confine import Refused, project_root, read_file
+from litrec.util.cores import usable_cores
 from litrec.util.errors import InputsChanged
 
 __all__ = ["JAX_IMPORTS", "RESULT_FORMAT", "VERSIONED", "Inputs", "analysis_inputs",

@@ -26,6 +26,8 @@ from __future__ import annotations
 import os
 import platform
 
+from litrec.util.cores import usable_cores
+
 
 def platform_info() -> dict:
     """The machine a point ran on, for provenance."""
@@ -48,14 +50,6 @@ def platform_info() -> dict:
 # compiled for AVX or SSE4.2 instead of AVX2 its float32 figures move in the 7th digit.
 ISA_FLAGS = ("sse4_2", "avx", "avx2", "fma", "avx512f", "avx512bw", "avx512vl", "avx512_bf16",
              "avx512_fp16", "amx_tile", "asimd", "sve", "sve2")
-
-
-def usable_cores() -> int:
-    """How many cores this process may run on (its CPU affinity where the system has one,
-    else every CPU): what XLA sizes its thread pool by."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
 
 
 def cpu_isa(cpuinfo: str | None = None) -> list[str]:

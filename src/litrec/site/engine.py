@@ -30,6 +30,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from litrec.util import jsonread
+from litrec.util.cores import usable_cores
 
 SHARD_MIN_PAGES = 300  # below this, one process: MkDocs then checks every anchor too
 MAX_SHARDS = 4
@@ -172,8 +173,7 @@ def default_jobs(n_pages: int) -> int:
     """How many MkDocs shards to build at once."""
     if n_pages < SHARD_MIN_PAGES:
         return 1
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, min(cpus, MAX_SHARDS))
+    return max(1, min(usable_cores(), MAX_SHARDS))
 
 
 def _timed(*args) -> tuple[list[str], float]:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from litrec.site.data import SiteData
 from litrec.site.record_page import record_page
+from litrec.util.cores import usable_cores
 
 MIN_PARALLEL = 400  # pages below which forking costs more than it saves
 CHUNKS_PER_JOB = 4  # smaller chunks even out the work between the processes
@@ -52,7 +53,7 @@ def default_jobs(n_pages: int) -> int:
     """Processes to render `n_pages` record pages in: one per core (1 for a small site)."""
     if n_pages < MIN_PARALLEL or not can_fork():
         return 1
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return usable_cores()
 
 
 @dataclass
