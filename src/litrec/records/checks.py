@@ -22,7 +22,7 @@ from litrec.records import model as m
 from litrec.records.filecheck import Facts
 from litrec.records.project import Edge
 from litrec.records.yamlsafe import LazyRoot, locate
-from litrec.util.diagnostics import Diagnostic, format_field
+from litrec.util.diagnostics import Diagnostic, Severity, format_field
 from litrec.util.formatting import excerpt
 
 
@@ -32,7 +32,7 @@ class Collection:
 
     records: dict[str, Facts]
     paths: dict[str, str]  # each record's file, as the scan found it
-    display: Callable[[Path], str]
+    display: Callable[[str | Path], str]
     analysis_dir: Path
     registry_path: Path
     registry_exists: bool
@@ -42,7 +42,7 @@ class Collection:
     edges: list[Edge] = field(default_factory=list)
     _roots: dict[str, LazyRoot] = field(default_factory=dict, repr=False)
 
-    def report(self, rid: str, loc: tuple, message: str, code: str, severity: str = "error") -> None:
+    def report(self, rid: str, loc: tuple, message: str, code: str, severity: Severity = "error") -> None:
         """Add a problem at the field `loc` of record `rid` (its file is parsed for the position)."""
         line, col = locate(self.root(rid), loc)
         self.diagnostics.append(Diagnostic(self.display(self.paths[rid]), line, col,
@@ -185,7 +185,7 @@ def _check_analysis_name(proj, names, rid, shown, root, loc, name) -> None:
     if name in names:
         return
     line, col = locate(root, loc)
-    severity = "error"
+    severity: Severity = "error"
     if not proj.analysis_dir.exists():  # a repository of records only: nothing to resolve against
         severity = "info"
         msg = (f"analysis '{name}' is not checked: there is no {proj.display(proj.analysis_dir)}/ "

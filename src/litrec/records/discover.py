@@ -23,6 +23,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from litrec.util.confine import (
     MAX_RECORD_BYTES,
@@ -35,10 +36,13 @@ from litrec.util.confine import (
 )
 from litrec.util.cores import usable_cores
 
+if TYPE_CHECKING:
+    from litrec.util.diagnostics import Severity
+
 RECORD_SUFFIXES = (".yaml", ".yml")
 
 
-def scan_records(records_dir: Path) -> tuple[list[Path], list[tuple[Path, str, str, str]]]:
+def scan_records(records_dir: Path) -> tuple[list[Path], list[tuple[Path, str, str, Severity]]]:
     """Every record file under the folder, sorted, and (path, message, code, severity) of the rest.
 
     The rest: folders that cannot be read, linked folders (never walked), and
@@ -48,10 +52,10 @@ def scan_records(records_dir: Path) -> tuple[list[Path], list[tuple[Path, str, s
     return [Path(p) for p in found], problems
 
 
-def scan_record_names(records_dir: Path) -> tuple[list[str], list[tuple[Path, str, str, str]]]:
+def scan_record_names(records_dir: Path) -> tuple[list[str], list[tuple[Path, str, str, Severity]]]:
     """`scan_records`, the record files as sorted path strings (no Path object per file)."""
     found: list[str] = []
-    problems: list[tuple[Path, str, str, str]] = []
+    problems: list[tuple[Path, str, str, Severity]] = []
 
     def unreadable(exc: OSError) -> None:
         where = Path(exc.filename) if exc.filename else Path(records_dir)
@@ -70,7 +74,7 @@ def scan_record_names(records_dir: Path) -> tuple[list[str], list[tuple[Path, st
     return sorted(found), sorted(problems)
 
 
-def _not_a_record(path: Path) -> tuple[Path, str, str, str]:
+def _not_a_record(path: Path) -> tuple[Path, str, str, Severity]:
     if path.suffix.lower() in RECORD_SUFFIXES:
         return (path, f"the extension '{path.suffix}' is not read (record files end in .yaml "
                 f"or .yml, lower case); rename it to '{path.stem}{path.suffix.lower()}'",

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from litrec.records import model as m
 from litrec.records.kinds import GENERATED_PAGE_NAMES, ID_RE, KIND, KINDS
@@ -96,7 +97,7 @@ def _found(value: Any) -> str:
     return excerpt(repr(value), 60)
 
 
-def _explain(err: dict, model_cls: type[BaseModel]) -> str:
+def _explain(err: ErrorDetails, model_cls: type[BaseModel]) -> str:
     typ = err["type"]
     loc = tuple(err["loc"])
     if typ == "extra_forbidden":
@@ -124,7 +125,7 @@ def _explain(err: dict, model_cls: type[BaseModel]) -> str:
                 mant, _, exp = inp.strip().lower().partition("e")
                 hint = f" (YAML reads an exponent without a dot as text: write {mant}.0e{exp})"
             return f"expected a number, found the text {_found(inp)}; write it without quotes{hint}"
-    if typ == "date_type" and hasattr(inp, "hour"):
+    if typ == "date_type" and inp is not None and hasattr(inp, "hour"):
         return f"expected a date without a time (YYYY-MM-DD), found {inp.isoformat()}"
     if typ == "date_type" and isinstance(inp, str):
         return f"expected a date, found the text {_found(inp)}; write it as YYYY-MM-DD without quotes"

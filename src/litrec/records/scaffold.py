@@ -13,6 +13,7 @@ import datetime as dt
 import os
 import re
 from pathlib import Path
+from typing import cast
 
 import yaml
 
@@ -82,7 +83,8 @@ def today() -> dt.date:
 
 def next_id(kind: str, ids, anthology_kind: str = "LIT") -> str:
     """The number after the largest in use: NOTE-621 -> NOTE-622, ADR-013 -> ADR-014."""
-    prefix = f"ANTH-{anthology_kind}-" if kind == "anthology" else KIND[kind].prefix
+    # a numbered kind (its callers ask for no other), so it has a prefix
+    prefix = f"ANTH-{anthology_kind}-" if kind == "anthology" else cast(str, KIND[kind].prefix)
     numbers = [n for n in (re.fullmatch(re.escape(prefix) + r"(\d+)", i) for i in ids) if n]
     width = max([KIND[kind].width] + [len(n.group(1)) for n in numbers if n.group(1)[0] == "0"])
     top = max((int(n.group(1)) for n in numbers), default=0)

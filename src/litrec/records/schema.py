@@ -123,13 +123,15 @@ def _add_model_rules(schema: dict) -> None:
 def schema_for(kind: str) -> dict:
     """The JSON Schema of one record kind."""
     cls = m.MODELS[kind]
-    gen = type("Gen", (LitrecJsonSchema,),
-               {"strip_whitespace": bool(cls.model_config.get("str_strip_whitespace"))})
-    schema = cls.model_json_schema(schema_generator=gen)
+
+    class Gen(LitrecJsonSchema):  # as this kind's model strips its strings, or not
+        strip_whitespace = bool(cls.model_config.get("str_strip_whitespace"))
+
+    schema = cls.model_json_schema(schema_generator=Gen)
     schema["$schema"] = DRAFT
     schema["title"] = f"litrec {kind} record"
     id_pattern = rf"^(?:{KIND[kind].pattern})$"
-    if gen.strip_whitespace:
+    if Gen.strip_whitespace:
         id_pattern = _strip_tolerant(id_pattern)
     schema.setdefault("properties", {})["id"]["pattern"] = _js_pattern(id_pattern)
     schema["properties"]["id"]["description"] = f"the record id, e.g. {KIND[kind].example}"

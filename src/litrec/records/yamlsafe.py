@@ -22,10 +22,10 @@ from litrec.util.formatting import excerpt
 try:  # the C composer is several times faster; both are safe
     from yaml import CSafeLoader as _Base
 except ImportError:  # pragma: no cover - PyYAML without libyaml
-    from yaml import SafeLoader as _Base  # type: ignore[assignment]
+    from yaml import SafeLoader as _Base
 
 
-class _Loader(_Base):  # type: ignore[misc,valid-type]
+class _Loader(_Base):
     """The safe loader with a memo for implicit tag resolution.
 
     Resolving a plain scalar's tag runs regular expressions in Python and is
@@ -159,22 +159,22 @@ class _Converter:
             for knode, vnode in node.value:
                 if knode.tag == "tag:yaml.org,2002:merge":
                     line, col = _mark(knode)
-                    problem = YamlProblem(
+                    merge = YamlProblem(
                         "merge keys (<<) are not allowed in records; write the keys out",
                         line, col, "yaml-alias",
                     )
-                    problem.loc.append("<<")
-                    raise problem
+                    merge.loc.append("<<")
+                    raise merge
                 k = conv(knode, depth + 1)
                 if not isinstance(k, str):
                     raise _bad_key(knode, k)
                 if k in out:
                     line, col = _mark(knode)
-                    problem = YamlProblem(
+                    duplicate = YamlProblem(
                         f"duplicate key '{excerpt(k)}'; keep one of them", line, col, "yaml-duplicate-key"
                     )
-                    problem.loc.append(k)
-                    raise problem
+                    duplicate.loc.append(k)
+                    raise duplicate
                 self.path.append(k)
                 try:
                     out[k] = conv(vnode, depth + 1)
@@ -292,9 +292,9 @@ def load_bytes(raw: bytes, collect: bool = False) -> Loaded:
         ctx = f" ({excerpt(exc.context)})" if exc.context else ""
         raise YamlProblem(f"YAML syntax error: {what}{ctx}", line, col, "yaml-syntax") from None
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow
-        before = text[: exc.position]
-        line = before.count("\n") + 1
-        col = exc.position - (before.rfind("\n") + 1) + 1
+        preceding = text[: exc.position]
+        line = preceding.count("\n") + 1
+        col = exc.position - (preceding.rfind("\n") + 1) + 1
         char = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "\0")
         raise YamlProblem(f"character U+{char:04X} is not allowed in YAML; remove it",
                           line, col, "yaml-syntax") from None

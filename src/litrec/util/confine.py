@@ -94,7 +94,7 @@ def check(path: Path, root: Path) -> Path:
     return real
 
 
-def read_regular(path: Path, limit: int | None = None) -> bytes:
+def read_regular(path: Path | str, limit: int | None = None) -> bytes:
     """The bytes of a regular file, opened without blocking (a FIFO is refused, never read).
 
     Refused when it is not a regular file or is over `limit` bytes; OSError when
