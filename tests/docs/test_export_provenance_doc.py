@@ -29,5 +29,7 @@ def _documented() -> set[str]:
 
 
 def test_the_documented_provenance_keys_are_the_exported_ones():
-    written = set(_provenance({k: 1 for k in RESULT_KEYS})) | SIGNATURE_KEYS
+    kept = {"overrides": {"seed": 0}, "metrics": {}, "kept": {"when": "t", "host": "h", "commit": None}}
+    result = {**{k: 1 for k in RESULT_KEYS}, "points": [kept, {"overrides": {"seed": 1}, "metrics": {}}]}
+    written = set(_provenance(result)) | SIGNATURE_KEYS  # `kept`: a sweep with a kept point
     assert _documented() == written

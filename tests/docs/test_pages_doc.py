@@ -33,6 +33,8 @@ CHECKED_BY = {
     "scale-out.md": "this file (its console examples rerun); tests/sweep",
     "suspect-links.md": "this file (its console examples rerun); tests/verdicts/test_suspect.py",
     "usage.md": "tests/ecosystem/test_usage_doc.py (every example rerun)",
+    "what-a-seal-proves.md": "tests/hardening/test_signing_kept.py (the refusal it quotes, the "
+                             "status line, the fields and functions it names)",
     "writing-analyses.md": "tests/ecosystem/test_new_analysis.py, tests/analyses/test_contract.py",
     "writing-records.md": "tests/records/test_docs_records.py (every kind, field and relation)",
 }

@@ -10,6 +10,7 @@ file (and line), no traceback, and nothing changed outside what litrec owns.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -111,6 +112,18 @@ def litrec():
         return Result(proc.returncode, proc.stdout, proc.stderr)
 
     return run
+
+
+@pytest.fixture
+def ssh_key(tmp_path) -> Path:
+    """A throwaway SSH private key (ed25519, no passphrase) made by ssh-keygen in `tmp_path/keys`,
+    as the signing tests make theirs (`tests.verdicts.test_signature.keypair`); the test is
+    skipped where ssh-keygen is not installed."""
+    if shutil.which("ssh-keygen") is None:
+        pytest.skip("ssh-keygen is not installed (openssh-client)")
+    from tests.verdicts.test_signature import keypair
+
+    return keypair(tmp_path / "keys", "ada@example.org")
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

@@ -16,7 +16,9 @@ def add_parser(sub) -> None:
                        "named) with an SSH key you hold, as git signs commits (ssh-keygen -Y "
                        "sign, namespace litrec-result); the signature is written beside the "
                        "result as <profile>.json.sig. A result whose seal is broken is not "
-                       "signed. `litrec status` then says signed, unsigned or bad signature.")
+                       "signed, nor, without --force, one that holds points kept from an "
+                       "earlier, interrupted sitting. `litrec status` then says signed, unsigned "
+                       "or bad signature.")
     p.add_argument("analyses", nargs="*", metavar="ANALYSIS",
                    help="the analyses whose results to sign (default: every stored result)")
     profile_arg(p, "which profile's results to sign (default: paper)")
@@ -24,14 +26,19 @@ def add_parser(sub) -> None:
     p.add_argument("--key", type=Path, default=None, metavar="FILE",
                    help="the SSH private key (default: LITREC_SIGNING_KEY, else git config "
                    "user.signingkey)")
+    p.add_argument("--force", action="store_true",
+                   help="sign a result that holds points kept from an earlier sitting too: your "
+                   "signature then vouches for them (their seal proves each file whole, not who "
+                   "computed it); the kept points are named")
 
 
 def run(args) -> int:
-    """Sign the results (`litrec.runs.signing.sign_results`); exit 1 when one cannot be signed."""
+    """Sign the results (`litrec.runs.signing.sign_results`); exit 1 when one is not signed (its
+    seal broken, or points kept from an earlier sitting without --force)."""
     from litrec.runs.signing import SigningError, sign_results
 
     try:
-        signed = sign_results(args.results, args.profile, args.analyses, args.key)
+        signed = sign_results(args.results, args.profile, args.analyses, args.key, args.force)
     except SigningError as exc:
         raise UsageError(f"litrec sign: {exc}") from None
     failed = 0
@@ -41,4 +48,6 @@ def run(args) -> int:
             failed += 1
         else:
             print(one.signature)
+            if one.vouches:
+                print(f"  it vouches for {one.vouches}")
     return 1 if failed else 0

@@ -238,6 +238,9 @@ def _outcomes(out, s: ClaimStatus, width: int) -> None:
 
     if s.seeds:
         say(f"seeds: {', '.join(map(str, s.seeds))}")
+    kept = s.provenance.get("kept")
+    if isinstance(kept, dict) and kept.get("summary"):  # evidence with its origin, not trust
+        say(str(kept["summary"]))
     if not s.outcomes:
         for text in s.expected:  # no result to judge them on yet
             say(f"  {text}: not judged ({word(s.verdict)})")

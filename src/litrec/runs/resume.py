@@ -154,6 +154,74 @@ def kept(results_dir: Path, name: str, profile: str, overrides: dict, key: str) 
                         for k in ("when", "host", "commit")}}
 
 
+def sitting_place(where) -> str | None:
+    """`commit 1a2b3c4d on host7, 2026-12-05T14:41:02+00:00`: the sitting that computed a kept
+    point (`where`, as `sitting` recorded it); None when it was kept before sittings were recorded."""
+    where = where if isinstance(where, dict) else {}
+    if not where.get("when"):
+        return None
+    commit = f"commit {str(where['commit'])[:8]}" if where.get("commit") else "no git commit"
+    return f"{commit} on {where.get('host')}, {where.get('when')}"
+
+
+def point_words(overrides: dict) -> str:
+    """`seed 3`, `seed 0, N 20`: a point of a sweep by its overrides."""
+    return ", ".join(f"{k} {v}" for k, v in (overrides or {}).items()) or "the point"
+
+
+def sitting_words(overrides: dict, where) -> str:
+    """`seed 3 from an earlier sitting (commit 1a2b3c4d on host7, 2026-12-05T14:41:02+00:00)`."""
+    point = point_words(overrides)
+    place = sitting_place(where)
+    if place is None:
+        return f"{point} (kept before litrec recorded sittings: when and where unknown)"
+    return f"{point} from an earlier sitting ({place})"
+
+
+def kept_points(result: dict) -> list[tuple[dict, dict | None]]:
+    """The points of a stored result that were kept from an earlier sitting, not computed by
+    the run that wrote it: (their overrides, the sitting that computed them, None where the
+    result does not say, as in results from before litrec recorded sittings)."""
+    points = result.get("points") if isinstance(result, dict) else None
+    if not isinstance(points, list):
+        return []
+    out = []
+    for p in points:
+        if isinstance(p, dict) and p.get("kept"):
+            overrides = p.get("overrides") if isinstance(p.get("overrides"), dict) else {}
+            out.append((overrides, p["kept"] if isinstance(p["kept"], dict) else None))
+    return out
+
+
+def point_unit(result: dict) -> str:
+    """`seed` for a result whose points each vary the seed alone, else `point`."""
+    points = result.get("points") if isinstance(result, dict) else None
+    return "seed" if isinstance(points, list) and all(
+        isinstance(p, dict) and list(p.get("overrides") or {}) == ["seed"] for p in points) else "point"
+
+
+def kept_summary(result: dict) -> dict | None:
+    """What a result built partly from kept points says of them (None when it holds none):
+    `summary`, `2 of 3 seeds kept from an earlier sitting (commit 1a2b3c4d, host h7)`, and
+    `points`, each kept point's overrides and sitting (`when`, `host`, `commit`; null where
+    unrecorded). Shown by `litrec status --verbose`, the site and `export json`."""
+    held = kept_points(result)
+    if not held:
+        return None
+    points = result["points"]
+    unit = point_unit(result)
+    places = list(dict.fromkeys(
+        (f"commit {str(w['commit'])[:8]}" if w.get("commit") else "no git commit") + f", host {w.get('host')}"
+        if w and w.get("when") else "kept before litrec recorded sittings: when and where unknown"
+        for _, w in held))
+    known = "; ".join(places)
+    many = "earlier sittings" if len(places) > 1 else "an earlier sitting"
+    summary = f"{len(held)} of {len(points)} {unit}{'s' * (len(points) != 1)} kept from {many} ({known})"
+    return {"summary": summary,
+            "points": [{"overrides": o, **{k: (w or {}).get(k) for k in ("when", "host", "commit")}}
+                       for o, w in held]}
+
+
 def progress(results_dir: Path, name: str, profile: str) -> tuple[int, int]:
     """(finished points kept, points with training checkpoints) of an interrupted run, as the
     files say (whether a rerun can use them depends on their keys: the inputs of now)."""

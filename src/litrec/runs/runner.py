@@ -208,16 +208,6 @@ def _per_seed(job: Job, outs: list) -> list[dict]:
     return [outs[at[i // m][0] * m + i % m][at[i // m][1]] for i in range(len(job.grid))]
 
 
-def _sitting_words(overrides: dict, out: dict) -> str:
-    """`seed 3 from an earlier sitting (commit 1a2b3c4d on host7, 2026-12-05T14:41:02+00:00)`."""
-    point = ", ".join(f"{k} {v}" for k, v in overrides.items()) or "the point"
-    where = out.get("sitting") if isinstance(out.get("sitting"), dict) else {}
-    if not where.get("when"):
-        return f"{point} (kept before litrec recorded sittings: when and where unknown)"
-    commit = str(where.get("commit"))[:8] if where.get("commit") else "no commit"
-    return f"{point} from an earlier sitting (commit {commit} on {where.get('host')}, {where.get('when')})"
-
-
 def _point_time(out: dict, kept: bool) -> dict:
     """A point's own wall time (seeds trained in one call share their call's), and whether it was
     kept from an interrupted run: what the whole profile cost, summed over sittings."""
@@ -248,7 +238,8 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         if job.kept:
             notes.append(f"{len(job.kept)} of {len(outs)} points were kept from an interrupted run "
                          "of the same inputs (litrec.runs.resume): "
-                         + "; ".join(_sitting_words(job.grid[i], job.kept[i]) for i in sorted(job.kept)))
+                         + "; ".join(resume.sitting_words(job.grid[i], job.kept[i].get("sitting"))
+                                  for i in sorted(job.kept)))
     if job.seed_figures is not None:  # where the points ran: this process need not import it
         draw = (job.seed_figures, [{"seed": p.get("seed"), "metrics": o["metrics"]}
                                    for p, o in zip(job.grid, outs)])

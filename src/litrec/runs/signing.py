@@ -23,6 +23,13 @@ Which key signs: `--key`, else `LITREC_SIGNING_KEY`, else git's
 git's `gpg.ssh.allowedSignersFile` (the format of ssh-keygen's ALLOWED
 SIGNERS). A rerun of the analysis removes the old signature with the old
 result it signed.
+
+A signature vouches for every number in the file, so a result built partly from
+points kept from an earlier, interrupted sitting (`points[i].kept`,
+`litrec.runs.resume`) is signed only when asked (`litrec sign --force`): a kept
+point's seal proves its file is whole, not who computed it. Without `--force`
+the result is not signed and the message names the kept points, their sittings
+and the two ways forward (`kept_refusal`); with it, `Signed.vouches` names them.
 """
 
 from __future__ import annotations
@@ -141,18 +148,51 @@ def sign_file(result_file: Path, key: Path) -> Path:
 
 
 class Signed(NamedTuple):
-    """One result `litrec sign` was asked to sign: its signature, or why it has none."""
+    """One result `litrec sign` was asked to sign: its signature, or why it has none; and,
+    signed with `force`, the points kept from an earlier sitting that the signature vouches for."""
 
     path: Path
     signature: Path | None
     why: str | None = None
+    vouches: str | None = None
+
+
+def kept_refusal(name: str, profile: str, result: dict) -> str | None:
+    """Why a result built partly from points kept from an earlier sitting is not signed without
+    `--force` (None when it holds none), a line each: which points, from which sittings, what a
+    kept point's seal proves, and the two ways forward."""
+    from litrec.runs.resume import kept_summary, point_unit
+
+    summary = kept_summary(result)
+    if summary is None:
+        return None
+    unit, n = point_unit(result), len(summary["points"])
+    them = "it" if n == 1 else "them"
+    return "\n  ".join([
+        f"it holds {summary['summary']}, not computed by the run that wrote it:",
+        *kept_lines(result),
+        f"A kept {unit}'s seal proves its file is whole (not edited since it was kept), not who "
+        f"computed it or on what machine; your signature would vouch for {them} as for the rest.",
+        f"Recompute every {unit} in one sitting: litrec run --force {name} --profile {profile}",
+        f"or vouch for the kept {unit}{'s' * (n != 1)} with your key: "
+        f"litrec sign --force {name} --profile {profile}"])
+
+
+def kept_lines(result: dict) -> list[str]:
+    """`seed 0: commit 1a2b3c4d on h7, 2026-12-05T14:41:02+00:00`, a line per kept point."""
+    from litrec.runs.resume import kept_points, point_words, sitting_place
+
+    return [f"{point_words(o)}: "
+            f"{sitting_place(w) or 'kept before litrec recorded sittings: when and where unknown'}"
+            for o, w in kept_points(result)]
 
 
 def sign_results(results: Path, profile: str, analyses: list[str],
-                 key: Path | None = None) -> Iterator[Signed]:
+                 key: Path | None = None, force: bool = False) -> Iterator[Signed]:
     """`litrec sign` below the command: sign each stored result of `profile` (of `analyses`,
     or every one), one at a time as the caller takes them. A result that is missing, damaged
-    or whose seal is broken is not signed. `UsageError` when there is nothing to sign,
+    or whose seal is broken is not signed, nor, without `force`, one that holds points kept
+    from an earlier sitting (`kept_refusal`). `UsageError` when there is nothing to sign,
     `SigningError` when no key can be found (before signing any)."""
     from litrec.util.errors import UsageError
 
@@ -160,11 +200,13 @@ def sign_results(results: Path, profile: str, analyses: list[str],
     names = analyses or sorted(p.parent.name for p in results.glob(f"*/{profile}.json"))
     if not names:
         raise UsageError(f"no {profile} results in '{results}' to sign")
-    return _sign_each(results, profile, names, signing_key(results.resolve().parent, key))
+    return _sign_each(results, profile, names, signing_key(results.resolve().parent, key), force)
 
 
-def _sign_each(results: Path, profile: str, names: list[str], key: Path) -> Iterator[Signed]:
+def _sign_each(results: Path, profile: str, names: list[str], key: Path,
+               force: bool) -> Iterator[Signed]:
     from litrec.runs.results import read_result, result_path
+    from litrec.runs.resume import kept_summary
     from litrec.runs.seal import broken_seal
     from litrec.util.errors import DamagedResult
 
@@ -177,11 +219,15 @@ def _sign_each(results: Path, profile: str, names: list[str], key: Path) -> Iter
         else:
             why = (f"no {profile} result for '{name}'" if result is None else
                    broken_seal(result, results / name))
+        if not why and not force:
+            why = kept_refusal(name, profile, result or {})
         if why:
             yield Signed(path, None, why)
             continue
+        held = kept_summary(result or {})
         try:
-            yield Signed(path, sign_file(path, key))
+            yield Signed(path, sign_file(path, key), vouches="\n    ".join(
+                [held["summary"] + ":", *kept_lines(result or {})]) if held else None)
         except (SigningError, OSError) as exc:
             yield Signed(path, None, str(exc))
 

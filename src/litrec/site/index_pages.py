@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from litrec.records.kinds import KIND, KINDS
+from litrec.runs.resume import kept_summary
 from litrec.site.data import SiteData, anchor
 from litrec.site.markup import (
     a,
@@ -354,6 +355,9 @@ def analysis_page(data: SiteData, name: str) -> str:
         out.append("## Notes\n" + block(ul(esc(n) for n in res["notes"])))
     prov = {k: res.get(k) for k in ("code_hash", "git", "versions", "platform", "device", "seed",
                                     "seeds", "started", "wall_time_s", "litrec") if k in res}
+    kept = kept_summary(res)  # points computed in an earlier, interrupted sitting
+    if kept is not None:
+        prov["kept"] = kept
     parts = [provenance(prov)]
     files = res.get("code_files") or {}
     if files:

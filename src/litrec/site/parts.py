@@ -275,6 +275,9 @@ def provenance(prov: dict) -> str:
         rows.append(("seeds", esc(", ".join(fmt(s) for s in seeds))))
     elif "seed" in prov:
         rows.append(("seed", esc(fmt(prov.get("seed")))))
+    kept = prov.get("kept")
+    if isinstance(kept, dict) and kept.get("summary"):  # not computed by the run that wrote it
+        rows.append(("kept", esc(kept["summary"])))
     if prov.get("started"):
         rows.append(("run started", esc(prov["started"])))
     if prov.get("wall_time_s") is not None:

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from litrec.runs.result_checks import json_line
 from litrec.runs.results import result_path
+from litrec.runs.resume import kept_summary
 from litrec.runs.signing import signature_state
 from litrec.runs.state import ResultState, result_states
 from litrec.verdicts.criteria import EXTENSION, base_claim
@@ -183,6 +184,9 @@ def _provenance(result: dict) -> dict:
     out = {k: result.get(k) for k in keys if k in result}
     git = result.get("git") if isinstance(result.get("git"), dict) else {}
     out["commit"] = git.get("commit")  # the interface's per-result commit (null outside git)
+    kept = kept_summary(result)  # points computed in an earlier, interrupted sitting
+    if kept is not None:
+        out["kept"] = kept
     return out
 
 
