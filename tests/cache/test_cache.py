@@ -86,6 +86,34 @@ class Validation:
         return [d.format() for d in check_collection(root / "records").diagnostics]
 
 
+class SuspectLinks:
+    """`litrec validate`'s suspect-link answer: a reviewed link said to be suspect."""
+
+    folder, name = "validate", "links"
+
+    def prime(self, root: Path) -> None:
+        self.answer(root)
+
+    def key(self, root: Path) -> str | None:
+        from litrec.records.report import links_key
+        from litrec.records.validate import default_analysis_dir
+
+        records = root / "records"
+        return links_key(records, default_analysis_dir(records), records.resolve().parent / "results")
+
+    def falsify(self, held: dict) -> dict:
+        links = [dict(r) for r in held["links"]]
+        links[0].update(state="suspect", moved=["a lie only the cache tells"])
+        return {**held, "links": links}
+
+    def answer(self, root: Path):
+        from litrec.records.report import validation_report
+
+        report = validation_report(root / "records")
+        assert report.links and not report.checked.errors  # the baseline: every link reviewed
+        return [(r.record, r.target, r.state, r.moved) for r in report.links]
+
+
 class RunMemo:
     """A no-op run's kept verdicts: the claim's verdict flipped."""
 
@@ -168,8 +196,8 @@ class CompileCache:
             return folder
 
 
-ENTRY_USES = {"validate": Validation(), "run memo": RunMemo(), "source facts": SourceFacts(),
-              "history": History()}
+ENTRY_USES = {"validate": Validation(), "suspect links": SuspectLinks(), "run memo": RunMemo(),
+              "source facts": SourceFacts(), "history": History()}
 FOLDER_USES = {"compile cache": CompileCache()}
 
 

@@ -60,7 +60,6 @@ def same(cli, checked, *args) -> tuple[int, str, list[str]]:
     return cached[0], cached[1], again
 
 
-@pytest.mark.xfail(strict=True, reason="known regression: the suspect-link check, on by default since the first validate records a review baseline, reloads every record; its answer is not cached yet")
 def test_a_warm_run_checks_no_file_and_prints_the_same(project, cli, checked):
     assert same(cli, checked)[0] == 0
     assert (project / CACHE).is_file()
@@ -82,7 +81,6 @@ def test_an_edit_of_the_same_size_with_the_time_put_back_is_caught_by_the_hash(p
     assert again == ["notes/NOTE-621.yaml"]
 
 
-@pytest.mark.xfail(strict=True, reason="known regression: the suspect-link check, on by default since the first validate records a review baseline, reloads every record; its answer is not cached yet")
 def test_a_touched_file_is_read_but_stays_valid(project, cli, checked):
     assert same(cli, checked)[0] == 0
     path = project / NOTE
@@ -91,7 +89,6 @@ def test_a_touched_file_is_read_but_stays_valid(project, cli, checked):
     assert same(cli, checked)[::2] == (0, [])  # the new time is kept
 
 
-@pytest.mark.xfail(strict=True, reason="known regression: the suspect-link check, on by default since the first validate records a review baseline, reloads every record; its answer is not cached yet")
 def test_an_added_file_is_checked_and_links_to_it_resolve(project, cli, checked):
     path = project / NOTE
     path.write_text(path.read_text(encoding="utf-8").replace(
@@ -134,7 +131,6 @@ def test_a_renamed_file_is_checked_under_its_new_name(project, cli, checked):
     assert "decisions/ADR-014.yaml" in entries and "decisions/ADR-013.yaml" not in entries
 
 
-@pytest.mark.xfail(strict=True, reason="known regression: the suspect-link check, on by default since the first validate records a review baseline, reloads every record; its answer is not cached yet")
 def test_a_changed_schema_hash_checks_every_file_again(project, cli, checked, monkeypatch):
     assert same(cli, checked)[0] == 0
     monkeypatch.setattr(vcache, "schema_hash", lambda: "another schema")

@@ -27,7 +27,8 @@ The refusal rules, the same for every use (tested once over every use,
   read as missing;
 - a write that fails (a read-only checkout) is silent.
 
-The users: the validation cache (`litrec.cache.vcache`), a no-op run's verdicts
+The users: the validation cache (`litrec.cache.vcache`), validate's suspect-link
+answer (`litrec.cache.linkmemo`), a no-op run's verdicts
 (`litrec.cache.runmemo`), what sources say (`litrec.cache.sourcefacts`), what a file's
 committed versions say (`litrec.cache.history`, per commit) and, as a folder
 of it (`cache_dir`), JAX's compile cache (`litrec.cache.jaxcache`, whose entries JAX keys

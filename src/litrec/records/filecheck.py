@@ -41,6 +41,19 @@ class Facts(NamedTuple):
     status: str | None
     partial: bool
     known_from: str | None
+    reading: tuple = ()    # what a record resting on this one read of it (`reading_of`)
+
+
+def folded(value: Any) -> str:
+    """A text with its whitespace folded: a line wrapped anew reads the same."""
+    return " ".join(str(value or "").split())
+
+
+def reading_of(rec: Any) -> tuple:
+    """What a record that rests on `rec` read of it (`litrec.records.suspect`): its title, its
+    summary and each claim's statement, `(title, summary, ((claim id, statement), ...))`."""
+    return (folded(getattr(rec, "title", "")), folded(getattr(rec, "summary", "")),
+            tuple((c.id, folded(c.statement)) for c in getattr(rec, "claims", None) or ()))
 
 
 def _metrics(i: int, claim: Any) -> tuple:
@@ -60,7 +73,7 @@ def facts_of(rec: Any) -> Facts:
                    for i, c in enumerate(getattr(rec, "claims", None) or ()))
     discs = tuple(d.analysis for d in getattr(rec, "discrepancies", None) or ())
     return Facts(rec.id, rec.kind, tuple(rec.refs()), claims, discs,
-                 getattr(rec, "status", None), rec.partial, rec.known_from)
+                 getattr(rec, "status", None), rec.partial, rec.known_from, reading_of(rec))
 
 
 def salvaged_facts(path: str, root: Path, key: tuple | None = None) -> Facts | None:

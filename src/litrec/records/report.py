@@ -7,16 +7,28 @@ reviewed (`litrec.records.suspect`). A valid project without a review file gets
 its baseline here (every link as it stands now, in `reviews.yaml`), so suspect
 links work from the first validate on. Each problem is a `Diagnostic`; `strict`
 makes every warning an error. The command prints them.
+
+The suspect check reads the records from what the validation found (each
+record's facts, kept by the validation cache: `litrec.records.reading.checked_reading`),
+never by loading the project again, and its answer is kept for the next run
+(`litrec.cache.linkmemo`) under a key of everything it depends on (`links_key`):
+a warm validate parses no record and judges no claim. With the cache off, the
+answer is worked out each time; it is the same either way.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from litrec.util.confine import need_dir
+
+LINKS_FORMAT = 1  # the shape of the suspect check's kept answer (`_links`)
+WHERE = ("file", "line", "col")  # where a kept link is written
 
 
 @dataclass
@@ -59,22 +71,35 @@ def validation_report(records: Path, analysis: Path | None = None, results: Path
         checked.diagnostics = [dataclasses.replace(d, severity="error")
                                if d.severity == "warning" else d for d in checked.diagnostics]
     report = Report(checked)
-    if record_baseline and not checked.errors:
-        report.baseline = _baseline(records, analysis, results)
-    report.links = _reviews(records, analysis, results, checked, strict)
+    if checked.errors:  # the links of records with errors are not judged: those come first
+        return report
+    from litrec.cache import caching_off
+    from litrec.records.reading import checked_reading
+    from litrec.records.validate import default_analysis_dir
+
+    folder = Path(analysis) if analysis is not None else default_analysis_dir(records)
+    # what the check reads of the records, from what validation found: worked out once, and
+    # only when no review file exists yet or the kept answer cannot be used
+    reading = functools.cache(lambda: checked_reading(checked, Path(records), folder, results))
+    if record_baseline:
+        report.baseline = _baseline(records, reading)
+    report.links = _reviews(records, folder, results, checked, strict, reading,
+                            use_cache and not caching_off())
     return report
 
 
-def _baseline(records: Path, analysis: Path | None, results: Path) -> str | None:
+def _baseline(records: Path, reading: Callable[[], Any]) -> str | None:
     """Record the review baseline when the project has no review file and some record rests on
     another: what it says, in a line; None when nothing was recorded."""
-    from litrec.records.load import load_project
-    from litrec.records.suspect import baseline, reviews_path
+    from litrec.records.suspect import record_baseline, reviews_path
     from litrec.util.diagnostics import PathDisplay
 
-    where = PathDisplay()(reviews_path(records))
+    path = reviews_path(records)
+    if path.exists() or path.is_symlink():  # the usual case: nothing read
+        return None
+    where = PathDisplay()(path)
     try:
-        done = baseline(load_project(records, analysis), results)
+        done = record_baseline(path, reading())
     except OSError as exc:
         return (f"no review baseline: cannot write {where}: {exc.strerror}; suspect links are "
                 "off until it can be written (litrec review ID)")
@@ -86,33 +111,25 @@ def _baseline(records: Path, analysis: Path | None, results: Path) -> str | None
             "whose target moves from now on is suspect")
 
 
-def _reviews(records: Path, analysis: Path | None, results: Path, checked, strict: bool) -> list:
+def _reviews(records: Path, analysis: Path, results: Path, checked, strict: bool,
+             reading: Callable[[], Any], use_cache: bool) -> list:
     """Suspect links, when the project keeps a review file (reviews.yaml): a warning each at the
-    link, an information note for each link never reviewed; empty without the file or with
-    records that have errors (they are reported first)."""
-    from litrec.records.suspect import link_reviews, read_reviews, reviews_path
-
-    path = reviews_path(records)
-    if not path.exists() or checked.errors:
-        return []
-    from litrec.records.load import load_project
-    from litrec.records.yamlsafe import LazyRoot, locate
+    link, an information note for each link never reviewed; empty without the file."""
+    from litrec.records.suspect import reviews_path
     from litrec.util.diagnostics import Diagnostic, PathDisplay, format_field
 
-    stored, problem = read_reviews(path)
-    display = PathDisplay()
-    if problem is not None:
-        checked.diagnostics.append(Diagnostic(display(path), 1, 1, "", problem, "reviews",
-                                              "warning"))
+    path = reviews_path(records)
+    if not path.exists():
         return []
-    full = load_project(records, analysis)
-    links = link_reviews(full, results, reviews=stored)
+    display = PathDisplay()
+    found = _links(records, analysis, results, checked.paths, reading, use_cache)
+    if isinstance(found, str):
+        checked.diagnostics.append(Diagnostic(display(path), 1, 1, "", found, "reviews", "warning"))
+        return []
     hint = " (an error with --strict)" if not strict else ""
-    for r in links:
+    for r, (file, line, col) in found:
         if r.state == "reviewed":
             continue
-        file = full.paths[r.holder]
-        line, col = locate(LazyRoot(str(file)), r.loc)
         if r.state == "suspect":
             msg = (f"suspect: {r.record} rests on {r.target} ({r.rel}), which moved since "
                    f"{r.record} was last reviewed: {'; '.join(r.moved)}. Read it again, then "
@@ -124,4 +141,76 @@ def _reviews(records: Path, analysis: Path | None, results: Path, checked, stric
             severity = "info"
         checked.diagnostics.append(Diagnostic(display(file), line, col, format_field(r.loc), msg,
                                               r.state, severity, record=r.record))
-    return links
+    return [r for r, _ in found]
+
+
+def _links(records: Path, analysis: Path, results: Path, paths: dict, reading: Callable[[], Any],
+           use_cache: bool) -> list | str:
+    """Each link's review with where it is written, `(LinkReview, (file, line, col))`: the
+    answer kept by the last run (`litrec.cache.linkmemo`) when nothing it depends on changed
+    (`links_key`), else worked out (and kept); or why the review file cannot be read."""
+    from litrec.cache import linkmemo
+    from litrec.records.suspect import LinkReview, judge_links, read_reviews, reviews_path
+
+    root = Path(records).resolve().parent
+    key = links_key(records, analysis, results) if use_cache else None
+    kept = linkmemo.recall(root, key, _data_now(root))
+    if kept is not None:
+        try:
+            return [(LinkReview(**{k: v for k, v in row.items() if k not in WHERE}),
+                     tuple(row[k] for k in WHERE)) for row in kept.links]
+        except (TypeError, KeyError):  # rows of another shape: never trusted, worked out again
+            pass
+    stored, problem = read_reviews(reviews_path(records))
+    if problem is not None:
+        return problem
+    from litrec.records.yamlsafe import LazyRoot, locate
+
+    got, roots = reading(), {}
+    out = []
+    for r in judge_links(got, stored):
+        file, line, col = str(paths[r.holder]), 0, 0
+        if r.state != "reviewed":  # located for its message only
+            line, col = locate(roots.setdefault(file, LazyRoot(file)), r.loc)
+        out.append((r, (file, line, col)))
+    if key is not None:
+        inputs = got.inputs
+        answer = linkmemo.Answer(
+            [{**dataclasses.asdict(r), **dict(zip(WHERE, where))} for r, where in out],
+            sorted({p for i in inputs for p in i.patterns}),
+            {f: d for i in inputs for f, d in i.data.items()})
+        linkmemo.keep(root, key, answer, again=lambda: links_key(records, analysis, results))
+    return out
+
+
+def links_key(records: Path, analysis: Path, results: Path) -> str | None:
+    """The key of the suspect check's answer: the key of what a no-op run's verdicts at the
+    `paper` profile depend on (`litrec.runs.reproduce.memo_key`: every file of the three
+    folders, the packages, the interpreter, litrec's source, the commit, the working folder)
+    and the SHA-256 of the review file's bytes; None where it cannot be made safely (a link
+    in a folder, a review file that cannot be read)."""
+    import hashlib
+
+    from litrec.records.reading import PROFILE
+    from litrec.records.suspect import reviews_path
+    from litrec.runs.reproduce import memo_key
+
+    try:
+        raw = reviews_path(records).read_bytes()
+    except OSError:
+        return None
+    run = memo_key(Path(records), Path(analysis), Path(results), PROFILE, [])
+    return None if run is None else f"links {LINKS_FORMAT} {run} {hashlib.sha256(raw).hexdigest()}"
+
+
+def _data_now(project: Path):
+    """What the declared data patterns match now (`litrec.runs.datafiles.data_files`), for
+    `litrec.cache.linkmemo.recall`; ValueError where a pattern cannot be read."""
+    def now(patterns: list[str]) -> dict:
+        from litrec.runs.datafiles import data_files
+
+        files, problems = data_files(project, patterns)
+        if problems:
+            raise ValueError("; ".join(map(str, problems)))
+        return files
+    return now

@@ -33,29 +33,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from litrec.records.reading import PROFILE, Reading, project_reading
+
 if TYPE_CHECKING:
     from litrec.records.project import Project
 
 REVIEWS = "reviews.yaml"
-PROFILE = "paper"  # verdicts are those of the committed results
-# relations whose *source* rests on the target, and those whose *target* rests on the source
-RESTS_ON = ("uses", "reading_of", "derived_from", "supports", "contradicts")
-RESTED_ON_BY = ("source_of",)
 HEADER = ("# Written by litrec (the project's first `litrec validate`, then `litrec review ID`):\n"
           "# what each record's links rested on when it was last reviewed (a claim's statement\n"
           "# hash and verdict; a record's content hash). Commit it; do not edit it: `litrec\n"
           "# validate` marks a link suspect when its target moved since.\n")
-
-
-@dataclass(frozen=True)
-class Dependency:
-    """Record `record` rests on `target` (`ID` or `ID#C1`) through the link `rel`."""
-
-    record: str
-    target: str
-    rel: str
-    loc: tuple  # the link's field in the record that holds it (the dependent or, for source_of, the source)
-    holder: str  # the record whose file holds the link
 
 
 @dataclass
@@ -82,70 +69,44 @@ def reviews_path(records_dir: Path) -> Path:
     return Path(records_dir).resolve().parent / REVIEWS
 
 
-def dependencies(proj: Project) -> list[Dependency]:
-    """Every link a record rests on, in record and link order."""
-    out = []
-    for e in proj.edges:
-        if e.rel in RESTS_ON:
-            out.append(Dependency(e.source, e.ref, e.rel, e.loc, e.source))
-        elif e.rel in RESTED_ON_BY and not e.claim:
-            out.append(Dependency(e.target, e.source, e.rel, e.loc, e.source))
-    return out
-
-
 def _digest(*parts: Any) -> str:
     blob = json.dumps(parts, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
 
 
-def _text(value: Any) -> str:
-    return " ".join(str(value or "").split())
-
-
-def standing(status) -> str:
-    """A claim's verdict as evidence: a stale result counts by what its numbers last said."""
-    if status is None:
-        return "unchecked"
-    if status.verdict != "stale" or not status.outcomes:
-        return status.verdict
-    decisions = {o.decision for o in status.outcomes}
-    return ("not reproduced" if "fails" in decisions else
-            "inconclusive" if "inconclusive" in decisions else "reproduced")
-
-
 class Fingerprints:
     """What each claim and record stands as now (statements and verdicts), worked out once."""
 
-    def __init__(self, proj: Project, results_dir: Path, profile: str = PROFILE):
-        from litrec.verdicts.claims import claim_statuses
-
-        self.proj = proj
-        self.verdicts = {s.claim: standing(s) for s in claim_statuses(proj, results_dir, profile)}
+    def __init__(self, reading: Reading):
+        self.reading = reading
         self.deps: dict[str, list[str]] = {}
-        for d in dependencies(proj):
+        for d in reading.deps:
             self.deps.setdefault(d.record, []).append(d.target)
-        self._records: dict[str, str] = {}
+        self._records: dict[str, dict] = {}
 
     def claim(self, ref: str) -> dict:
         """`{"statement": hash, "verdict": word}` of a claim."""
-        found = self.proj.claim(ref)
-        statement = _text(found[1].statement) if found else ""
-        return {"statement": _digest(statement), "verdict": self.verdicts.get(ref, "unchecked")}
+        rid, _, cid = ref.partition("#")
+        text = self.reading.text(rid)
+        statement = next((st for c, st in text[2] if c == cid), "") if text is not None else ""
+        return {"statement": _digest(statement),
+                "verdict": self.reading.verdicts.get(ref, "unchecked")}
 
     def record(self, rid: str, seen: frozenset = frozenset()) -> dict:
         """`{"content": hash, "verdicts": {claim: verdict}}` of a record: its text, its claims'
         statements and verdicts, and what it rests on (their fingerprints, recursively)."""
         if rid in self._records and not seen:
             return self._records[rid]
-        rec = self.proj.records.get(rid)
+        text = self.reading.text(rid)
         parts: list[Any] = [rid]
         verdicts = {}
-        if rec is not None:
-            parts += [_text(getattr(rec, "title", "")), _text(getattr(rec, "summary", ""))]
-            for c in getattr(rec, "claims", None) or ():
-                one = self.claim(f"{rid}#{c.id}")
-                verdicts[c.id] = one["verdict"]
-                parts.append((c.id, one))
+        if text is not None:
+            title, summary, claims = text
+            parts += [title, summary]
+            for cid, _ in claims:
+                one = self.claim(f"{rid}#{cid}")
+                verdicts[cid] = one["verdict"]
+                parts.append((cid, one))
         for target in self.deps.get(rid, []) if rid not in seen else []:
             parts.append((target, self.of(target, seen | {rid})))
         value = {"content": _digest(*parts), **({"verdicts": verdicts} if verdicts else {})}
@@ -187,9 +148,15 @@ def link_reviews(proj: Project, results_dir: Path, profile: str = PROFILE,
     """Every dependency with its review state, against the review file (or `reviews`)."""
     if reviews is None:
         reviews, _ = read_reviews(reviews_path(proj.records_dir))
-    prints = Fingerprints(proj, results_dir, profile)
+    return judge_links(project_reading(proj, results_dir, profile), reviews)
+
+
+def judge_links(reading: Reading, reviews: dict) -> list[LinkReview]:
+    """Every dependency of `reading` with its review state against `reviews` (the review
+    file's entries)."""
+    prints = Fingerprints(reading)
     out = []
-    for d in dependencies(proj):
+    for d in reading.deps:
         stored = (reviews.get(d.record) or {}).get(d.target)
         review = LinkReview(d.record, d.target, d.rel, "unreviewed", holder=d.holder, loc=d.loc)
         if stored is not None:
@@ -225,16 +192,21 @@ def moved(target: str, was: dict, now: dict) -> list[str]:
 def review(proj: Project, results_dir: Path, record_ids: list[str],
            profile: str = PROFILE) -> tuple[Path, dict[str, int]]:
     """Record what each of `record_ids` rests on now; (the review file, links per record)."""
+    return write_reviews(reviews_path(proj.records_dir), project_reading(proj, results_dir, profile),
+                         record_ids)
+
+
+def write_reviews(path: Path, reading: Reading, record_ids: list[str]) -> tuple[Path, dict[str, int]]:
+    """`review` of what `reading` says, into the review file `path`."""
     from litrec.util.atomic import replace_file
 
-    path = reviews_path(proj.records_dir)
     reviews, problem = read_reviews(path)
     if problem is not None:
         reviews = {}
-    prints = Fingerprints(proj, results_dir, profile)
+    prints = Fingerprints(reading)
     counts = {}
     for rid in record_ids:
-        targets = [d.target for d in dependencies(proj) if d.record == rid]
+        targets = [d.target for d in reading.deps if d.record == rid]
         reviews[rid] = {t: prints.of(t) for t in targets}
         counts[rid] = len(targets)
         if not targets:
@@ -247,15 +219,18 @@ def baseline(proj: Project, results_dir: Path) -> tuple[Path, int, int] | None:
     """Record what every record rests on now, when the project has no review file yet: (the
     file, records, links), or None when there is a file already or nothing rests on anything
     (the file waits for the first link). `OSError` when the file cannot be written."""
-    path = reviews_path(proj.records_dir)
+    return record_baseline(reviews_path(proj.records_dir), project_reading(proj, results_dir))
+
+
+def record_baseline(path: Path, reading: Reading) -> tuple[Path, int, int] | None:
+    """`baseline` of what `reading` says, into the review file `path`."""
     if path.exists() or path.is_symlink():
         return None
-    deps = dependencies(proj)
-    records = sorted({d.record for d in deps})
+    records = sorted({d.record for d in reading.deps})
     if not records:
         return None
-    review(proj, results_dir, records)
-    return path, len(records), len(deps)
+    write_reviews(path, reading, records)
+    return path, len(records), len(reading.deps)
 
 
 def suspects(proj: Project, results_dir: Path, reviews: dict | None = None

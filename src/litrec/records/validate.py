@@ -39,19 +39,27 @@ class Checked:
     cache_note: str = ""  # why the cache could not be used, when it could not
     edge_list: list = field(default_factory=list)  # when the checks between records ran
     registry: Any = None  # the registry (with want_models, or when it was read)
-    # with want_models only: the valid records' models and files
-    models: dict[str, Any] = field(default_factory=dict)
-    paths: dict[str, Path] = field(default_factory=dict)
+    models: dict[str, Any] = field(default_factory=dict)  # with want_models only: the valid records'
+    paths: dict[str, Path] = field(default_factory=dict)  # each valid record's file
     # found on the way: the first file of each valid id, every id written, problems
     winner: dict[str, int] = field(default_factory=dict, repr=False)
     known: set[str] = field(default_factory=set, repr=False)
     dups: list[Diagnostic] = field(default_factory=list, repr=False)
     between: list[Diagnostic] = field(default_factory=list, repr=False)
+    _files: Any = field(default=None, repr=False)
 
     @property
     def errors(self) -> list[Diagnostic]:
         """The diagnostics that are errors."""
         return [d for d in self.diagnostics if d.severity == "error"]
+
+    def facts(self) -> dict[str, Any]:
+        """Each valid record's `Facts` (`litrec.records.filecheck`), as checked in this run or
+        kept by the cache for the bytes checked: what a later stage reads of the records
+        without building their models (`litrec.records.suspect`)."""
+        from litrec.records.filecheck import Facts
+
+        return {rid: Facts._make(self._files.facts(i)) for rid, i in self.winner.items()}
 
 
 def default_analysis_dir(records_dir: Path) -> Path:
@@ -101,9 +109,10 @@ def check_collection(records_dir: Path, analysis_dir: Path | None = None, *,
         cache.save(files.rels, files.results, files.fresh)
     out.cache_note = cache.refused
     out.registry = registry
+    out.paths = {rid: Path(names[i]) for rid, i in out.winner.items()}
+    out._files = files
     if want_models:
         out.models = {rid: files.models[i] for rid, i in out.winner.items()}
-        out.paths = {rid: Path(names[i]) for rid, i in out.winner.items()}
     return out
 
 
