@@ -450,3 +450,23 @@ def test_graph_has_a_legend_whole_labels_and_nodes_filled_by_verdict(built):
     # the label is whole (wrapped by Mermaid), never cut with an ellipsis
     assert "#8230;" not in whole
     assert "ARXIV-2212.07677: Transformers learn in-context by gradient descent" in whole
+
+
+def test_a_record_page_draws_its_graph_with_the_legend_of_the_graph_page(built):
+    """A record's neighbourhood graph says what its shapes, fills and arrows mean, as the whole
+    graph does (one function, `litrec.site.graph.legend`): for the kinds and relations it draws,
+    with its own record, drawn with a thick outline, named."""
+    def legend(page: str) -> str:
+        html = (built.out / page).read_text(encoding="utf-8")
+        html = html[html.index('id="graph"'):] if page.startswith("records/") else html
+        return text(html[html.index('class="lr-legend"'):html.index('class="mermaid"')])
+
+    own, whole = legend("records/NOTE-621.html"), legend("graph.html")
+    for words in ("Literature (rectangle)", "Notes (rounded box)", "Theories (stadium)",
+                  "The thick outline is this record, NOTE-621.", "reading of", "uses", "source of"):
+        assert words in own, words
+    for words in ("Decisions", "Anthology", "keeps", "held under"):  # drawn on the graph page only
+        assert words in whole and words not in own, words
+    fills = re.compile(r"Fill: .*? no claims")  # the verdict tones: the same words on both
+    assert fills.search(own).group(0) == fills.search(whole).group(0)
+    assert "holds (reproduced)" in fills.search(own).group(0)

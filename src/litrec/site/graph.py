@@ -121,10 +121,13 @@ def _tooltip(data: SiteData, rid: str) -> str:
                          LABEL_LIMIT)
 
 
-def legend(data: SiteData, kinds: list[str], rels: list[str], nodes: bool = True) -> str:
-    """What the drawing's shapes, fills and arrows mean, as HTML: each kind shown with its shape
-    and outline, each verdict tone with its fill, each relation drawn with what it says
-    (`nodes` False: the arrows only, for the graph of kinds)."""
+def legend(data: SiteData, rids, rels, nodes: bool = True, focus: str | None = None) -> str:
+    """What a drawing's shapes, fills and arrows mean, as HTML, the one legend of every graph:
+    the kind of each record drawn (`rids`) with its shape and outline, each verdict tone with
+    its fill, each relation drawn (`rels`) with what it says; `focus`, the record whose page
+    it is, drawn with a thick outline (`nodes` False: the arrows only, for the graph of kinds)."""
+    drawn = {data.project.records[r].kind for r in rids}
+    kinds = [k for k in KINDS if k in drawn]
     shapes = [f'{_swatch(kind_shape(k)[0], "#ffffff", _stroke(k))} {esc(KIND[k].label)} '
               + span("lr-reason", f"({esc(kind_shape(k)[0])})") for k in kinds]
     fills = [f'{_swatch("rectangle", fill, "#6b7280")} {esc(name)} '
@@ -132,12 +135,14 @@ def legend(data: SiteData, kinds: list[str], rels: list[str], nodes: bool = True
              for name, fill, verdicts in TONES]
     fills.append(f'{_swatch("rectangle", NO_CLAIMS, "#6b7280")} no claims')
     arrows = [f"{code(rel_text(r))} " + span("lr-reason", esc(RELATIONS[r].description))
-              for r in rels if r in RELATIONS]
+              for r in sorted(set(rels)) if r in RELATIONS]
+    here = (f" The thick outline is this record, {esc(focus)}." if focus is not None else "")
     if not nodes:
         return ('<div class="lr-legend">' + p("<strong>Arrows</strong>: the links between kinds, "
                                                "by relation. " + " · ".join(arrows)) + "</div>\n")
     return ('<div class="lr-legend">'
-            + p("<strong>Shape and outline</strong>: the kind of record. " + " · ".join(shapes))
+            + p("<strong>Shape and outline</strong>: the kind of record. " + " · ".join(shapes)
+                + here)
             + p("<strong>Fill</strong>: the worst verdict of the record's own claims at "
                 f"{code(data.profile)}. " + " · ".join(fills))
             + p("<strong>Arrows</strong>: one per link, from the record that writes it, named "
@@ -166,8 +171,9 @@ def _swatch(shape: str, fill: str, stroke: str) -> str:
             f'stroke-width="1.5">{body}</g></svg>')
 
 
-def record_graph(data: SiteData, rid: str) -> tuple[str, int]:
-    """The record, its links and backlinks; returns (Mermaid source, links left out)."""
+def record_graph(data: SiteData, rid: str) -> tuple[str, int, str]:
+    """The record, its links and backlinks; returns (Mermaid source, links left out, the
+    drawing's legend)."""
     edges = list(data.out_edges.get(rid, ()))
     for group in data.project.incoming(rid).values():
         edges.extend(group)
@@ -177,9 +183,9 @@ def record_graph(data: SiteData, rid: str) -> tuple[str, int]:
         for n in (e.source, e.target):
             if n not in nodes:
                 nodes.append(n)
-    return _graph(data, nodes, [(e.source, e.label, e.target) for e in shown],
-                  data.record_page(rid), rid), \
-        len(edges) - len(shown)
+    return (_graph(data, nodes, [(e.source, e.label, e.target) for e in shown],
+                   data.record_page(rid), rid),
+            len(edges) - len(shown), legend(data, nodes, [e.rel for e in shown], focus=rid))
 
 
 def whole_graph(data: SiteData) -> tuple[str, bool]:

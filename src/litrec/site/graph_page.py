@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from litrec.records.kinds import KINDS
 from litrec.site.data import SiteData
 from litrec.site.graph import legend, whole_graph
 from litrec.site.index_pages import WIDE
@@ -20,9 +19,8 @@ def graph_page(data: SiteData) -> str:
         text = (f"The record has {n} records and {m} typed links: too many to draw at once, so "
                 "this graph shows the kinds of record and how many links of each relation join "
                 "them. Each record's page draws its own neighbourhood.")
-    kinds = [k for k in KINDS if any(r.kind == k for r in data.project.records.values())]
-    rels = sorted({e.rel for e in data.project.edges})
+    rels = [e.rel for e in data.project.edges]
     return WIDE + "# Graph\n" + block(p(text + " Hover over a box for its kind and verdict; "
                                          "click it for its page."),
-                                       legend(data, kinds, rels, nodes=full),
+                                       legend(data, data.project.records, rels, nodes=full),
                                        pre(graph, "mermaid", searchable=False))

@@ -102,10 +102,10 @@ def record_page(data: SiteData, rid: str) -> str:
     if getattr(rec, "discrepancies", None):
         out.append(_discrepancies(data, rec, page))
     out.append(_links(data, rec, page))
-    graph, left = record_graph(data, rid)
+    graph, left, key = record_graph(data, rid)
     note = p(f"<em>{left} more links are listed above, not drawn.</em>") if left else ""
     shown = os.path.relpath(data.project.paths[rid], data.project.records_dir.parent)
-    out.append("## Graph\n" + block(pre(graph, "mermaid", searchable=False), note,
+    out.append("## Graph\n" + block(key, pre(graph, "mermaid", searchable=False), note,
                                    p(f"Source: {code(shown)}", "lr-source")))
     return "\n".join(out)
 
