@@ -226,6 +226,29 @@ def test_duplicate_ids(project, cli):
         "records/extra/NOTE-621.yaml; give each record its own id"]
 
 
+def test_two_literature_records_with_one_bibtex_key(tmp_path, cli, monkeypatch):
+    """`export bibtex` would write two entries under one key: refused at the second record's
+    `bibtex_key`, naming the first; a third with a key of its own is not."""
+    monkeypatch.chdir(tmp_path)
+    for n, key in ((1, "lovelace1843"), (2, "lovelace1843"), (3, "babbage1837")):
+        write(tmp_path, f"literature/ARXIV-0000.0000{n}.yaml",
+              f"id: ARXIV-0000.0000{n}\nkind: literature\ntitle: Paper {n}\n"
+              f"authors: [Ada Lovelace]\nyear: 1843\nbibtex_key: {key}\n")
+    code, out, _ = cli("validate")
+    assert code == 1
+    assert errors(out) == [
+        "records/literature/ARXIV-0000.00002.yaml:6:13: bibtex_key: bibtex_key 'lovelace1843' is "
+        "already the key of ARXIV-0000.00001 (records/literature/ARXIV-0000.00001.yaml): `litrec "
+        "export bibtex` would write two entries under one key; give this record a key of its own, "
+        "or remove its bibtex_key to have one generated"]
+    assert cli("validate", "--no-cache")[:2] == (code, out)
+    second = tmp_path / "records/literature/ARXIV-0000.00002.yaml"
+    second.write_text(second.read_text(encoding="utf-8").replace("lovelace1843", "lovelace1843b"),
+                      encoding="utf-8")
+    code, out, _ = cli("validate")
+    assert code == 0 and errors(out) == []
+
+
 # ---------------------------------------------------------------- links
 
 

@@ -3,7 +3,8 @@
 Each check adds diagnostics to the collection and never stops at the first:
 dangling records and claims (with did-you-mean), relation kinds, cycles in
 acyclic relations, `supersedes` against `status`, claims naming unregistered
-analyses, and the anthology's keeps/rejects against the notes that use a claim.
+analyses, the anthology's keeps/rejects against the notes that use a claim, and
+one citation key (`bibtex_key`) kept by two literature records.
 
 The checks read each record's `Facts` (plain data, `litrec.records.filecheck`), never
 its model: validation can take them from the cache without building models.
@@ -67,6 +68,7 @@ def run_checks(col: Collection, known: set[str]) -> None:
     check_acyclic(col)
     check_supersedes(col)
     check_anthology(col)
+    check_bibtex_keys(col)
     for rid in sorted(col.records):
         rec = col.records[rid]
         if rec.partial:
@@ -317,3 +319,25 @@ def check_anthology(proj: Collection) -> None:
                 f"{e.source} uses {what}, which {anth} (the anthology's entry for {e.target}) rejects "
                 f"({proj.display(proj.paths[anth])}); use a claim the anthology keeps, or record "
                 "the disagreement with 'contradicts'", "anthology-rejects", record=e.source))
+
+
+def check_bibtex_keys(proj: Collection) -> None:
+    """One `bibtex_key` per literature record: `litrec export bibtex` would write two entries of
+    one key, and a citation of it would name either. Reported at each record after the first
+    (in id order) that keeps it, naming the first."""
+    first: dict[str, str] = {}
+    for rid in sorted(proj.records):
+        key = proj.records[rid].bibtex_key
+        if not key:
+            continue
+        if key not in first:
+            first[key] = rid
+            continue
+        other = first[key]
+        line, col = locate(proj.root(rid), ("bibtex_key",))
+        proj.diagnostics.append(Diagnostic(
+            proj.display(proj.paths[rid]), line, col, "bibtex_key",
+            f"bibtex_key '{excerpt(key)}' is already the key of {other} "
+            f"({proj.display(proj.paths[other])}): `litrec export bibtex` would write two entries "
+            "under one key; give this record a key of its own, or remove its bibtex_key to have "
+            "one generated", "duplicate-bibtex-key", record=rid))

@@ -42,6 +42,7 @@ class Facts(NamedTuple):
     partial: bool
     known_from: str | None
     reading: tuple = ()    # what a record resting on this one read of it (`reading_of`)
+    bibtex_key: str | None = None  # a literature record's citation key, as written
 
 
 def folded(value: Any) -> str:
@@ -73,7 +74,8 @@ def facts_of(rec: Any) -> Facts:
                    for i, c in enumerate(getattr(rec, "claims", None) or ()))
     discs = tuple(d.analysis for d in getattr(rec, "discrepancies", None) or ())
     return Facts(rec.id, rec.kind, tuple(rec.refs()), claims, discs,
-                 getattr(rec, "status", None), rec.partial, rec.known_from, reading_of(rec))
+                 getattr(rec, "status", None), rec.partial, rec.known_from, reading_of(rec),
+                 getattr(rec, "bibtex_key", None))
 
 
 def salvaged_facts(path: str, root: Path, key: tuple | None = None) -> Facts | None:
