@@ -231,7 +231,7 @@ class Cache:
             found.key, self._registry, self.changed = key, found, True
         return found
 
-    def save(self, rels: list[str], results: list[FileEntry], fresh: dict[int, tuple]) -> None:
+    def save(self, rels: list[str], results: list[FileEntry], fresh: dict[int, tuple | None]) -> None:
         """Keep every file's entry (`fresh`: the facts of those checked this run, by index),
         when anything changed; silent when it cannot."""
         if not self.on or not (self.changed or fresh or len(rels) != len(self.files)):

@@ -116,7 +116,7 @@ def _reviews(records: Path, analysis: Path, results: Path, checked, strict: bool
     """Suspect links, when the project keeps a review file (reviews.yaml): a warning each at the
     link, an information note for each link never reviewed; empty without the file."""
     from litrec.records.suspect import reviews_path
-    from litrec.util.diagnostics import Diagnostic, PathDisplay, format_field
+    from litrec.util.diagnostics import Diagnostic, PathDisplay, Severity, format_field
 
     path = reviews_path(records)
     if not path.exists():
@@ -134,7 +134,7 @@ def _reviews(records: Path, analysis: Path, results: Path, checked, strict: bool
             msg = (f"suspect: {r.record} rests on {r.target} ({r.rel}), which moved since "
                    f"{r.record} was last reviewed: {'; '.join(r.moved)}. Read it again, then "
                    f"`litrec review {r.record}`{hint}")
-            severity = "error" if strict else "warning"
+            severity: Severity = "error" if strict else "warning"
         else:
             msg = (f"{r.record} rests on {r.target} ({r.rel}) and was never reviewed against it; "
                    f"`litrec review {r.record}` records what it rests on now")
@@ -166,7 +166,8 @@ def _links(records: Path, analysis: Path, results: Path, paths: dict, reading: C
         return problem
     from litrec.records.yamlsafe import LazyRoot, locate
 
-    got, roots = reading(), {}
+    got = reading()
+    roots: dict[str, LazyRoot] = {}
     out = []
     for r in judge_links(got, stored):
         file, line, col = str(paths[r.holder]), 0, 0

@@ -178,7 +178,8 @@ def moved(target: str, was: dict, now: dict) -> list[str]:
     if "statement" in now and was.get("statement") != now["statement"]:
         out.append("its statement changed")
     if "content" in now and was.get("content") != now["content"]:
-        before = was.get("verdicts") if isinstance(was.get("verdicts"), dict) else {}
+        before = was.get("verdicts")
+        before = before if isinstance(before, dict) else {}
         after = now.get("verdicts") or {}
         for cid in sorted(set(before) | set(after)):
             if before.get(cid) != after.get(cid):

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from litrec.cache.vcache import Between, Cache, FileEntry, Registry
 from litrec.records.discover import id_position, map_files, scan_record_names
@@ -191,7 +191,8 @@ def _between(out: Checked, files: _Files, analysis_dir: Path, reg: Registry, dis
     from litrec.records.checks import Collection, run_checks
     from litrec.records.filecheck import Facts, salvaged_facts
 
-    facts = {rid: Facts._make(files.facts(i)) for rid, i in out.winner.items()}
+    # a winner is a valid record, so it has facts
+    facts = {rid: Facts._make(cast(tuple, files.facts(i))) for rid, i in out.winner.items()}
     paths = {rid: files.names[i] for rid, i in out.winner.items()}
     for i, res in enumerate(files.results):
         if res.parsed and res.record is None and res.key is not None:  # YAML, not a valid record
@@ -232,7 +233,7 @@ def _registry(analysis_dir: Path, display, cache: Cache, want_models: bool):
     problems: list[Diagnostic] = []
     reg = load_registry(analysis_dir, problems, display)
     names = tuple(sorted(reg.entries))
-    metrics = tuple((n, None if reg.metrics.get(n) is None else tuple(sorted(reg.metrics[n])))
+    metrics = tuple((n, None if (declared := reg.metrics.get(n)) is None else tuple(sorted(declared)))
                     for n in names)
     found = cache.keep_registry(analysis_dir, reg.exists, names, problems, metrics)
     return (reg if want_models else None), found
