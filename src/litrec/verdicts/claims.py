@@ -128,7 +128,9 @@ class ClaimStatus:
     stored_verdict: str | None = None  # expectation changed: the verdict under the stored ones
     new_verdict: str | None = None     # ... and under the new ones, shown beside it
     stored_outcomes: list[Outcome] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)  # about its result: a figure missing on disk
+    # its result state's warnings (`litrec.runs.state.ResultState.warnings`): a located line per
+    # figure the result lists that is not on disk (a sealed result is `modified` then too)
+    warnings: list[str] = field(default_factory=list)
     verdicts: dict[str, str | None] = field(default_factory=dict)  # at each of SCALES (with_scales)
     other_machine: bool = False  # stale only because its result was computed on another CPU
     extension_of: str | None = None  # an extension row: the claim whose verdict it leaves alone
