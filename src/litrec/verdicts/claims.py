@@ -184,7 +184,8 @@ def _provenance(result: dict) -> dict:
     keys = ("code_hash", "content_hash", "git", "versions", "platform", "device", "seed", "seeds",
             "started", "wall_time_s", "config", "sweep", "litrec")
     out = {k: result.get(k) for k in keys if k in result}
-    git = result.get("git") if isinstance(result.get("git"), dict) else {}
+    git = result.get("git")
+    git = git if isinstance(git, dict) else {}
     out["commit"] = git.get("commit")  # the interface's per-result commit (null outside git)
     kept = kept_summary(result)  # points computed in an earlier, interrupted sitting
     if kept is not None:
@@ -282,7 +283,8 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path, exp
     if by:
         st.provenance["signer" if signed == "signed" else "signature_problem"] = by
     seeds, st.seeds = seed_metrics(result)
-    noise = result.get("noise") if isinstance(result.get("noise"), dict) else {}
+    noise = result.get("noise")
+    noise = noise if isinstance(noise, dict) else {}
     try:
         st.outcomes = [evaluate(e, seeds, noise) for e in expect]
     except MissingMetric as exc:
