@@ -99,18 +99,22 @@ def salvaged_facts(path: str, root: Path, key: tuple | None = None) -> Facts | N
             or rid.strip() != Path(path).stem:
         return None
     refs = []
-    for i, ln in enumerate(data.get("links") if isinstance(data.get("links"), list) else ()):
+    links = data.get("links")
+    for i, ln in enumerate(links if isinstance(links, list) else ()):
         if (isinstance(ln, dict) and isinstance(ln.get("rel"), str) and ln["rel"] in m.RELATIONS
                 and isinstance(ln.get("target"), str) and m.REF_RE.match(ln["target"])):
             refs.append((ln["rel"], ln["target"], ("links", i, "target")))
     claims = []
-    for i, c in enumerate(data.get("claims") if isinstance(data.get("claims"), list) else ()):
+    written = data.get("claims")
+    for i, c in enumerate(written if isinstance(written, list) else ()):
         if not isinstance(c, dict) or not isinstance(c.get("id"), str):
             continue
-        check = c.get("check") if isinstance(c.get("check"), dict) else {}
+        check = c.get("check")
+        check = check if isinstance(check, dict) else {}
         analysis = check.get("analysis") if isinstance(check.get("analysis"), str) else None
         metrics = []
-        for j, e in enumerate(check.get("expect") if isinstance(check.get("expect"), list) else ()):
+        expect = check.get("expect")
+        for j, e in enumerate(expect if isinstance(expect, list) else ()):
             for name in ("metric", "ref", "low", "high"):
                 if isinstance(e, dict) and isinstance(e.get(name), str):
                     metrics.append((e[name], ("claims", i, "check", "expect", j, name)))
@@ -128,7 +132,7 @@ def check_file(path: str, root: Path, want_model: bool = False):
     try:
         raw, key = read_record(path, root)
     except (Refused, OSError) as exc:
-        entry = (None, False, None, (read_problem(exc),), None)
+        entry: tuple = (None, False, None, (read_problem(exc),), None)
         return (entry, None) if want_model else entry
     parsed, raw_id, problems, facts, model = check_bytes(Path(path), raw)
     entry = (key, parsed, raw_id, problems, facts)
