@@ -19,6 +19,7 @@ import importlib.machinery
 import socket
 import sys
 from pathlib import Path
+from typing import cast
 
 from litrec.util.errors import InputsChanged, SweepError
 
@@ -126,7 +127,9 @@ def load_analysis(root: str, package: str, module: str, expected: dict[str, str]
     if spec is None:
         raise SweepError(f"cannot import the analysis package '{package}' on {socket.gethostname()}: "
                          f"it is neither in {root} nor on PYTHONPATH")
-    where = str(Path(spec.origin).parent if spec.origin else list(spec.submodule_search_locations)[0])
+    # no origin: a namespace package, which has its folders
+    where = str(Path(spec.origin).parent if spec.origin
+                else list(cast("list[str]", spec.submodule_search_locations))[0])
     base = Path(where).parent
     _EXPECTED = None if expected is None else {str(base / rel): d for rel, d in expected.items()}
     if _stale(package, where):

@@ -71,7 +71,7 @@ def bound_names(tree: ast.Module) -> dict[str, ast.AST]:
     """Names bound at module level, with the statement that binds each."""
     names: dict[str, ast.AST] = {}
     for node in tree.body:
-        targets: list[ast.AST] = []
+        targets: list[ast.expr] = []
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names[node.name] = node
         elif isinstance(node, ast.Assign):
@@ -113,11 +113,11 @@ def source_problems(source: str) -> list[str]:
     run_seeds = names.get("run_seeds")
     if isinstance(run_seeds, (ast.FunctionDef, ast.AsyncFunctionDef)):
         args = run_seeds.args
-        positional = [a.arg for a in args.posonlyargs + args.args]
-        if len([a for a in positional if a != "progress"]) < 2 and args.vararg is None:
+        params = [a.arg for a in args.posonlyargs + args.args]
+        if len([a for a in params if a != "progress"]) < 2 and args.vararg is None:
             problems.append("run_seeds() must take the config and the seeds; define "
                             "run_seeds(config, seeds, progress=None)")
-        elif "progress" not in positional + [a.arg for a in args.kwonlyargs] and args.kwarg is None:
+        elif "progress" not in params + [a.arg for a in args.kwonlyargs] and args.kwarg is None:
             problems.append("run_seeds() takes no 'progress' argument; define "
                             "run_seeds(config, seeds, progress=None)")
         if "SEEDS" not in names:
@@ -216,7 +216,7 @@ def check_output(out: Any, where: str, fn: str = "run", declared: Any = None) ->
         shown = ", ".join(extra[:8]) + (f" and {len(extra) - 8} more" if len(extra) > 8 else "")
         out = {**out, "notes": [*notes, f"{where}.{fn} returned metrics its METRICS do not "
                                          f"declare: {shown}; add them to METRICS"]}
-    return out  # type: ignore[return-value]
+    return out
 
 
 def check_seed_outputs(outs: Any, seeds: list[int], where: str,
@@ -266,7 +266,8 @@ def source_metrics(source: str) -> frozenset[str] | None:
     except SyntaxError:
         return None
     value = getattr(bound_names(tree).get("METRICS"), "value", None)
-    if isinstance(value, (ast.Tuple, ast.List, ast.Set)) and all(
-            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts):
-        return frozenset(e.value for e in value.elts)  # type: ignore[union-attr]
+    if isinstance(value, (ast.Tuple, ast.List, ast.Set)):
+        texts = [e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        if len(texts) == len(value.elts):
+            return frozenset(texts)
     return None

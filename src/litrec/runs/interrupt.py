@@ -27,8 +27,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-_STOPS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
-_state = {"noted": None, "deferring": 0, "active": 0}
+_STOPS: dict[int, str] = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
+_state: dict[str, Any] = {"noted": None, "deferring": 0, "active": 0}  # noted: a signal or None
 TICK_S = 0.25  # how often a wait of a run looks for a stop that was swallowed
 
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -133,7 +133,7 @@ def _module_file(mod) -> str | None:
 
 
 def check(obs: Observation, package: str, code_files: dict[str, str] | None,
-          data: dict[str, str] | None, loaded: dict[str, str], editable: list[str] = ()) -> None:
+          data: dict[str, str] | None, loaded: dict[str, str], editable: Sequence[str] = ()) -> None:
     """UndeclaredInput unless every file the point read and every module loaded inside the
     project is one of its inputs: a module or file of the analysis package `package` that was
     compiled from hashed bytes (`loaded`: absolute path -> hash, and `code_files`), a

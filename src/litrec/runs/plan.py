@@ -53,7 +53,7 @@ def plan_run(proj: Project, results_dir: Path, profile: str, targets: list[str],
     names, claims = resolve_targets(proj, targets)
     declared = proj.registry.profiles if proj.registry is not None else {}
     without = [] if targets else [n for n in names
-                                  if declared.get(n) is not None and profile not in declared[n]]
+                                  if (has := declared.get(n)) is not None and profile not in has]
     states = result_states(proj.registry, results_dir, [n for n in names if n not in without], profile)
     todo = []
     for name, st in states.items():

@@ -10,6 +10,7 @@ run code from elsewhere, so it is an error.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Callable
@@ -114,7 +115,7 @@ def load_registry(analysis_dir: Path, diags: list[Diagnostic],
                                     f"module {display(path)} cannot be read: {exc}", "registry"))
             continue
         profiles, problems, metrics = fact(root, f"contract-metrics {path}", raw,
-                                              lambda source=source: _contract(source))
+                                              functools.partial(_contract, source))
         reg.profiles[name] = None if profiles is None else frozenset(profiles)
         reg.metrics[name] = None if metrics is None else frozenset(metrics)
         for problem in problems:

@@ -67,7 +67,7 @@ def _reproduce(records, analysis, results, profile, targets, executor, force, co
         statuses = [ClaimStatus.from_row(r) for r in kept.claims] if kept else None
     except (TypeError, ValueError):  # rows of another shape: never trusted, worked out again
         statuses = None
-    if statuses is not None:
+    if statuses is not None and kept is not None:  # (statuses: from what was kept)
         return Outcome(statuses, [], kept.current, without_profile=kept.without_profile)
     from litrec.runs.executors import ExecutorSpec, prestart  # something may run: workers start now
 

@@ -22,6 +22,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from litrec.runs.result_checks import RERUN, field_name, json_line, result_problem
@@ -30,6 +31,7 @@ from litrec.util.atomic import fresh_dir, fresh_name, replace_file, sync_dir, wr
 from litrec.util.confine import Refused, project_root, read_file
 from litrec.util.errors import DamagedResult, ResultsLocked, ResultsUnwritable
 
+fcntl: ModuleType | None
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not on Windows: no lock, one run at a time by hand

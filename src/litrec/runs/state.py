@@ -141,9 +141,10 @@ def check_profile(registry: Registry | None, results_dir: Path, profile: str) ->
     when one cannot be read so, any profile is let through.
     """
     declared = list(registry.profiles.values()) if registry is not None else []
-    if any(p is None for p in declared):
+    sets = [p for p in declared if p is not None]
+    if len(sets) != len(declared):  # an analysis's profiles could not be read: any goes
         return
-    known = set().union(*declared) | stored_profiles(Path(results_dir))
+    known = set().union(*sets) | stored_profiles(Path(results_dir))
     if known and profile not in known:
         raise ProfileError(f"--profile: unknown profile '{profile}'; known profiles: "
                            f"{', '.join(sorted(known))} (the analyses' PROFILES and the stored results)")

@@ -155,8 +155,9 @@ def _check_worker(point: Point, versions: dict) -> None:
         raise SweepError(f"worker {host} has {', '.join(diff)}; install the same constraints "
                          "file on the workers")
     if point.deps:
-        here = dependency_versions(tuple(point.deps))
-        diff = [f"{k} {here.get(k)} (the run has {v})" for k, v in point.deps.items() if here.get(k) != v]
+        installed = dependency_versions(tuple(point.deps))
+        diff = [f"{k} {installed.get(k)} (the run has {v})" for k, v in point.deps.items()
+                if installed.get(k) != v]
         if diff:
             raise SweepError(f"worker {host} has {', '.join(diff)}; install the same constraints "
                              "file (and the same source of an editable install) on the workers")
@@ -174,7 +175,8 @@ def _check_worker(point: Point, versions: dict) -> None:
     diff = [f"{k} {here[k]!r} (the run has {want.get(k)!r})" for k in here if here[k] != want.get(k)]
     if diff:
         hint = ""
-        stored = want.get("env") if isinstance(want.get("env"), dict) else {}
+        stored = want.get("env")
+        stored = stored if isinstance(stored, dict) else {}
         if any(env.get(k) != stored.get(k)
                for k in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")):
             hint = (" (a `dask worker`'s nanny sets OMP_NUM_THREADS, MKL_NUM_THREADS and "
