@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tests.conftest import FIXTURES, REPO
 
 
@@ -41,3 +43,13 @@ def test_cores_are_counted_in_one_place():
                 if p.name not in ("cores.py", "machine.py")  # machine.py records the CPU count
                 and "os.cpu_count()" in p.read_text(encoding="utf-8")]
     assert asking == [] and counting == []
+
+
+def test_structures_are_hashed_in_one_place():
+    """Canonical JSON (sorted keys) is written by `litrec.util.canonical` only: a second
+    serializer with other options would hash the same data two ways."""
+    found = [p.relative_to(REPO).as_posix() for p in (REPO / "src" / "litrec").rglob("*.py")
+             if p.name != "canonical.py"
+             and re.search(r"json\.dumps\([^)]*sort_keys=True[^)]*\)\.encode|sha256\(json\.dumps",
+                           p.read_text(encoding="utf-8"))]
+    assert found == []

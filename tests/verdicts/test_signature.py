@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from litrec.runs.seal import _canonical
+from litrec.runs.seal import canonical
 from tests.verdicts.toyproject import claim, litrec, site_pages, status, write_project
 
 pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None,
@@ -68,7 +68,7 @@ def test_a_forged_seal_on_a_signed_result_is_a_bad_signature(signed, tmp_path):
     for p in data["points"]:  # every seed made to pass, and the seal recomputed to match
         p["metrics"]["loss_trained"] = 0.05
     data["metrics"]["loss_trained"] = 0.05
-    data["content_hash"] = hashlib.sha256(_canonical(data)).hexdigest()
+    data["content_hash"] = hashlib.sha256(canonical(data)).hexdigest()
     path.write_text(json.dumps(data, indent=2))
     val = litrec("validate", cwd=root).stdout
     assert "modified since litrec wrote it" not in val  # the seal alone cannot tell

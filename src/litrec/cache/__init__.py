@@ -132,8 +132,9 @@ def litrec_closure(entries, folder: Path | None = None) -> tuple[str, ...]:
     transitively (imports inside functions too: a superset of what loading them loads), as
     sorted names for `litrec_code_hash`. Read from the source in `folder` (litrec's own
     package folder by default), never imported: a key that lists its modules by hand misses
-    the one an edit adds; LookupError for an entry that is not there. A line scan, not a parse (a parse of 30 modules costs 100 ms a key):
-    an import statement is one a line starts with, as litrec's style (ruff's isort) writes it."""
+    the one an edit adds; LookupError for an entry that is not there. A line scan, not a
+    parse (a parse of 30 modules costs 100 ms a key): an import statement is one a line
+    starts with, as litrec's style (ruff's isort) writes it."""
     here = folder or Path(__file__).resolve().parent.parent
     gone = [e for e in entries if not (here / f"{e}.py").is_file()]
     if gone:  # a module moved or renamed and its key's entry left behind: a bug, said at once

@@ -67,6 +67,7 @@ from litrec.runs.packages import (
     short_version,
     versioned_packages,
 )
+from litrec.util.canonical import canonical_digest
 from litrec.util.confine import Refused, project_root, read_file
 from litrec.util.cores import usable_cores
 from litrec.util.errors import InputsChanged
@@ -255,11 +256,9 @@ class Inputs:
 
     def key(self) -> str:
         """A hash of every input: a key for what is computed from them."""
-        import json
-
         body = {"code": self.code_hash, "profile": self.profile, "versions": self.versions,
                 **self.record(), "problems": list(self.problems), "dependencies": self.deps}
-        return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+        return canonical_digest(body, ascii=True, compact=False)  # the form results were keyed in
 
     def matches(self, result: dict) -> bool:
         """Whether a stored result was computed from exactly this."""

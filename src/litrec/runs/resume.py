@@ -39,7 +39,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from litrec.runs.seal import _canonical, seal
+from litrec.runs.seal import canonical, seal
 from litrec.util import jsonread
 from litrec.util.atomic import replace_file
 
@@ -143,7 +143,7 @@ def kept(results_dir: Path, name: str, profile: str, overrides: dict, key: str) 
         return None
     if not isinstance(data, dict) or data.get("key") != key or data.get("overrides") != overrides:
         return None
-    if data.get("content_hash") != hashlib.sha256(_canonical(data)).hexdigest():
+    if data.get("content_hash") != hashlib.sha256(canonical(data)).hexdigest():
         return None
     out = data.get("output")
     if not isinstance(out, dict) or not isinstance(out.get("metrics"), dict):

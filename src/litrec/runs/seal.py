@@ -14,16 +14,17 @@ import json
 from pathlib import Path
 from typing import Any
 
+from litrec.util.canonical import canonical_json
 
-def _canonical(data: dict, by_name: bool = True) -> bytes:
+
+def canonical(data: dict, by_name: bool = True) -> bytes:
     """The result's canonical JSON; `by_name`: figures by file name, not by the folder holding
     them (a write in progress points to a new folder). Results sealed before this was so
     hashed the full paths: `broken_seal` accepts either."""
     body = {k: v for k, v in data.items() if k != "content_hash"}
     if by_name and isinstance(body.get("figures"), dict):
         body["figures"] = {k: str(v).rsplit("/", 1)[-1] for k, v in body["figures"].items()}
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=True).encode("utf-8")
+    return canonical_json(body).encode("utf-8")
 
 
 def seal(payload: dict, figures: dict[str, bytes], default: Any = str) -> dict:
@@ -31,7 +32,7 @@ def seal(payload: dict, figures: dict[str, bytes], default: Any = str) -> dict:
     data = json.loads(json.dumps(payload, default=default))
     data["figure_hashes"] = {name: hashlib.sha256(blob).hexdigest()
                              for name, blob in sorted(figures.items())}
-    data["content_hash"] = hashlib.sha256(_canonical(data)).hexdigest()
+    data["content_hash"] = hashlib.sha256(canonical(data)).hexdigest()
     return data
 
 
@@ -44,8 +45,8 @@ def broken_seal(result: dict, folder: Path) -> str | None:
     stored = result.get("content_hash")
     if not isinstance(stored, str):
         return "it carries no content hash"
-    if (stored != hashlib.sha256(_canonical(result)).hexdigest()  # the older form only if need be
-            and stored != hashlib.sha256(_canonical(result, by_name=False)).hexdigest()):
+    if (stored != hashlib.sha256(canonical(result)).hexdigest()  # the older form only if need be
+            and stored != hashlib.sha256(canonical(result, by_name=False)).hexdigest()):
         return "its content does not match its content hash (edited or damaged since it was written)"
     hashes = result.get("figure_hashes")
     if not isinstance(hashes, dict):

@@ -26,7 +26,6 @@ branch without it ends the run.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +35,7 @@ from litrec.cache import history
 from litrec.util import jsonread
 from litrec.util.gitinfo import head_of
 from litrec.verdicts.ledger import read_history
+from litrec.verdicts.stored import criterion_key
 
 STATES = ("pre-registered", "post hoc", "uncommitted", "unknown")
 TIMEOUT_S = 20.0
@@ -114,7 +114,7 @@ def _when(text: Any) -> dt.datetime | None:
 
 
 def _key(criterion: dict) -> str:
-    return json.dumps(criterion, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return criterion_key(criterion)
 
 
 def _criteria_in(raw: bytes | None) -> dict[str, set[str]]:

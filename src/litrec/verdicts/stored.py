@@ -11,11 +11,10 @@ longer the claim's (`flag_changed`); it is then judged against the stored ones
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from litrec.util.canonical import canonical_digest, canonical_json
 from litrec.verdicts.criteria import criterion
 from litrec.verdicts.judge import MissingMetric, claim_verdict, evaluate
 
@@ -35,14 +34,12 @@ def expectation_record(expect, profile: str | None = None) -> dict:
     None): their text and a hash of their data."""
     expect = judged_in(expect, profile)
     data = [e.model_dump(mode="json") for e in expect]
-    blob = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return {"text": [e.describe() for e in expect],
-            "hash": hashlib.sha256(blob.encode("utf-8")).hexdigest(), "data": data}
+    return {"text": [e.describe() for e in expect], "hash": canonical_digest(data), "data": data}
 
 
 def criterion_key(crit: dict) -> str:
     """A criterion as one comparable string."""
-    return json.dumps(crit, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return canonical_json(crit)
 
 
 def stored_expectations(result: dict, claim: str) -> list[Expectation] | None:
@@ -55,8 +52,7 @@ def stored_expectations(result: dict, claim: str) -> list[Expectation] | None:
     data = stored.get("data")
     if not isinstance(data, list):
         return None
-    blob = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    if hashlib.sha256(blob.encode("utf-8")).hexdigest() != stored.get("hash"):
+    if canonical_digest(data) != stored.get("hash"):
         return None
     try:
         return [Expectation.model_validate(d) for d in data]
