@@ -27,13 +27,13 @@ verdicts come from the stored results.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from litrec.records.reading import PROFILE, Reading, project_reading
+from litrec.util.canonical import canonical_digest, canonical_json
 
 if TYPE_CHECKING:
     from litrec.records.project import Project
@@ -70,8 +70,7 @@ def reviews_path(records_dir: Path) -> Path:
 
 
 def _digest(*parts: Any) -> str:
-    blob = json.dumps(parts, sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
+    return canonical_digest(parts, compact=False, default=str)[:16]  # as baselines were written
 
 
 class Fingerprints:
@@ -287,6 +286,6 @@ def dump(reviews: dict) -> str:
     for rid in sorted(reviews):
         lines.append(f"{json.dumps(rid)}:\n")
         for target in sorted(reviews[rid]):
-            seen = json.dumps(reviews[rid][target], sort_keys=True, ensure_ascii=False)
+            seen = canonical_json(reviews[rid][target], compact=False)
             lines.append(f"  {json.dumps(target)}: {seen}\n")
     return "".join(lines)

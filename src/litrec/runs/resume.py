@@ -42,6 +42,7 @@ from pathlib import Path
 from litrec.runs.seal import canonical, seal
 from litrec.util import jsonread
 from litrec.util.atomic import replace_file
+from litrec.util.canonical import canonical_digest
 
 DIR_VARIABLE = "LITREC_CHECKPOINT_DIR"
 SECONDS_VARIABLE = "LITREC_CHECKPOINT_SECONDS"  # read by the analysis: seconds between checkpoints
@@ -57,8 +58,7 @@ def point_key(module: str, profile: str, config: dict, overrides: dict, seeds,
             "overrides": overrides, "seeds": list(seeds) if seeds is not None else None,
             "code_files": code_files, "versions": versions,
             "python": list(sys.version_info[:3]), "machine": platform.machine()}
-    blob = json.dumps(data, sort_keys=True, default=str, separators=(",", ":"))
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+    return canonical_digest(data, ascii=True, default=str)  # as kept points were keyed
 
 
 def checkpoint_dir(results_dir: str | Path, name: str, profile: str, key: str) -> str | None:

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from litrec.util import jsonread
+from litrec.util.canonical import canonical_json
 from litrec.util.diagnostics import Diagnostic
 from litrec.verdicts.criteria import base_claim
 
@@ -143,8 +144,7 @@ def append(results_dir: Path, name: str, profile: str, entries: list[dict]) -> P
     lines = []
     for i, e in enumerate(entries):
         chained = {"entry": count + i + 1, "prev": None if last is None else line_hash(last), **e}
-        last = json.dumps(_no_nan(json.loads(json.dumps(chained, default=str))),
-                          sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        last = canonical_json(_no_nan(json.loads(json.dumps(chained, default=str))))
         lines.append(last)
     if not lines:
         return path
