@@ -94,9 +94,9 @@ def test_export_json_and_tex_row(project, cli, fmt):
 
 
 def test_export_tex_exits_1_when_two_claims_would_share_a_name(project, cli, monkeypatch):
-    import litrec.tex
+    import litrec.export.tex
 
-    monkeypatch.setattr(litrec.tex, "claim_names",
+    monkeypatch.setattr(litrec.export.tex, "claim_names",
                         lambda proj, refs: ({r: "Same" for r in refs}, []))
     code, _, err = cli("export", "tex")
     assert code == 1 and "would both be \\litrecSamePaperVerdict" in err

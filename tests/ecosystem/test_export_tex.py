@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from litrec.tex import (
+from litrec.export.tex import (
     DIGITS,
     NameClash,
     claim_name,

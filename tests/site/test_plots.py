@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from litrec.records.expectation import Expectation
 from litrec.site.plots import WIDTH, interval_plot, row_of, rule
-from litrec.verdicts.expectation import Expectation
 from litrec.verdicts.judge import evaluate
 
 SEEDS = [{"err": 1e-16, "loss": 0.20, "gd": 0.201, "cos": 0.995, "lo": 0.1, "hi": 0.2, "xs": [1, 2]},

@@ -470,7 +470,7 @@ def test_a_status_row_round_trips(project):
 def test_a_changed_expectation_is_its_own_state_judged_against_the_stored_one(project, cli):
     proj = load_project(project / "records")
     _, claim = proj.claim(P1)
-    from litrec.verdicts.expectation import Expectation
+    from litrec.records.expectation import Expectation
 
     # stored: the f64 error must be below 1e-14 (fails at 1e-12); now: below 1e-10 (holds)
     old = [e.model_copy(update={"value": 1e-14}) if i == 0 else e

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from litrec.verdicts.expectation import Expectation
+from litrec.records.expectation import Expectation
 from litrec.verdicts.judge import evaluate, leaning
 from tests.verdicts.toyproject import claim, litrec, status, write_project
 

@@ -7,8 +7,8 @@ import shutil
 
 import pytest
 
+from litrec.records.expectation import Expectation
 from litrec.verdicts.claims import expectation_record
-from litrec.verdicts.expectation import Expectation
 from tests.verdicts.toyproject import claim, litrec, status, write_project
 
 BASELINE = '{metric: baseline_drop, op: ">", value: 0.9, precondition: true, source: {kind: paper, where: §1, states: a test claim}}'

@@ -16,6 +16,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from litrec.records.expectation import Expectation
 from litrec.records.load import load_project
 from litrec.runs.results import result_path
 from litrec.runs.seal import broken_seal, seal
@@ -31,7 +32,6 @@ from litrec.verdicts.claims import (
     result_problems,
     with_scales,
 )
-from litrec.verdicts.expectation import Expectation
 from litrec.verdicts.judge import Outcome, evaluate, leaning
 from litrec.verdicts.stats import Summary, seeds_needed, t975
 from tests.verdicts.test_claim_states import NAME, P1, PROFILE, p1, seeds3, store

@@ -11,8 +11,8 @@ import math
 
 import pytest
 
+from litrec.records.expectation import Expectation
 from litrec.verdicts.claims import _verdict, judged_in, stored_expectations
-from litrec.verdicts.expectation import Expectation
 from litrec.verdicts.judge import Outcome, _direction, evaluate, leaning
 from litrec.verdicts.stats import Summary, few_seeds, few_seeds_short, mean, mean_noise, sample_std, summarize
 

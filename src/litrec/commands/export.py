@@ -56,7 +56,7 @@ def _out_arg(q) -> None:
 
 def run(args) -> int:
     """Export in the format asked for (each below the command: `litrec.bibtex.write.export_bibtex`,
-    `litrec.export.graph_export`, `litrec.tex.tex_export`)."""
+    `litrec.export.graph_export`, `litrec.export.tex.tex_export`)."""
     if args.export_format not in ("bibtex", *JUDGED):
         raise UsageError("export needs a format: 'litrec export bibtex', 'litrec export json' or "
                          "'litrec export tex'")
@@ -95,7 +95,7 @@ def _json(args) -> int:
 
 
 def _tex(args) -> int:
-    from litrec.tex import tex_export
+    from litrec.export.tex import tex_export
 
     found = tex_export(args.records, args.analysis, args.results, args.profile,
                        args.require_signed)

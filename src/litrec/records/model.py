@@ -23,10 +23,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
+from litrec.records.expectation import Expectation
 from litrec.records.kinds import KINDS
 from litrec.records.locators import Where
 from litrec.records.strict import Strict
-from litrec.verdicts.expectation import Expectation
 
 # --------------------------------------------------------------------------- ids
 

@@ -18,25 +18,21 @@ calls (staleness in `litrec.runs.state`, the runner and its workers, the run mem
   project's own `.venv` included). An analysis that imports JAX (or optax, or
   jaxlib) records jax, jaxlib, numpy and optax, as results always have; one that
   imports no JAX records the distributions of what it does import;
-- **dependencies**: every other installed distribution the analysis can load: what the
-  distributions of its imports require, transitively, from their installed metadata
-  (`litrec.runs.packages.dependencies`), each with its version, or, for an editable install
-  (`pip install -e`), the SHA-256 of its source files; a result stores them apart
-  (`dependencies`), and one written before litrec recorded them is judged on the rest;
-- **python**: the interpreter (implementation and version);
-- **env**: the environment variables that can change numbers (`is_numeric_variable`), those set;
+- **dependencies**: what its imports' distributions require, transitively (installed metadata,
+  `litrec.runs.packages.dependencies`), each with its version or, installed editable, the SHA-256
+  of its sources; stored apart (a result written before them is judged on the rest);
+- **python**: the interpreter; **env**: the variables that can change numbers (`is_numeric_variable`);
 - **isa**: the machine and the CPU's instruction-set features that change what
   XLA and the BLAS libraries compile, hence float round-off (`litrec.runs.machine`),
   for an analysis that imports a compiled numerics package (`NUMERIC_IMPORTS`);
   None for one that does not.
 
-A result stores all of it (`record`), and is current only when every part
-matches (`matches`); a result that lacks a part (written before litrec kept it)
-is stale, and `why_stale` says what differs. The claims' expectations a result
-was judged against are stored with it and compared by `litrec.verdicts.claims`.
+A result stores all of it (`record`), is current only when every part matches (`matches`), and
+is stale when it lacks a part (written before litrec kept it); `why_stale` says what differs. Its
+claims' expectations are stored with it and compared by `litrec.verdicts.claims`.
 
-Reading the sources is cheap: what a module imports and declares is kept per
-content (`litrec.cache.sourcefacts`), and nothing here imports JAX. The runner
+Reading the sources is cheap: what a module imports and declares is kept per content
+(`litrec.cache.sourcefacts`), and nothing here imports JAX. The runner
 imports an analysis from the very bytes hashed here (`load_analysis` in
 `litrec.runs.sweep` compiles the source it checks, never a `.pyc`).
 """

@@ -32,12 +32,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from litrec.records.criteria import EXTENSION, base_claim
 from litrec.runs.result_checks import json_line
 from litrec.runs.results import result_path
 from litrec.runs.resume import kept_summary
 from litrec.runs.signing import signature_state
 from litrec.runs.state import ResultState, result_states
-from litrec.verdicts.criteria import EXTENSION, base_claim
 from litrec.verdicts.judge import MissingMetric, Outcome, claim_verdict, evaluate
 from litrec.verdicts.registration import Registrations
 from litrec.verdicts.stored import (

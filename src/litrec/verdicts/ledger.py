@@ -33,10 +33,10 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from litrec.records.criteria import base_claim
 from litrec.util import jsonread
 from litrec.util.canonical import canonical_json
 from litrec.util.diagnostics import Diagnostic
-from litrec.verdicts.criteria import base_claim
 
 Status = Any  # a `litrec.verdicts.claims.ClaimStatus` (not imported: it imports this module)
 

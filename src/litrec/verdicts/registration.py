@@ -121,7 +121,7 @@ def _criteria_in(raw: bytes | None) -> dict[str, set[str]]:
     """{claim id: criterion keys} of a record file's bytes (what does not validate is left out)."""
     import yaml
 
-    from litrec.verdicts.expectation import Expectation  # the records' models: judged claims only
+    from litrec.records.expectation import Expectation  # the records' models: judged claims only
 
     try:
         data = yaml.load(raw or b"", Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))

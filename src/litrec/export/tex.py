@@ -122,7 +122,7 @@ def metric_name(metric: str) -> str:
 def claim_names(proj: Project, refs: list[str]) -> tuple[dict[str, str], list[str]]:
     """Each claim row's name (short; long where two claims would share the short one), and a
     line for each short name given up, naming the claims and the long names they take."""
-    from litrec.verdicts.criteria import base_claim
+    from litrec.records.criteria import base_claim
 
     tags = {rid: record_tag(rec) for rid, rec in proj.records.items()}
     short = {ref: short_name(tags[ref.partition("#")[0]], base_claim(ref))

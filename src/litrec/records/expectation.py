@@ -14,9 +14,9 @@ from typing import Literal
 from pydantic import ConfigDict, Field, field_validator, model_serializer, model_validator
 from pydantic.json_schema import JsonDict
 
+from litrec.records.criteria import criterion
 from litrec.records.strict import Strict
 from litrec.util.formatting import fmt
-from litrec.verdicts.criteria import criterion
 
 Op = Literal["<", "<=", ">", ">=", "≈", "==", "between"]
 SourceKind = Literal["paper", "official", "extension"]
