@@ -102,6 +102,7 @@ def test_both_models_learn_the_sine_family(quick):
         assert 0 < quick["noise"][name] < 0.1 * m[name]
 
 
+@pytest.mark.slow  # minutes of the everyday suite on two cores; run by make test-all
 def test_each_model_records_what_its_training_cost(quick):
     steps = p2.PROFILES["quick"].steps
     for model in ("trained", "mlp_gd"):

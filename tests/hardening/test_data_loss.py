@@ -414,6 +414,7 @@ def test_litrec_run_writes_results_0644(mini, litrec):
 # ---------------------------------------------------------------- lock
 
 
+@pytest.mark.slow  # minutes of the everyday suite on two cores; run by make test-all
 def test_a_run_holding_the_lock_keeps_a_second_one_out(ran, litrec):
     import fcntl
 
@@ -728,6 +729,7 @@ def test_sigkill_at_random_moments_leaves_the_old_or_the_new_result_whole(ran):
         "quick", "quick.history.jsonl", "quick.json"]  # the result, its figures, its ledger
 
 
+@pytest.mark.slow  # minutes of the everyday suite on two cores; run by make test-all
 def test_a_wait_of_the_run_returns_what_the_call_gave_and_stops_when_asked():
     """`interrupt.result` waits in steps: it gives the call's value or raises the call's own
     error (a TimeoutError included), also when the call ends between two steps, and raises a

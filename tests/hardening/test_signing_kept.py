@@ -113,6 +113,7 @@ def test_sign_refuses_a_result_with_kept_seeds_and_force_signs_it(kept, litrec, 
     assert again.code == 0 and again.out.strip() == "results/toy/paper.json.sig", again.text
 
 
+@pytest.mark.slow  # minutes of the everyday suite on two cores; run by make test-all
 def test_the_readme_exit_row_for_sign_is_what_sign_does(kept, litrec, ssh_key, tmp_path):
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     ok, fails = re.search(r"^\| `sign` \| ([^|]+) \| ([^|]+) \|$", readme, re.M).groups()
@@ -150,6 +151,7 @@ def test_status_verbose_json_and_the_site_say_which_seeds_were_kept(kept, litrec
     assert "seeds kept" not in litrec("status", "--profile", "paper", "--verbose", cwd=root).out
 
 
+@pytest.mark.slow  # minutes of the everyday suite on two cores; run by make test-all
 def test_the_page_quotes_what_sign_says_and_names_what_the_code_does(kept, litrec, ssh_key):
     """site/what-a-seal-proves.md: its refusal example is what `litrec sign` prints (this
     project's commit, host and times in the page's words), and the names it gives exist."""

@@ -92,6 +92,7 @@ def _entries(root):
     return sorted(p for p in folder.iterdir() if p.name.endswith("-cache")) if folder.is_dir() else []
 
 
+@pytest.mark.slow  # minutes of the everyday suite on two cores; run by make test-all
 def test_compiled_programs_are_kept_and_loaded_with_identical_numbers(jax_project, cli):
     import jax.monitoring
 
