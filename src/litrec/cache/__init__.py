@@ -45,6 +45,7 @@ import marshal
 import os
 import re
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -180,6 +181,18 @@ def litrec_code_hash(names, folder: Path | None = None) -> str:
         except OSError:
             h.update(b"missing")
     return h.hexdigest()
+
+
+def data_unchanged(patterns: list[str], files: dict, data_now: Callable[[list[str]], dict]) -> bool:
+    """Whether the declared data `patterns` still match `files` (path -> SHA-256), as a kept
+    answer recorded them: `data_now(patterns)` says what they match now (ValueError: they
+    cannot be read, so not unchanged)."""
+    if not patterns and not files:
+        return True
+    try:
+        return data_now(patterns) == files
+    except ValueError:
+        return False
 
 
 def plain(entry: Any) -> Any:

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from litrec.cache import Slot, named
+from litrec.cache import Slot, data_unchanged, named
 
 SUBDIR = "validate"
 NAME = "links"
@@ -67,13 +67,7 @@ def recall(root: Path, key: str | None, data_now: Callable[[list[str]], dict]) -
     answer = named(Answer, _slot(root).read(key))
     if answer is None or not answer.ok():
         return None
-    if answer.data_patterns:
-        try:
-            if data_now(answer.data_patterns) != answer.data_files:
-                return None  # a declared data file changed, went or came
-        except ValueError:
-            return None
-    return answer
+    return answer if data_unchanged(answer.data_patterns, answer.data_files, data_now) else None
 
 
 def keep(root: Path, key: str | None, answer: Answer, again: Callable[[], str | None]) -> None:

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from litrec import __version__
-from litrec.cache import Slot, litrec_code_hash, named
+from litrec.cache import Slot, data_unchanged, litrec_code_hash, named
 from litrec.util.gitinfo import head_of
 
 SUBDIR = "run"
@@ -174,13 +174,7 @@ def recall(records: Path, profile: str, key: str | None,
     answer = named(Answer, _slot(records, profile).read(key))
     if answer is None or not answer.ok():
         return None
-    if answer.data_files:
-        try:
-            if data_now(answer.data_patterns) != answer.data_files:
-                return None  # a declared data file changed, went or came
-        except ValueError:
-            return None
-    return answer
+    return answer if data_unchanged(answer.data_patterns, answer.data_files, data_now) else None
 
 
 def keep(records: Path, profile: str, key: str | None, answer: Answer, again=None) -> None:

@@ -151,10 +151,11 @@ def _links(records: Path, analysis: Path, results: Path, paths: dict, reading: C
     (`links_key`), else worked out (and kept); or why the review file cannot be read."""
     from litrec.cache import linkmemo
     from litrec.records.suspect import LinkReview, judge_links, read_reviews, reviews_path
+    from litrec.runs.reproduce import data_now
 
     root = Path(records).resolve().parent
     key = links_key(records, analysis, results) if use_cache else None
-    kept = linkmemo.recall(root, key, _data_now(root))
+    kept = linkmemo.recall(root, key, data_now(root))
     if kept is not None:
         try:
             return [(LinkReview(**{k: v for k, v in row.items() if k not in WHERE}),
@@ -202,16 +203,3 @@ def links_key(records: Path, analysis: Path, results: Path) -> str | None:
         return None
     run = memo_key(Path(records), Path(analysis), Path(results), PROFILE, [])
     return None if run is None else f"links {LINKS_FORMAT} {run} {hashlib.sha256(raw).hexdigest()}"
-
-
-def _data_now(project: Path):
-    """What the declared data patterns match now (`litrec.runs.datafiles.data_files`), for
-    `litrec.cache.linkmemo.recall`; ValueError where a pattern cannot be read."""
-    def now(patterns: list[str]) -> dict:
-        from litrec.runs.datafiles import data_files
-
-        files, problems = data_files(project, patterns)
-        if problems:
-            raise ValueError("; ".join(map(str, problems)))
-        return files
-    return now

@@ -62,7 +62,7 @@ def _reproduce(records, analysis, results, profile, targets, executor, force, co
     need_dir(records, "records")
     analysis = Path(analysis) if analysis else Path(records).resolve().parent / "analysis"
     key = None if force else memo_key(records, analysis, results, profile, targets, any_machine)
-    kept = runmemo.recall(records, profile, key, _data_now(Path(records).resolve().parent))
+    kept = runmemo.recall(records, profile, key, data_now(Path(records).resolve().parent))
     try:
         statuses = [ClaimStatus.from_row(r) for r in kept.claims] if kept else None
     except (TypeError, ValueError):  # rows of another shape: never trusted, worked out again
@@ -125,9 +125,10 @@ def memo_key(records: Path, analysis: Path, results: Path, profile: str, targets
                               [environment(), editable_digests()], any_machine)
 
 
-def _data_now(project: Path) -> Callable[[list[str]], dict]:
-    """What the declared data patterns match now (`litrec.runs.inputs.data_files`); ValueError
-    where a pattern cannot be read."""
+def data_now(project: Path) -> Callable[[list[str]], dict]:
+    """What the declared data patterns match now (`litrec.runs.datafiles.data_files`), for the
+    kept answers of `litrec.cache` (run memo, suspect links); ValueError where a pattern cannot
+    be read."""
     from litrec.runs.datafiles import data_files
 
     def now(patterns: list[str]) -> dict:
