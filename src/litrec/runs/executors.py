@@ -8,11 +8,10 @@
   whose worker dies is rescheduled on another worker by the scheduler (up to
   `distributed.scheduler.allowed-failures` deaths, 3 by default).
 
-Both give futures with `.result()`, and `as_completed` and `cancel` over them. Nothing
-is started until the runner has something to send, and `distributed` is
-imported only for `dask`. `close(wait=False)` (a run stopped by Ctrl-C or
-SIGTERM) stops the workers at once, so none is left running; the local workers
-ignore SIGINT, so a Ctrl-C in the terminal stops litrec, which stops them.
+Both give futures with `.result()`, `as_completed` and `cancel`. Nothing is started until
+the runner has something to send; `distributed` is imported only for `dask`. `close(wait=False)`
+(a run stopped by Ctrl-C or SIGTERM) stops the workers at once; the local workers ignore
+SIGINT, so a Ctrl-C in the terminal stops litrec, which stops them.
 
 Warm workers: on Linux the local workers and those of a LocalCluster are forked
 from a `forkserver` that imported litrec's point runner and JAX once (`warm`,
@@ -32,6 +31,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -197,6 +197,19 @@ class Early:
         executor.close(wait=False)
 
 
+def quiet_broken_pool(manager: threading.Thread) -> None:
+    """Drop the InvalidStateError Python 3.11's pool manager raises when killed workers
+    break a future already cancelled (a stop's expected race); every other error prints."""
+    previous = threading.excepthook
+
+    def hook(args):
+        if args.thread is manager and isinstance(args.exc_value, concurrent.futures.InvalidStateError):
+            return
+        previous(args)
+
+    threading.excepthook = hook
+
+
 class LocalExecutor:
     """Points in worker processes on this machine (spawned: JAX is not fork-safe)."""
 
@@ -245,16 +258,17 @@ class LocalExecutor:
             self.pool.shutdown(wait=True, cancel_futures=True)
             return
         workers = list((getattr(self.pool, "_processes", None) or {}).values())
+        manager = getattr(self.pool, "_executor_manager_thread", None)
+        if manager is not None:
+            quiet_broken_pool(manager)
         for proc in workers:
             proc.terminate()
-        manager = getattr(self.pool, "_executor_manager_thread", None)
         self.pool.shutdown(wait=False, cancel_futures=True)
         for proc in workers:
             proc.join(5)
         if manager is not None:
-            # Let the pool's manager thread finish closing its wake-up pipe now: at exit,
-            # concurrent.futures' hook would otherwise race it (Python 3.11 checks `_closed`,
-            # then writes) and print a traceback, OSError: Bad file descriptor.
+            # The manager closes its wake-up pipe now, or at exit concurrent.futures' hook
+            # races it (3.11 checks `_closed`, then writes: OSError: Bad file descriptor).
             manager.join(5)
 
 
