@@ -8,7 +8,7 @@ how many of the metrics differ between the two (what the trainings cost,
 `timing`, `train_seconds`, `ms_per_step` and `chunk_seconds` at any depth, left
 out) and which.
 
-A result's inputs include its usable cores (`litrec.runs.inputs`) because of
+A result's inputs include its usable cores (`litrec.analyses.inputs`) because of
 what this measures: XLA sizes its thread pool by the process's CPU affinity and
 splits its larger sums across the threads. Needs two cores or more.
 

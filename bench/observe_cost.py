@@ -1,4 +1,4 @@
-"""Benchmark: what watching a run costs (`litrec.runs.observe`: an audit hook sees every file
+"""Benchmark: what watching a run costs (`litrec.analyses.observe`: an audit hook sees every file
 opened while a point runs, and the modules loaded are checked after it).
 
 Times, each in a fresh process, alternating (ABAB...), on one seed of a paper-scale analysis
@@ -32,8 +32,8 @@ CHILD = r'''
 import json, sys, time
 sys.path.insert(0, {root!r})
 from litrec.runs.sweep import make_config
-from litrec.runs.observe import check, observing
-from litrec.runs.analysisimport import compiled_sources, load_analysis
+from litrec.analyses.observe import check, observing
+from litrec.analyses.analysisimport import compiled_sources, load_analysis
 observed = {observed}
 mod, files = load_analysis({root!r}, "analysis", {module!r})
 config = make_config(mod, {profile!r}, {{"seed": 0}})

@@ -48,8 +48,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import report  # noqa: E402
 
-from litrec.runs.contract import source_profiles  # noqa: E402
-from litrec.runs.registry import load_registry  # noqa: E402
+from litrec.analyses.contract import source_profiles  # noqa: E402
+from litrec.analyses.registry import load_registry  # noqa: E402
 
 GOAL_MIN = 90.0
 

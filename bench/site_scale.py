@@ -176,9 +176,9 @@ def generate(root: Path, n: int, seed: int = 0) -> dict[str, int]:
 
 def _result(root: Path) -> None:
     """A current result for bench-identity, with a figure; bench-training stays not run."""
+    from litrec.analyses.inputs import result_inputs as fingerprint
     from litrec.records.load import load_project
-    from litrec.runs.inputs import result_inputs as fingerprint
-    from litrec.runs.results import write_result
+    from litrec.results.store import write_result
 
     proj = load_project(root / "records", root / "analysis")
     fp = fingerprint(proj.registry, "bench-identity", "paper")

@@ -76,7 +76,7 @@ def test_summary_takes_medians_after_the_first_chunk_per_step():
                                             (prop2_mlp_attention, ("trained", "mlp_gd")),
                                             (single_layer, ("trained",)), (conditioning, ("trained",))])
 def test_the_analyses_declare_their_timing_metrics(module, models):
-    from litrec.runs import contract
+    from litrec.analyses import contract
 
     out = {"timing": {m: {"steps": 10, "ms_per_step": 1.0, "cpu_ms_per_step": 2.0} for m in models}}
     assert contract.undeclared(out, module.METRICS) == []

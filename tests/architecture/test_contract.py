@@ -9,7 +9,7 @@ import types
 
 import pytest
 
-from litrec.runs.contract import check_module, check_output, source_problems
+from litrec.analyses.contract import check_module, check_output, source_problems
 from litrec.util.errors import ContractError
 
 GOOD = '''

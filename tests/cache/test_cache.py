@@ -95,8 +95,8 @@ class SuspectLinks:
         self.answer(root)
 
     def key(self, root: Path) -> str | None:
-        from litrec.records.report import links_key
         from litrec.records.validate import default_analysis_dir
+        from litrec.verdicts.report import links_key
 
         records = root / "records"
         return links_key(records, default_analysis_dir(records), records.resolve().parent / "results")
@@ -107,7 +107,7 @@ class SuspectLinks:
         return {**held, "links": links}
 
     def answer(self, root: Path):
-        from litrec.records.report import validation_report
+        from litrec.verdicts.report import validation_report
 
         report = validation_report(root / "records")
         assert report.links and not report.checked.errors  # the baseline: every link reviewed
@@ -126,7 +126,7 @@ class RunMemo:
         return root / "records", root / "analysis", root / "results"
 
     def key(self, root: Path) -> str:
-        from litrec.runs.reproduce import memo_key
+        from litrec.analyses.memo import memo_key
 
         return memo_key(*self._dirs(root), "quick", [])
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from litrec.records import discover
-from litrec.records.discover import file_unchanged, read_record
+from litrec.util import settled
+from litrec.util.settled import file_unchanged, read_record
 
 
 def _write(path: Path, text: str, mtime_ns: int | None = None) -> None:
@@ -29,7 +29,7 @@ def test_a_file_changed_just_before_it_was_read_has_no_witness(tmp_path):
 
 
 def test_a_settled_file_is_vouched_for_until_any_write(tmp_path, monkeypatch):
-    monkeypatch.setattr(discover, "SETTLED_NS", -10**12)  # as if written long before the read
+    monkeypatch.setattr(settled, "SETTLED_NS", -10**12)  # as if written long before the read
     path = tmp_path / "r.yaml"
     _write(path, "id: NOTE-1\n")
     key = read_record(str(path), tmp_path)[1]
@@ -43,7 +43,7 @@ def test_a_settled_file_is_vouched_for_until_any_write(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("change", ["replaced", "linked", "removed"])
 def test_another_file_in_its_place_is_not_vouched_for(tmp_path, monkeypatch, change):
-    monkeypatch.setattr(discover, "SETTLED_NS", -10**12)
+    monkeypatch.setattr(settled, "SETTLED_NS", -10**12)
     path, other = tmp_path / "r.yaml", tmp_path / "o.yaml"
     _write(path, "id: NOTE-1\n")
     key = read_record(str(path), tmp_path)[1]
@@ -57,7 +57,7 @@ def test_another_file_in_its_place_is_not_vouched_for(tmp_path, monkeypatch, cha
 
 
 def test_validate_answers_from_the_cache_only_for_the_bytes_it_checked(project, cli, monkeypatch):
-    monkeypatch.setattr(discover, "SETTLED_NS", -10**12)
+    monkeypatch.setattr(settled, "SETTLED_NS", -10**12)
     rec = next((project / "records" / "decisions").glob("*.yaml"))
     assert cli("validate")[0] == 0
     assert cli("validate")[0] == 0  # every file vouched for by its status

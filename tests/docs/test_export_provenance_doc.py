@@ -9,7 +9,7 @@ import re
 from litrec.verdicts.claims import _provenance
 from tests.conftest import REPO
 
-# every top-level key a stored result can hold (litrec.runs.results writes them)
+# every top-level key a stored result can hold (litrec.results.store writes them)
 RESULT_KEYS = ("format", "analysis", "title", "profile", "code_hash", "code_files", "content_hash",
                "versions", "inputs", "litrec", "platform", "device", "config", "seed", "seeds",
                "sweep", "points", "started", "wall_time_s", "metrics", "noise", "figures", "notes",

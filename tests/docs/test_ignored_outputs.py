@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from litrec.runs.results import write_error_log
+from litrec.results.store import write_error_log
 from tests.conftest import REPO
 
 

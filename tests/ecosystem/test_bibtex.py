@@ -15,7 +15,7 @@ from litrec.bibtex.common import CITATION_FIELDS
 from litrec.bibtex.read import read_bibtex
 from litrec.bibtex.write import bibtex_entry, bibtex_library, cite_key
 from litrec.records import model as m
-from litrec.records.yamlsafe import load_bytes
+from litrec.util.yamlsafe import load_bytes
 from tests.conftest import FIXTURES
 
 from .conftest import run_cli

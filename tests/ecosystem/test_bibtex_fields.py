@@ -12,7 +12,7 @@ import pytest
 from litrec.bibtex.read import key_id, read_bibtex
 from litrec.bibtex.write import bibtex_entry
 from litrec.records import model as m
-from litrec.records.yamlsafe import load_bytes
+from litrec.util.yamlsafe import load_bytes
 
 from .conftest import run_cli
 

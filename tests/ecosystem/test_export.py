@@ -8,13 +8,13 @@ import re
 import jsonschema
 import pytest
 
+from litrec.analyses.inputs import RESULT_FORMAT
+from litrec.analyses.inputs import result_inputs as fingerprint
 from litrec.records import model as m
 from litrec.records.load import load_project
 from litrec.records.schema import schema_for
-from litrec.runs.inputs import RESULT_FORMAT
-from litrec.runs.inputs import result_inputs as fingerprint
-from litrec.runs.results import write_result
-from litrec.runs.seal import seal
+from litrec.results.seal import seal
+from litrec.results.store import write_result
 
 from .conftest import ROOT, run_cli
 

@@ -120,11 +120,11 @@ def test_numbers_and_text_are_tex():
 
 def _result_at(project, name: str, metrics: list[dict], profile: str) -> None:
     """A sealed result of `name` at `profile`, with a seed per entry of `metrics`."""
+    from litrec.analyses.inputs import RESULT_FORMAT
+    from litrec.analyses.inputs import result_inputs as fingerprint
     from litrec.records.load import load_project
-    from litrec.runs.inputs import RESULT_FORMAT
-    from litrec.runs.inputs import result_inputs as fingerprint
-    from litrec.runs.results import write_result
-    from litrec.runs.seal import seal
+    from litrec.results.seal import seal
+    from litrec.results.store import write_result
 
     fp = fingerprint(load_project(project / "records").registry, name, profile)
     payload = {"format": RESULT_FORMAT, "analysis": name, "profile": profile,

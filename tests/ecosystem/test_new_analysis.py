@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from litrec.runs.contract import source_problems, source_profiles
+from litrec.analyses.contract import source_problems, source_profiles
 from litrec.runs.scaffold import module_name
 
 from .conftest import run_cli

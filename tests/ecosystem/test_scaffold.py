@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from litrec.records import model as m
 from litrec.records.kinds import KIND, KINDS
 from litrec.records.scaffold import next_id, slug
-from litrec.records.yamlsafe import load_bytes
+from litrec.util.yamlsafe import load_bytes
 
 from .conftest import run_cli
 

@@ -38,7 +38,7 @@ from litrec.records.discover import find_record_files
 from litrec.records.kinds import ID_RE, KINDS
 from litrec.records.locators import Locator, Where
 from litrec.records.schema import LitrecJsonSchema, schema_filename, schema_for, schema_text
-from litrec.records.yamlsafe import load_bytes
+from litrec.util.yamlsafe import load_bytes
 from tests.conftest import FIXTURES
 
 from .conftest import ROOT

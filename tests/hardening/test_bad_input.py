@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from litrec.analyses.inputs import RESULT_FORMAT
+from litrec.analyses.inputs import result_inputs as fingerprint
 from litrec.records.load import load_project
-from litrec.runs.inputs import RESULT_FORMAT
-from litrec.runs.inputs import result_inputs as fingerprint
-from litrec.runs.results import write_result
-from litrec.runs.seal import seal
+from litrec.results.seal import seal
+from litrec.results.store import write_result
 from tests.hardening.conftest import snapshot, write
 
 REPO = Path(__file__).resolve().parents[2]

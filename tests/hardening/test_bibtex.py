@@ -11,9 +11,9 @@ import pytest
 
 from litrec.bibtex.read import read_bibtex
 from litrec.bibtex.source import decode_source
-from litrec.records.yamlsafe import load_bytes
 from litrec.util.errors import EncodingProblem
 from litrec.util.safetext import safe_text, strip_unsafe
+from litrec.util.yamlsafe import load_bytes
 from tests.hardening.conftest import snapshot, write
 
 ENTRY = "@misc{{k{n},\n  title = {{{title}}},\n  author = {{{author}}},\n  eprint = {{2401.0000{n}}}\n}}\n"

@@ -171,7 +171,7 @@ def ran(mini):
 
 def write_old_result(root: Path) -> None:
     """The stored quick result of run 'old' (written directly)."""
-    from litrec.runs.results import write_result
+    from litrec.results.store import write_result
 
     write_result(root / "results", "toy", "quick",
                  {"metrics": {"total": 10.0, "n": 5, "token": "old"},
@@ -305,7 +305,7 @@ def _check_whole(results: Path, tokens: set[str]) -> str:
 def test_a_crash_at_any_step_of_a_write_leaves_one_whole_result(tmp_path, monkeypatch,
                                                                 old_figs, new_figs):
     """Kill the write at its 1st, 2nd, ... file operation: old or new, never a mix."""
-    from litrec.runs.results import write_result
+    from litrec.results.store import write_result
 
     ops = ("rename", "replace", "link", "mkdir", "rmdir", "unlink", "fsync", "open", "write")
     real = {name: getattr(os, name) for name in ops}
@@ -345,7 +345,7 @@ def test_a_crash_at_any_step_of_a_write_leaves_one_whole_result(tmp_path, monkey
 
 
 def test_unchanged_figures_are_left_as_they_are(tmp_path):
-    from litrec.runs.results import write_result
+    from litrec.results.store import write_result
 
     payload, figs = _payload("same", True)
     write_result(tmp_path, "toy", "quick", payload, figs)
@@ -357,7 +357,7 @@ def test_unchanged_figures_are_left_as_they_are(tmp_path):
 
 def test_committed_results_still_read_and_show_their_figures():
     """The results in the repository keep their layout: <profile>.json and <profile>/."""
-    from litrec.runs.results import read_result
+    from litrec.results.store import read_result
 
     repo = Path(__file__).resolve().parents[2] / "results"
     for json_file in sorted(repo.glob("*/*.json")):
@@ -374,7 +374,7 @@ def _umask() -> int:
 
 @pytest.mark.parametrize("mask", [0o022, 0o077])
 def test_result_files_get_ordinary_modes(tmp_path, mask):
-    from litrec.runs.results import write_result
+    from litrec.results.store import write_result
 
     old = os.umask(mask)
     try:

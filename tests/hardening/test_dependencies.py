@@ -1,5 +1,5 @@
 """The distributions an analysis can load beyond those it imports are inputs of its result too
-(`litrec.runs.packages.dependencies`, `Inputs.deps`): a result stores them (`dependencies`),
+(`litrec.analyses.packages.dependencies`, `Inputs.deps`): a result stores them (`dependencies`),
 and one of them upgraded, or the source of an editable install (`pip install -e`) edited under
 the same version, makes the result stale with `dependencies changed: ...`. Status with its
 caches on says what it says with every cache off, and `run` reruns the analysis whether its

@@ -1,4 +1,4 @@
-"""Never a stale answer: every input of a result is seen (`litrec.runs.inputs`), by every cache.
+"""Never a stale answer: every input of a result is seen (`litrec.analyses.inputs`), by every cache.
 
 Each case is built in a temporary project, run once, then changed as a user (or a hostile
 user) would. Its answer is then worked out three ways, each on its own copy of the project,
@@ -261,7 +261,7 @@ def test_a_variable_that_cannot_change_numbers_leaves_results_current(tmp_path, 
 
 
 def test_the_numerics_variables_are_named_by_prefix():
-    from litrec.runs.inputs import is_numeric_variable
+    from litrec.analyses.inputs import is_numeric_variable
 
     numeric = ["JAX_DEFAULT_PRNG_IMPL", "JAX_ENABLE_X64", "JAX_SOME_FUTURE_FLAG", "XLA_FLAGS", "TF_XLA_FLAGS",
                "OMP_NUM_THREADS", "MKL_CBWR", "OPENBLAS_CORETYPE", "NUMEXPR_MAX_THREADS"]
@@ -278,7 +278,7 @@ def test_a_result_that_records_no_inputs_is_stale_and_says_why(tmp_path, litrec)
     path = root / "results/toy/quick.json"
     result = json.loads(path.read_text())
     del result["inputs"]
-    from litrec.runs.seal import seal
+    from litrec.results.seal import seal
 
     figures = {}
     path.write_text(json.dumps(seal({k: v for k, v in result.items()
@@ -301,8 +301,8 @@ def test_a_data_file_changed_while_the_analysis_runs_stores_nothing(tmp_path, li
 
 
 def test_the_run_memo_is_kept_only_when_the_inputs_did_not_change_during_the_run(tmp_path):
+    from litrec.analyses.memo import memo_key
     from litrec.cache import runmemo
-    from litrec.runs.reproduce import memo_key
 
     root = _project(tmp_path / "p", PLAIN)
     records, answer = root / "records", runmemo.Answer([], [], [], {})

@@ -1,5 +1,5 @@
 """What an analysis reads and imports inside the project is seen while it runs
-(`litrec.runs.observe`): a file or module its result's inputs do not hold fails the run with
+(`litrec.analyses.observe`): a file or module its result's inputs do not hold fails the run with
 the file named and the fix, and nothing is stored; declared data, the analysis package and
 what lies outside the project run as before.
 

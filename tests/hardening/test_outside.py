@@ -198,9 +198,9 @@ def test_a_matplotlib_figure_survives_sanitising_and_a_script_does_not():
 def _site_project(root: Path, secret: Path) -> None:
     """mini + mkdocs.yml and site/ from the repository, a result with four figures: a real
     matplotlib one, a malicious one, one linked out of the project, and a FIFO."""
+    from litrec.analyses.inputs import result_inputs as fingerprint
     from litrec.records.load import load_project
-    from litrec.runs.inputs import result_inputs as fingerprint
-    from litrec.runs.results import write_result
+    from litrec.results.store import write_result
 
     shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
     shutil.copytree(REPO / "site", root / "site")

@@ -155,8 +155,7 @@ def test_status_verbose_json_and_the_site_say_which_seeds_were_kept(kept, litrec
 def test_the_page_quotes_what_sign_says_and_names_what_the_code_does(kept, litrec, ssh_key):
     """site/what-a-seal-proves.md: its refusal example is what `litrec sign` prints (this
     project's commit, host and times in the page's words), and the names it gives exist."""
-    from litrec.runs import resume, seal, signing
-    from litrec.verdicts import ledger
+    from litrec.results import ledger, resume, seal, signing
 
     root, commit = kept
     page = PAGE.read_text(encoding="utf-8")

@@ -19,7 +19,7 @@ import pytest
 from litrec.records.discover import find_record_files
 from litrec.records.load import load_project
 from litrec.records.schema import schema_filename
-from litrec.records.yamlsafe import load_bytes
+from litrec.util.yamlsafe import load_bytes
 from tests.conftest import PROJECT, REPO
 from tests.ecosystem.test_schema import COMMENT, VALIDATORS, as_json, pydantic_valid
 

@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from litrec.runs.contract import declares, source_metrics, source_problems, undeclared
+from litrec.analyses.contract import declares, source_metrics, source_problems, undeclared
 
 TOY = '''
 """A toy analysis that declares what it returns."""
@@ -118,8 +118,8 @@ def test_every_error_of_a_record_in_one_pass(project, cli):
 def test_an_invalid_record_edited_while_validating_is_not_salvaged_from_the_new_bytes(tmp_path):
     """The facts of an invalid record come from the bytes its problems were found in: a file
     that changed between the two reads gives none (the next validation sees the edit)."""
-    from litrec.records.discover import read_record
     from litrec.records.filecheck import salvaged_facts
+    from litrec.util.settled import read_record
 
     path = tmp_path / "NOTE-1.yaml"
     path.write_text("id: NOTE-1\nkind: note\ntitel: misspelt\nlinks:\n  - rel: uses\n    target: NOTE-2\n")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from litrec.records import suspect
+from litrec.verdicts import suspect
 
 PAPER = Path("records/literature/ARXIV-2212.07677.yaml")
 REVIEWS = Path("reviews.yaml")

@@ -151,10 +151,10 @@ def test_a_changed_registry_is_read_again_without_checking_the_files(project, cl
 def test_a_registry_edit_undone_while_it_is_read_keeps_nothing(project, cli, monkeypatch):
     """A -> B -> A on registry.yaml while the registry is checked, size and time put back: the
     check read B, so its problems are not kept as A's (the key sees the change time)."""
-    import litrec.runs.registry
+    import litrec.analyses.registry
 
     reg = project / "analysis/registry.yaml"
-    real, st = litrec.runs.registry.load_registry, reg.stat()
+    real, st = litrec.analyses.registry.load_registry, reg.stat()
     a = reg.read_text(encoding="utf-8")
     b = a.replace("prop1-identity:", "prop1-identitx:")  # the same size
 
@@ -169,7 +169,7 @@ def test_a_registry_edit_undone_while_it_is_read_keeps_nothing(project, cli, mon
         return found
 
     with monkeypatch.context() as m:
-        m.setattr(litrec.runs.registry, "load_registry", read_b_then_undo)
+        m.setattr(litrec.analyses.registry, "load_registry", read_b_then_undo)
         during = cli("validate")
     assert during[0] == 1 and "no registered analysis 'prop1-identity'" in during[1]  # read B
     fresh = cli("validate", "--no-cache")

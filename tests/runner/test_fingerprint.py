@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from litrec.runs import packages as fp_module
-from litrec.runs.inputs import VERSIONED, versioned_packages
-from litrec.runs.inputs import result_inputs as fingerprint
-from litrec.runs.registry import load_registry
-from litrec.runs.state import result_state
+from litrec.analyses import packages as fp_module
+from litrec.analyses.inputs import VERSIONED, versioned_packages
+from litrec.analyses.inputs import result_inputs as fingerprint
+from litrec.analyses.registry import load_registry
+from litrec.results.state import result_state
 
 NUMPY_ONLY = '''\
 """A mean of uniform draws, with NumPy only."""
@@ -173,7 +173,7 @@ def test_package_versions_agree_with_importlib_metadata():
     """Versions read from dist-info folder names are what importlib.metadata reads from METADATA."""
     from importlib import metadata
 
-    from litrec.runs.inputs import package_versions
+    from litrec.analyses.inputs import package_versions
 
     names = sorted({d.metadata["Name"] for d in metadata.distributions()})
     assert len(names) > 10
@@ -182,7 +182,7 @@ def test_package_versions_agree_with_importlib_metadata():
 
 
 def test_package_versions_follow_sys_path_order(tmp_path, monkeypatch):
-    from litrec.runs import packages as fingerprint
+    from litrec.analyses import packages as fingerprint
 
     for where, version in (("first", "2.0"), ("second", "1.0")):
         (tmp_path / where / f"Some.Thing-{version}.dist-info").mkdir(parents=True)
@@ -196,8 +196,8 @@ def test_package_versions_follow_sys_path_order(tmp_path, monkeypatch):
 
 def test_a_result_of_another_cpu_is_stale_here_and_passes_check_current_only_with_any_machine(
         root, monkeypatch, capsys):
+    from litrec.analyses import inputs as inputs_module
     from litrec.commands import main
-    from litrec.runs import inputs as inputs_module
 
     done = _litrec(root, "run", "numpy-only", "--profile", "quick")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -236,8 +236,8 @@ def test_a_result_of_another_cpu_is_stale_here_and_passes_check_current_only_wit
 def test_a_result_computed_with_other_usable_cores_is_stale_here(root, monkeypatch, capsys):
     """XLA splits its sums by the cores it may use: a result records them and is current only
     where as many are usable (`taskset`, or another machine of the same CPU, makes it stale)."""
+    from litrec.analyses import inputs as inputs_module
     from litrec.commands import main
-    from litrec.runs import inputs as inputs_module
 
     done = _litrec(root, "run", "numpy-only", "--profile", "quick")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -258,7 +258,7 @@ def test_a_result_computed_with_other_usable_cores_is_stale_here(root, monkeypat
 
 
 def test_a_result_stored_before_the_cores_were_keyed_counts_every_cpu_of_its_platform():
-    from litrec.runs.inputs import RESULT_FORMAT, Inputs, stored_inputs
+    from litrec.analyses.inputs import RESULT_FORMAT, Inputs, stored_inputs
 
     def now(cores, isa=("x86_64", "avx2")):
         return Inputs("c0de", {"analysis/a.py": "f00d"}, "quick", {"numpy": "2.0"}, isa=isa, cores=cores)
@@ -280,8 +280,8 @@ def test_a_result_stored_before_the_cores_were_keyed_counts_every_cpu_of_its_pla
 
 def test_run_any_machine_leaves_a_result_of_another_cpu_alone_and_a_plain_run_reruns_it(
         root, monkeypatch, capsys):
+    from litrec.analyses import inputs as inputs_module
     from litrec.commands import main
-    from litrec.runs import inputs as inputs_module
 
     done = _litrec(root, "run", "numpy-only", "--profile", "quick")
     assert done.returncode == 0, done.stdout + done.stderr

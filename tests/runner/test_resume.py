@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from litrec.runs import resume
+from litrec.results import resume
 
 ROOT = Path(__file__).resolve().parents[2]
 HELPERS = ("__init__.py", "checkpoint.py", "keys.py", "lsa.py", "metrics.py", "tasks.py", "train.py")

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from litrec.analyses.memo import memo_key
 from litrec.cache import runmemo
-from litrec.runs.reproduce import memo_key
 from tests.runner.test_runner import toy  # noqa: F401  (the fixture)
 
 

@@ -194,7 +194,7 @@ def test_a_failing_or_interrupted_analysis_keeps_the_previous_result(toy, cli):
 
 
 def test_write_result_is_atomic(tmp_path, monkeypatch):
-    from litrec.runs import results
+    from litrec.results import store as results
 
     results.write_result(tmp_path, "a", "quick", {"metrics": {"x": 1}}, {"f.svg": b"<svg/>"})
     before = (tmp_path / "a" / "quick.json").read_bytes()

@@ -13,9 +13,9 @@ import sys
 
 import pytest
 
+from litrec.analyses.inputs import result_inputs as fingerprint
+from litrec.analyses.registry import load_registry
 from litrec.cache import sourcefacts
-from litrec.runs.inputs import result_inputs as fingerprint
-from litrec.runs.registry import load_registry
 
 SOURCES = (".litrec-cache", "sources")
 

@@ -5,7 +5,7 @@ they stood when these tests were written, frozen so the expected verdicts stay
 put while the seed evolves, and a stub registry of their analyses) with the
 overlay tests/fixtures/hostile copied over it: two hostile records (HTML and
 script in every text field; a DOI id with parentheses). Registry titles get
-HTML too, and results are written straight to disk through `litrec.runs.results`,
+HTML too, and results are written straight to disk through `litrec.results.store`,
 so that every verdict appears: reproduced, not reproduced, stale, not run.
 """
 
@@ -19,12 +19,12 @@ from pathlib import Path
 import pytest
 import yaml
 
+from litrec.analyses.inputs import RESULT_FORMAT
+from litrec.analyses.inputs import result_inputs as fingerprint
 from litrec.commands import main
 from litrec.records.load import load_project
-from litrec.runs.inputs import RESULT_FORMAT
-from litrec.runs.inputs import result_inputs as fingerprint
-from litrec.runs.results import write_result
-from litrec.runs.seal import seal
+from litrec.results.seal import seal
+from litrec.results.store import write_result
 from tests.conftest import REPO, copy_project
 
 PROFILE = "paper"

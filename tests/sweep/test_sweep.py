@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from litrec.runs.machine import cpu_isa, cpu_model, platform_info
+from litrec.analyses.machine import cpu_isa, cpu_model, platform_info
 from litrec.runs.sweep import Point, SweepError, aggregate, load_analysis, plan, run_point
 from litrec.util.errors import InputsChanged
 from litrec.verdicts.stats import summarize

@@ -1,7 +1,7 @@
 """The functions the commands call, used without the command line: `litrec status` is
 `verdicts.status.status`, `diff` is `verdicts.diff.compare` (its sides from `sides`),
-`export json` is `export.graph_export`, `validate` is `records.report.validation_report`,
-`sign` is `runs.signing.sign_results`; each loads a valid project or raises."""
+`export json` is `export.graph_export`, `validate` is `verdicts.report.validation_report`,
+`sign` is `results.signing.sign_results`; each loads a valid project or raises."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def test_graph_export_says_what_it_holds_and_which_results_are_damaged(judged): 
 
 
 def test_validation_report_makes_warnings_errors_when_strict(project):
-    from litrec.records.report import validation_report
+    from litrec.verdicts.report import validation_report
 
     (project / "records" / "notes" / "notes.txt").write_text("not a record\n", encoding="utf-8")
     lenient = validation_report(project / "records")
@@ -88,7 +88,7 @@ def test_validation_report_makes_warnings_errors_when_strict(project):
 
 
 def test_sign_results_refuses_when_there_is_nothing_to_sign(project):
-    from litrec.runs.signing import sign_results
+    from litrec.results.signing import sign_results
 
     with pytest.raises(UsageError, match="no paper results in"):
         sign_results(project / "results", "paper", [])

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from litrec.analyses.inputs import RESULT_FORMAT
+from litrec.analyses.inputs import result_inputs as fingerprint
 from litrec.records.load import load_project
-from litrec.runs.inputs import RESULT_FORMAT
-from litrec.runs.inputs import result_inputs as fingerprint
-from litrec.runs.results import result_path, write_result
-from litrec.runs.seal import broken_seal, seal
-from litrec.runs.state import check_profile, modified_results, result_state, result_states
+from litrec.results.seal import broken_seal, seal
+from litrec.results.state import check_profile, modified_results, result_state, result_states
+from litrec.results.store import result_path, write_result
 from litrec.verdicts.claims import (
     BEHIND,
     ClaimStatus,

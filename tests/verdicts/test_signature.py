@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from litrec.runs.seal import canonical
+from litrec.results.seal import canonical
 from tests.verdicts.toyproject import claim, litrec, site_pages, status, write_project
 
 pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None,
@@ -146,7 +146,7 @@ def test_a_signature_covers_the_results_judgement_in_the_ledger(signed, tmp_path
 def test_entries_appended_after_signing_leave_the_signature_whole(signed, tmp_path):
     root, _, env, _ = copy(signed, tmp_path)
     path = root / "results" / "toy" / "quick.history.jsonl"
-    from litrec.verdicts.ledger import line_hash
+    from litrec.results.ledger import line_hash
 
     last = path.read_text().splitlines()[-1]
     later = json.loads(last)

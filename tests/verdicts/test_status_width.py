@@ -13,17 +13,17 @@ import sys
 
 import pytest
 
-from litrec.runs.seal import seal
+from litrec.results.seal import seal
 
 
 def _result(project, name: str, metrics: dict | list[dict], store: bool = False,
             profile: str = "paper") -> None:
     """A sealed result of `name` at `profile`; with `store`, the expectations it was judged
     against."""
+    from litrec.analyses.inputs import RESULT_FORMAT
+    from litrec.analyses.inputs import result_inputs as fingerprint
     from litrec.records.load import load_project
-    from litrec.runs.inputs import RESULT_FORMAT
-    from litrec.runs.inputs import result_inputs as fingerprint
-    from litrec.runs.results import write_result
+    from litrec.results.store import write_result
     from litrec.verdicts.claims import expectation_record
 
     proj = load_project(project / "records")

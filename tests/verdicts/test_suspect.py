@@ -105,7 +105,7 @@ def test_no_baseline_for_invalid_records_or_a_project_where_nothing_rests_on_any
     assert cli("validate")[0] == 1 and not (project / "reviews.yaml").exists()
     note.write_text(text, encoding="utf-8")
     from litrec.records.load import load_project
-    from litrec.records.suspect import baseline
+    from litrec.verdicts.suspect import baseline
 
     proj = load_project(project / "records")
     assert baseline(proj, project / "results") is not None  # written ...

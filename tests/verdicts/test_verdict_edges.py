@@ -18,9 +18,9 @@ import pytest
 
 from litrec.records.expectation import Expectation
 from litrec.records.load import load_project
-from litrec.runs.results import result_path
-from litrec.runs.seal import broken_seal, seal
-from litrec.runs.state import modified_results
+from litrec.results.seal import broken_seal, seal
+from litrec.results.state import modified_results
+from litrec.results.store import result_path
 from litrec.verdicts import claims
 from litrec.verdicts.claims import (
     SCALES,
@@ -435,8 +435,8 @@ def test_the_first_broken_figure_by_name_is_named(tmp_path):
 def test_the_given_inputs_are_the_ones_judged(project):
     import dataclasses
 
-    from litrec.runs.inputs import result_inputs
-    from litrec.runs.state import result_state
+    from litrec.analyses.inputs import result_inputs
+    from litrec.results.state import result_state
 
     reg = load_project(project / "records").registry
     res = project / "results"
@@ -465,7 +465,7 @@ def test_the_given_inputs_are_the_ones_judged(project):
 ])
 def test_check_profile_refuses_only_a_profile_nothing_knows(tmp_path, profiles, stored, profile,
                                                             refused):
-    from litrec.runs.state import check_profile
+    from litrec.results.state import check_profile
     from litrec.util.errors import ProfileError
 
     if stored:
@@ -554,7 +554,7 @@ def test_a_status_names_its_claim_analysis_and_profile_whatever_its_state(projec
 
 
 def test_every_state_names_its_analysis_profile_result_inputs_and_reason(project):
-    from litrec.runs.state import result_state
+    from litrec.results.state import result_state
 
     reg = load_project(project / "records").registry
     res = project / "results"
@@ -644,8 +644,8 @@ def test_only_an_undecided_equality_has_a_direction():
 def test_a_result_of_another_cpu_is_stale_and_every_row_says_so(project):
     import dataclasses
 
-    from litrec.runs.inputs import result_inputs
-    from litrec.runs.state import result_state
+    from litrec.analyses.inputs import result_inputs
+    from litrec.results.state import result_state
 
     proj = load_project(project / "records")
     res, reg = project / "results", proj.registry
@@ -668,7 +668,7 @@ def test_a_result_of_another_cpu_is_stale_and_every_row_says_so(project):
 
 
 def test_a_missing_figure_is_named_in_its_result_file(project):
-    from litrec.runs.state import result_state
+    from litrec.results.state import result_state
 
     store(project, seeds3(), figures={"curve.svg": b"<svg/>"})
     (project / "results" / NAME / PROFILE / "curve.svg").unlink()
@@ -679,8 +679,8 @@ def test_a_missing_figure_is_named_in_its_result_file(project):
 
 
 def test_a_missing_result_says_what_an_interrupted_run_left(project):
-    from litrec.runs import resume
-    from litrec.runs.state import result_state
+    from litrec.results import resume
+    from litrec.results.state import result_state
 
     reg = load_project(project / "records").registry
     res = project / "results"
@@ -702,7 +702,7 @@ def test_a_missing_result_says_what_an_interrupted_run_left(project):
 
 
 def test_an_interrupted_run_is_not_read_through_links(project, tmp_path):
-    from litrec.runs import resume
+    from litrec.results import resume
 
     res = project / "results"
     elsewhere = tmp_path / "elsewhere"

@@ -24,10 +24,10 @@ from litrec.records.scaffold import (
     write_new,
     write_replace,
 )
-from litrec.records.yamlsafe import YamlProblem, load_bytes
 from litrec.util.confine import Refused, project_root, read_file
 from litrec.util.errors import Unconvertible, UsageError
 from litrec.util.formatting import excerpt
+from litrec.util.yamlsafe import YamlProblem, load_bytes
 
 
 def record_text(data: dict, path: Path, records_dir: Path) -> str:

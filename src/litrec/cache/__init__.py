@@ -3,7 +3,7 @@
 Everything in it is an answer litrec can always work out again, so a missing,
 damaged or refused entry costs time, never a result. One primitive, `Slot`, is
 a file `.litrec-cache/FOLDER/NAME.bin` holding one value under one key (a
-string made by the caller from every input of the value: `litrec.runs.inputs`, the
+string made by the caller from every input of the value: `litrec.analyses.inputs`, the
 files read, the litrec code that computes it). Its on-disk format is one:
 
     MAGIC | blake2b-256 of the payload | payload = marshal((FORMAT, litrec version, key, value))
@@ -33,7 +33,7 @@ answer (`litrec.cache.linkmemo`), a no-op run's verdicts
 committed versions say (`litrec.cache.history`, per commit) and, as a folder
 of it (`cache_dir`), JAX's compile cache (`litrec.cache.jaxcache`, whose entries JAX keys
 itself). Training checkpoints are not a cache: they sit beside a run's finished points
-(`litrec.runs.resume`). Nothing else uses the primitive
+(`litrec.results.resume`). Nothing else uses the primitive
 or names the folder (tests/architecture checks it).
 """
 

@@ -2,7 +2,7 @@
 
 `litrec validate` of a project with a review file (`reviews.yaml`) tells, for
 each link a record rests on, whether it is reviewed, suspect (and what moved)
-or never reviewed (`litrec.records.suspect`). That answer is a pure function of
+or never reviewed (`litrec.verdicts.suspect`). That answer is a pure function of
 the record files, the review file and the claims' verdicts at the `paper`
 profile, which depend on what a no-op run's verdicts at that profile depend on
 (`litrec.cache.runmemo`): every file of records/, analysis/ and results/ (by
@@ -12,7 +12,7 @@ checked out and the working folder (messages name paths); and the data files
 the judged results' analyses declare (`DATA`).
 
 So it is kept in `.litrec-cache/validate/links.bin` (`litrec.cache.Slot`) under
-a key the caller makes of all of that (`litrec.records.report`: the run memo's
+a key the caller makes of all of that (`litrec.verdicts.report`: the run memo's
 key for `paper` and the SHA-256 of the review file's bytes); the declared data
 files are kept with the answer, with their hashes, and matched again by the
 caller's `data_now` before it is used. A warm validate then neither parses a

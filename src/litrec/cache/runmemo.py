@@ -14,7 +14,7 @@ kept in `.litrec-cache/run/PROFILE.bin` (`litrec.cache`), under a key made of al
 - the git commit checked out (each expectation's registration, pre-registered or
   post hoc, is read from git history: `litrec.verdicts.registration`);
 - litrec's version and the source of each of its modules, what the caller says
-  every result shares (`shared`: `litrec.runs.reproduce.memo_key` passes the
+  every result shares (`shared`: `litrec.analyses.memo.memo_key` passes the
   interpreter, the numerics environment variables and the instruction set, and
   the source digest of every editable install but litrec's, whose files change
   under one version and one folder time), and each folder on `sys.path` with

@@ -1,8 +1,8 @@
 """What litrec reads from an analysis module's source without importing it, kept per content.
 
 Staleness and validation read the analysis sources: the modules each imports
-(`litrec.runs.inputs`), its PROFILES and what it lacks of the contract
-(`litrec.runs.contract`). Parsing them (`ast`) cost more than everything else a
+(`litrec.analyses.inputs`), its PROFILES and what it lacks of the contract
+(`litrec.analyses.contract`). Parsing them (`ast`) cost more than everything else a
 no-op `litrec run` does, yet the answers depend only on the source's bytes and
 on the litrec code that reads them. So each answer is a `litrec.cache.Slot` of
 its own, `.litrec-cache/sources/NAME.bin`, named for what it answers (a name and
@@ -35,8 +35,8 @@ _READER: list[str] = []
 def _reader_hash() -> str:
     """A hash of the litrec modules whose code reads the sources: a new litrec, new answers."""
     if not _READER:
-        _READER.append(litrec_code_hash(litrec_closure(("runs/contract", "runs/importscan",
-                                                        "runs/inputs", "cache/sourcefacts"))))
+        _READER.append(litrec_code_hash(litrec_closure(("analyses/contract", "analyses/importscan",
+                                                        "analyses/inputs", "cache/sourcefacts"))))
     return _READER[0]
 
 

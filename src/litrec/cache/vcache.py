@@ -7,7 +7,7 @@ project root (the folder that holds `records/`), whose value is a `Contents`:
   `FileEntry`: the key `(size, mtime_ns, content hash, witness)` of the bytes
   that were checked and what `litrec.records.filecheck.check_file` found in
   them; reused when the file's status still matches the witness (a file whose
-  last change had settled before it was read: `litrec.records.discover.read_record`)
+  last change had settled before it was read: `litrec.util.settled.read_record`)
   or, read again, its key now is that key, so an edit caught neither by size
   nor by time is caught by the change time or the hash;
 - `facts`: what the checks between records read of each valid record, kept
@@ -42,8 +42,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from litrec.cache import Slot, caching_off, litrec_closure, litrec_code_hash, named, plain
-from litrec.records.discover import file_unchanged, read_record
 from litrec.util.confine import Refused
+from litrec.util.settled import file_unchanged, read_record
 
 SUBDIR = "validate"
 NAME = "records"
@@ -54,7 +54,7 @@ FORMAT = 5
 # (`litrec.cache.litrec_closure`, worked out from the source when a key is made).
 SCHEMA_ENTRIES = ("records/filecheck", "records/discover", "records/model", "cache/vcache")
 # The modules of the checks between records and of the registry (keyed with their entries).
-CHECK_ENTRIES = ("records/checks", "records/validate", "records/project", "runs/registry")
+CHECK_ENTRIES = ("records/checks", "records/validate", "records/project", "analyses/registry")
 # Packages whose version changes what validation says (PyYAML, pydantic).
 PACKAGES = ("yaml", "_yaml", "pydantic", "pydantic_core")
 

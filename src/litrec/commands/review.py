@@ -24,9 +24,9 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    """Write the review file (`litrec.records.suspect.review_records`); exit 2 for an id that is
+    """Write the review file (`litrec.verdicts.suspect.review_records`); exit 2 for an id that is
     not a record."""
-    from litrec.records.suspect import review_records
+    from litrec.verdicts.suspect import review_records
 
     path, counts = review_records(args.records, args.analysis, args.results, args.ids)
     if args.format == "json":

@@ -1,4 +1,4 @@
-"""`litrec sign`: sign stored results with the user's SSH key (`litrec.runs.signing`)."""
+"""`litrec sign`: sign stored results with the user's SSH key (`litrec.results.signing`)."""
 
 from __future__ import annotations
 
@@ -33,9 +33,9 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    """Sign the results (`litrec.runs.signing.sign_results`); exit 1 when one is not signed (its
+    """Sign the results (`litrec.results.signing.sign_results`); exit 1 when one is not signed (its
     seal broken, or points kept from an earlier sitting without --force)."""
-    from litrec.runs.signing import SigningError, sign_results
+    from litrec.results.signing import SigningError, sign_results
 
     try:
         signed = sign_results(args.results, args.profile, args.analyses, args.key, args.force)

@@ -24,7 +24,7 @@ from litrec import __version__
 from litrec.records import model as m
 from litrec.records.kinds import KIND
 from litrec.records.project import Edge, Project
-from litrec.runs.results import result_path
+from litrec.results.store import result_path
 from litrec.site.text import mermaid_label
 from litrec.util.diagnostics import format_field
 from litrec.verdicts.claims import EXTENSION, SCALES, claim_statuses, with_scales
@@ -83,7 +83,7 @@ def graph_document(proj: Project, results_dir: Path, profile: str,
         out_of[ln["source"]].append({"rel": ln["rel"], "target": ln["ref"], "note": ln["note"]})
         into[ln["target"]].append({"rel": ln["inverse"], "source": ln["source"], "claim": ln["claim"],
                                    "note": ln["note"]})
-    from litrec.records.suspect import link_reviews
+    from litrec.verdicts.suspect import link_reviews
 
     reviews: dict[str, list[dict]] = {rid: [] for rid in proj.records}
     for r in link_reviews(proj, results_dir):

@@ -17,10 +17,11 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from litrec.records import model as m
-from litrec.records.kinds import GENERATED_PAGE_NAMES, ID_RE, KIND, KINDS
-from litrec.records.yamlsafe import locate
+from litrec.records.kinds import ID_RE, KIND, KINDS
 from litrec.util.diagnostics import Diagnostic, format_field
 from litrec.util.formatting import excerpt
+from litrec.util.pagenames import GENERATED_PAGE_NAMES
+from litrec.util.yamlsafe import locate
 
 
 def validate_record(data: dict, root, shown: str, diags: list[Diagnostic]):

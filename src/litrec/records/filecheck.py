@@ -23,11 +23,12 @@ import gc
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from litrec.records.discover import read_problem, read_record
+from litrec.records.discover import read_problem
 from litrec.records.explain import check_id, check_sources, validate_record
-from litrec.records.yamlsafe import YamlProblem, load_bytes
 from litrec.util.confine import Refused
 from litrec.util.diagnostics import Diagnostic
+from litrec.util.settled import read_record
+from litrec.util.yamlsafe import YamlProblem, load_bytes
 
 
 class Facts(NamedTuple):
@@ -51,7 +52,7 @@ def folded(value: Any) -> str:
 
 
 def reading_of(rec: Any) -> tuple:
-    """What a record that rests on `rec` read of it (`litrec.records.suspect`): its title, its
+    """What a record that rests on `rec` read of it (`litrec.verdicts.suspect`): its title, its
     summary and each claim's statement, `(title, summary, ((claim id, statement), ...))`."""
     return (folded(getattr(rec, "title", "")), folded(getattr(rec, "summary", "")),
             tuple((c.id, folded(c.statement)) for c in getattr(rec, "claims", None) or ()))

@@ -56,9 +56,6 @@ ANTHOLOGY_KINDS = ("LIT", "THEORY", "NOTE", "WORK")  # the collections an anthol
 
 # \Z: no trailing newline; ASCII: `\d` is 0-9 only, never a look-alike such as a full-width digit
 ID_RE = {k.name: re.compile(rf"^(?:{k.pattern})\Z", re.ASCII) for k in KINDS_TABLE}
-# The names the site gives its generated pages in the sections where record and analysis
-# pages go (records/index.md, analyses/index.md): no record id or analysis name may take one.
-GENERATED_PAGE_NAMES = frozenset({"index"})
 # Numbered and prefixed kinds first: a work's slug pattern would also match 'note-1'.
 _MATCH_ORDER = ("literature", "note", "theory", "decision", "anthology", "work")
 

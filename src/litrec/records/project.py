@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from litrec.analyses.registry import Registry
 from litrec.records import model as m
-from litrec.runs.registry import Registry
 from litrec.util.diagnostics import Diagnostic, PathDisplay
 
 

@@ -19,9 +19,10 @@ import yaml
 
 from litrec.records import model as m
 from litrec.records.discover import find_record_files
-from litrec.records.kinds import ANTHOLOGY_KINDS, GENERATED_PAGE_NAMES, ID_RE, KIND, kind_of_id
-from litrec.records.yamlsafe import load_bytes
+from litrec.records.kinds import ANTHOLOGY_KINDS, ID_RE, KIND, kind_of_id
 from litrec.util.atomic import replace_file
+from litrec.util.pagenames import GENERATED_PAGE_NAMES
+from litrec.util.yamlsafe import load_bytes
 
 # ------------------------------------------------------------------ files
 

@@ -56,7 +56,7 @@ class Checked:
     def facts(self) -> dict[str, Any]:
         """Each valid record's `Facts` (`litrec.records.filecheck`), as checked in this run or
         kept by the cache for the bytes checked: what a later stage reads of the records
-        without building their models (`litrec.records.suspect`)."""
+        without building their models (`litrec.verdicts.suspect`)."""
         from litrec.records.filecheck import Facts
 
         return {rid: Facts._make(self._files.facts(i)) for rid, i in self.winner.items()}
@@ -228,7 +228,7 @@ def _registry(analysis_dir: Path, display, cache: Cache, want_models: bool):
     kept = cache.registry(analysis_dir)
     if kept is not None:
         return None, kept
-    from litrec.runs.registry import load_registry
+    from litrec.analyses.registry import load_registry
 
     problems: list[Diagnostic] = []
     reg = load_registry(analysis_dir, problems, display)

@@ -1,1 +1,3 @@
-"""Analyses and their runs: the contract, a result's inputs, running, stored results and their state."""
+"""Running analyses: `reproduce` (what `litrec run` calls), the plan of what is stale, the
+runner, the points of a sweep (`layout`, `sweep`), where they run (`executors`), how a run
+stops (`interrupt`) and a new analysis's scaffold."""

@@ -35,7 +35,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from litrec.runs.inputs import is_numeric_variable
+from litrec.analyses.inputs import is_numeric_variable
 from litrec.util.cores import usable_cores
 from litrec.util.errors import ExecutorError
 
@@ -116,7 +116,7 @@ def _imports_jax(folder) -> bool:
     each module's imports, kept in `.litrec-cache/sources/`)."""
     from pathlib import Path
 
-    from litrec.runs.inputs import JAX_IMPORTS, module_imports
+    from litrec.analyses.inputs import JAX_IMPORTS, module_imports
 
     try:
         with os.scandir(folder) as it:

@@ -25,9 +25,9 @@ import dataclasses
 import sys
 from typing import TYPE_CHECKING, Any
 
+from litrec.analyses.analysisimport import load_analysis
+from litrec.analyses.contract import bound_names, check_module
 from litrec.runs import interrupt
-from litrec.runs.analysisimport import load_analysis
-from litrec.runs.contract import bound_names, check_module
 from litrec.runs.sweep import make_config, plan, svg_bytes, to_json
 from litrec.util.confine import Refused, project_root, read_file
 from litrec.util.errors import AnalysisExited, ContractError, RunError, SweepError

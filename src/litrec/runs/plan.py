@@ -15,14 +15,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from litrec.records.project import Project
+from litrec.results import ledger
+from litrec.results.state import ResultState, result_state, result_states
+from litrec.results.store import locked, write_error_log
 from litrec.runs import interrupt
 from litrec.runs.layout import lay_out_remotely
-from litrec.runs.results import locked, write_error_log
 from litrec.runs.runner import Job, PointFailed, finish, keep_partials, prepare, submit
-from litrec.runs.state import ResultState, result_state, result_states
 from litrec.runs.targets import resolve_targets
 from litrec.util.errors import AnalysisExited, InputsChanged, ResultsLocked, ResultsUnwritable
-from litrec.verdicts import ledger
 from litrec.verdicts.claims import claim_statuses
 
 

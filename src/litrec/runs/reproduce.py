@@ -17,6 +17,7 @@ from contextlib import AbstractContextManager as ContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from litrec.analyses.memo import data_now, memo_key
 from litrec.runs import interrupt
 from litrec.util.confine import need_dir
 
@@ -109,31 +110,3 @@ def _full(records, analysis, results, profile, targets, spec, force, compile_cac
                      again=lambda: memo_key(records, analysis, results, profile, targets, any_machine))
     ran = [n for n, _ in plan.todo if n not in failed]
     return Outcome(statuses, ran, plan.current, failed, bool(plan.todo), plan.without_profile)
-
-
-def memo_key(records: Path, analysis: Path, results: Path, profile: str, targets: list[str],
-             any_machine: bool = False) -> str | None:
-    """The key of a no-op run's kept answer (`litrec.cache.runmemo.inputs_key`), with what
-    every result shares worked out here: the interpreter, the numerics environment variables
-    and the instruction set (`litrec.runs.inputs.environment`), and the source digest of
-    every editable install (`litrec.runs.packages.editable_digests`)."""
-    from litrec.cache import runmemo
-    from litrec.runs.inputs import environment
-    from litrec.runs.packages import editable_digests
-
-    return runmemo.inputs_key(records, analysis, results, profile, targets,
-                              [environment(), editable_digests()], any_machine)
-
-
-def data_now(project: Path) -> Callable[[list[str]], dict]:
-    """What the declared data patterns match now (`litrec.runs.datafiles.data_files`), for the
-    kept answers of `litrec.cache` (run memo, suspect links); ValueError where a pattern cannot
-    be read."""
-    from litrec.runs.datafiles import data_files
-
-    def now(patterns: list[str]) -> dict:
-        files, problems = data_files(project, patterns)
-        if problems:
-            raise ValueError("; ".join(map(str, problems)))
-        return files
-    return now

@@ -27,17 +27,18 @@ from pathlib import Path
 from typing import Any
 
 from litrec import __version__
+from litrec.analyses.inputs import RESULT_FORMAT, Inputs
 from litrec.records.project import Project
-from litrec.runs import interrupt, resume
-from litrec.runs.inputs import RESULT_FORMAT, Inputs
+from litrec.results import ledger, resume
+from litrec.results.seal import seal
+from litrec.results.signing import unsign
+from litrec.results.store import keep_elsewhere, result_path, write_result
+from litrec.runs import interrupt
 from litrec.runs.layout import Layout, Spec, draw_seed_figures, layout, spec_of
-from litrec.runs.results import keep_elsewhere, result_path, write_result
-from litrec.runs.seal import seal
-from litrec.runs.signing import unsign
 from litrec.runs.sweep import Point, aggregate, run_point, to_json
 from litrec.util import gitinfo
 from litrec.util.errors import ResultsUnwritable
-from litrec.verdicts import ledger, stats
+from litrec.verdicts import stats
 from litrec.verdicts.claims import expectation_record
 
 # ---------------------------------------------------------------- running
@@ -60,7 +61,7 @@ class Job:
     seed_figures: Spec | None = None  # the analysis draws figures over the seeds
     git: dict | None = None         # the commit checked out (gitinfo.commit_of), None outside git
     futures: list | None = None
-    keys: list[str] = dataclasses.field(default_factory=list)  # each point's input key (litrec.runs.resume)
+    keys: list[str] = dataclasses.field(default_factory=list)  # each point's input key (litrec.results.resume)
     partials: Path | None = None    # results folder whose <profile>.partial/ keeps finished points
     kept: dict[int, dict] = dataclasses.field(default_factory=dict)  # points kept from an earlier run
     started: dt.datetime | None = None
@@ -78,7 +79,7 @@ def prepare(proj: Project, name: str, profile: str, fp: Inputs,
     split into that many groups, one call each, so every worker trains some of them.
 
     Each point gets its input key and, unless `fresh` (`--force`), a folder for its
-    training checkpoints (`litrec.runs.resume`); with `fresh`, the folder is emptied.
+    training checkpoints (`litrec.results.resume`); with `fresh`, the folder is emptied.
     """
     spec = spec_of(proj, name, profile)
     lay = lay if lay is not None else layout(spec)
@@ -114,7 +115,7 @@ def prepare(proj: Project, name: str, profile: str, fp: Inputs,
 
 def keep_partials(job: Job, results_dir: Path) -> None:
     """Let a sweep keep its finished points (one per seed) as sealed partial results, and take
-    those an interrupted run of the same inputs kept (`litrec.runs.resume`)."""
+    those an interrupted run of the same inputs kept (`litrec.results.resume`)."""
     if len(job.points) < 2 or job.points[0].seeds is not None:
         return  # one point, or seeds in groups: nothing finishes on its own
     job.partials = Path(results_dir)
@@ -237,7 +238,7 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
             seed = to_json(job.sweep["seed"])
         if job.kept:
             notes.append(f"{len(job.kept)} of {len(outs)} points were kept from an interrupted run "
-                         "of the same inputs (litrec.runs.resume): "
+                         "of the same inputs (litrec.results.resume): "
                          + "; ".join(resume.sitting_words(job.grid[i], job.kept[i].get("sitting"))
                                   for i in sorted(job.kept)))
     if job.seed_figures is not None:  # where the points ran: this process need not import it

@@ -16,12 +16,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from litrec.analyses.contract import source_problems
+from litrec.analyses.registry import Entry
 from litrec.records.scaffold import display, write_new, write_replace, yaml_scalar
-from litrec.records.yamlsafe import MAX_BYTES, YamlProblem, load_bytes, locate
-from litrec.runs.contract import source_problems
-from litrec.runs.registry import Entry
 from litrec.util.confine import Refused, project_root, read_file
 from litrec.util.errors import InputError
+from litrec.util.yamlsafe import MAX_BYTES, YamlProblem, load_bytes, locate
 
 NAME_RULE = "lower-case words joined by '-', starting with a letter (e.g. lln-uniform-mean)"
 _NAME = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")

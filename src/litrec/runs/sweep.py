@@ -11,7 +11,7 @@ The points are the product of the lists, in the order written; each runs
 A point runs through `run_point`, a top-level function that an executor ships
 to another process or machine. It imports the analysis by its registry module
 name (never a path from a record), compiling each module from the source whose
-hash the run's inputs hold (`litrec.runs.inputs`), and checks that the worker has the
+hash the run's inputs hold (`litrec.analyses.inputs`), and checks that the worker has the
 same packages, interpreter, numerics environment and instruction set, and the
 same declared data before and after the run: a result is never labelled with
 inputs it was not computed from.
@@ -35,16 +35,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+from litrec.analyses.analysisimport import compiled_sources, expecting, load_analysis
+from litrec.analyses.contract import check_module, check_output, check_seed_outputs
+from litrec.analyses.inputs import data_files, interpreter, machine_cores, machine_isa, numeric_env, package_versions
+from litrec.analyses.machine import device_info, platform_info
+from litrec.analyses.observe import check as check_observed
+from litrec.analyses.observe import observing
+from litrec.analyses.packages import dependency_versions, editable_places
 from litrec.cache.jaxcache import compile_cache
+from litrec.results.resume import checkpoint_env
 from litrec.runs import interrupt
-from litrec.runs.analysisimport import compiled_sources, expecting, load_analysis
-from litrec.runs.contract import check_module, check_output, check_seed_outputs
-from litrec.runs.inputs import data_files, interpreter, machine_cores, machine_isa, numeric_env, package_versions
-from litrec.runs.machine import device_info, platform_info
-from litrec.runs.observe import check as check_observed
-from litrec.runs.observe import observing
-from litrec.runs.packages import dependency_versions, editable_places
-from litrec.runs.resume import checkpoint_env
 from litrec.util.errors import AnalysisExited, InputsChanged, SweepError
 from litrec.verdicts import stats
 
@@ -64,7 +64,7 @@ class Point:
     seeds: tuple[int, ...] | None = None  # all these seeds in one run_seeds call: one output each
     compile_cache: bool = True      # JAX's compile cache in root/.litrec-cache/jax (litrec.cache.jaxcache)
     inputs: dict | None = None      # the rest of the run's inputs (`Inputs.record`); None: no check
-    checkpoints: str | None = None  # the folder its trainings keep checkpoints in (litrec.runs.resume)
+    checkpoints: str | None = None  # the folder its trainings keep checkpoints in (litrec.results.resume)
     deps: dict[str, str | None] | None = None  # the run's `Inputs.deps`; None: no check
 
 

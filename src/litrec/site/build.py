@@ -23,7 +23,7 @@ from pathlib import Path
 
 from litrec.records.load import load_project
 from litrec.records.project import Project
-from litrec.runs.state import check_profile
+from litrec.results.state import check_profile
 from litrec.site import engine, outdir, render
 from litrec.site.data import SiteData, gather
 from litrec.site.graph_page import graph_page

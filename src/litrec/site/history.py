@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from litrec.results.ledger import read_history
 from litrec.site.data import SiteData
 from litrec.site.markup import code, esc, p, ul
 from litrec.site.parts import badge
-from litrec.verdicts.ledger import read_history
 
 
 def history(data: SiteData, ref: str, analysis: str) -> str:
-    """The claim's ledger of judgements at this site's profile, oldest first (`litrec.verdicts.ledger`).
+    """The claim's ledger of judgements at this site's profile, oldest first (`litrec.results.ledger`).
 
     The expectations of the first judgement are listed once; each entry then says only what
     changed: `2026-12-03 16:40 · commit 1a2b3c4d5e · not reproduced`, then `... · reproduced ·

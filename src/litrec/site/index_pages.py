@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from litrec.records.kinds import KIND, KINDS
-from litrec.runs.resume import kept_summary
+from litrec.results.resume import kept_summary
 from litrec.site.data import SiteData, anchor
 from litrec.site.markup import (
     a,

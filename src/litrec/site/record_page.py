@@ -200,7 +200,7 @@ def _claim(data: SiteData, rec, c, page: str) -> str:
 
 def _suspect(data: SiteData, key: str) -> str:
     """Why a record or claim is suspect (a link into or out of it moved since it was last
-    reviewed, `litrec.records.suspect.suspects`), a line per link; empty when it is not."""
+    reviewed, `litrec.verdicts.suspect.suspects`), a line per link; empty when it is not."""
     why = data.suspects.get(key)
     if not why:
         return ""

@@ -2,7 +2,7 @@
 
 The first build is a whole one (sharded, as `litrec site build`). Then MkDocs'
 development server watches the records, the results, `site/`, `analysis/`, the
-folders of the data files the analyses declare (`litrec.runs.inputs`) and mkdocs.yml; on a
+folders of the data files the analyses declare (`litrec.analyses.inputs`) and mkdocs.yml; on a
 change the docs folder is generated again (only the files that differ are written) and only
 the pages whose docs file changed are rendered again (`live`): saving a record shows its page, and the pages that
 link or list it, without a whole build (`bench/serve_edit.py` times it).
@@ -18,9 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from litrec.analyses.inputs import watch_paths
 from litrec.records.load import load_project
-from litrec.runs.inputs import watch_paths
-from litrec.runs.state import check_profile
+from litrec.results.state import check_profile
 from litrec.site.build import directory_urls, handwritten, plan, sync
 from litrec.site.engine import MkDocsFailed
 from litrec.site.live import LiveSite
@@ -121,7 +121,7 @@ def serve_site(records_dir: Path, analysis_dir: Path | None = None,
 
 
 def _watch_data(server, folders: set[tuple[Path, bool]], watching: set) -> None:
-    """Watch the folders of the data files the analyses declare (`litrec.runs.inputs`), as they are
+    """Watch the folders of the data files the analyses declare (`litrec.analyses.inputs`), as they are
     declared now: an edit of a data file makes its results stale, and the pages say so."""
     for folder, recursive in sorted(folders - watching):
         if folder.is_dir():

@@ -5,7 +5,7 @@ MkDocs shards (`litrec.site.render`, `litrec.site.engine`) and the record
 readers (`litrec.records.discover`) all size themselves by `usable_cores`: the
 cores this process may run on (its CPU affinity, which a container or `taskset`
 narrows, where the system has one; else every CPU). XLA sizes its thread pool
-the same way, and a result records it (`litrec.runs.machine`).
+the same way, and a result records it (`litrec.analyses.machine`).
 """
 
 from __future__ import annotations

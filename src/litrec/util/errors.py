@@ -84,7 +84,7 @@ class InputsChanged(RunError):
 
 class UndeclaredInput(RunError):
     """An analysis read a file or imported a module inside the project that its result's
-    inputs do not hold (`litrec.runs.observe`); nothing is stored."""
+    inputs do not hold (`litrec.analyses.observe`); nothing is stored."""
 
 
 class InvalidRecords(InputError):

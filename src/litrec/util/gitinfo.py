@@ -29,7 +29,7 @@ def commit_of(root: Path, paths: tuple[str, ...] = ("analysis",)) -> dict | None
     """{"commit", "dirty"} of the project at `root`, or None where git cannot say.
 
     `dirty`: whether tracked files under `paths` differ from the commit (the ledger of
-    judgements, `litrec.verdicts.ledger`, asks of `records` and `analysis`).
+    judgements, `litrec.results.ledger`, asks of `records` and `analysis`).
     """
     head = _git(root, "rev-parse", "--verify", "HEAD")
     if head is None or len(head.strip()) < 40:

@@ -1,1 +1,4 @@
-"""Judging claims: expectations, sample statistics over seeds, verdicts."""
+"""Judging claims: sample statistics over seeds, a claim's verdict from its stored result
+(`claims`, `judge`), pre-registration from history (`registration`), `status`, `diff`, the
+reading of a project's records beside their verdicts (`reading`), suspect links (`suspect`)
+and the validation report that gathers them (`report`)."""

@@ -17,11 +17,11 @@ A claim's verdict is one of
 - `stale`: a result exists, but its code, profile or package versions changed
   since; its numbers are shown, not judged;
 - `missing`: no result for the profile yet;
-- `modified`: the result file is not what litrec wrote (`litrec.runs.seal`);
+- `modified`: the result file is not what litrec wrote (`litrec.results.seal`);
 - `error`: the result lacks a metric the claim names, or a comparison is refused.
 
 Judging one expectation is `litrec.verdicts.judge`; whether a result may be judged is
-asked of `litrec.runs.state`. A result stores the expectations it was judged
+asked of `litrec.results.state`. A result stores the expectations it was judged
 against when it ran (pre-registration): when a claim's expectations differ
 from them, the status says so, outcome by outcome, until the analysis reruns.
 """
@@ -33,11 +33,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from litrec.records.criteria import EXTENSION, base_claim
-from litrec.runs.result_checks import json_line
-from litrec.runs.results import result_path
-from litrec.runs.resume import kept_summary
-from litrec.runs.signing import signature_state
-from litrec.runs.state import ResultState, result_states
+from litrec.results.fields import json_line
+from litrec.results.resume import kept_summary
+from litrec.results.signing import signature_state
+from litrec.results.state import ResultState, result_states
+from litrec.results.store import result_path
 from litrec.verdicts.judge import MissingMetric, Outcome, claim_verdict, evaluate
 from litrec.verdicts.registration import Registrations
 from litrec.verdicts.stored import (
@@ -128,7 +128,7 @@ class ClaimStatus:
     stored_verdict: str | None = None  # expectation changed: the verdict under the stored ones
     new_verdict: str | None = None     # ... and under the new ones, shown beside it
     stored_outcomes: list[Outcome] = field(default_factory=list)
-    # its result state's warnings (`litrec.runs.state.ResultState.warnings`): a located line per
+    # its result state's warnings (`litrec.results.state.ResultState.warnings`): a located line per
     # figure the result lists that is not on disk (a sealed result is `modified` then too)
     warnings: list[str] = field(default_factory=list)
     verdicts: dict[str, str | None] = field(default_factory=dict)  # at each of SCALES (with_scales)
@@ -279,7 +279,7 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path, exp
     st.provenance = _provenance(result)
     path = result_path(results_dir, name, profile)
     signed, by = signature_state(path, Path(results_dir).resolve().parent)
-    st.provenance["signature"] = signed  # signed, unsigned or bad (`litrec.runs.signing`)
+    st.provenance["signature"] = signed  # signed, unsigned or bad (`litrec.results.signing`)
     if by:
         st.provenance["signer" if signed == "signed" else "signature_problem"] = by
     seeds, st.seeds = seed_metrics(result)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from litrec.runs.results import result_path
+from litrec.results.store import result_path
 from litrec.util import jsonread
 from litrec.util.errors import UsageError
 from litrec.util.formatting import fmt

@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from litrec.cache import history
+from litrec.results.ledger import read_history
 from litrec.util import jsonread
 from litrec.util.gitinfo import head_of
-from litrec.verdicts.ledger import read_history
 from litrec.verdicts.stored import criterion_key
 
 STATES = ("pre-registered", "post hoc", "uncommitted", "unknown")

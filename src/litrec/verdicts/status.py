@@ -5,7 +5,7 @@ json and tex): the valid project, once the profile is known to be one an analysi
 defines or a result has. `status` judges every claim at the profile (and at the other
 scales a claim has results for) and gathers what is wrong with the results: those that
 cannot be judged, warnings, bad signatures, and the claims whose result is behind; and
-the claims a suspect link runs into or out of (`litrec.records.suspect.suspects`).
+the claims a suspect link runs into or out of (`litrec.verdicts.suspect.suspects`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def judged_project(records: Path, analysis: Path | None, results: Path, profile:
     """The valid project whose claims are judged at `profile` (`InvalidRecords` when a record
     is invalid, `ProfileError` for a profile no analysis defines and no result has)."""
     from litrec.records.load import load_valid_project
-    from litrec.runs.state import check_profile
+    from litrec.results.state import check_profile
 
     proj = load_valid_project(records, analysis)
     check_profile(proj.registry, results, profile)
@@ -91,7 +91,7 @@ def suspect_claims(proj: Project, results: Path, statuses: list[ClaimStatus]
     """The claims of `statuses` that a suspect link runs into or out of, each with why (an
     extension row is litrec's own test: a record rests on the claim, not on it). Empty
     without a review file."""
-    from litrec.records.suspect import suspects
+    from litrec.verdicts.suspect import suspects
 
     found = suspects(proj, results)
     return {s.claim: found[s.claim] for s in statuses if s.claim in found}
@@ -107,7 +107,7 @@ def bad_signatures(statuses: list[ClaimStatus], results: Path, profile: str,
                    require_signed: bool = False) -> list[str]:
     """A located line for each result whose signature does not verify (and, with
     `require_signed`, for each result that has none: a deleted `.sig` is not a pass)."""
-    from litrec.runs.results import result_path
+    from litrec.results.store import result_path
 
     out = []
     for name, p in sorted(by_result(statuses).items()):

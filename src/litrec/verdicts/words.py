@@ -24,7 +24,7 @@ VERDICT_MEANING = {
     "error": "the result lacks a metric the claim names, or a comparison is refused",
 }
 
-# a stored result's state (litrec.runs.state) -> what it means
+# a stored result's state (litrec.results.state) -> what it means
 RESULT_MEANING = {
     "current": "its code, profile and package versions are those it ran with",
     "stale": "the code, profile or package versions changed since the run",

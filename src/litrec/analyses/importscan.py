@@ -1,4 +1,4 @@
-"""What a module's source says of its inputs, read without importing it (`litrec.runs.inputs`).
+"""What a module's source says of its inputs, read without importing it (`litrec.analyses.inputs`).
 
 The modules of the analysis package it imports (by `import` statements, and by
 `importlib.import_module` or `__import__` with a literal name), the top-level

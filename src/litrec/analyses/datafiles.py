@@ -1,6 +1,6 @@
 """The data files an analysis declares (`DATA` in its module): each entry a path or a glob
 relative to the project, expanded to the files it names with the SHA-256 of each, and the
-folders to watch for them. Part of a result's inputs (`litrec.runs.inputs`)."""
+folders to watch for them. Part of a result's inputs (`litrec.analyses.inputs`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import itertools
 import re
 from pathlib import Path
 
-from litrec.runs.importscan import DATA_NAME
+from litrec.analyses.importscan import DATA_NAME
 from litrec.util.confine import Refused, read_file
 
 _GLOB = re.compile(r"[*?\[]")

@@ -1,6 +1,6 @@
 """Signed results: a signature made with a key the user holds, checked with git's SSH signing tools.
 
-The seal (`litrec.runs.seal`) is a hash anyone can recompute: it catches an edit
+The seal (`litrec.results.seal`) is a hash anyone can recompute: it catches an edit
 made by accident or by hand, not a forgery. A signature is what a forger
 cannot make without the signer's private key. `litrec sign` signs a result's
 JSON file (which holds the hashes of its figures and the head of its ledger as the run
@@ -26,7 +26,7 @@ result it signed.
 
 A signature vouches for every number in the file, so a result built partly from
 points kept from an earlier, interrupted sitting (`points[i].kept`,
-`litrec.runs.resume`) is signed only when asked (`litrec sign --force`): a kept
+`litrec.results.resume`) is signed only when asked (`litrec sign --force`): a kept
 point's seal proves its file is whole, not who computed it. Without `--force`
 the result is not signed and the message names the kept points, their sittings
 and the two ways forward (`kept_refusal`); with it, `Signed.vouches` names them.
@@ -115,10 +115,10 @@ def _keygen() -> str:
 
 def signed_bytes(result_file: Path) -> bytes:
     """What a result's signature covers: the result file's bytes, then its ledger's up to the
-    last entry that judges it (`litrec.verdicts.ledger.judged_through`), so the judgement
+    last entry that judges it (`litrec.results.ledger.judged_through`), so the judgement
     recorded for a signed result cannot be rewritten without breaking its signature."""
+    from litrec.results.ledger import judged_through
     from litrec.util import jsonread
-    from litrec.verdicts.ledger import judged_through
 
     data = result_file.read_bytes()
     try:
@@ -161,7 +161,7 @@ def kept_refusal(name: str, profile: str, result: dict) -> str | None:
     """Why a result built partly from points kept from an earlier sitting is not signed without
     `--force` (None when it holds none), a line each: which points, from which sittings, what a
     kept point's seal proves, and the two ways forward."""
-    from litrec.runs.resume import kept_summary, point_unit
+    from litrec.results.resume import kept_summary, point_unit
 
     summary = kept_summary(result)
     if summary is None:
@@ -180,7 +180,7 @@ def kept_refusal(name: str, profile: str, result: dict) -> str | None:
 
 def kept_lines(result: dict) -> list[str]:
     """`seed 0: commit 1a2b3c4d on h7, 2026-12-05T14:41:02+00:00`, a line per kept point."""
-    from litrec.runs.resume import kept_points, point_words, sitting_place
+    from litrec.results.resume import kept_points, point_words, sitting_place
 
     return [f"{point_words(o)}: "
             f"{sitting_place(w) or 'kept before litrec recorded sittings: when and where unknown'}"
@@ -205,9 +205,9 @@ def sign_results(results: Path, profile: str, analyses: list[str],
 
 def _sign_each(results: Path, profile: str, names: list[str], key: Path,
                force: bool) -> Iterator[Signed]:
-    from litrec.runs.results import read_result, result_path
-    from litrec.runs.resume import kept_summary
-    from litrec.runs.seal import broken_seal
+    from litrec.results.resume import kept_summary
+    from litrec.results.seal import broken_seal
+    from litrec.results.store import read_result, result_path
     from litrec.util.errors import DamagedResult
 
     for name in names:

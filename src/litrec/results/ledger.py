@@ -42,7 +42,7 @@ Status = Any  # a `litrec.verdicts.claims.ClaimStatus` (not imported: it imports
 
 if TYPE_CHECKING:
     from litrec.records.project import Project
-    from litrec.runs.state import ResultState
+    from litrec.results.state import ResultState
 
 FORMAT = 1
 SUFFIX = ".history.jsonl"
@@ -137,7 +137,7 @@ def _last_line(path: Path) -> tuple[int, str | None]:
 def append(results_dir: Path, name: str, profile: str, entries: list[dict]) -> Path:
     """Append `entries` to the analysis's ledger, each chained to the line before it.
 
-    The caller holds the results folder's lock (`litrec.runs.results.locked`).
+    The caller holds the results folder's lock (`litrec.results.store.locked`).
     """
     path = history_path(results_dir, name, profile)
     count, last = _last_line(path)
@@ -213,7 +213,7 @@ def _unrecorded(result_path: Path) -> tuple[Path, int, str] | None:
     try:
         result = jsonread.loads(result_path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError):
-        return None  # a damaged result is `litrec.runs.state.modified_results`'s to report
+        return None  # a damaged result is `litrec.results.state.modified_results`'s to report
     if not (isinstance(result, dict) and result.get("history") == f"{result_path.stem}{SUFFIX}"
             and isinstance(result.get("content_hash"), str)):
         return None

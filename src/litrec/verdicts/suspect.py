@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from litrec.records.reading import PROFILE, Reading, project_reading
 from litrec.util.canonical import canonical_digest, canonical_json
+from litrec.verdicts.reading import PROFILE, Reading, project_reading
 
 if TYPE_CHECKING:
     from litrec.records.project import Project
@@ -126,7 +126,7 @@ def read_reviews(path: Path) -> tuple[dict[str, dict[str, dict]], str | None]:
         return {}, None
     except OSError as exc:
         return {}, f"cannot read {path}: {exc.strerror}"
-    from litrec.records.yamlsafe import YamlProblem, load_bytes  # PyYAML: only with a review file
+    from litrec.util.yamlsafe import YamlProblem, load_bytes  # PyYAML: only with a review file
 
     try:
         data = load_bytes(raw).data

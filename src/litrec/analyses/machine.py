@@ -18,7 +18,7 @@ facts change their last digits:
 A result therefore records the CPU's model, the instruction-set features that
 change what XLA emits, the cores it could use, and any `XLA_FLAGS` it ran
 under; the instruction set and the cores are among its inputs
-(`litrec.runs.inputs`).
+(`litrec.analyses.inputs`).
 """
 
 from __future__ import annotations

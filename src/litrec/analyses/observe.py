@@ -1,6 +1,6 @@
 """What an analysis reads and imports, seen while it runs, against what its result declares.
 
-A result is current while its inputs are (`litrec.runs.inputs`): the code of the
+A result is current while its inputs are (`litrec.analyses.inputs`): the code of the
 analysis package that its module imports, the data files it declares in `DATA`,
 the packages it imports, and so on. Those are worked out before the run, from the
 source; an analysis can read past them (`open` on a file it never declared, a
@@ -23,7 +23,7 @@ not tell it was stale without running it again.
 
 Outside the project nothing is refused (Python, its packages, fonts, `/proc`): the
 packages are inputs by their versions, and an editable install by the hash of its source
-(`litrec.runs.packages`), which is also allowed where it lies inside the project.
+(`litrec.analyses.packages`), which is also allowed where it lies inside the project.
 
 An audit hook cannot be removed, so one is installed per process, the first time a
 point runs, and does nothing (one attribute test) outside a point.

@@ -24,7 +24,7 @@ The key of a point hashes what its numbers depend on: the analysis's code
 files and their hashes, the installed versions of the packages it imports,
 the profile's configuration with the point's overrides, the Python version,
 the machine's architecture and the key of every other input of the result
-(declared data, numerics environment, instruction set: `litrec.runs.inputs`;
+(declared data, numerics environment, instruction set: `litrec.analyses.inputs`;
 the runner passes it in). `--force` recomputes from scratch: it neither reads
 nor keeps partial results, and starts every training afresh.
 """
@@ -39,7 +39,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from litrec.runs.seal import canonical, seal
+from litrec.results.seal import canonical, seal
 from litrec.util import jsonread
 from litrec.util.atomic import replace_file
 from litrec.util.canonical import canonical_digest

@@ -8,7 +8,7 @@
 - `missing`: no result for this profile yet;
 - `modified`: a file is there but is not what litrec wrote: it does not
   parse as a result, or it no longer matches its own content hash
-  (`litrec.runs.seal`): edited by hand, a figure swapped, damaged.
+  (`litrec.results.seal`): edited by hand, a figure swapped, damaged.
 
 The runner (what to rerun), the verdicts, `litrec status`, the site and the
 export all ask `result_state`; each fingerprint is computed once per command.
@@ -21,15 +21,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from litrec.runs.inputs import RESULT_FORMAT, Inputs, result_inputs
-from litrec.runs.results import missing_figures, read_result, result_path, stored_profiles
-from litrec.runs.resume import progress
-from litrec.runs.seal import broken_seal
+from litrec.analyses.inputs import RESULT_FORMAT, Inputs, result_inputs
+from litrec.results.resume import progress
+from litrec.results.seal import broken_seal
+from litrec.results.store import missing_figures, read_result, result_path, stored_profiles
 from litrec.util.diagnostics import Diagnostic
 from litrec.util.errors import DamagedResult, ProfileError
 
 if TYPE_CHECKING:
-    from litrec.runs.registry import Registry
+    from litrec.analyses.registry import Registry
 
 STATES = ("current", "stale", "missing", "modified")
 

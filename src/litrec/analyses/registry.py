@@ -19,14 +19,14 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from litrec.analyses.contract import source_metrics, source_problems, source_profiles
+from litrec.analyses.inputs import module_closure
 from litrec.cache.sourcefacts import fact
-from litrec.records.kinds import GENERATED_PAGE_NAMES
-from litrec.records.yamlsafe import MAX_BYTES, YamlProblem, load_bytes, locate
-from litrec.runs.contract import source_metrics, source_problems, source_profiles
-from litrec.runs.inputs import module_closure
 from litrec.util.confine import Refused, check, project_root, read_file, walk
 from litrec.util.diagnostics import Diagnostic, format_field
 from litrec.util.formatting import excerpt
+from litrec.util.pagenames import GENERATED_PAGE_NAMES
+from litrec.util.yamlsafe import MAX_BYTES, YamlProblem, load_bytes, locate
 
 NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 

@@ -1,7 +1,7 @@
 """A result's inputs: everything a fresh run's numbers depend on, in one model.
 
 `result_inputs(registry, name, profile)` is the one function every consumer
-calls (staleness in `litrec.runs.state`, the runner and its workers, the run memo,
+calls (staleness in `litrec.results.state`, the runner and its workers, the run memo,
 `site serve`'s watcher). What it returns, `Inputs`, holds
 
 - **code**: the SHA-256 of the analysis module and of every module of
@@ -19,11 +19,11 @@ calls (staleness in `litrec.runs.state`, the runner and its workers, the run mem
   jaxlib) records jax, jaxlib, numpy and optax, as results always have; one that
   imports no JAX records the distributions of what it does import;
 - **dependencies**: what its imports' distributions require, transitively (installed metadata,
-  `litrec.runs.packages.dependencies`), each with its version or, installed editable, the SHA-256
+  `litrec.analyses.packages.dependencies`), each with its version or, installed editable, the SHA-256
   of its sources; stored apart (a result written before them is judged on the rest);
 - **python**: the interpreter; **env**: the variables that can change numbers (`is_numeric_variable`);
 - **isa**: the machine and the CPU's instruction-set features that change what
-  XLA and the BLAS libraries compile, hence float round-off (`litrec.runs.machine`),
+  XLA and the BLAS libraries compile, hence float round-off (`litrec.analyses.machine`),
   for an analysis that imports a compiled numerics package (`NUMERIC_IMPORTS`);
   None for one that does not.
 
@@ -50,11 +50,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from litrec.cache.sourcefacts import fact
-from litrec.runs.datafiles import data_files, watch_paths
-from litrec.runs.importscan import read_source
-from litrec.runs.machine import other_cores, other_cpu
-from litrec.runs.packages import (
+from litrec.analyses.datafiles import data_files, watch_paths
+from litrec.analyses.importscan import read_source
+from litrec.analyses.machine import other_cores, other_cpu
+from litrec.analyses.packages import (
     JAX_IMPORTS,
     VERSIONED,
     dependencies,
@@ -63,6 +62,7 @@ from litrec.runs.packages import (
     short_version,
     versioned_packages,
 )
+from litrec.cache.sourcefacts import fact
 from litrec.util.canonical import canonical_digest
 from litrec.util.confine import Refused, project_root, read_file
 from litrec.util.cores import usable_cores
@@ -137,15 +137,15 @@ def hash_seed_at_start() -> str | None:
 
 def machine_cores() -> int:
     """The cores this process may run on: XLA splits its sums by them, so they change float
-    round-off too (`litrec.runs.machine`)."""
+    round-off too (`litrec.analyses.machine`)."""
     return usable_cores()
 
 
 @functools.lru_cache(maxsize=1)
 def machine_isa() -> tuple[str, ...]:
     """The machine and its instruction-set features that change float round-off
-    (`x86_64`, then `litrec.runs.machine.ISA_FLAGS` the CPU has)."""
-    from litrec.runs.machine import cpu_isa
+    (`x86_64`, then `litrec.analyses.machine.ISA_FLAGS` the CPU has)."""
+    from litrec.analyses.machine import cpu_isa
 
     return (platform.machine(), *cpu_isa())
 
@@ -360,7 +360,7 @@ def _env_diff(old, new: dict) -> str:
 
 def result_inputs(registry: Any, name: str, profile: str,
                   versions: dict[str, str | None] | None = None) -> Inputs:
-    """The inputs of analysis `name` of `registry` (`litrec.runs.registry.Registry`) for `profile`,
+    """The inputs of analysis `name` of `registry` (`litrec.analyses.registry.Registry`) for `profile`,
     as they are now.
 
     `versions` holds versions already read (distribution -> version); the ones

@@ -2,8 +2,8 @@
 
 A result lives at `results/<analysis>/<profile>.json`, its figures in the
 folder its `figures` entries point into, `results/<analysis>/<profile>/` once
-written. Whether a result is current is decided in `litrec.runs.state`, from its
-inputs (`litrec.runs.inputs`).
+written. Whether a result is current is decided in `litrec.results.state`, from its
+inputs (`litrec.analyses.inputs`).
 
 A result and its figures change as one: the JSON only ever points into a
 complete folder of figures, and a folder is removed only once no JSON points
@@ -25,7 +25,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from litrec.runs.result_checks import RERUN, field_name, json_line, result_problem
+from litrec.results.fields import RERUN, field_name, json_line, result_problem
 from litrec.util import jsonread
 from litrec.util.atomic import fresh_dir, fresh_name, replace_file, sync_dir, write_new
 from litrec.util.confine import Refused, project_root, read_file

@@ -5,7 +5,7 @@ and whole-second modification time match the ones the `.pyc` recorded, so an
 edit that keeps both (two saves within a second, a checkout, a copy) would run
 the old code under the new code's hash. The modules of an analysis package are
 therefore found as usual but compiled from the bytes read (`_HashedSource`),
-and with the hashes of the run's inputs (`litrec.runs.inputs`) a module whose bytes
+and with the hashes of the run's inputs (`litrec.analyses.inputs`) a module whose bytes
 are others is refused (InputsChanged): the code that runs is the code hashed.
 No `.pyc` is read or written for them.
 """

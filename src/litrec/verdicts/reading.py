@@ -1,5 +1,5 @@
 """What the suspect-link check reads of a project: the links that rest on something, each
-record's text and each claim's verdict as evidence (`litrec.records.suspect`).
+record's text and each claim's verdict as evidence (`litrec.verdicts.suspect`).
 
 Two sources give the same `Reading`. `project_reading` reads it off a loaded
 project's models (`litrec review`, `status`, the site, the export). `checked_reading`
@@ -7,7 +7,7 @@ reads it off what `litrec validate` has just found, each valid record's `Facts`
 (`litrec.records.filecheck`), which the validation cache keeps per file: the links
 and texts come without parsing a record again, and a claim's verdict without its
 model where its analysis names none (`unchecked`) or has no result at the profile
-(`missing`, the state `litrec.runs.state` decides); only the records whose claims a
+(`missing`, the state `litrec.results.state` decides); only the records whose claims a
 stored result judges are parsed again, and judged as `litrec.verdicts.claims`
 judges them.
 """
@@ -71,7 +71,7 @@ class Reading:
     record's text (`text(ID)`: `litrec.records.filecheck.reading_of`, None for no record) and,
     only when a fingerprint first needs them, the claims' verdicts as evidence (`verdicts`:
     claim ref -> `standing`, from `judge()`, which also gives the inputs of the results judged:
-    `litrec.runs.inputs.Inputs` each, what a kept answer depends on beyond the files).
+    `litrec.analyses.inputs.Inputs` each, what a kept answer depends on beyond the files).
 
     `project_reading` reads it off loaded models; `checked_reading` off what validation
     found (each record's `Facts`), parsing only the records whose claims a stored result
@@ -113,7 +113,7 @@ def checked_reading(checked, records_dir: Path, analysis_dir: Path, results_dir:
     (`checked`): the links and texts from each record's facts, which the validation cache
     keeps, so no record is parsed again for them. The verdicts: `unchecked` for a claim that
     names no analysis and `missing` for one whose analysis has no result at `profile` (the
-    state `litrec.runs.state` decides); the claims whose analysis has a result are judged as
+    state `litrec.results.state` decides); the claims whose analysis has a result are judged as
     `litrec.verdicts.claims` judges them, on the models of their records only."""
     facts = checked.facts()
     links = []
@@ -131,8 +131,8 @@ def checked_reading(checked, records_dir: Path, analysis_dir: Path, results_dir:
         named = sorted({a for f in facts.values() for _, a, _ in f.claims if a})
         if not named:
             return verdicts, []
-        from litrec.runs.registry import load_registry
-        from litrec.runs.state import result_states
+        from litrec.analyses.registry import load_registry
+        from litrec.results.state import result_states
 
         registry = load_registry(analysis_dir, [])
         states = result_states(registry, results_dir, named, profile)

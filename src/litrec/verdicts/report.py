@@ -3,13 +3,13 @@
 `validation_report` checks the collection (`litrec.records.validate`), then, when
 the project has a results folder, that its files are as litrec wrote them and
 that its ledgers read; and the links whose target moved since their record was
-reviewed (`litrec.records.suspect`). A valid project without a review file gets
+reviewed (`litrec.verdicts.suspect`). A valid project without a review file gets
 its baseline here (every link as it stands now, in `reviews.yaml`), so suspect
 links work from the first validate on. Each problem is a `Diagnostic`; `strict`
 makes every warning an error. The command prints them.
 
 The suspect check reads the records from what the validation found (each
-record's facts, kept by the validation cache: `litrec.records.reading.checked_reading`),
+record's facts, kept by the validation cache: `litrec.verdicts.reading.checked_reading`),
 never by loading the project again, and its answer is kept for the next run
 (`litrec.cache.linkmemo`) under a key of everything it depends on (`links_key`):
 a warm validate parses no record and judges no claim. With the cache off, the
@@ -61,9 +61,9 @@ def validation_report(records: Path, analysis: Path | None = None, results: Path
     checked = check_collection(records, analysis, use_cache=use_cache)
     results = results or Path(records).resolve().parent / "results"
     if results.is_dir():  # only then is the results' code loaded
-        from litrec.runs.state import modified_results
+        from litrec.results.ledger import history_problems
+        from litrec.results.state import modified_results
         from litrec.util.diagnostics import PathDisplay
-        from litrec.verdicts.ledger import history_problems
 
         checked.diagnostics.extend(modified_results(results, PathDisplay()))
         checked.diagnostics.extend(history_problems(results, PathDisplay()))
@@ -74,8 +74,8 @@ def validation_report(records: Path, analysis: Path | None = None, results: Path
     if checked.errors:  # the links of records with errors are not judged: those come first
         return report
     from litrec.cache import caching_off
-    from litrec.records.reading import checked_reading
     from litrec.records.validate import default_analysis_dir
+    from litrec.verdicts.reading import checked_reading
 
     folder = Path(analysis) if analysis is not None else default_analysis_dir(records)
     # what the check reads of the records, from what validation found: worked out once, and
@@ -91,8 +91,8 @@ def validation_report(records: Path, analysis: Path | None = None, results: Path
 def _baseline(records: Path, reading: Callable[[], Any]) -> str | None:
     """Record the review baseline when the project has no review file and some record rests on
     another: what it says, in a line; None when nothing was recorded."""
-    from litrec.records.suspect import record_baseline, reviews_path
     from litrec.util.diagnostics import PathDisplay
+    from litrec.verdicts.suspect import record_baseline, reviews_path
 
     path = reviews_path(records)
     if path.exists() or path.is_symlink():  # the usual case: nothing read
@@ -115,8 +115,8 @@ def _reviews(records: Path, analysis: Path, results: Path, checked, strict: bool
              reading: Callable[[], Any], use_cache: bool) -> list:
     """Suspect links, when the project keeps a review file (reviews.yaml): a warning each at the
     link, an information note for each link never reviewed; empty without the file."""
-    from litrec.records.suspect import reviews_path
     from litrec.util.diagnostics import Diagnostic, PathDisplay, Severity, format_field
+    from litrec.verdicts.suspect import reviews_path
 
     path = reviews_path(records)
     if not path.exists():
@@ -149,9 +149,9 @@ def _links(records: Path, analysis: Path, results: Path, paths: dict, reading: C
     """Each link's review with where it is written, `(LinkReview, (file, line, col))`: the
     answer kept by the last run (`litrec.cache.linkmemo`) when nothing it depends on changed
     (`links_key`), else worked out (and kept); or why the review file cannot be read."""
+    from litrec.analyses.memo import data_now
     from litrec.cache import linkmemo
-    from litrec.records.suspect import LinkReview, judge_links, read_reviews, reviews_path
-    from litrec.runs.reproduce import data_now
+    from litrec.verdicts.suspect import LinkReview, judge_links, read_reviews, reviews_path
 
     root = Path(records).resolve().parent
     key = links_key(records, analysis, results) if use_cache else None
@@ -165,7 +165,7 @@ def _links(records: Path, analysis: Path, results: Path, paths: dict, reading: C
     stored, problem = read_reviews(reviews_path(records))
     if problem is not None:
         return problem
-    from litrec.records.yamlsafe import LazyRoot, locate
+    from litrec.util.yamlsafe import LazyRoot, locate
 
     got = reading()
     roots: dict[str, LazyRoot] = {}
@@ -187,15 +187,15 @@ def _links(records: Path, analysis: Path, results: Path, paths: dict, reading: C
 
 def links_key(records: Path, analysis: Path, results: Path) -> str | None:
     """The key of the suspect check's answer: the key of what a no-op run's verdicts at the
-    `paper` profile depend on (`litrec.runs.reproduce.memo_key`: every file of the three
+    `paper` profile depend on (`litrec.analyses.memo.memo_key`: every file of the three
     folders, the packages, the interpreter, litrec's source, the commit, the working folder)
     and the SHA-256 of the review file's bytes; None where it cannot be made safely (a link
     in a folder, a review file that cannot be read)."""
     import hashlib
 
-    from litrec.records.reading import PROFILE
-    from litrec.records.suspect import reviews_path
-    from litrec.runs.reproduce import memo_key
+    from litrec.analyses.memo import memo_key
+    from litrec.verdicts.reading import PROFILE
+    from litrec.verdicts.suspect import reviews_path
 
     try:
         raw = reviews_path(records).read_bytes()
