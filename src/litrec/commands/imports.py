@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from litrec.bibtex.records import import_file
+from litrec.bibtex.importing import import_file
 from litrec.commands.common import format_arg
 from litrec.records.kinds import ID_RE, KIND
 from litrec.records.scaffold import display
@@ -58,7 +58,7 @@ def _ids(pairs: list[tuple[str, str]]) -> dict[str, str]:
 
 
 def run(args) -> int:
-    """Import every entry (`litrec.bibtex.records.import_file`); exit 1 when any entry could not
+    """Import every entry (`litrec.bibtex.importing.import_file`); exit 1 when any entry could not
     be, or when there were none."""
     if args.import_format != "bibtex":
         raise UsageError("import needs a format: 'litrec import bibtex FILE'")
