@@ -32,9 +32,8 @@ is stale when it lacks a part (written before litrec kept it); `why_stale` says 
 claims' expectations are stored with it and compared by `litrec.verdicts.claims`.
 
 Reading the sources is cheap: what a module imports and declares is kept per content
-(`litrec.cache.sourcefacts`), and nothing here imports JAX. The runner
-imports an analysis from the very bytes hashed here (`load_analysis` in
-`litrec.runs.sweep` compiles the source it checks, never a `.pyc`).
+(`litrec.cache.sourcefacts`); nothing here imports JAX. The runner imports an analysis from
+the very bytes hashed here (`litrec.analyses.analysisimport`, never a `.pyc`).
 """
 
 from __future__ import annotations
@@ -319,7 +318,8 @@ class Inputs:
                     "instruction set (written by an older litrec); rerun it to record them")
         now = self.record()
         parts = []
-        old_data = stored.get("data") if isinstance(stored.get("data"), dict) else {}
+        old = stored.get("data")
+        old_data = old if isinstance(old, dict) else {}
         changed = sorted(f for f in set(old_data) | set(self.data) if old_data.get(f) != self.data.get(f))
         if changed:
             parts.append("data changed: " + ", ".join(changed))

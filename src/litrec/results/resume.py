@@ -148,7 +148,8 @@ def kept(results_dir: Path, name: str, profile: str, overrides: dict, key: str) 
     out = data.get("output")
     if not isinstance(out, dict) or not isinstance(out.get("metrics"), dict):
         return None
-    where = data.get("sitting") if isinstance(data.get("sitting"), dict) else {}
+    sitting = data.get("sitting")
+    where = sitting if isinstance(sitting, dict) else {}
     return {**out, "figures": {k: str(v).encode("utf-8") for k, v in (out.get("figures") or {}).items()},
             "sitting": {k: str(where.get(k)) if where.get(k) is not None else None
                         for k in ("when", "host", "commit")}}
@@ -188,8 +189,8 @@ def kept_points(result: dict) -> list[tuple[dict, dict | None]]:
     out = []
     for p in points:
         if isinstance(p, dict) and p.get("kept"):
-            overrides = p.get("overrides") if isinstance(p.get("overrides"), dict) else {}
-            out.append((overrides, p["kept"] if isinstance(p["kept"], dict) else None))
+            given, kept = p.get("overrides"), p["kept"]
+            out.append((given if isinstance(given, dict) else {}, kept if isinstance(kept, dict) else None))
     return out
 
 

@@ -212,6 +212,7 @@ def _sign_each(results: Path, profile: str, names: list[str], key: Path,
 
     for name in names:
         path = result_path(results, name, profile)
+        why: str | None
         try:
             result = read_result(results, name, profile)
         except DamagedResult as exc:
