@@ -3,6 +3,12 @@
 Floats show 4 significant digits everywhere. The site writes a missing value
 as a dash and keeps up to six list items; the terminal, where columns are
 narrow, writes `none` and keeps up to four.
+
+Text too long for its place is cut by `shorten`, the one rule of where a cut
+falls and how it is marked: whitespace made single spaces, the text cut at a
+character (not at a word: a long id or URL would otherwise go whole), a space left
+at the cut dropped, and one `…` added, the whole at most `limit` characters.
+`excerpt` quotes a value found in a file the same way, with its length.
 """
 
 from __future__ import annotations
@@ -26,9 +32,25 @@ def fmt(v: Any, terminal: bool = False) -> str:
     return str(v)
 
 
+ELLIPSIS = "…"
+
+
+def shorten(text: Any, limit: int) -> str:
+    """`text` on one line, at most `limit` characters: runs of whitespace (newlines too) become
+    one space; a longer text is cut at a character, a space left at the cut is dropped, and it
+    ends in `…`. Text that fits comes back with only its whitespace made single."""
+    if limit < 1:
+        raise ValueError(f"shorten: limit must be at least 1 character, got {limit}")
+    one_line = " ".join(str(text).split())
+    if len(one_line) <= limit:
+        return one_line
+    return one_line[: limit - 1].rstrip() + ELLIPSIS
+
+
 def excerpt(value: Any, limit: int = 80) -> str:
-    """A value found in a file, quoted at most `limit` characters long (cut with '…' and its length)."""
+    """A value found in a file, quoted: unchanged when at most `limit` characters; a longer one
+    `shorten`ed to `limit`, with its whole length (`… (5002 characters)`)."""
     text = str(value)
     if len(text) <= limit:
         return text
-    return f"{text[:limit]}… ({len(text)} characters)"
+    return f"{shorten(text, limit)} ({len(text)} characters)"

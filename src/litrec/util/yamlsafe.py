@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from litrec.util.confine import MAX_RECORD_BYTES
-from litrec.util.formatting import excerpt
+from litrec.util.formatting import excerpt, shorten
 
 try:  # the C composer is several times faster; both are safe
     from yaml import CSafeLoader as _Base
@@ -226,7 +226,7 @@ def _scalar(node: yaml.ScalarNode) -> Any:
     except (ValueError, OverflowError, ArithmeticError, AttributeError, yaml.YAMLError) as exc:
         # AttributeError: PyYAML's timestamp constructor on a `!!timestamp` that is no date at all
         line, col = _mark(node)
-        text = node.value if len(node.value) <= 40 else node.value[:37] + "..."
+        text = shorten(node.value, 40)
         if tag.endswith(":timestamp"):
             why = ("not a date YAML reads" if isinstance(exc, AttributeError)
                    else str(exc).split(":")[0] if str(exc) else "no such date")
@@ -241,7 +241,7 @@ def _scalar(node: yaml.ScalarNode) -> Any:
         raise YamlProblem(msg, line, col, "yaml-value") from None
     if value.__class__ is float and value in (_INF, -_INF) and "inf" not in node.value.lower():
         line, col = _mark(node)
-        text = node.value if len(node.value) <= 40 else node.value[:37] + "..."
+        text = shorten(node.value, 40)
         raise YamlProblem(f"the number {text} is too large to hold (beyond ±1.8e308); "
                           "write a smaller number, or quote it if it is text",
                           line, col, "yaml-value")
