@@ -9,7 +9,9 @@ site/export-format.md; a change that breaks a reader bumps the version.
 The document is deterministic: the same records and results give the same
 bytes, so it diffs well.
 
-`litrec graph` prints records and typed links for Graphviz (`dot`) or Mermaid.
+`litrec graph` prints records and typed links for Graphviz (`dot`) or Mermaid;
+the Mermaid text is written by `litrec.site.mermaid.flowchart`, as the site's
+drawings are, with labels cut at 40 characters.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ from litrec.records import model as m
 from litrec.records.kinds import KIND
 from litrec.records.project import Edge, Project
 from litrec.results.store import result_path
-from litrec.site.text import mermaid_label
+from litrec.site.mermaid import Arrow, Class, Node, flowchart, record_label
 from litrec.util.diagnostics import format_field
+from litrec.util.formatting import shorten
 from litrec.verdicts.claims import EXTENSION, SCALES, claim_statuses, with_scales
 
 FORMAT, VERSION = "litrec-graph", 2  # 2: verdicts over seeds, unchecked claims, pre-registration
@@ -202,9 +205,7 @@ def _dot_str(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def _short(s: str, limit: int = 40) -> str:
-    s = " ".join(s.split())
-    return s if len(s) <= limit else s[: limit - 1].rstrip() + "…"
+LABEL_LIMIT = 40  # a terminal's graph: each label cut to this many characters
 
 
 def to_dot(proj: Project) -> str:
@@ -215,7 +216,7 @@ def to_dot(proj: Project) -> str:
              '  edge [fontname="Helvetica", fontsize=9];']
     for rid in sorted(proj.records):
         rec = proj.records[rid]
-        label = f"{rid}\n{_short(rec.title)}" if rec.title else rid
+        label = f"{rid}\n{shorten(rec.title, LABEL_LIMIT)}" if rec.title else rid
         st = styles[rec.kind]
         lines.append(f"  {_dot_str(rid)} [label={_dot_str(label)}, tooltip={_dot_str(rec.kind)}, "
                      f'fillcolor="{st["fill"]}", color="{st["stroke"]}", fontcolor="{st["color"]}"];')
@@ -227,19 +228,13 @@ def to_dot(proj: Project) -> str:
 
 def to_mermaid(proj: Project) -> str:
     """Records and links as a Mermaid graph, coloured by kind."""
-    ids = {rid: f"n{i}" for i, rid in enumerate(sorted(proj.records))}
-    lines = ["graph LR"]
     kinds: dict[str, list[str]] = {}
-    for rid, nid in ids.items():
-        rec = proj.records[rid]
-        lines.append(f'  {nid}["{mermaid_label(f"{rid}: {rec.title}" if rec.title else rid)}"]')
-        kinds.setdefault(rec.kind, []).append(nid)
-    for e in proj.edges:
-        lines.append(f'  {ids[e.source]} -->|"{mermaid_label(e.label)}"| {ids[e.target]}')
-    for kind, members in sorted(kinds.items()):
-        lines.append(f"  classDef {kind} {KIND[kind].colour}")
-        lines.append(f"  class {','.join(members)} {kind}")
-    return "\n".join(lines) + "\n"
+    for rid in sorted(proj.records):
+        kinds.setdefault(proj.records[rid].kind, []).append(rid)
+    return flowchart([Node(rid, record_label(rid, proj.records[rid].title)) for rid in sorted(proj.records)],
+                     [Arrow(e.source, e.target, e.label) for e in proj.edges],
+                     classes=[Class(kind, KIND[kind].colour, members) for kind, members in sorted(kinds.items())],
+                     limit=LABEL_LIMIT)
 
 
 def to_json(proj: Project) -> str:

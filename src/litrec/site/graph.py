@@ -1,9 +1,9 @@
 """Mermaid graphs of records and their typed links (rendered by Material).
 
 The pages put the source in `<pre class="mermaid">`, as pymdownx.superfences
-would. Node ids are generated (`n0`, `n1`, ...); labels go through `mermaid_label`,
-so nothing a record says is read by Mermaid as syntax, and are whole (Mermaid wraps
-them). A record's kind is its shape and outline, the verdict of its claims its fill;
+would; the text is written by `litrec.site.mermaid.flowchart` (generated node ids,
+escaped labels), as `litrec graph --format mermaid`'s is. Labels are whole (Mermaid
+wraps them). A record's kind is its shape and outline, the verdict of its claims its fill;
 each link is an arrow of its own with its own label; `legend` says all of that in
 HTML beside the drawing. Mermaid renders at
 most 500 edges by default, so the whole-record graph falls back to a graph of
@@ -18,30 +18,17 @@ from litrec.records.kinds import KIND, KINDS
 from litrec.records.model import RELATIONS
 from litrec.site.data import SiteData
 from litrec.site.markup import code, esc, p, span
+from litrec.site.mermaid import Arrow, Class, Click, Node, flowchart, record_label
 from litrec.site.parts import rel_text, verdict_of, worst
-from litrec.site.text import mermaid_label
 from litrec.verdicts.words import word
 
 NODE_LIMIT, EDGE_LIMIT = 120, 240  # the whole graph stays readable (and under Mermaid's caps)
 NEIGHBOUR_LIMIT = 40
 
 
-
-def _source(lines: list[str]) -> str:
-    return "\n".join(lines) + "\n"
-
-
-def _label(data: SiteData, rid: str) -> str:
-    """A node's whole label, its id and title (Mermaid wraps it; nothing is cut)."""
-    rec = data.project.records[rid]
-    title = getattr(rec, "title", None)
-    return mermaid_label(f"{rid}: {title}" if title else rid, LABEL_LIMIT)
-
-
 # Room between ranks and nodes, so an edge's label sits clear of the nodes and of its
 # neighbours' labels (Mermaid's defaults, 50 and 50, put labels on top of the boxes).
 LAYOUT = '%%{init: {"flowchart": {"rankSpacing": 140, "nodeSpacing": 50, "padding": 12}}}%%'
-LABEL_LIMIT = 300  # a label is wrapped, not cut; this only bounds a runaway title
 
 # A kind is drawn as a shape (the kinds in their table's order take these in turn) with its
 # table colour as the outline and text; the fill is the verdict of the record's claims.
@@ -87,38 +74,32 @@ def tone_of(verdict: str | None) -> tuple[str, str]:
 
 def _graph(data: SiteData, nodes: list[str], edges: list[tuple[str, str, str]],
            page: str, focus: str | None = None) -> str:
-    ids = {rid: f"n{i}" for i, rid in enumerate(nodes)}
-    lines = [LAYOUT, "graph LR"]
+    recs = data.project.records
     kinds: dict[str, list[str]] = {}
     tones: dict[str, list[str]] = {}
     for rid in nodes:
-        kind = data.project.records[rid].kind
-        lines.append(f"  {ids[rid]}" + kind_shape(kind)[1].format(_label(data, rid)))
-        kinds.setdefault(kind, []).append(ids[rid])
-        tones.setdefault(tone_of(node_verdict(data, rid))[1], []).append(ids[rid])
-    for src, label, dst in edges:  # one arrow per link, each with its own label
-        lines.append(f'  {ids[src]} -->|"{mermaid_label(label, LABEL_LIMIT)}"| {ids[dst]}')
-    for rid in nodes:  # every node links to its record's page (Mermaid keeps relative URLs)
-        if rid != focus:
-            lines.append(f'  click {ids[rid]} href "{data.link(page, data.record_page(rid))}" '
-                         f'"{_tooltip(data, rid)}"')
-    for kind, members in sorted(kinds.items()):
-        lines.append(f"  classDef {kind} {kind_outline(kind)}")
-        lines.append(f"  class {','.join(members)} {kind}")
-    for i, (fill, members) in enumerate(sorted(tones.items())):
-        lines.append(f"  classDef tone{i} fill:{fill}")
-        lines.append(f"  class {','.join(members)} tone{i}")
-    if focus is not None:
-        lines.append(f"  style {ids[focus]} stroke-width:4px")
-    return _source(lines)
+        kinds.setdefault(recs[rid].kind, []).append(rid)
+        tones.setdefault(tone_of(node_verdict(data, rid))[1], []).append(rid)
+    return flowchart(
+        # a node's whole label, its id and title (Mermaid wraps it; nothing is cut)
+        [Node(rid, record_label(rid, getattr(recs[rid], "title", None)), kind_shape(recs[rid].kind)[1])
+         for rid in nodes],
+        [Arrow(src, dst, label) for src, label, dst in edges],  # one arrow per link, its own label
+        # every node links to its record's page (Mermaid keeps relative URLs)
+        clicks=[Click(rid, data.link(page, data.record_page(rid)), _tooltip(data, rid))
+                for rid in nodes if rid != focus],
+        classes=[Class(kind, kind_outline(kind), members) for kind, members in sorted(kinds.items())]
+        + [Class(f"tone{i}", f"fill:{fill}", members)
+           for i, (fill, members) in enumerate(sorted(tones.items()))],
+        styles=[(focus, "stroke-width:4px")] if focus is not None else [],
+        init=LAYOUT)
 
 
 def _tooltip(data: SiteData, rid: str) -> str:
     """What hovering a node says: its kind and its claims' verdict, in plain words only."""
     kind = data.project.records[rid].kind
     verdict = node_verdict(data, rid)
-    return mermaid_label(f"{kind}, " + (f"claims: {word(verdict)}" if verdict else "no claims"),
-                         LABEL_LIMIT)
+    return f"{kind}, " + (f"claims: {word(verdict)}" if verdict else "no claims")
 
 
 def legend(data: SiteData, rids, rels, nodes: bool = True, focus: str | None = None) -> str:
@@ -201,14 +182,10 @@ def whole_graph(data: SiteData) -> tuple[str, bool]:
     links = Counter((proj.records[e.source].kind, e.rel, proj.records[e.target].kind)
                     for e in proj.edges)
     order = [k for k in KINDS if k in kinds]
-    ids = {k: f"k{i}" for i, k in enumerate(order)}
-    lines = [LAYOUT, "graph LR"]
-    for k in order:
-        lines.append(f'  {ids[k]}["{k} ({kinds[k]})"]')
-        lines.append(f"  style {ids[k]} {KIND[k].colour}")
-        target = "anthology/index.md" if k == "anthology" else "records/index.md"
-        anchor = None if k == "anthology" else k
-        lines.append(f'  click {ids[k]} href "{data.link("graph.md", target, anchor)}"')
-    for (a, rel, b), n in sorted(links.items()):
-        lines.append(f'  {ids[a]} -->|"{rel.replace("_", " ")} ({n})"| {ids[b]}')
-    return _source(lines), False
+    return flowchart(
+        [Node(k, f"{k} ({kinds[k]})") for k in order],
+        [Arrow(a, b, f'{rel.replace("_", " ")} ({n})') for (a, rel, b), n in sorted(links.items())],
+        clicks=[Click(k, data.link("graph.md", "anthology/index.md") if k == "anthology"
+                      else data.link("graph.md", "records/index.md", k)) for k in order],
+        styles=[(k, KIND[k].colour) for k in order],
+        init=LAYOUT), False

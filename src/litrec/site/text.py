@@ -1,7 +1,8 @@
 """Record text made safe for a Markdown page.
 
-Record text reaches a page through these functions, or, inside the stored HTML
-of `litrec.site.markup`, through `markup.esc` (HTML escaping):
+Record text reaches a page through these functions (inside the stored HTML of
+`litrec.site.markup`, through `markup.esc`, HTML escaping; in a Mermaid drawing,
+through `litrec.site.mermaid.label`, every unusual character an entity code):
 
 - `inline(s)`: plain text (titles, link notes, authors) in a line or a table
   cell; every character Markdown or HTML would act on becomes an entity, so
@@ -16,8 +17,6 @@ of `litrec.site.markup`, through `markup.esc` (HTML escaping):
   characters reach KaTeX as the characters), and a `$$` block (from a line
   starting `$$` to one ending `$$`) is written here as arithmatex would,
   `<div class="arithmatex">\\[...\\]</div>`, its content escaped.
-- `mermaid_label(s)`: a Mermaid node label, every unusual character an
-  entity code.
 
 Link targets in prose are further checked by `litrec.site.mdext` (no
 `javascript:` URLs), which the site's Markdown loads.
@@ -180,19 +179,6 @@ def _linked(text: str, resolve: Resolve | None) -> str:
         pos = m.start() + len(ref)
     out.append(_escape_prose(text[pos:]))
     return "".join(out)
-
-
-# ------------------------------------------------------------------ mermaid
-
-_MERMAID_UNSAFE = re.compile(r"[^A-Za-z0-9 .,:_/()?!+'-]")
-
-
-def mermaid_label(s: Any, limit: int = 40) -> str:
-    """A label for inside `["..."]`: anything unusual becomes a `#NN;` entity code."""
-    text = " ".join(clean(s).split())
-    if len(text) > limit:
-        text = text[: limit - 1].rstrip() + "…"
-    return _MERMAID_UNSAFE.sub(lambda m: f"#{ord(m.group())};", text)
 
 
 # ------------------------------------------------------------------ numbers
