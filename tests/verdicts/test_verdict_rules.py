@@ -12,8 +12,8 @@ import math
 import pytest
 
 from litrec.records.expectation import Expectation
-from litrec.verdicts.claims import _verdict, judged_in, stored_expectations
-from litrec.verdicts.judge import Outcome, _direction, evaluate, leaning
+from litrec.verdicts.claims import judged_in, stored_expectations
+from litrec.verdicts.judge import Outcome, _direction, claim_verdict, evaluate, leaning
 from litrec.verdicts.stats import Summary, few_seeds, few_seeds_short, mean, mean_noise, sample_std, summarize
 
 
@@ -37,13 +37,13 @@ def where(o: Outcome) -> str:
 
 
 def test_every_outcome_holding_is_reproduced():
-    assert _verdict([O("holds"), O("holds")], where) == ("reproduced", None, None, None)
-    assert _verdict([], where) == ("reproduced", None, None, None)
+    assert claim_verdict([O("holds"), O("holds")], where) == ("reproduced", None, None, None)
+    assert claim_verdict([], where) == ("reproduced", None, None, None)
 
 
 def test_a_failure_is_not_reproduced_and_a_refusal_is_an_error_first():
-    assert _verdict([O("holds"), O("fails")], where) == ("not reproduced", None, None, None)
-    got = _verdict([O("fails"), O("refused", metric="x", reason="no number"),
+    assert claim_verdict([O("holds"), O("fails")], where) == ("not reproduced", None, None, None)
+    got = claim_verdict([O("fails"), O("refused", metric="x", reason="no number"),
                     O("refused", metric="y", reason="other")], where)
     assert got == ("error", "at x: no number; not judged", None, None)
 
@@ -52,19 +52,19 @@ def test_a_failure_is_not_reproduced_and_a_refusal_is_an_error_first():
 def test_an_unmet_precondition_makes_the_claim_inconclusive_never_not_reproduced(decision, word):
     pre = O(decision, precondition=True, expectation="gd_drop > 0.9 (precondition)")
     for others in ([O("fails")], [O("holds")], [O("inconclusive", seeds_needed=5)]):
-        got = _verdict([pre, *others], where)
+        got = claim_verdict([pre, *others], where)
         assert got == ("inconclusive", f"precondition {word}: gd_drop > 0.9 (precondition)",
                        "undecided", None)
-    two = _verdict([pre, O("fails", precondition=True, expectation="b")], where)
+    two = claim_verdict([pre, O("fails", precondition=True, expectation="b")], where)
     assert two[1] == f"precondition {word}: gd_drop > 0.9 (precondition); precondition failed: b"
     # a refusal still comes first
-    assert _verdict([pre, O("refused", reason="r")], where)[0] == "error"
+    assert claim_verdict([pre, O("refused", reason="r")], where)[0] == "error"
 
 
 def test_a_precondition_that_holds_leaves_the_verdict_to_the_claim():
     pre = O("holds", precondition=True)
-    assert _verdict([pre, O("fails")], where)[0] == "not reproduced"
-    assert _verdict([pre, O("holds")], where)[0] == "reproduced"
+    assert claim_verdict([pre, O("fails")], where)[0] == "not reproduced"
+    assert claim_verdict([pre, O("holds")], where)[0] == "reproduced"
 
 
 def _open(direction: str, needed: int | None, n: int = 5, metric: str = "m", reason=None):
@@ -82,7 +82,7 @@ def _open(direction: str, needed: int | None, n: int = 5, metric: str = "m", rea
 ])
 def test_the_claim_leans_the_way_its_open_outcomes_do(directions, claim):
     outs = [_open(d, 4 + i, metric=f"m{i}") for i, d in enumerate(directions)]
-    verdict, reason, direction, needed = _verdict([O("holds"), *outs], where)
+    verdict, reason, direction, needed = claim_verdict([O("holds"), *outs], where)
     assert (verdict, direction) == ("inconclusive", claim)
     assert needed == 3 + len(directions)  # the most any open outcome needs
     assert reason == f"an interval straddles its threshold, {claim}: " + "; ".join(
@@ -90,27 +90,27 @@ def test_the_claim_leans_the_way_its_open_outcomes_do(directions, claim):
 
 
 def test_no_estimate_anywhere_needs_no_seed_count():
-    assert _verdict([_open("undecided", None)], where)[3] is None
+    assert claim_verdict([_open("undecided", None)], where)[3] is None
 
 
 @pytest.mark.parametrize("n", [2, 3])
 def test_a_few_seeds_claim_says_why_its_interval_is_wide(n):
     o = _open("likely holds", 7, n=n, reason=few_seeds(n))
-    reason = _verdict([o], where)[1]
+    reason = claim_verdict([o], where)[1]
     assert reason == (f"an interval straddles its threshold, {few_seeds_short(n)}; likely "
                       f"reproduced: m: {leaning(o)}")
     # without the outcome's own seed-count reason the claim does not add it
     plain = _open("likely holds", 7, n=n)
-    assert _verdict([plain], where)[1].startswith("an interval straddles its threshold, likely")
+    assert claim_verdict([plain], where)[1].startswith("an interval straddles its threshold, likely")
     other = _open("likely holds", 7, n=n, reason="something else")
-    assert _verdict([other], where)[1].startswith("an interval straddles its threshold, likely")
+    assert claim_verdict([other], where)[1].startswith("an interval straddles its threshold, likely")
 
 
 def test_the_widest_open_outcome_decides_the_few_seeds_note():
     few = _open("likely holds", 7, n=2, reason=few_seeds(2))
     many = _open("likely holds", 7, n=5, metric="x")
     # the largest seed count among the open outcomes, 5, is not few: no note
-    assert _verdict([few, many], where)[1].startswith("an interval straddles its threshold, likely")
+    assert claim_verdict([few, many], where)[1].startswith("an interval straddles its threshold, likely")
 
 
 # ------------------------------------------------ which way an open outcome leans

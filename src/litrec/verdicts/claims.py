@@ -20,8 +20,9 @@ A claim's verdict is one of
 - `modified`: the result file is not what litrec wrote (`litrec.results.seal`);
 - `error`: the result lacks a metric the claim names, or a comparison is refused.
 
-Judging one expectation is `litrec.verdicts.judge`; whether a result may be judged is
-asked of `litrec.results.state`. A result stores the expectations it was judged
+Judging one expectation is `litrec.verdicts.judge`, a row of them against a result
+`litrec.verdicts.rows.judge` (what `litrec diff` judges each side with too); whether a
+result may be judged is asked of `litrec.results.state`. A result stores the expectations it was judged
 against when it ran (pre-registration): when a claim's expectations differ
 from them, the status says so, outcome by outcome, until the analysis reruns.
 """
@@ -38,16 +39,10 @@ from litrec.results.resume import kept_summary
 from litrec.results.signing import signature_state
 from litrec.results.state import ResultState, result_states
 from litrec.results.store import result_path
-from litrec.verdicts.judge import MissingMetric, Outcome, claim_verdict, evaluate
+from litrec.verdicts.judge import MissingMetric, Outcome
 from litrec.verdicts.registration import Registrations
-from litrec.verdicts.stored import (
-    criterion_key,
-    expectation_record,
-    flag_changed,
-    judge_stored,
-    judged_in,
-    stored_expectations,
-)
+from litrec.verdicts.rows import claim_rows, is_extension, judge, row_share, seed_metrics
+from litrec.verdicts.stored import expectation_record, flag_changed, judged_in, stored_expectations
 
 if TYPE_CHECKING:  # the records' models: a kept answer is printed without them
     from litrec.records.project import Project
@@ -56,19 +51,6 @@ VERDICTS = ("reproduced", "not reproduced", "inconclusive", "expectation changed
             "stale", "missing", "modified", "error")
 # what `status --check-current` refuses
 BEHIND = ("expectation changed", "stale", "missing", "modified", "error")
-
-
-def _extension(e) -> bool:
-    """Judged in the claim's extension row: litrec's own test. A precondition never is, whatever
-    its source: it says whether the run tested the claim at all, so it stays with the claim."""
-    return e.extension and not e.precondition
-
-
-def claim_rows(judged: list) -> list[tuple[str, list]]:
-    """A claim's rows from its expectations judged in a profile: `("", its own)` (the paper's,
-    the official code's, and any precondition), then `("+ext", litrec's extensions)` if any."""
-    ext = [e for e in judged if _extension(e)]
-    return [("", [e for e in judged if not _extension(e)])] + ([(EXTENSION, ext)] if ext else [])
 
 
 # The scales every surface shows side by side: the reduced profile the committed results and the
@@ -233,21 +215,6 @@ def claim_statuses(proj: Project, results_dir: Path, profile: str,
     return out
 
 
-def seed_metrics(result: dict) -> tuple[list[dict], list | None]:
-    """The per-seed metrics a result's expectations are judged on, and the seeds.
-
-    A result whose sweep varies only the seed is judged seed by seed; any other
-    result (one run, or a sweep over other settings) on its stored metrics.
-    """
-    sweep = result.get("sweep")
-    points = result.get("points")
-    if isinstance(sweep, dict) and list(sweep) == ["seed"] and isinstance(points, list) \
-            and points and all(isinstance(p, dict) and isinstance(p.get("metrics"), dict)
-                               for p in points):
-        return [p["metrics"] for p in points], list(sweep["seed"])
-    return [result.get("metrics", {})], None
-
-
 def _metric_at(results_dir: Path, name: str, profile: str, metric: str | None) -> str:
     """`results/a/p.json:LINE: metrics.NAME`: where a stored metric is (None: the metrics)."""
     path = result_path(results_dir, name, profile)
@@ -282,11 +249,9 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path, exp
     st.provenance["signature"] = signed  # signed, unsigned or bad (`litrec.results.signing`)
     if by:
         st.provenance["signer" if signed == "signed" else "signature_problem"] = by
-    seeds, st.seeds = seed_metrics(result)
-    noise = result.get("noise")
-    noise = noise if isinstance(noise, dict) else {}
+    st.seeds = seed_metrics(result)[1]
     try:
-        st.outcomes = [evaluate(e, seeds, noise) for e in expect]
+        got = judge(expect, result, lambda o: _metric_at(results_dir, name, profile, o.metric))
     except MissingMetric as exc:
         if not state.current:  # an older result need not hold a metric the claim names now
             st.verdict, st.reason, st.other_machine = "stale", state.reason, state.other_machine
@@ -296,6 +261,7 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path, exp
                      f"has no metric {exc.args[0]!r}; rename the claim's metric, or rerun the "
                      "analysis with --force if it should have it")
         return st
+    st.outcomes = got.outcomes
     for o, e in zip(st.outcomes, expect):
         o.registration = asdict(regs.of(rec.id, claim.id, name, profile, e))
     flag_changed(st, ref, expect, judged, result)
@@ -310,12 +276,43 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path, exp
         st.reason = (f"every expectation of {ref} judged in {profile} is litrec's extension "
                      f"(row {ref}{EXTENSION}); none comes from the paper or its official code")
         return st
-    verdict = claim_verdict(st.outcomes, lambda o: _metric_at(results_dir, name, profile, o.metric))
-    st.verdict, st.reason, st.direction, st.seeds_needed = verdict
+    st.verdict, st.reason = got.verdict, got.reason
+    st.direction, st.seeds_needed = got.direction, got.seeds_needed
     if st.expectation_changed:
-        ext_keys = {criterion_key(e.criterion()) for e in judged if _extension(e)}
-        judge_stored(st, result, seeds, noise, name, profile, ref, bool(suffix), ext_keys)
+        _judge_stored(st, result, name, profile, ref, judged, bool(suffix))
     return st
+
+
+def _judge_stored(st: ClaimStatus, result: dict, name: str, profile: str, ref: str, judged: list,
+                  extension: bool) -> None:
+    """A row whose expectations changed since the run (`judged`: the claim's in `profile` now),
+    judged against the stored ones.
+
+    Its verdict is `expectation changed` until the analysis reruns; `stored_verdict`
+    is the verdict under the expectations stored with the result (`stored_outcomes`;
+    None where the result kept only their text, or the claim was not checked then),
+    `new_verdict` the one the new expectations (`outcomes`, each flagged where it
+    changed) would give, shown beside it and binding on no one.
+    """
+    st.new_verdict = st.verdict
+    exps = stored_expectations(result, ref)
+    if exps:  # the row's share of them: the extensions' or the claim's own
+        exps = row_share(exps, judged, extension)
+    if exps:
+        try:
+            then = judge(exps, result)
+        except MissingMetric:
+            st.stored_outcomes = []
+        else:
+            st.stored_outcomes, st.stored_verdict = then.outcomes, then.verdict
+    under = (f"under the expectations stored with the result, {st.stored_verdict}"
+             if st.stored_verdict else
+             "the result kept no expectations it could be judged against again"
+             if st.stored_expectations else "the claim was not checked when the analysis ran")
+    st.verdict, st.direction, st.seeds_needed = "expectation changed", None, None
+    st.reason = (f"the expectations changed after the run: {under}; under the new ones, "
+                 f"{st.new_verdict}; until the analysis reruns (litrec run {name} --profile "
+                 f"{profile} --force) neither is its verdict")
 
 
 def _flag_dependents(proj: Project, statuses: list[ClaimStatus]) -> None:
@@ -338,9 +335,6 @@ def result_problems(statuses: list[ClaimStatus]) -> tuple[list[str], list[str]]:
     return list(dict.fromkeys(errors)), list(dict.fromkeys(warnings))
 
 
-_verdict = claim_verdict  # the name `litrec.verdicts.diff` imports
 __all__ = ["BEHIND", "EXTENSION", "SCALES", "VERDICTS", "ClaimStatus", "base_claim", "claim_rows",
-           "claim_statuses",
-           "headline",
-           "expectation_record", "judged_in", "result_problems", "seed_metrics", "stored_expectations",
-           "with_scales"]
+           "claim_statuses", "expectation_record", "headline", "is_extension", "judge", "judged_in",
+           "result_problems", "seed_metrics", "stored_expectations", "with_scales"]

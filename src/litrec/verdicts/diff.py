@@ -23,11 +23,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from litrec.records.criteria import EXTENSION
 from litrec.results.store import result_path
 from litrec.util import jsonread
 from litrec.util.errors import UsageError
 from litrec.util.formatting import fmt
-from litrec.verdicts.judge import MissingMetric, evaluate
+from litrec.verdicts.judge import MissingMetric
+from litrec.verdicts.rows import claim_rows, is_extension, judge, row_share
+from litrec.verdicts.stored import criterion_key, judged_in, stored_expectations
 
 if TYPE_CHECKING:
     from litrec.records.project import Project
@@ -165,19 +168,16 @@ def read_result(results_dir: Path, name: str, side: Side) -> dict | None:
         return None
 
 
-def judge(claim_ref: str, claim, result: dict | None, profile: str | None = None,
-          extension: bool = False, where: str | None = None) -> Judged:
+def judge_side(claim_ref: str, claim, result: dict | None, profile: str | None = None,
+               extension: bool = False, where: str | None = None) -> Judged:
     """The claim's row (its own, or its extensions' with `extension`) as `result` (read from
-    `where`) judges it, against the expectations the result stored (else the claim's, saying
-    so); `edited` pairs each stored criterion with the claim's of `profile` now, where they differ."""
-    from litrec.verdicts.claims import _extension, _verdict, claim_rows, judged_in, seed_metrics
-    from litrec.verdicts.stored import criterion_key, stored_expectations
-
+    `where`) judges it (`litrec.verdicts.rows.judge`), against the expectations the result
+    stored (else the claim's, saying so); `edited` pairs each stored criterion with the claim's
+    of `profile` now, where they differ."""
     if claim.check is None:
         return Judged("unchecked")
     now = judged_in(claim.check.expect, profile)
-    ext_keys = {criterion_key(e.criterion()) for e in now if _extension(e)}
-    mine = dict(claim_rows(now)).get("+ext" if extension else "", [])
+    mine = dict(claim_rows(now)).get(EXTENSION if extension else "", [])
     if not isinstance(result, dict):
         return Judged("missing", [e.describe() for e in mine],
                       reason=f"no readable result{f' at {where}' if where else ''}",
@@ -188,18 +188,16 @@ def judge(claim_ref: str, claim, result: dict | None, profile: str | None = None
         stored = list(now)
         reason = ("the result stored no expectations (it was written before results kept them): "
                   "judged against the claim's expectations now")
-    exps = [e for e in stored if (criterion_key(e.criterion()) in ext_keys) == extension]
+    exps = row_share(stored, now, extension)
     kept = {criterion_key(e.criterion()) for e in exps}
     current = {criterion_key(m.criterion()) for m in mine}
     edited = pair([(e.metric, e.describe()) for e in exps if criterion_key(e.criterion()) not in current],
                   [(e.metric, e.describe()) for e in mine if criterion_key(e.criterion()) not in kept])
-    seeds, _ = seed_metrics(result)
-    noise = result.get("noise") if isinstance(result.get("noise"), dict) else {}
     texts, metrics = [e.describe() for e in exps], [e.metric for e in exps]
     if not exps:
         return Judged("unchecked", texts, [], reason, edited, metrics)
     try:
-        outcomes = [evaluate(e, seeds, noise) for e in exps]
+        got = judge(exps, result)
     except MissingMetric as exc:
         if reason is not None:  # nothing it was judged against then: not an error of the result
             why = (f"the result stored no expectations (it was written before results kept them) "
@@ -210,12 +208,11 @@ def judge(claim_ref: str, claim, result: dict | None, profile: str | None = None
                "nothing to compare on this side")
         return Judged("error", texts, [{"reason": f"no metric {exc.args[0]!r}"}], why, edited,
                       metrics)
-    verdict, told = _verdict(outcomes, lambda o: o.metric)[:2]
     rows = [{"expectation": o.expectation, "metric": o.metric, "mean": o.measured,
-             "interval": o.interval, "n": o.n, "decision": o.decision} for o in outcomes]
-    if verdict == "error" and told is not None:  # an outcome refused (a metric of a type it
-        reason = told + (f"; {reason}" if reason else "")  # cannot be compared as): it says why
-    return Judged(verdict, texts, rows, reason, edited, metrics)
+             "interval": o.interval, "n": o.n, "decision": o.decision} for o in got.outcomes]
+    if got.verdict == "error" and got.reason is not None:  # an outcome refused (a metric of a type
+        reason = got.reason + (f"; {reason}" if reason else "")  # it cannot be compared as): why
+    return Judged(got.verdict, texts, rows, reason, edited, metrics)
 
 
 def _number(o: dict) -> str:
@@ -271,19 +268,17 @@ def diff(proj: Project, results_dir: Path, old: Side, new: Side,
         path = result_path(results_dir, name, side.profile).as_posix()
         return f"{path} in {side.rev}" if side.rev else path
 
-    from litrec.verdicts.claims import EXTENSION, _extension, judged_in
-
     out = []
     for rec, claim in proj.claims():
         if claim.check is None:
             continue
         ref = f"{rec.id}#{claim.id}"
-        rows = [False] + ([True] if any(_extension(e) for e in
+        rows = [False] + ([True] if any(is_extension(e) for e in
                                         judged_in(claim.check.expect, new.profile)) else [])
         name = claim.check.analysis
         for extension in rows:
-            a = judge(ref, claim, result(name, old), old.profile, extension, where(name, old))
-            b = judge(ref, claim, result(name, new), new.profile, extension, where(name, new))
+            a = judge_side(ref, claim, result(name, old), old.profile, extension, where(name, old))
+            b = judge_side(ref, claim, result(name, new), new.profile, extension, where(name, new))
             found = changes(a, b)
             if found or not only_changed:
                 out.append(ClaimDiff(ref + (EXTENSION if extension else ""), a, b, found))
@@ -336,10 +331,8 @@ def compare(records: Path, analysis: Path | None, results_dir: Path, revs: list[
     for side in (old, new):
         if side.rev is not None:
             check_rev(results_dir, side.rev)
-    from litrec.verdicts.claims import _extension, judged_in
-
     proj = load_valid_project(records, analysis)
-    checked = sum(1 + any(_extension(e) for e in judged_in(c.check.expect, new.profile))
+    checked = sum(1 + any(is_extension(e) for e in judged_in(c.check.expect, new.profile))
                   for _, c in proj.claims() if c.check is not None)  # extension rows count too
     return Comparison(old, new, diff(proj, results_dir, old, new, only_changed), checked)
 

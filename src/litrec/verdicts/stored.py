@@ -6,7 +6,8 @@ the result itself. A claim's row is *expectation changed* when one of its
 criteria (`Expectation.criterion`: what is judged, without its note, source and
 the numbers shown beside it) is not among those stored, or a stored one is no
 longer the claim's (`flag_changed`); it is then judged against the stored ones
-(`judge_stored`), the new verdict shown beside, until the analysis reruns.
+(`litrec.verdicts.claims`, with `litrec.verdicts.rows.judge`), the new verdict shown
+beside, until the analysis reruns.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 from litrec.records.criteria import criterion
 from litrec.util.canonical import canonical_digest, canonical_json
-from litrec.verdicts.judge import MissingMetric, claim_verdict, evaluate
 
 if TYPE_CHECKING:
     from litrec.records.expectation import Expectation
@@ -58,37 +58,6 @@ def stored_expectations(result: dict, claim: str) -> list[Expectation] | None:
         return [Expectation.model_validate(d) for d in data]
     except ValueError:  # written by a litrec whose expectations differ from this one's
         return None
-
-
-def judge_stored(st: Status, result: dict, seeds: list[dict], noise: dict, name: str,
-                 profile: str, ref: str, extension: bool, ext_keys: set[str]) -> None:
-    """A claim whose expectations changed since the run: judged against the stored ones.
-
-    Its verdict is `expectation changed` until the analysis reruns; `stored_verdict`
-    is the verdict under the expectations stored with the result (`stored_outcomes`;
-    None where the result kept only their text, or the claim was not checked then),
-    `new_verdict` the one the new expectations (`outcomes`, each flagged where it
-    changed) would give, shown beside it and binding on no one.
-    """
-    st.new_verdict = st.verdict
-    exps = stored_expectations(result, ref)
-    if exps is not None:  # the row's share of them: the extensions' or the claim's own
-        exps = [e for e in exps if (criterion_key(e.criterion()) in ext_keys) == extension]
-    if exps:
-        try:
-            st.stored_outcomes = [evaluate(e, seeds, noise) for e in exps]
-        except MissingMetric:
-            st.stored_outcomes = []
-        if st.stored_outcomes:
-            st.stored_verdict = claim_verdict(st.stored_outcomes, lambda o: o.metric)[0]
-    under = (f"under the expectations stored with the result, {st.stored_verdict}"
-             if st.stored_verdict else
-             "the result kept no expectations it could be judged against again"
-             if st.stored_expectations else "the claim was not checked when the analysis ran")
-    st.verdict, st.direction, st.seeds_needed = "expectation changed", None, None
-    st.reason = (f"the expectations changed after the run: {under}; under the new ones, "
-                 f"{st.new_verdict}; until the analysis reruns (litrec run {name} --profile "
-                 f"{profile} --force) neither is its verdict")
 
 
 def flag_changed(st: Status, ref: str, expect: list, judged: list, result: dict) -> None:
