@@ -137,9 +137,11 @@ class RunMemo:
         return {**held, "claims": claims}
 
     def answer(self, root: Path):
+        from litrec.runs.options import RunOptions
         from litrec.runs.reproduce import reproduce
 
-        out = reproduce(root / "records", root / "analysis", root / "results", "quick", [])
+        out = reproduce(RunOptions.of(records=root / "records", analysis=root / "analysis",
+                                      results=root / "results", profile="quick"))
         assert out.ran == [] and not out.failed  # a no-op: nothing stale (invalid records raise)
         return [s.row() for s in out.statuses]
 

@@ -127,10 +127,10 @@ def test_one_spec_decides_where_points_go(monkeypatch):
     """`--jobs` is worked out once (`ExecutorSpec.of`: none given, one worker per CPU), and one
     rule (`sends`) says whether an analysis's points go to workers; `parallel` is that rule for
     an analysis of several points."""
-    from litrec.runs import executors
+    from litrec.runs import options
     from litrec.runs.executors import ExecutorSpec
 
-    monkeypatch.setattr(executors, "default_jobs", lambda: 7)
+    monkeypatch.setattr(options, "default_jobs", lambda: 7)
     assert ExecutorSpec.of().workers == 7 and ExecutorSpec.of("local", 3).workers == 3
     table = {("local", 1): (False, False), ("local", 2): (False, True), ("dask", 1): (True, True)}
     for (kind, jobs), (one, several) in table.items():
@@ -154,4 +154,4 @@ def test_jobs_is_worked_out_in_one_place():
                 called = node.func if isinstance(node, ast.Call) else None
                 if "default_jobs" in (getattr(called, "id", None), getattr(called, "attr", None)):
                     calls.append(f"{path.name}:{func.name}")
-    assert calls == ["executors.py:of"]
+    assert calls == ["options.py:of"]

@@ -110,7 +110,8 @@ def _printed(profile: str, bar):
 
 
 def run(args) -> int:
-    """Parse, call `litrec.runs.reproduce.reproduce`, print the verdicts; exit 1 on a failure or a
+    """Parse, build the run's options once (`litrec.runs.options.RunOptions`), call
+    `litrec.runs.reproduce.reproduce`, print the verdicts; exit 1 on a failure or a
     claim not reproduced. A run with nothing to run whose inputs are all as they were at the
     last such run prints that run's verdicts (`litrec.cache.runmemo`) without reading the records."""
     if args.scheduler and args.executor != "dask":
@@ -118,13 +119,16 @@ def run(args) -> int:
     if args.scheduler and args.jobs:
         raise UsageError("--jobs sizes the executor litrec starts; a cluster at --scheduler "
                          "has the workers it was given")
+    from litrec.runs.options import ExecutorSpec, RunOptions
     from litrec.runs.reproduce import reproduce
 
+    options = RunOptions.of(records=args.records, analysis=args.analysis, results=args.results,
+                            profile=args.profile, targets=args.targets,
+                            executor=ExecutorSpec.of(args.executor, args.jobs, args.scheduler),
+                            force=args.force, compile_cache=not args.no_compile_cache,
+                            any_machine=args.any_machine)
     with stdout_to_stderr(args.format == "json"):  # standard output is for the JSON alone
-        out = reproduce(args.records, args.analysis, args.results, args.profile, args.targets,
-                        (args.executor, args.jobs, args.scheduler), force=args.force,
-                        compile_cache=not args.no_compile_cache, any_machine=args.any_machine,
-                        showing=lambda: _showing(args))
+        out = reproduce(options, showing=lambda: _showing(args))
     return _report(args, out.statuses, out.ran, out.current, out.failed, out.ran_any, out.without_profile)
 
 

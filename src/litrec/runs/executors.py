@@ -8,10 +8,13 @@
   whose worker dies is rescheduled on another worker by the scheduler (up to
   `distributed.scheduler.allowed-failures` deaths, 3 by default).
 
-Both give futures with `.result()`, `as_completed` and `cancel`. Nothing is started until
-the runner has something to send; `distributed` is imported only for `dask`. `close(wait=False)`
-(a run stopped by Ctrl-C or SIGTERM) stops the workers at once; the local workers ignore
-SIGINT, so a Ctrl-C in the terminal stops litrec, which stops them.
+Which executor, how many workers and which scheduler is one `ExecutorSpec`
+(`litrec.runs.options`, built once with the run's options); `start_executor` starts
+its executor. Both give futures with `.result()`, `as_completed`
+and `cancel`. Nothing is started until the runner has something to send; `distributed` is
+imported only for `dask`. `close(wait=False)` (a run stopped by Ctrl-C or SIGTERM) stops the
+workers at once; the local workers ignore SIGINT, so a Ctrl-C in the terminal stops litrec,
+which stops them.
 
 Warm workers: on Linux the local workers and those of a LocalCluster are forked
 from a `forkserver` that imported litrec's point runner and JAX once (`warm`,
@@ -26,7 +29,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
-import dataclasses
 import multiprocessing
 import os
 import signal
@@ -36,7 +38,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from litrec.analyses.inputs import is_numeric_variable
-from litrec.util.cores import usable_cores
+from litrec.runs.options import ExecutorSpec  # where the points go: built once, with the run's options
 from litrec.util.errors import ExecutorError
 
 EXECUTORS = ("local", "dask")
@@ -56,49 +58,10 @@ QUIET = {"distributed.worker.profile.enabled": False,
          "distributed.admin.tick.interval": "500ms"}
 
 
-def default_jobs() -> int:
-    """One worker per usable core (`litrec.util.cores`)."""
-    return usable_cores()
-
-
 def start_method() -> str:
     """How worker processes start: forked from a forkserver on Linux, spawned elsewhere
     (macOS frameworks are not safe to fork, and Windows cannot)."""
     return "forkserver" if sys.platform.startswith("linux") else "spawn"
-
-
-@dataclasses.dataclass(frozen=True)
-class ExecutorSpec:
-    """Where the points of a run go: the executor's kind, its workers (`--jobs`, else one per
-    CPU: worked out once, in `of`) and the dask scheduler to use (None: litrec starts one).
-    The command builds it once; the runner, the layout and the warm-up read it."""
-
-    kind: str = "local"
-    workers: int = 1
-    scheduler: str | None = None
-
-    @classmethod
-    def of(cls, kind: str = "local", jobs: int | None = None,
-           scheduler: str | None = None) -> ExecutorSpec:
-        """The spec of the options as given (`jobs` None: one worker per CPU)."""
-        return cls(kind, jobs or default_jobs(), scheduler)
-
-    @property
-    def parallel(self) -> bool:
-        """Whether any analysis's points may go to workers (`sends`, for one of several points):
-        on dask always, locally with several workers."""
-        return self.sends(2)
-
-    def sends(self, n_points: int) -> bool:
-        """The one rule of whether an analysis's points go to workers: on dask every
-        analysis's; on the local executor those of an analysis of several points, when
-        there are several workers (an analysis of one point runs in litrec's process)."""
-        return self.kind == "dask" or (n_points > 1 and self.workers > 1)
-
-    def open(self, n_points: int | None = None):
-        """Start the executor, with no more workers than `n_points`."""
-        return open_executor(self.kind, min(self.workers, n_points or self.workers),
-                             self.scheduler)
 
 
 def prestart(spec: ExecutorSpec, analysis_dir) -> Early | None:
@@ -389,6 +352,11 @@ def _ignore_sigint() -> None:
 
 def _n(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else many or one + 's'}"
+
+
+def start_executor(spec: ExecutorSpec, n_points: int | None = None):
+    """Start the spec's executor, with no more workers than `n_points`."""
+    return open_executor(spec.kind, min(spec.workers, n_points or spec.workers), spec.scheduler)
 
 
 def open_executor(kind: str, jobs: int, scheduler: str | None = None):

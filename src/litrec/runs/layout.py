@@ -135,7 +135,9 @@ def lay_out_remotely(proj: Project, names: list[str], profile: str, spec, early
     names = [n for n in names if spec.sends(2 if laid_out_remotely(proj, n) else 1)]
     if not names:
         return None, {}
-    executor = early.take() if early is not None else spec.open()
+    from litrec.runs.executors import start_executor  # the pools' machinery: only now
+
+    executor = early.take() if early is not None else start_executor(spec)
     try:
         futures = {n: executor.submit(layout, spec_of(proj, n, profile)) for n in names}
         for _ in range(spec.workers - len(names)):  # the other workers start (and import) meanwhile

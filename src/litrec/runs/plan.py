@@ -3,7 +3,8 @@
 `plan_run` decides what a `litrec run` will compute (every analysis whose result is
 not current, or all of them with `--force`); `run_plan` locks each results folder,
 sends the points to one executor and writes each result whole with
-`litrec.runs.runner`, telling its caller what happens through `Events`.
+`litrec.runs.runner`, telling its caller what happens through `Events`. Both read the
+run's `litrec.runs.options.RunOptions` (folders, profile, targets, the executor's spec).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from litrec.results.state import ResultState, result_state, result_states
 from litrec.results.store import locked, write_error_log
 from litrec.runs import interrupt
 from litrec.runs.layout import lay_out_remotely
+from litrec.runs.options import RunOptions
 from litrec.runs.runner import Job, PointFailed, finish, keep_partials, prepare, submit
 from litrec.runs.targets import resolve_targets
 from litrec.util.errors import AnalysisExited, InputsChanged, ResultsLocked, ResultsUnwritable
@@ -33,7 +35,6 @@ class Plan:
     todo: list[tuple[str, str]]
     states: dict[str, ResultState]
     claims: set[str] | None
-    force: bool = False              # recompute from scratch: no kept points, no checkpoints
     without_profile: list[str] = dataclasses.field(default_factory=list)  # not run: no such profile
 
     @property
@@ -43,25 +44,26 @@ class Plan:
         return [n for n, st in self.states.items() if n not in done and st.current]
 
 
-def plan_run(proj: Project, results_dir: Path, profile: str, targets: list[str],
-             force: bool = False, any_machine: bool = False) -> Plan:
-    """Decide which analyses to run: those whose results are not current (all, with `force`).
-    With `any_machine`, a result stale only because it was computed on another CPU is left as
-    it is (still shown stale, never re-stamped). Run for every analysis (no `targets`), one
-    whose PROFILES lack `profile` is not run (`without_profile`): `--profile paper_full` runs
-    the analyses that have one; named as a target, it fails saying so."""
+def plan_run(proj: Project, options: RunOptions) -> Plan:
+    """Decide which analyses to run: those whose results are not current (all, with
+    `options.force`). With `options.any_machine`, a result stale only because it was computed
+    on another CPU is left as it is (still shown stale, never re-stamped). Run for every
+    analysis (no `options.targets`), one whose PROFILES lack the profile is not run
+    (`without_profile`): `--profile paper_full` runs the analyses that have one; named as a
+    target, it fails saying so."""
+    profile, targets, force = options.profile, list(options.targets), options.force
     names, claims = resolve_targets(proj, targets)
     declared = proj.registry.profiles if proj.registry is not None else {}
     without = [] if targets else [n for n in names
                                   if (has := declared.get(n)) is not None and profile not in has]
-    states = result_states(proj.registry, results_dir, [n for n in names if n not in without], profile)
+    states = result_states(proj.registry, options.results, [n for n in names if n not in without], profile)
     todo = []
     for name, st in states.items():
-        if (st.current or (any_machine and st.other_machine)) and not force:
+        if (st.current or (options.any_machine and st.other_machine)) and not force:
             continue
         why = {"current": "forced", "missing": "no result"}.get(st.state, st.reason or st.state)
         todo.append((name, why))
-    return Plan(todo, states, claims, force, without)
+    return Plan(todo, states, claims, without)
 
 
 class Events:
@@ -85,20 +87,23 @@ class Events:
         """The run was interrupted while this analysis ran."""
 
 
-def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events: Events,
-             spec=None, compile_cache: bool = True, early=None) -> list[str]:
+def run_plan(proj: Project, plan_: Plan, options: RunOptions, events: Events,
+             early=None) -> list[str]:
     """Run every analysis of the plan and write its result; return the names that failed.
 
-    Where points may go to workers, the server they fork from starts first
-    (`executors.warm`); `compile_cache=False` runs without JAX's compile cache.
+    Where points may go to workers (`options.executor`, the run's one `ExecutorSpec`), the
+    server they fork from starts first (`executors.warm`; `early`: what `executors.prestart`
+    started); `options.compile_cache` False runs without JAX's compile cache, and
+    `options.force` from scratch (no kept points, no checkpoints).
 
     Each analysis's results folder is checked and locked before anything is
     computed (ResultsUnwritable when one cannot be written). SIGINT and SIGTERM
     stop the run (`interrupt.Interrupted`), stopping the workers and leaving every
     result whole. Afterwards `plan_.states` holds the new state of each analysis that ran.
     """
-    from litrec.runs.executors import ExecutorSpec, warm  # not on a no-op run's path
+    from litrec.runs.executors import warm  # not on a no-op run's path
 
+    results_dir, profile, spec = options.results, options.profile, options.executor
     failed: list[str] = []
 
     def fail(name: str, exc: BaseException, log: bool = True) -> None:
@@ -110,7 +115,6 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
     with interrupt.handling(), contextlib.ExitStack() as locks:
         prepared: dict[str, Job] = {}
         fps = [plan_.states[name].inputs for name, _ in plan_.todo]
-        spec = spec or ExecutorSpec.of()
         early = warm(spec, any(fp is not None and fp.uses_jax for fp in fps), early) if fps else early
         if early is not None:
             locks.callback(early.discard)  # closed on the way out unless its points were sent
@@ -132,35 +136,33 @@ def run_plan(proj: Project, plan_: Plan, results_dir: Path, profile: str, events
                     continue
                 try:
                     lay = interrupt.result(layouts[name]) if name in layouts else None
-                    prepared[name] = prepare(proj, name, profile, plan_.states[name].inputs, lay,
-                                             executor.size() if name in layouts else 1, plan_.force,
-                                             results_dir)
-                    if not plan_.force:
+                    prepared[name] = prepare(proj, name, plan_.states[name].inputs, options, lay,
+                                             executor.size() if name in layouts else 1)
+                    if not options.force:
                         keep_partials(prepared[name], results_dir)
-                    if not compile_cache:
-                        job = prepared[name]
-                        job.points = [dataclasses.replace(p, compile_cache=False) for p in job.points]
                 except Exception as exc:  # a bad profile or SWEEP: say so, go on
                     fail(name, exc)
         except BaseException:
             if executor is not None:
                 executor.close(wait=False)
             raise
-        _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
-                      spec, early, executor)
+        _run_prepared(proj, plan_, prepared, options, events, fail, early, executor)
     return failed
 
 
-def _run_prepared(proj, plan_, prepared, results_dir, profile, events, fail,
-                  spec, early=None, executor=None) -> None:
-    """Send the prepared jobs to an executor (the one given, or one started now), or run
-    them here, and write their results; the executor is closed at the end."""
+def _run_prepared(proj, plan_, prepared, options: RunOptions, events, fail, early=None,
+                  executor=None) -> None:
+    """Send the prepared jobs to an executor (the one given, or one of `options.executor`
+    started now), or run them here, and write their results; the executor is closed at the end."""
+    from litrec.runs.executors import start_executor  # not on a no-op run's path
+
+    results_dir, profile, spec = options.results, options.profile, options.executor
     sent = [j for j in prepared.values() if spec.sends(len(j.points))]
     try:
         if sent:
             n_points = sum(len(j.points) for j in sent)
             if executor is None:
-                executor = early.take() if early is not None else spec.open(n_points)
+                executor = early.take() if early is not None else start_executor(spec, n_points)
             events.executor(n_points, len(sent), executor.describe())
             for job in sent:
                 submit(job, executor)

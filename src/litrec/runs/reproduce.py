@@ -1,6 +1,7 @@
 """`litrec run` below the command layer: from the folders and options to the verdicts.
 
-`reproduce` is what the command calls (as DVC's `CmdRun` calls `repo.reproduce`):
+`reproduce` is what the command calls (as DVC's `CmdRun` calls `repo.reproduce`), with
+one `litrec.runs.options.RunOptions` the command built from its arguments:
 it answers from the run memo when nothing changed (`litrec.cache.runmemo`), else
 starts the executor's workers early (`litrec.runs.executors.prestart`), loads the
 project, plans, runs what is stale (`litrec.runs.runner`), judges every claim and
@@ -19,7 +20,7 @@ from pathlib import Path
 
 from litrec.analyses.memo import data_now, memo_key
 from litrec.runs import interrupt
-from litrec.util.confine import need_dir
+from litrec.runs.options import RunOptions
 
 
 @dataclass
@@ -34,56 +35,51 @@ class Outcome:
     without_profile: list[str] = field(default_factory=list)  # analyses without the run's profile
 
 
-def reproduce(records: Path, analysis: Path | None, results: Path, profile: str,
-              targets: list[str],
-              executor: tuple[str, int | None, str | None] = ("local", None, None), *,
-              force: bool = False, compile_cache: bool = True, any_machine: bool = False,
+def reproduce(options: RunOptions, *,
               showing: Callable[[], ContextManager] = contextlib.nullcontext) -> Outcome:
-    """Rerun what is stale (everything, with `force`) and judge every claim.
+    """Rerun what is stale (everything, with `options.force`) and judge every claim.
 
-    `executor` is (kind, jobs, scheduler) as given: the one `ExecutorSpec` is built from it
-    once something may run (a run answered from the memo imports no executor code).
-    `any_machine` leaves alone a result stale only because another CPU computed it
-    (`litrec.runs.plan.plan_run`).
+    `options` is the run's options, worked out once by the command (`RunOptions.of`), its
+    `ExecutorSpec` with them: it is read here, by the plan and by the runner, never built
+    again. `options.any_machine` leaves alone a result stale only because another CPU computed
+    it (`litrec.runs.plan.plan_run`).
     `showing()` gives a context manager that yields the `litrec.runs.plan.Events` of the run,
     entered only when something runs (the command's progress display).
-    `UsageError` when `records` is not a folder, `InvalidRecords` when a record is invalid
-    (nothing runs).
+    `InvalidRecords` when a record is invalid (nothing runs); `RunOptions.of` has checked that
+    the records folder is one (`UsageError`).
     """
     with interrupt.handling():  # Ctrl-C or SIGTERM from here on: Interrupted (130, 143)
-        return _reproduce(records, analysis, results, profile, targets, executor, force,
-                          compile_cache, showing, any_machine)
+        return _reproduce(options, showing)
 
 
-def _reproduce(records, analysis, results, profile, targets, executor, force, compile_cache,
-               showing, any_machine=False) -> Outcome:
+def _key(o: RunOptions) -> str | None:
+    """The run memo's key of these options (`litrec.analyses.memo.memo_key`)."""
+    return memo_key(o.records, o.analysis, o.results, o.profile, list(o.targets), o.any_machine)
+
+
+def _reproduce(o: RunOptions, showing) -> Outcome:
     from litrec.cache import runmemo
     from litrec.verdicts.claims import ClaimStatus
 
-    need_dir(records, "records")
-    analysis = Path(analysis) if analysis else Path(records).resolve().parent / "analysis"
-    key = None if force else memo_key(records, analysis, results, profile, targets, any_machine)
-    kept = runmemo.recall(records, profile, key, data_now(Path(records).resolve().parent))
+    key = None if o.force else _key(o)
+    kept = runmemo.recall(o.records, o.profile, key, data_now(Path(o.records).resolve().parent))
     try:
         statuses = [ClaimStatus.from_row(r) for r in kept.claims] if kept else None
     except (TypeError, ValueError):  # rows of another shape: never trusted, worked out again
         statuses = None
     if statuses is not None and kept is not None:  # (statuses: from what was kept)
         return Outcome(statuses, [], kept.current, without_profile=kept.without_profile)
-    from litrec.runs.executors import ExecutorSpec, prestart  # something may run: workers start now
+    from litrec.runs.executors import prestart  # something may run: workers start now
 
-    spec = ExecutorSpec.of(*executor)
-    early = prestart(spec, analysis)
+    early = prestart(o.executor, o.analysis)
     try:
-        return _full(records, analysis, results, profile, targets, spec, force, compile_cache,
-                     showing, key, early, any_machine)
+        return _full(o, showing, key, early)
     finally:
         if early is not None:
             early.discard()  # closed unless its points were sent
 
 
-def _full(records, analysis, results, profile, targets, spec, force, compile_cache, showing,
-          key, early, any_machine=False) -> Outcome:
+def _full(o: RunOptions, showing, key: str | None, early) -> Outcome:
     """Load, plan, run what is stale, judge; keep the answer of a run with nothing to run."""
     from litrec.cache import runmemo
     from litrec.runs.plan import plan_run, run_plan
@@ -91,22 +87,20 @@ def _full(records, analysis, results, profile, targets, spec, force, compile_cac
     from litrec.verdicts.registration import Registrations
     from litrec.verdicts.status import judged_project
 
-    proj = judged_project(records, analysis, results, profile)
-    plan = plan_run(proj, results, profile, targets, force, any_machine)
+    proj = judged_project(o.records, o.analysis, o.results, o.profile)
+    plan = plan_run(proj, o)
     failed: list[str] = []
     if plan.todo:
         with showing() as events:
-            failed = run_plan(proj, plan, results, profile, events, spec,
-                              compile_cache=compile_cache, early=early)
-    regs = Registrations(proj, results)  # git history read once, for every scale
-    statuses = with_scales(proj, results, claim_statuses(proj, results, profile, plan.claims,
-                                                         plan.states, regs), profile, regs)
+            failed = run_plan(proj, plan, o, events, early=early)
+    regs = Registrations(proj, o.results)  # git history read once, for every scale
+    statuses = with_scales(proj, o.results, claim_statuses(proj, o.results, o.profile, plan.claims,
+                                                           plan.states, regs), o.profile, regs)
     if not plan.todo and key is not None:
         inputs = [st.inputs for st in plan.states.values() if st.inputs is not None]
         answer = runmemo.Answer(plan.current, [s.row() for s in statuses],
                                 sorted({p for i in inputs for p in i.patterns}),
                                 {f: d for i in inputs for f, d in i.data.items()}, plan.without_profile)
-        runmemo.keep(records, profile, key, answer,
-                     again=lambda: memo_key(records, analysis, results, profile, targets, any_machine))
+        runmemo.keep(o.records, o.profile, key, answer, again=lambda: _key(o))
     ran = [n for n, _ in plan.todo if n not in failed]
     return Outcome(statuses, ran, plan.current, failed, bool(plan.todo), plan.without_profile)

@@ -35,6 +35,7 @@ from litrec.results.signing import unsign
 from litrec.results.store import keep_elsewhere, result_path, write_result
 from litrec.runs import interrupt
 from litrec.runs.layout import Layout, Spec, draw_seed_figures, layout, spec_of
+from litrec.runs.options import RunOptions
 from litrec.runs.sweep import Point, aggregate, run_point, to_json
 from litrec.util import gitinfo
 from litrec.util.errors import ResultsUnwritable
@@ -68,19 +69,21 @@ class Job:
     t0: float = 0.0
 
 
-def prepare(proj: Project, name: str, profile: str, fp: Inputs,
-            lay: Layout | None = None, workers: int = 1, fresh: bool = False,
-            results_dir: Path | None = None) -> Job:
-    """A job of the analysis's points, from its layout (`lay`, from a worker; else worked
-    out here, importing the analysis: no work happens at import).
+def prepare(proj: Project, name: str, fp: Inputs, options: RunOptions,
+            lay: Layout | None = None, workers: int = 1) -> Job:
+    """A job of the analysis's points at the run's profile, from its layout (`lay`, from a
+    worker; else worked out here, importing the analysis: no work happens at import).
 
     The seeds of an analysis with `run_seeds` go to it in one call per point of its
     other SWEEP fields; with `workers` > 1 (its points go to that many workers), they are
     split into that many groups, one call each, so every worker trains some of them.
 
-    Each point gets its input key and, unless `fresh` (`--force`), a folder for its
-    training checkpoints (`litrec.results.resume`); with `fresh`, the folder is emptied.
+    Each point gets its input key and, unless `options.force` (`--force`), a folder under the
+    run's results folder for its training checkpoints (`litrec.results.resume`); with `force`,
+    the folder is emptied. `options.compile_cache` False: its points run without JAX's
+    compile cache.
     """
+    profile, results_dir = options.profile, Path(options.results)
     spec = spec_of(proj, name, profile)
     lay = lay if lay is not None else layout(spec)
     grid, seeds = lay.grid, lay.n_seeds
@@ -90,11 +93,11 @@ def prepare(proj: Project, name: str, profile: str, fp: Inputs,
         seed_list, n = tuple(lay.sweep["seed"]), min(max(workers, 1), seeds)
         groups = [seed_list[seeds * g // n: seeds * (g + 1) // n] for g in range(n)]
         points = [Point(*common, o, fp.files, fp.versions, figures=g == i == 0, seeds=group,
-                        inputs=fp.record(), deps=fp.deps)
+                        compile_cache=options.compile_cache, inputs=fp.record(), deps=fp.deps)
                   for g, group in enumerate(groups) for i, o in enumerate(rest)]
     else:
         points = [Point(*common, overrides, fp.files, fp.versions, figures=i == 0,
-                        inputs=fp.record(), deps=fp.deps)
+                        compile_cache=options.compile_cache, inputs=fp.record(), deps=fp.deps)
                   for i, overrides in enumerate(grid)]
     expectations = {f"{rec.id}#{claim.id}": expectation_record(claim.check.expect, profile)
                     for rec, claim in proj.claims()
@@ -102,9 +105,8 @@ def prepare(proj: Project, name: str, profile: str, fp: Inputs,
     every = {**fp.versions, "(every input)": fp.key()}  # data, environment, instruction set too
     keys = [resume.point_key(lay.module, profile, lay.config, p.overrides, p.seeds, fp.files, every)
             for p in points]
-    results_dir = Path(spec.root) / "results" if results_dir is None else Path(results_dir)
     folders = [resume.checkpoint_dir(results_dir, name, profile, key) for key in keys]
-    if fresh:
+    if options.force:
         for folder in filter(None, folders):
             shutil.rmtree(folder, ignore_errors=True)
     points = [dataclasses.replace(p, checkpoints=folder) for p, folder in zip(points, folders)]
