@@ -67,6 +67,7 @@ def test_figure5_measure_of_the_construction():
     assert f5["other"] == pytest.approx(1 / 19, rel=1e-4)
 
 
+@pytest.mark.slow
 def test_figure5_measure_follows_the_official_loop():
     """The vectorised measure equals the official notebook's loop over positions, written out:
     for each k, the gradient of the summed layer-1 output at k, averaged over tasks, then normed."""

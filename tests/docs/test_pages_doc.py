@@ -80,6 +80,7 @@ def test_export_format_console_example():
     _check_console("export-format.md")
 
 
+@pytest.mark.slow
 def test_suspect_links_console_examples():
     _check_console("suspect-links.md")
 

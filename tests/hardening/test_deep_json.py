@@ -17,6 +17,7 @@ def test_the_reader_turns_deep_nesting_into_a_value_error():
     assert jsonread.loads('{"a": [1, 2]}') == {"a": [1, 2]}
 
 
+@pytest.mark.slow
 def test_a_deep_ledger_line_is_located_not_a_traceback(mini, litrec):
     assert litrec("run", "--profile", "quick", cwd=mini).code == 0
     ledger = mini / "results" / "toy" / "quick.history.jsonl"

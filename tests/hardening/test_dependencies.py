@@ -68,6 +68,7 @@ def test_a_dependency_upgraded_makes_results_stale(tmp_path, litrec):
     assert ran == ["toy"] and verdicts[CLAIM][0] == "reproduced"
 
 
+@pytest.mark.slow
 def test_an_edit_to_an_editable_dependency_makes_results_stale(tmp_path, litrec):
     """An editable install keeps its version while its source changes: the result records the
     SHA-256 of that source (`editable sha256:`), and an edit of the same size is seen."""

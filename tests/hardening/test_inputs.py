@@ -232,7 +232,7 @@ def test_a_package_upgraded_in_the_projects_venv_makes_results_stale(tmp_path, l
 
 
 @pytest.mark.parametrize("name, value", [
-    ("PYTHONHASHSEED", "7"),
+    pytest.param("PYTHONHASHSEED", "7", marks=pytest.mark.slow),
     ("JAX_DEFAULT_PRNG_IMPL", "rbg"),
     pytest.param("OMP_NUM_THREADS", "3", marks=pytest.mark.slow),
     pytest.param("TF_XLA_FLAGS", "--tf_xla_auto_jit=2", marks=pytest.mark.slow),
@@ -251,8 +251,8 @@ def test_a_numerics_variable_makes_results_stale(tmp_path, litrec, name, value):
 @pytest.mark.parametrize("name, value", [
     ("JAX_COMPILATION_CACHE_DIR", "elsewhere"),       # where compiled programs are kept
     ("TF_CLI_CONFIG_FILE", "/root/.terraformrc"),      # Terraform's, not TensorFlow's
-    ("XLA_PYTHON_CLIENT_MEM_FRACTION", ".5"),          # device memory reserved
-    ("LITREC_TOY_UNRELATED", "1")])
+    pytest.param("XLA_PYTHON_CLIENT_MEM_FRACTION", ".5", marks=pytest.mark.slow),  # device memory
+    pytest.param("LITREC_TOY_UNRELATED", "1", marks=pytest.mark.slow)])
 def test_a_variable_that_cannot_change_numbers_leaves_results_current(tmp_path, litrec, name, value):
     root = _project(tmp_path / "p", PLAIN)
     _answer(litrec, root)
