@@ -11,13 +11,23 @@ CITATION_FIELDS = ("title", "bibtex_title", "bibtex_key", "authors", "year", "mo
                    "number", "pages", "publisher", "arxiv", "doi", "url", "abstract", "keywords")
 
 
+class _Keep(logging.Handler):
+    """A log handler that keeps every record it is handed, in order."""
+
+    def __init__(self, records: list[logging.LogRecord]) -> None:
+        super().__init__()
+        self.records = records
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
 class quiet:
     """Silence bibtexparser's and pylatexenc's log lines; keep them for error messages."""
 
-    def __enter__(self):
+    def __enter__(self) -> quiet:
         self.records: list[logging.LogRecord] = []
-        self.handler = logging.Handler()
-        self.handler.emit = self.records.append  # type: ignore[method-assign]
+        self.handler = _Keep(self.records)
         self.loggers = [logging.getLogger(n) for n in ("bibtexparser", "pylatexenc")]
         self.saved = [(lg.propagate, lg.level) for lg in self.loggers]
         for lg in self.loggers:
@@ -26,11 +36,10 @@ class quiet:
             lg.setLevel(logging.INFO)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         for lg, (propagate, level) in zip(self.loggers, self.saved):
             lg.removeHandler(self.handler)
             lg.propagate, lg.level = propagate, level
-        return False
 
     def messages(self) -> list[str]:
         """The warnings and errors logged while silenced."""

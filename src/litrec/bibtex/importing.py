@@ -127,17 +127,17 @@ def import_bibtex(text: str, records_dir: Path, force: bool = False, dry_run: bo
                          f"(keys: {known})")
     failed = list(read.failed)
     done: list[Outcome] = []
-    ids = existing_ids(records_dir)
+    existing = existing_ids(records_dir)  # record id -> its file
     for conv in read.converted:
         rid = conv.data["id"]
-        path = ids.get(rid) or record_path(records_dir, "literature", rid)
+        path = existing.get(rid) or record_path(records_dir, "literature", rid)
         try:
-            if rid in ids and not force:
+            if rid in existing and not force:
                 other = ("; if it is another paper, give this one its own id: "
                          f"--id {shlex.quote(conv.key)}=REF-..." if rid.startswith("REF-") else "")
                 raise Unconvertible(f"{rid} already exists ({display(path)}); pass --force to update "
                                     f"its citation fields (the rest of the record is kept){other}")
-            if rid in ids:
+            if rid in existing:
                 try:
                     old = read_file(path, project_root(records_dir)).decode("utf-8")
                 except (Refused, UnicodeDecodeError) as exc:

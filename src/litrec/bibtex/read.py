@@ -19,6 +19,7 @@ import re
 import shlex
 import unicodedata
 from dataclasses import dataclass, field
+from typing import get_args
 
 import bibtexparser
 import bibtexparser.middlewares as bm
@@ -47,7 +48,7 @@ from litrec.util.errors import Unconvertible
 from litrec.util.formatting import excerpt
 from litrec.util.safetext import strip_unsafe
 
-ENTRY_TYPES = frozenset(m.ENTRY_TYPE.__args__)  # the entry types a record keeps
+ENTRY_TYPES = frozenset(get_args(m.ENTRY_TYPE))  # the entry types a record keeps
 _VENUES = ("journal", "booktitle", "school", "institution", "howpublished")  # the first is `venue`
 _EXTRA = ("editor", "series", "address", "organization")  # kept when readable, else dropped
 _TEXT = ("title", "author", *_VENUES, "publisher", "volume", "number", "pages", "abstract",
@@ -104,35 +105,51 @@ def read_bibtex(text: str, filed: dt.date | None = None, ids: dict[str, str] | N
     macros = string_macros(library.strings)
     reasons = _abort_reasons(log.messages())
     first_line: dict[str, int] = {}
-    blocks = sorted([*library.entries, *library.failed_blocks], key=lambda b: b.start_line)
+    blocks = sorted([*library.entries, *library.failed_blocks], key=_line)
     for block in blocks:
-        line = block.start_line + 1
-        if isinstance(block, bmodel.DuplicateBlockKeyBlock):
-            block = block.ignore_error_block  # the same key twice: ids tell records apart
-        elif not isinstance(block, Entry):
+        line = _line(block)
+        # the same key twice: the second entry is read all the same (ids tell records apart)
+        entry = block.ignore_error_block if isinstance(block, bmodel.DuplicateBlockKeyBlock) else block
+        if isinstance(block, bmodel.DuplicateBlockKeyBlock) and isinstance(entry, bmodel.String):
+            result.failed.append(Failure(line, None, _string_again(entry.key, block.previous_block)))
+            continue
+        if not isinstance(entry, Entry):
             result.keys.add(_key_of(block) or "")
             result.failed.append(Failure(line, _key_of(block), _parse_failure(block, line, reasons)))
             continue
-        result.keys.add(block.key)
+        result.keys.add(entry.key)
         try:
-            data, dropped = convert_entry(block, filed, macros, ids.get(block.key))
+            data, dropped = convert_entry(entry, filed, macros, ids.get(entry.key))
         except Unconvertible as exc:
-            result.failed.append(Failure(line, block.key, str(exc)))
+            result.failed.append(Failure(line, entry.key, str(exc)))
             continue
         rid = data["id"]
         if rid in first_line:
-            result.failed.append(Failure(line, block.key, f"gives {rid} again, like the entry at "
+            result.failed.append(Failure(line, entry.key, f"gives {rid} again, like the entry at "
                                          f"line {first_line[rid]}; keep one of them"))
             continue
         first_line[rid] = line
-        result.converted.append(Converted(line, block.key, data, dropped))
+        result.converted.append(Converted(line, entry.key, data, dropped))
     return result
 
 
-def _key_of(block) -> str | None:
+def _line(block: bmodel.Block) -> int:
+    """The block's first line, counted from 1 (the parser numbers every block it reads)."""
+    return (block.start_line or 0) + 1
+
+
+def _string_again(name: str, first: bmodel.Block) -> str:
+    """Why a second `@string` of a name fails: only the first is used, so the text written
+    last would be lost without a word."""
+    return (f"@string '{name}' is defined again (first at line {_line(first)}), and only the first "
+            "definition is used; keep one of them or rename this one")
+
+
+def _key_of(block: bmodel.Block) -> str | None:
     inner = getattr(block, "ignore_error_block", None)
-    if getattr(inner, "key", None):
-        return inner.key
+    key = getattr(inner, "key", None)
+    if key:
+        return key
     found = re.match(r"\s*@\w+\s*[{(]\s*([^,\s{}()]+)\s*,", getattr(block, "raw", "") or "")
     return found.group(1) if found else None
 
@@ -296,12 +313,9 @@ def _decode(values: dict[str, str]) -> dict:
     block = lib.blocks[0]
     if not isinstance(block, Entry):
         raise Unconvertible(f"cannot decode its LaTeX: {excerpt(getattr(block, 'error', block), 120)}")
-    out = {f.key: " ".join(str(f.value).split()) for f in block.fields}
-    for role, names in people.items():
-        decoded = [out.pop(f"{role} {i}") for i in range(len(names))]
-        if names:
-            out[role] = [n for n in decoded if n]
-    return out
+    text = {f.key: " ".join(str(f.value).split()) for f in block.fields}
+    decoded = {role: [text.pop(f"{role} {i}") for i in range(len(names))] for role, names in people.items()}
+    return {**text, **{role: [n for n in got if n] for role, got in decoded.items() if got}}
 
 
 def _people(text: str) -> list[str]:
@@ -331,8 +345,9 @@ def _identify(raw: dict[str, str], key: str, given: bool = False
     arxiv = _arxiv_number(raw, doi)
     if doi and (_ARXIV_DOI.match(doi) or arxiv and not re.fullmatch(r"10\.\d{4,9}/\S+", doi)):
         doi = None  # arXiv's own DOI (the number says it), or a broken one beside an arXiv number
-    if arxiv:
-        return f"ARXIV-{ARXIV_NUMBER.fullmatch(arxiv).group(1)}", arxiv, doi
+    number = ARXIV_NUMBER.fullmatch(arxiv) if arxiv else None  # always, as arxiv_number found it
+    if number:
+        return f"ARXIV-{number.group(1)}", arxiv, doi
     if doi is None:
         return _key_id(key, given), None, None
     if not re.fullmatch(r"10\.\d{4,9}/\S+", doi):

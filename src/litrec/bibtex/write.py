@@ -22,7 +22,7 @@ import unicodedata
 
 import bibtexparser
 from bibtexparser.library import Library
-from bibtexparser.model import Entry, Field
+from bibtexparser.model import Block, Entry, Field
 
 from litrec.bibtex.common import brace_specials, quiet
 from litrec.bibtex.protect import automatic, pieces
@@ -104,7 +104,7 @@ def _entry(record, key: str | None = None) -> Entry:
     add("title", record.title and title_latex(record))
     add("author", " and ".join(_name(a) for a in record.authors))
     year = entry_year(record)
-    add("year", year and str(year))
+    add("year", str(year) if year else None)
     add("month", record.month and _MONTHS[record.month - 1], "no-enclosing")  # month = jun
     add("editor", " and ".join(_name(a) for a in getattr(record, "editors", None) or ()))
     add(VENUE_FIELD.get(kind, "howpublished"), record.venue and _latex(record.venue))
@@ -183,7 +183,8 @@ def library_keys(records) -> list[str]:
     a, b, ... in record order where generated keys collide with each other or with a kept key."""
     kept = {getattr(r, "bibtex_key", None) for r in records} - {None}
     generated = [None if getattr(r, "bibtex_key", None) else cite_key(r) for r in records]
-    keys, seen = [], {}
+    keys: list[str] = []
+    seen: dict[str, int] = {}
     for rec, key in zip(records, generated):
         if key is None:
             keys.append(rec.bibtex_key)
@@ -224,8 +225,9 @@ def bibtex_library(records) -> str:
 
 
 def _write(entries: list[Entry]) -> str:
+    blocks: list[Block] = [*entries]  # Library takes any blocks
     with quiet():
-        return bibtexparser.write_string(Library(entries), bibtex_format=_FORMAT)
+        return bibtexparser.write_string(Library(blocks), bibtex_format=_FORMAT)
 
 
 def select_literature(proj, ids: list[str]) -> tuple[list, list[str]]:
