@@ -10,7 +10,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 REGISTRY = yaml.safe_load((ROOT / "analysis" / "registry.yaml").read_text())
-ANALYSES = sorted(REGISTRY)
+ANALYSES = sorted(n for n in REGISTRY if n != "scales")  # `scales:` is the registry's own key
 
 
 @pytest.mark.parametrize("name", ANALYSES)

@@ -47,8 +47,9 @@ def make_project(root: Path) -> Path:
     copy_project(root, "hostile")
     registry = root / "analysis" / "registry.yaml"
     entries = yaml.safe_load(registry.read_text(encoding="utf-8"))
+    scales = entries.pop("scales")  # the registry's list of scales, not an analysis
     registry.write_text("".join(f"{name}:\n  module: {e['module']}\n  title: {name} <b>title</b>\n"
-                                for name, e in entries.items()), encoding="utf-8")
+                                for name, e in entries.items()) + f"scales: {scales}\n", encoding="utf-8")
     shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
     shutil.copytree(REPO / "site", root / "site")
     (root / "site" / "extra-page.md").write_text("# An extra page\n\nNot named in the nav.\n")

@@ -15,15 +15,16 @@ from tests.verdicts.test_status_width import judged  # noqa: F401 (a fixture)
 def test_sides_name_the_two_results_compared():
     from litrec.verdicts.diff import Side, sides
 
-    assert sides([], None) == (Side("HEAD", "paper"), Side(None, "paper"))
-    assert sides(["v1"], ["quick"]) == (Side("v1", "quick"), Side(None, "quick"))
-    assert sides(["a", "b"], None) == (Side("a", "paper"), Side("b", "paper"))
-    assert sides([], ["paper", "quick"]) == (Side(None, "paper"), Side(None, "quick"))
-    assert sides(["a"], ["paper", "quick"]) == (Side("a", "paper"), Side("a", "quick"))
+    # without a profile, both sides are at the project's first scale (here `small`)
+    assert sides([], None, "small") == (Side("HEAD", "small"), Side(None, "small"))
+    assert sides(["v1"], ["quick"], "small") == (Side("v1", "quick"), Side(None, "quick"))
+    assert sides(["a", "b"], None, "small") == (Side("a", "small"), Side("b", "small"))
+    assert sides([], ["paper", "quick"], "small") == (Side(None, "paper"), Side(None, "quick"))
+    assert sides(["a"], ["paper", "quick"], "small") == (Side("a", "paper"), Side("a", "quick"))
     for revs, profiles in ((["a", "b", "c"], None), ([], ["p", "q", "r"]),
                            (["a", "b"], ["p", "q"])):
         with pytest.raises(UsageError):
-            sides(revs, profiles)
+            sides(revs, profiles, "small")
 
 
 def test_status_judges_every_claim_and_names_those_behind(judged):  # noqa: F811

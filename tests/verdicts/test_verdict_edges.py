@@ -23,12 +23,12 @@ from litrec.results.state import modified_results
 from litrec.results.store import result_path
 from litrec.verdicts import claims
 from litrec.verdicts.claims import (
-    SCALES,
     ClaimStatus,
     _flag_dependents,
     _provenance,
     expectation_record,
     judged_in,
+    project_scales,
     result_problems,
     with_scales,
 )
@@ -257,10 +257,10 @@ def test_each_status_carries_its_verdict_at_both_scales(project):
     proj = load_project(project / "records")
     statuses = claims.claim_statuses(proj, project / "results", PROFILE)
     out = with_scales(proj, project / "results", statuses, PROFILE)
-    assert out is statuses and SCALES == ("paper", "paper_full")
+    assert out is statuses and project_scales(proj) == ("paper", "paper_full")
     by = {s.claim: s for s in out}
     assert by[P1].verdicts == {"paper": "reproduced", "paper_full": "missing"}
-    assert all(set(s.verdicts) == set(SCALES) for s in out)
+    assert all(set(s.verdicts) == {"paper", "paper_full"} for s in out)
     # from another profile: both scales are judged afresh, the profile's own verdict is not one
     quick = claims.claim_statuses(proj, project / "results", "quick")
     with_scales(proj, project / "results", quick, "quick")

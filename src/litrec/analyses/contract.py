@@ -238,6 +238,13 @@ def source_profiles(source: str) -> frozenset[str] | None:
     literal mapping (`{"quick": ..., ...}` or `dict(quick=..., ...)`) with
     text keys, or the source does not parse.
     """
+    order = source_profile_order(source)
+    return None if order is None else frozenset(order)
+
+
+def source_profile_order(source: str) -> tuple[str, ...] | None:
+    """The profile names of `source_profiles`, in the order PROFILES lists them (smallest first,
+    by the contract: the project's scales are ordered so, `litrec.analyses.scales`)."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -247,11 +254,11 @@ def source_profiles(source: str) -> frozenset[str] | None:
     if isinstance(value, ast.Dict):
         keys = value.keys
         if all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in keys):
-            return frozenset(k.value for k in keys)  # type: ignore[union-attr]
+            return tuple(dict.fromkeys(k.value for k in keys))  # type: ignore[union-attr]
     elif (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
           and value.func.id == "dict" and not value.args
           and all(k.arg is not None for k in value.keywords)):
-        return frozenset(k.arg for k in value.keywords)  # type: ignore[misc]
+        return tuple(dict.fromkeys(k.arg for k in value.keywords))  # type: ignore[misc]
     return None
 
 

@@ -19,8 +19,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from litrec.analyses.contract import source_metrics, source_problems, source_profiles
+from litrec.analyses.contract import source_metrics, source_problems, source_profile_order
 from litrec.analyses.inputs import module_closure
+from litrec.analyses.scales import KEY as SCALES_KEY
+from litrec.analyses.scales import contrary, declared, default_scales
 from litrec.cache.sourcefacts import fact
 from litrec.util.confine import Refused, check, project_root, read_file, walk
 from litrec.util.diagnostics import Diagnostic, format_field
@@ -51,6 +53,14 @@ class Registry:
     entries: dict[str, Entry] = field(default_factory=dict)
     profiles: dict[str, frozenset[str] | None] = field(default_factory=dict)  # None: not readable
     metrics: dict[str, frozenset[str] | None] = field(default_factory=dict)  # None: not declared
+    order: dict[str, tuple[str, ...]] = field(default_factory=dict)  # readable PROFILES, as listed
+    declared_scales: tuple[str, ...] | None = None  # the `scales:` key, where given and valid
+
+    @property
+    def scales(self) -> tuple[str, ...]:
+        """The project's scales, smallest first, the last the paper's own (`litrec.analyses.scales`):
+        those `scales:` names, else those the analyses' PROFILES give."""
+        return self.declared_scales or default_scales(list(self.order.values()))
 
     def module_path(self, name: str) -> Path:
         """The source file of an entry's module."""
@@ -77,6 +87,8 @@ def load_registry(analysis_dir: Path, diags: list[Diagnostic],
         why = exc.message if isinstance(exc, Refused) else f"cannot read file: {exc.strerror}"
         diags.append(Diagnostic(shown, 1, 1, "", why, "refused"))
         return reg
+    has_scales = SCALES_KEY in loaded.data  # the registry's list of scales, not an analysis
+    scales_raw = loaded.data.pop(SCALES_KEY, None)
     for name, raw in loaded.data.items():
         line, col = locate(loaded.root, (name,), key=True)
         if isinstance(name, str) and name in GENERATED_PAGE_NAMES:
@@ -114,9 +126,11 @@ def load_registry(analysis_dir: Path, diags: list[Diagnostic],
             diags.append(Diagnostic(shown, line, col, name,
                                     f"module {display(path)} cannot be read: {exc}", "registry"))
             continue
-        profiles, problems, metrics = fact(root, f"contract-metrics {path}", raw,
+        profiles, problems, metrics = fact(root, f"contract-profiles-listed {path}", raw,
                                               functools.partial(_contract, source))
         reg.profiles[name] = None if profiles is None else frozenset(profiles)
+        if profiles is not None:
+            reg.order[name] = tuple(profiles)
         reg.metrics[name] = None if metrics is None else frozenset(metrics)
         for problem in problems:
             diags.append(Diagnostic(shown, line, col, name,
@@ -126,15 +140,43 @@ def load_registry(analysis_dir: Path, diags: list[Diagnostic],
             diags.append(Diagnostic(shown, line, col, name,
                                     f"analysis '{name}' has inputs litrec cannot see: {problem} "
                                     "(see site/writing-analyses.md)", "inputs"))
+    _scales(reg, loaded, scales_raw if has_scales else _ABSENT, shown, diags)
     return reg
 
 
+_ABSENT = object()  # no `scales:` in the registry
+
+
+def _scales(reg: Registry, loaded, raw, shown: str, diags: list[Diagnostic]) -> None:
+    """The registry's `scales:` (where given), each problem a located error; without it, a
+    warning for each analysis whose PROFILES list two scales the other way round from an
+    earlier one's (the order of the scales is then the earlier one's)."""
+    if raw is not _ABSENT:
+        # every analysis's profiles known (an empty PROFILES breaks the contract: unknown too)
+        everyone = all(reg.profiles.get(n) for n in reg.entries)
+        known = set().union(*reg.order.values()) if everyone and reg.entries else None
+        reg.declared_scales, problems = declared(raw, known)
+        for loc, message in problems:
+            line, col = locate(loaded.root, (SCALES_KEY, *loc), key=not loc)
+            diags.append(Diagnostic(shown, line, col, format_field((SCALES_KEY, *loc)), message,
+                                    "registry"))
+        return
+    for name, other, a, b in contrary(reg.order, reg.scales):
+        line, col = locate(loaded.root, (name,), key=True)
+        diags.append(Diagnostic(shown, line, col, name,
+                                f"its PROFILES list '{a}' before '{b}', those of '{other}' '{b}' "
+                                f"before '{a}'; the scales are ordered as the analyses list their "
+                                f"profiles, smallest first, so '{other}' decides: list them alike, "
+                                "or name the order in 'scales:' (see site/writing-analyses.md)",
+                                "registry", severity="warning"))
+
+
 def _contract(source: str) -> list:
-    """[the PROFILES names (None: not readable from the source), the contract's problems,
-    the METRICS names (None: none declared)]."""
-    profiles = source_profiles(source)
+    """[the PROFILES names as the source lists them (None: not readable from the source), the
+    contract's problems, the METRICS names (None: none declared)]."""
+    profiles = source_profile_order(source)
     metrics = source_metrics(source)
-    return [None if profiles is None else sorted(profiles), source_problems(source),
+    return [None if profiles is None else list(profiles), source_problems(source),
             None if metrics is None else sorted(metrics)]
 
 

@@ -25,8 +25,8 @@ def add_parser(sub) -> None:
     p.add_argument("revs", nargs="*", metavar="REV",
                    help="a commit, branch or tag (HEAD~1, main); two for two commits")
     p.add_argument("--profile", dest="profiles", action="append", type=profile_name,
-                   metavar="PROFILE", help="the profile compared (default: paper); give it twice "
-                   "to compare two profiles")
+                   metavar="PROFILE", help="the profile compared (default: the project's first "
+                   "scale, that of the committed results); give it twice to compare two profiles")
     p.add_argument("--all", action="store_true", help="list every checked claim, changed or not")
     results_arg(p)
     records_args(p)

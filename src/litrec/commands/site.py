@@ -23,9 +23,9 @@ def add_parser(sub) -> None:
         q = site.add_parser(action, help=text, description=text[0].upper() + text[1:] + ".")
         records_args(q)
         results_arg(q)
-        profile_arg(q, "which profile's results the pages lead with (default: the paper's own "
-                    "scale, paper_full, where any analysis has a result at it, else paper); the "
-                    "other scale is shown beside each verdict", default=None)
+        profile_arg(q, "which profile's results the pages lead with (default: the largest of the "
+                    "project's scales, the paper's own, where any analysis has a result at it, "
+                    "else the first); the other scales are shown beside each verdict", default=None)
         if action == "build":
             q.add_argument("--out", type=Path, default=Path("public"), metavar="DIR",
                            help="where the HTML site goes (default: public)")
@@ -51,9 +51,9 @@ def run(args) -> int:
     if args.site_command is None:
         raise UsageError("site needs an action: 'litrec site build' or 'litrec site serve'")
     need_dir(args.records, "records")
-    from litrec.verdicts.claims import headline
+    from litrec.verdicts.status import headline_profile
 
-    args.profile = args.profile or headline(args.results)
+    args.profile = args.profile or headline_profile(args.records, args.analysis, args.results)
     if args.site_command == "serve":
         serve_site(args.records, args.analysis, args.results, args.profile, host=args.host,
                    port=args.port, verbose=args.verbose)

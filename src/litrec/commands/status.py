@@ -17,8 +17,9 @@ def add_parser(sub) -> None:
                        "to the terminal's width and never cut, piped or not. Exit 0 whatever the verdicts; 1 "
                        "when the records have errors, a result is damaged or cannot be judged, or a "
                        "signature is bad (litrec sign).")
-    profile_arg(p, "which profile's results to judge (default: the paper's own scale, paper_full, "
-                "where any analysis has a result at it, else paper)", default=None)
+    profile_arg(p, "which profile's results to judge (default: the largest of the project's "
+                "scales, the paper's own, where any analysis has a result at it, else the first; "
+                "see Scales in site/writing-analyses.md)", default=None)
     results_arg(p)
     p.add_argument("--check-current", action="store_true",
                    help="exit 1 when any claim's result is stale, missing, modified or in error, "
@@ -42,10 +43,9 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     """Print the verdicts (`litrec.verdicts.status.status`); with --check-current exit 1 when a
     result is behind."""
-    from litrec.verdicts.claims import headline
-    from litrec.verdicts.status import status
+    from litrec.verdicts.status import headline_profile, status
 
-    args.profile = args.profile or headline(args.results)
+    args.profile = args.profile or headline_profile(args.records, args.analysis, args.results)
     found = status(args.records, args.analysis, args.results, args.profile, args.require_signed)
     if args.format == "json":
         print(json.dumps([{**s.row(), "suspect": found.suspects.get(s.claim, [])}

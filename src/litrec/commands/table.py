@@ -23,7 +23,7 @@ from rich.text import Text
 
 from litrec.commands.common import console
 from litrec.util.formatting import fmt
-from litrec.verdicts.claims import SCALES, VERDICTS, ClaimStatus
+from litrec.verdicts.claims import VERDICTS, ClaimStatus, scales_of
 from litrec.verdicts.judge import Outcome, leaning
 from litrec.verdicts.status import by_result
 from litrec.verdicts.words import STYLE, mark, word
@@ -121,17 +121,18 @@ def summary_lines(statuses: list[ClaimStatus], profile: str,
     """The summary, the paper's own scale first where it has results: a line per scale, then
     the signatures, then the suspect claims counted as warnings; `summary_line` joins them."""
     lines = {profile: f"{_scale_counts(statuses, lambda s: s.verdict)} (profile {profile})"}
-    for scale in SCALES:  # another scale where some claim has a result: all missing says nothing
+    scales = scales_of(statuses)  # the project's, smallest first, the last the paper's own
+    for scale in scales:  # another scale where some claim has a result: all missing says nothing
         if scale == profile or all(s.verdicts.get(scale) in (None, "missing") for s in statuses):
             continue
         lines[scale] = f"at {scale}: {_scale_counts(statuses, lambda s, sc=scale: s.verdicts.get(sc))}"
     judged = [sc for sc in lines if sc != profile and any(
         s.verdicts.get(sc) not in (None, "missing") for s in statuses)]
-    if judged and SCALES[-1] in judged:  # the paper's own scale has results: it leads
-        lines = {SCALES[-1]: lines[SCALES[-1]].replace(
-            f"at {SCALES[-1]}:", f"at {SCALES[-1]}, the paper's own scale:", 1),
-            **{k: v for k, v in lines.items() if k != SCALES[-1]}}
-    elif profile == SCALES[-1]:
+    own = scales[-1] if scales else None
+    if judged and own in judged:  # the paper's own scale has results: it leads
+        lines = {own: lines[own].replace(f"at {own}:", f"at {own}, the paper's own scale:", 1),
+                 **{k: v for k, v in lines.items() if k != own}}
+    elif profile == own:
         lines[profile] = lines[profile].replace(f"(profile {profile})",
                                                 f"(profile {profile}, the paper's own scale)")
     out = list(lines.values())

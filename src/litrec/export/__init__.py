@@ -30,7 +30,7 @@ from litrec.results.store import result_path
 from litrec.site.mermaid import Arrow, Class, Node, flowchart, record_label
 from litrec.util.diagnostics import format_field
 from litrec.util.formatting import shorten
-from litrec.verdicts.claims import EXTENSION, SCALES, claim_statuses, with_scales
+from litrec.verdicts.claims import EXTENSION, claim_statuses, project_scales, with_scales
 
 FORMAT, VERSION = "litrec-graph", 2  # 2: verdicts over seeds, unchecked claims, pre-registration
 
@@ -122,7 +122,7 @@ def graph_document(proj: Project, results_dir: Path, profile: str,
             "analysis": check.analysis if check else None,
             "expect": [e.describe() for e in check.expect] if check else [],
             "verdict": st.verdict if st else None,
-            "verdicts": st.verdicts if st else {scale: None for scale in SCALES},
+            "verdicts": st.verdicts if st else {scale: None for scale in project_scales(proj)},
             "reason": st.reason if st else None,
             "seeds": st.seeds if st else None,
             "expectation_changed": st.expectation_changed if st else False,
@@ -145,7 +145,7 @@ def graph_document(proj: Project, results_dir: Path, profile: str,
         "version": VERSION,
         "litrec": __version__,
         "profile": profile,
-        "scales": list(SCALES),
+        "scales": list(project_scales(proj)),
         "relations": {r.name: {"inverse": r.inverse, "sources": sorted(r.sources),
                                "targets": sorted(r.targets), "claims": r.claims,
                                "acyclic": r.acyclic, "description": r.description}

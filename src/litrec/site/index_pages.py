@@ -73,8 +73,8 @@ def home(data: SiteData, intro: str) -> str:
         out.append(block(p("No record states a claim yet.")))
     else:
         scales = site_scales(data)
-        heads = ["Claim"] + [f"at {code(s)}" + (f"<br>{span('lr-reason', esc(scale_words(s)))}"
-                                                 if scale_words(s) else "") for s in scales]
+        heads = ["Claim"] + [f"at {code(s)}" + (f"<br>{span('lr-reason', esc(scale_words(data, s)))}"
+                                                 if scale_words(data, s) else "") for s in scales]
         out.append(block(p(f"Every claim of the record, judged on the results in {code('results/')}"
                            f" at each scale side by side, the <strong>{esc(data.profile)}</strong>"
                            " one first; claims with a problem at any scale come first. Under each "

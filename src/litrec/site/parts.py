@@ -10,7 +10,7 @@ from litrec.site.data import SiteData, anchor
 from litrec.site.markup import a, code, esc, inline_md, p, span, table, ul, words
 from litrec.site.plots import interval_plot, row_of
 from litrec.util.formatting import fmt
-from litrec.verdicts.claims import SCALES, claim_rows, judged_in
+from litrec.verdicts.claims import claim_rows, judged_in, project_scales
 from litrec.verdicts.judge import leaning
 from litrec.verdicts.words import word
 
@@ -49,28 +49,30 @@ def other_scales(data: SiteData, ref: str) -> str:
                    for scale, v in st.verdicts.items() if scale != data.profile)
 
 
-def scale_words(scale: str) -> str:
-    """What a scale is, from its place in SCALES (the last is the paper's own): words, or ""."""
-    if scale not in SCALES:
+def scale_words(data: SiteData, scale: str) -> str:
+    """What a scale is, from its place among the project's scales (`project_scales`: the last
+    is the paper's own): words, or ""."""
+    scales = project_scales(data.project)
+    if scale not in scales:
         return ""
-    return ("the paper's own scale: its number of steps and seeds" if scale == SCALES[-1]
+    return ("the paper's own scale: its number of steps and seeds" if scale == scales[-1]
             else "reduced: fewer steps or seeds than the paper")
 
 
 def scales_note(data: SiteData) -> str:
     """Which scales are shown beside the headline verdict, in words (ends with a space)."""
-    others = [s for s in SCALES if s != data.profile]
+    others = [s for s in project_scales(data.project) if s != data.profile]
     if not others:
         return ""
     return ("each claim's verdict at " + ", ".join(
-        code(s) + (f" ({esc(scale_words(s))})" if scale_words(s) else "") for s in others)
-            + " is shown under it. ")
+        code(s) + (f" ({esc(scale_words(data, s))})" if scale_words(data, s) else "")
+        for s in others) + " is shown under it. ")
 
 
 def site_scales(data: SiteData) -> list[str]:
     """The scales a page shows side by side: the site's own profile first, then each other
-    scale of SCALES in the order the project declares them."""
-    return [data.profile] + [s for s in SCALES if s != data.profile]
+    scale of the project in the order it declares them (`project_scales`)."""
+    return [data.profile] + [s for s in project_scales(data.project) if s != data.profile]
 
 
 JUDGED = ("reproduced", "not reproduced", "inconclusive")

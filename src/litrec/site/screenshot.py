@@ -60,7 +60,7 @@ def home_markdown(root: Path) -> str:
     from litrec.site.build import directory_urls
     from litrec.site.data import gather
     from litrec.site.index_pages import home
-    from litrec.verdicts.claims import headline
+    from litrec.verdicts.claims import headline, project_scales
 
     results = root / "results"
     analysis = root / "analysis"
@@ -69,7 +69,7 @@ def home_markdown(root: Path) -> str:
     intro = intro_path.read_text(encoding="utf-8") if intro_path.is_file() else ""
     config = root / "mkdocs.yml"
     urls = directory_urls(config) if config.is_file() else False
-    return home(gather(project, results, headline(results), urls), intro)
+    return home(gather(project, results, headline(results, project_scales(project)), urls), intro)
 
 
 def _sha256(raw: bytes) -> str:

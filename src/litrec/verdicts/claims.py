@@ -33,6 +33,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from litrec.analyses.scales import FALLBACK
 from litrec.records.criteria import EXTENSION, base_claim
 from litrec.results.fields import json_line
 from litrec.results.resume import kept_summary
@@ -53,36 +54,58 @@ VERDICTS = ("reproduced", "not reproduced", "inconclusive", "expectation changed
 BEHIND = ("expectation changed", "stale", "missing", "modified", "error")
 
 
-# The scales every surface shows side by side: the reduced profile the committed results and the
-# dashboard's headline use, and the paper's own (its number of steps and seeds).
-SCALES = ("paper", "paper_full")
+def project_scales(proj: Project | None) -> tuple[str, ...]:
+    """The scales every surface shows side by side, smallest first, the last the paper's own:
+    those the project declares (`litrec.analyses.scales`: the registry's `scales:`, else the
+    profiles its analyses share, in the order they list them)."""
+    registry = getattr(proj, "registry", None)
+    return registry.scales if registry is not None else FALLBACK
 
 
-def headline(results_dir: Path) -> str:
-    """The scale a reader sees first: the paper's own (the last of SCALES) where any analysis has
-    a result at it, else the first."""
-    for scale in reversed(SCALES):
+def folder_scales(records: Path, analysis: Path | None) -> tuple[str, ...]:
+    """`project_scales` read off the registry alone (`analysis/` beside `records` where None),
+    for a command that needs them before it loads the records; the registry's problems are
+    said where the records are loaded."""
+    from litrec.analyses.registry import load_registry
+    from litrec.records.validate import default_analysis_dir
+
+    folder = Path(analysis) if analysis else default_analysis_dir(Path(records))
+    return load_registry(folder, []).scales
+
+
+def scales_of(statuses: list[ClaimStatus]) -> tuple[str, ...]:
+    """The scales `with_scales` judged `statuses` at, in its order (from the statuses alone, so
+    a kept answer printed without the project says them too)."""
+    return tuple(dict.fromkeys(scale for s in statuses for scale in s.verdicts))
+
+
+def headline(results_dir: Path, scales: tuple[str, ...]) -> str:
+    """The scale a reader sees first: the largest of `scales` (the last: the paper's own) at
+    which any analysis has a result, else the first."""
+    for scale in reversed(scales):
         try:
             if any(Path(results_dir).glob(f"*/{scale}.json")):
                 return scale
         except OSError:
             continue
-    return SCALES[0]
+    return scales[0]
 
 
 def with_scales(proj: Project, results_dir: Path, statuses: list[ClaimStatus],
                 profile: str, registrations: Registrations | None = None) -> list[ClaimStatus]:
-    """Give each status its `verdicts` at every scale of SCALES (the given `profile`'s own
-    verdict reused), so a claim's verdict at `paper` and at `paper_full` are read side by side."""
+    """Give each status its `verdicts` at every scale of the project (`project_scales`; the
+    given `profile`'s own verdict reused), so a claim's verdicts at its scales are read side
+    by side."""
+    scales = project_scales(proj)
     by = {profile: {s.claim: s.verdict for s in statuses}}
     only = {s.claim for s in statuses}
-    for scale in SCALES:
+    for scale in scales:
         if scale not in by:
             by[scale] = {s.claim: s.verdict
                          for s in claim_statuses(proj, results_dir, scale, only=only,
                                                  registrations=registrations)}
     for s in statuses:
-        s.verdicts = {scale: by[scale].get(s.claim) for scale in SCALES}
+        s.verdicts = {scale: by[scale].get(s.claim) for scale in scales}
     return statuses
 
 
@@ -113,7 +136,7 @@ class ClaimStatus:
     # its result state's warnings (`litrec.results.state.ResultState.warnings`): a located line per
     # figure the result lists that is not on disk (a sealed result is `modified` then too)
     warnings: list[str] = field(default_factory=list)
-    verdicts: dict[str, str | None] = field(default_factory=dict)  # at each of SCALES (with_scales)
+    verdicts: dict[str, str | None] = field(default_factory=dict)  # at each scale (with_scales)
     other_machine: bool = False  # stale only because its result was computed on another CPU
     extension_of: str | None = None  # an extension row: the claim whose verdict it leaves alone
 
@@ -335,6 +358,7 @@ def result_problems(statuses: list[ClaimStatus]) -> tuple[list[str], list[str]]:
     return list(dict.fromkeys(errors)), list(dict.fromkeys(warnings))
 
 
-__all__ = ["BEHIND", "EXTENSION", "SCALES", "VERDICTS", "ClaimStatus", "base_claim", "claim_rows",
-           "claim_statuses", "expectation_record", "headline", "is_extension", "judge", "judged_in",
-           "result_problems", "seed_metrics", "stored_expectations", "with_scales"]
+__all__ = ["BEHIND", "EXTENSION", "VERDICTS", "ClaimStatus", "base_claim", "claim_rows",
+           "claim_statuses", "expectation_record", "folder_scales", "headline", "is_extension", "judge", "judged_in",
+           "project_scales", "result_problems", "scales_of", "seed_metrics", "stored_expectations",
+           "with_scales"]

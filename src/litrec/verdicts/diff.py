@@ -285,11 +285,12 @@ def diff(proj: Project, results_dir: Path, old: Side, new: Side,
     return out
 
 
-def sides(revs: list[str], profiles: list[str] | None) -> tuple[Side, Side]:
+def sides(revs: list[str], profiles: list[str] | None, first_scale: str) -> tuple[Side, Side]:
     """The two sides (old, new) that `litrec diff`'s revisions and profiles name: none, HEAD
     against the working tree; one, it against the working tree; two, the one against the
-    other; two profiles, the one against the other in one tree (the working tree, or REV)."""
-    profiles = profiles or ["paper"]
+    other; two profiles, the one against the other in one tree (the working tree, or REV).
+    Without a profile, both are at `first_scale` (the project's first: the committed results')."""
+    profiles = profiles or [first_scale]
     if len(revs) > 2 or len(profiles) > 2:
         raise UsageError("litrec diff compares two sides: at most two revisions and two profiles")
     if len(profiles) == 2:
@@ -326,8 +327,9 @@ def compare(records: Path, analysis: Path | None, results_dir: Path, revs: list[
     """`litrec diff` below the command: the sides named (each revision checked to be a commit),
     the valid project, every checked claim judged on both sides."""
     from litrec.records.load import load_valid_project
+    from litrec.verdicts.claims import folder_scales
 
-    old, new = sides(revs, profiles)
+    old, new = sides(revs, profiles, folder_scales(records, analysis)[0])
     for side in (old, new):
         if side.rev is not None:
             check_rev(results_dir, side.rev)

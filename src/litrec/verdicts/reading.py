@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from litrec.records.project import Project
 
-PROFILE = "paper"  # verdicts are those of the committed results
 # relations whose *source* rests on the target, and those whose *target* rests on the source
 RESTS_ON = ("uses", "reading_of", "derived_from", "supports", "contradicts")
 RESTED_ON_BY = ("source_of",)
@@ -91,8 +90,9 @@ class Reading:
         return self._verdicts
 
 
-def project_reading(proj: Project, results_dir: Path, profile: str = PROFILE) -> Reading:
-    """The reading of a loaded project (its models)."""
+def project_reading(proj: Project, results_dir: Path, profile: str | None = None) -> Reading:
+    """The reading of a loaded project (its models); its verdicts at `profile` (None: the
+    first, smallest of the project's scales, that of the committed results)."""
     from litrec.records.filecheck import reading_of
 
     def text(rid: str) -> tuple | None:
@@ -100,19 +100,21 @@ def project_reading(proj: Project, results_dir: Path, profile: str = PROFILE) ->
         return None if rec is None else reading_of(rec)
 
     def judge() -> tuple[dict[str, str], list]:
-        from litrec.verdicts.claims import claim_statuses
+        from litrec.verdicts.claims import claim_statuses, project_scales
 
-        return {s.claim: standing(s) for s in claim_statuses(proj, results_dir, profile)}, []
+        at = profile or project_scales(proj)[0]
+        return {s.claim: standing(s) for s in claim_statuses(proj, results_dir, at)}, []
 
     return Reading(dependencies(proj), text, judge)
 
 
 def checked_reading(checked, records_dir: Path, analysis_dir: Path, results_dir: Path,
-                    profile: str = PROFILE) -> Reading:
+                    profile: str | None = None) -> Reading:
     """The reading of a valid project from what `litrec.records.validate.check_collection` found
     (`checked`): the links and texts from each record's facts, which the validation cache
-    keeps, so no record is parsed again for them. The verdicts: `unchecked` for a claim that
-    names no analysis and `missing` for one whose analysis has no result at `profile` (the
+    keeps, so no record is parsed again for them. The verdicts, at `profile` (None: the first
+    of the project's scales, as `project_reading`): `unchecked` for a claim that
+    names no analysis and `missing` for one whose analysis has no result at it (the
     state `litrec.results.state` decides); the claims whose analysis has a result are judged as
     `litrec.verdicts.claims` judges them, on the models of their records only."""
     facts = checked.facts()
@@ -135,12 +137,13 @@ def checked_reading(checked, records_dir: Path, analysis_dir: Path, results_dir:
         from litrec.results.state import result_states
 
         registry = load_registry(analysis_dir, [])
-        states = result_states(registry, results_dir, named, profile)
+        at = profile or registry.scales[0]
+        states = result_states(registry, results_dir, named, at)
         judged = {n for n, st in states.items() if st.state != "missing"}
         need = sorted(rid for rid, f in facts.items() if any(a in judged for _, a, _ in f.claims))
         if need:
             verdicts.update(_judged(need, checked.paths, records_dir, analysis_dir, results_dir,
-                                    profile, registry, states))
+                                    at, registry, states))
         return verdicts, [states[n].inputs for n in sorted(judged) if states[n].inputs is not None]
 
     return Reading(_dependencies(links), text, judge)

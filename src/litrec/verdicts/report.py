@@ -187,19 +187,20 @@ def _links(records: Path, analysis: Path, results: Path, paths: dict, reading: C
 
 def links_key(records: Path, analysis: Path, results: Path) -> str | None:
     """The key of the suspect check's answer: the key of what a no-op run's verdicts at the
-    `paper` profile depend on (`litrec.analyses.memo.memo_key`: every file of the three
-    folders, the packages, the interpreter, litrec's source, the commit, the working folder)
-    and the SHA-256 of the review file's bytes; None where it cannot be made safely (a link
-    in a folder, a review file that cannot be read)."""
+    project's first scale depend on (`litrec.analyses.memo.memo_key`: every file of the three
+    folders, the registry and the analyses that declare the scales among them, the packages,
+    the interpreter, litrec's source, the commit, the working folder) and the SHA-256 of the
+    review file's bytes; None where it cannot be made safely (a link in a folder, a review
+    file that cannot be read)."""
     import hashlib
 
     from litrec.analyses.memo import memo_key
-    from litrec.verdicts.reading import PROFILE
     from litrec.verdicts.suspect import reviews_path
 
     try:
         raw = reviews_path(records).read_bytes()
     except OSError:
         return None
-    run = memo_key(Path(records), Path(analysis), Path(results), PROFILE, [])
+    # the profile judged is the first scale, which the files of analysis/ (in the key) decide
+    run = memo_key(Path(records), Path(analysis), Path(results), "scales[0]", [])
     return None if run is None else f"links {LINKS_FORMAT} {run} {hashlib.sha256(raw).hexdigest()}"

@@ -2,10 +2,11 @@
 
 `judged_project` is the preamble of every command that judges claims (status, export
 json and tex): the valid project, once the profile is known to be one an analysis
-defines or a result has. `status` judges every claim at the profile (and at the other
-scales a claim has results for) and gathers what is wrong with the results: those that
-cannot be judged, warnings, bad signatures, and the claims whose result is behind; and
-the claims a suspect link runs into or out of (`litrec.verdicts.suspect.suspects`).
+defines or a result has; `headline_profile` is the profile judged when none is given.
+`status` judges every claim at the profile (and at the project's other scales) and
+gathers what is wrong with the results: those that cannot be judged, warnings, bad
+signatures, and the claims whose result is behind; and the claims a suspect link runs
+into or out of (`litrec.verdicts.suspect.suspects`).
 """
 
 from __future__ import annotations
@@ -14,10 +15,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from litrec.verdicts.claims import BEHIND, ClaimStatus, claim_statuses, result_problems, with_scales
+from litrec.verdicts.claims import (
+    BEHIND,
+    ClaimStatus,
+    claim_statuses,
+    folder_scales,
+    headline,
+    result_problems,
+    with_scales,
+)
 
 if TYPE_CHECKING:
     from litrec.records.project import Project
+
+
+def headline_profile(records: Path, analysis: Path | None, results: Path) -> str:
+    """The profile `litrec status` and `litrec site` judge at when given none: the project's
+    headline scale (`litrec.verdicts.claims.headline` of the scales its registry declares)."""
+    return headline(results, folder_scales(records, analysis))
 
 
 def judged_project(records: Path, analysis: Path | None, results: Path, profile: str) -> Project:

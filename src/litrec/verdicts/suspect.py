@@ -5,7 +5,8 @@ note (`source_of`, seen from the theory): the dependent record was written
 against what the other said and how it stood then. `litrec review ID` records,
 per link of ID that it rests on, what the target was at that moment:
 
-- a claim: a hash of its statement, and its verdict (the `paper` profile's);
+- a claim: a hash of its statement, and its verdict (at the first of the project's
+  scales, `litrec.analyses.scales`: that of the committed results);
 - a record: a hash of its title, summary and claims' statements, their
   verdicts, and what *it* rests on, recursively, so a verdict that moves under
   a note makes the theory that rests on the note suspect too.
@@ -33,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from litrec.util.canonical import canonical_digest, canonical_json
-from litrec.verdicts.reading import PROFILE, Reading, project_reading
+from litrec.verdicts.reading import Reading, project_reading
 
 if TYPE_CHECKING:
     from litrec.records.project import Project
@@ -142,7 +143,7 @@ def read_reviews(path: Path) -> tuple[dict[str, dict[str, dict]], str | None]:
     return data, None
 
 
-def link_reviews(proj: Project, results_dir: Path, profile: str = PROFILE,
+def link_reviews(proj: Project, results_dir: Path, profile: str | None = None,
                  reviews: dict | None = None) -> list[LinkReview]:
     """Every dependency with its review state, against the review file (or `reviews`)."""
     if reviews is None:
@@ -190,7 +191,7 @@ def moved(target: str, was: dict, now: dict) -> list[str]:
 
 
 def review(proj: Project, results_dir: Path, record_ids: list[str],
-           profile: str = PROFILE) -> tuple[Path, dict[str, int]]:
+           profile: str | None = None) -> tuple[Path, dict[str, int]]:
     """Record what each of `record_ids` rests on now; (the review file, links per record)."""
     return write_reviews(reviews_path(proj.records_dir), project_reading(proj, results_dir, profile),
                          record_ids)
