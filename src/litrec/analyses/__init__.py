@@ -2,7 +2,8 @@
 its result rests on.
 
 - `contract`: what an analysis module offers (`PROFILES`, `run`, `SWEEP`, `METRICS`, `DATA`);
-- `registry`: `analysis/registry.yaml`, each analysis's module and metrics;
+- `registry`: `analysis/registry.yaml`, each analysis's module and metrics, and the project's
+  scales (`scales`: the registry's `scales:`, else the profiles the analyses share);
 - `inputs`: one model of a result's inputs (code closure, data, packages, interpreter,
   numerics environment, instruction set, cores), read by staleness, the runner, the memo and
   `site serve`; from `importscan` (what a source imports), `packages` (installed
