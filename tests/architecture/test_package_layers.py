@@ -90,3 +90,25 @@ def test_an_upward_import_is_found_and_located(tmp_path):
 def test_the_architecture_page_states_the_same_order():
     page = (ROOT / "site" / "architecture.md").read_text(encoding="utf-8")
     assert " < ".join(LAYERS) in page
+
+
+def private_imports(package: Path = PACKAGE) -> list[str]:
+    """Each `from litrec.x import _name` in the package: a private name used outside its module."""
+    out = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("litrec"):
+                out += [f"{path.relative_to(package.parent).as_posix()}:{node.lineno}: {node.module}.{a.name}"
+                        for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
+    return out
+
+
+def test_no_module_imports_another_modules_private_name():
+    assert private_imports() == []
+
+
+def test_a_private_import_is_found(tmp_path):
+    pkg = tmp_path / "litrec"
+    (pkg / "util").mkdir(parents=True)
+    (pkg / "util" / "a.py").write_text("def f():\n    from litrec.util.b import _hidden, shown\n", encoding="utf-8")
+    assert private_imports(pkg) == ["litrec/util/a.py:2: litrec.util.b._hidden"]

@@ -6,7 +6,7 @@ import re
 
 ARXIV_NUMBER = re.compile(r"(?<![\d.])(\d{4}\.\d{4,5})(v\d+)?(?!\d)", re.ASCII)
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
-_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(\d{4}\.\d{4,5})(v\d+)?$", re.I)
+ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(\d{4}\.\d{4,5})(v\d+)?$", re.I)
 
 
 def doi_of(raw: dict[str, str]) -> str | None:
@@ -26,7 +26,7 @@ def arxiv_number(raw: dict[str, str], doi: str | None) -> str | None:
     if raw.get("eprint") and prefix in ("", "arxiv"):
         candidates.append(raw["eprint"])
     candidates += [raw.get("arxiv", ""), raw.get("arxivid", "")]
-    if doi and (found := _ARXIV_DOI.match(doi)):
+    if doi and (found := ARXIV_DOI.match(doi)):
         candidates.append(found.group(1) + (found.group(2) or ""))
     url = raw.get("url", "")
     if re.search(r"arxiv\.org/(abs|pdf)/", url, re.I):

@@ -34,7 +34,7 @@ from bibtexparser.model import Entry, Field
 from pydantic import ValidationError
 
 from litrec.bibtex.common import brace_specials, quiet
-from litrec.bibtex.identifiers import _ARXIV_DOI, ARXIV_NUMBER
+from litrec.bibtex.identifiers import ARXIV_DOI, ARXIV_NUMBER
 from litrec.bibtex.identifiers import arxiv_number as _arxiv_number
 from litrec.bibtex.identifiers import doi_of as _doi
 from litrec.bibtex.protect import automatic, from_marked, mark_protection, plain, tidy
@@ -343,7 +343,7 @@ def _identify(raw: dict[str, str], key: str, given: bool = False
     With an id `given` for the entry, a DOI that no id can hold is no reason to refuse it."""
     doi = _doi(raw)
     arxiv = _arxiv_number(raw, doi)
-    if doi and (_ARXIV_DOI.match(doi) or arxiv and not re.fullmatch(r"10\.\d{4,9}/\S+", doi)):
+    if doi and (ARXIV_DOI.match(doi) or arxiv and not re.fullmatch(r"10\.\d{4,9}/\S+", doi)):
         doi = None  # arXiv's own DOI (the number says it), or a broken one beside an arXiv number
     number = ARXIV_NUMBER.fullmatch(arxiv) if arxiv else None  # always, as arxiv_number found it
     if number:
