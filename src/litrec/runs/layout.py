@@ -28,11 +28,12 @@ from typing import TYPE_CHECKING, Any
 from litrec.analyses.analysisimport import load_analysis
 from litrec.analyses.contract import bound_names, check_module
 from litrec.runs import interrupt
-from litrec.runs.sweep import make_config, plan, svg_bytes, to_json
+from litrec.runs.sweep import config_json, make_config, plan, svg_bytes
 from litrec.util.confine import Refused, project_root, read_file
 from litrec.util.errors import AnalysisExited, ContractError, RunError, SweepError
 
 if TYPE_CHECKING:
+    from litrec.analyses.registry import Registry
     from litrec.records.project import Project
 
 
@@ -83,8 +84,7 @@ def layout(spec: Spec) -> Layout:
     if "jax" in sys.modules:  # start its backend now: the points will need it
         sys.modules["jax"].devices()
     seeds = (getattr(module, "SEEDS", None) or {}).get(spec.profile)
-    cfg = to_json(dataclasses.asdict(config) if dataclasses.is_dataclass(config)
-                  else dict(vars(config)))
+    cfg = config_json(config)
     return Layout(module.__name__, sweep, grid, len(seeds) if seeds else 0,
                   bool(seeds) and callable(getattr(module, "run_seeds", None)), cfg,
                   bool(sweep and "seed" in sweep and getattr(module, "seed_figures", None)))
@@ -108,9 +108,16 @@ def declares_points(source: str) -> bool:
     return "SWEEP" in names or "SEEDS" in names
 
 
+def registry_of(proj: Project) -> Registry:
+    """The project's analysis registry: a run names only analyses it holds, so it is loaded."""
+    if proj.registry is None:
+        raise RunError("no analysis registry is loaded (analysis/registry.yaml); nothing can run")
+    return proj.registry
+
+
 def spec_of(proj: Project, name: str, profile: str) -> Spec:
     """Where analysis `name` is, for `layout` here or in a worker."""
-    reg = proj.registry
+    reg = registry_of(proj)
     return Spec(str(reg.path.parent.parent.resolve()), reg.path.parent.name,
                 reg.entries[name].module, name, profile)
 
@@ -118,8 +125,9 @@ def spec_of(proj: Project, name: str, profile: str) -> Spec:
 def laid_out_remotely(proj: Project, name: str) -> bool:
     """Whether the analysis may have many points (its source binds SWEEP or SEEDS): then,
     where points go to workers, a worker lays it out and this process never imports it."""
+    reg = registry_of(proj)
     try:
-        source = read_file(proj.registry.module_path(name), project_root(proj.registry.path.parent))
+        source = read_file(reg.module_path(name), project_root(reg.path.parent))
     except (Refused, OSError):
         return False  # laid out here, where the import says what is wrong
     return declares_points(source.decode("utf-8", "replace"))

@@ -15,6 +15,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
+from litrec.analyses.inputs import Inputs, result_inputs
 from litrec.records.project import Project
 from litrec.results import ledger
 from litrec.results.state import ResultState, result_state, result_states
@@ -24,7 +25,7 @@ from litrec.runs.layout import lay_out_remotely
 from litrec.runs.options import RunOptions
 from litrec.runs.runner import Job, PointFailed, finish, keep_partials, prepare, submit
 from litrec.runs.targets import resolve_targets
-from litrec.util.errors import AnalysisExited, InputsChanged, ResultsLocked, ResultsUnwritable
+from litrec.util.errors import AnalysisExited, InputsChanged, ResultsLocked, ResultsUnwritable, RunError
 from litrec.verdicts.claims import claim_statuses
 
 
@@ -114,14 +115,18 @@ def run_plan(proj: Project, plan_: Plan, options: RunOptions, events: Events,
 
     with interrupt.handling(), contextlib.ExitStack() as locks:
         prepared: dict[str, Job] = {}
-        fps = [plan_.states[name].inputs for name, _ in plan_.todo]
-        early = warm(spec, any(fp is not None and fp.uses_jax for fp in fps), early) if fps else early
+        fps = {name: fp for name, _ in plan_.todo
+               if (fp := _inputs(proj, plan_.states[name], options.force)) is not None}
+        early = warm(spec, any(fp.uses_jax for fp in fps.values()), early) if fps else early
         if early is not None:
             locks.callback(early.discard)  # closed on the way out unless its points were sent
         for name, _ in plan_.todo:  # every folder checked before any work
-            inputs = plan_.states[name].inputs
-            if inputs is not None and inputs.problems:
-                fail(name, InputsChanged(f"analysis '{name}': " + "; ".join(inputs.problems)),
+            if name not in fps:  # its stored result is damaged: replaced only when asked
+                fail(name, RunError(f"analysis '{name}': its stored result is damaged; rerun: litrec run "
+                                    f"{name} --profile {profile} --force"), log=False)
+                continue
+            if fps[name].problems:
+                fail(name, InputsChanged(f"analysis '{name}': " + "; ".join(fps[name].problems)),
                      log=False)
                 continue
             try:
@@ -136,7 +141,7 @@ def run_plan(proj: Project, plan_: Plan, options: RunOptions, events: Events,
                     continue
                 try:
                     lay = interrupt.result(layouts[name]) if name in layouts else None
-                    prepared[name] = prepare(proj, name, plan_.states[name].inputs, options, lay,
+                    prepared[name] = prepare(proj, name, fps[name], options, lay,
                                              executor.size() if name in layouts else 1)
                     if not options.force:
                         keep_partials(prepared[name], results_dir)
@@ -148,6 +153,19 @@ def run_plan(proj: Project, plan_: Plan, options: RunOptions, events: Events,
             raise
         _run_prepared(proj, plan_, prepared, options, events, fail, early, executor)
     return failed
+
+
+def _inputs(proj: Project, state: ResultState, force: bool) -> Inputs | None:
+    """The inputs a run of the analysis computes from: its state's. Where its stored result is
+    damaged (it does not read: the state holds none), worked out now with `force`, which replaces
+    the result; else None, and the damaged file is left as it is."""
+    if state.inputs is not None:
+        return state.inputs
+    if not force:
+        return None
+    if proj.registry is None or state.name not in proj.registry.entries:
+        raise RunError(f"analysis '{state.name}' is not in the registry")  # a plan names only its entries
+    return result_inputs(proj.registry, state.name, state.profile)
 
 
 def _run_prepared(proj, plan_, prepared, options: RunOptions, events, fail, early=None,

@@ -34,7 +34,7 @@ from litrec.results.seal import seal
 from litrec.results.signing import unsign
 from litrec.results.store import keep_elsewhere, result_path, write_result
 from litrec.runs import interrupt
-from litrec.runs.layout import Layout, Spec, draw_seed_figures, layout, spec_of
+from litrec.runs.layout import Layout, Spec, draw_seed_figures, layout, registry_of, spec_of
 from litrec.runs.options import RunOptions
 from litrec.runs.sweep import Point, aggregate, run_point, to_json
 from litrec.util import gitinfo
@@ -88,7 +88,7 @@ def prepare(proj: Project, name: str, fp: Inputs, options: RunOptions,
     lay = lay if lay is not None else layout(spec)
     grid, seeds = lay.grid, lay.n_seeds
     common = (spec.root, spec.package, spec.module, profile)
-    if lay.batched:  # the grid is seed-major: the seeds come first
+    if lay.batched and lay.sweep is not None:  # SEEDS make it a sweep, seed-major: the seeds first
         rest = [{k: v for k, v in o.items() if k != "seed"} for o in grid[:len(grid) // seeds]]
         seed_list, n = tuple(lay.sweep["seed"]), min(max(workers, 1), seeds)
         groups = [seed_list[seeds * g // n: seeds * (g + 1) // n] for g in range(n)]
@@ -110,7 +110,7 @@ def prepare(proj: Project, name: str, fp: Inputs, options: RunOptions,
         for folder in filter(None, folders):
             shutil.rmtree(folder, ignore_errors=True)
     points = [dataclasses.replace(p, checkpoints=folder) for p, folder in zip(points, folders)]
-    return Job(name, proj.registry.entries[name].title, profile, lay.module, fp, lay.config,
+    return Job(name, registry_of(proj).entries[name].title, profile, lay.module, fp, lay.config,
                lay.sweep, points, grid, expectations, spec if lay.seed_figures else None,
                gitinfo.commit_of(proj.records_dir.parent), keys=keys)
 
@@ -127,15 +127,16 @@ def keep_partials(job: Job, results_dir: Path) -> None:
             job.kept[i] = out
 
 
-def _keep(job: Job, i: int, out: dict) -> None:
-    if job.partials is None:
-        return
+def _keep(job: Job, i: int, out: dict | list[dict]) -> None:
+    if job.partials is None or isinstance(out, list):
+        return  # kept only where each point is one output (`keep_partials`)
     try:
         resume.keep(job.partials, job.name, job.profile, job.points[i].overrides, job.keys[i], out)
     except OSError:
         return  # not kept: a rerun computes the point again, and the run goes on
-    if job.points[i].checkpoints:  # the point is kept whole: its trainings' states are done with
-        shutil.rmtree(job.points[i].checkpoints, ignore_errors=True)
+    folder = job.points[i].checkpoints
+    if folder:  # the point is kept whole: its trainings' states are done with
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def submit(job: Job, executor) -> None:
@@ -148,12 +149,13 @@ class PointFailed(Exception):
     """A point of a sweep failed; says which."""
 
 
-def _outputs(job: Job, executor, progress) -> list[dict]:
-    """Every point's output, in grid order; in this process unless the job was submitted."""
+def _outputs(job: Job, executor, progress) -> list[dict | list[dict]]:
+    """Every point's output (a list of them where the point took a group of seeds), in grid
+    order; in this process unless the job was submitted."""
     n = len(job.points)
     if job.futures is None:
         job.started, job.t0 = dt.datetime.now(dt.UTC), time.perf_counter()
-        outs = []
+        outs: list[dict | list[dict]] = []
         for i, point in enumerate(job.points):
             if i in job.kept:
                 outs.append(job.kept[i])
@@ -171,7 +173,7 @@ def _outputs(job: Job, executor, progress) -> list[dict]:
     from concurrent.futures.process import BrokenProcessPool  # imported once a point is sent
 
     index = dict(zip(job.futures, [i for i in range(n) if i not in job.kept]))
-    done: dict[int, dict] = dict(job.kept)
+    done: dict[int, dict | list[dict]] = dict(job.kept)
     try:
         for fut in executor.as_completed(job.futures):
             i = index[fut]
@@ -202,12 +204,12 @@ def _point(point: Point) -> str:
 def _per_seed(job: Job, outs: list) -> list[dict]:
     """One output per stored point, in grid order (seed-major): the lists of the points that
     took a group of seeds each (group-major, then the other SWEEP fields) spread out."""
-    if job.points[0].seeds is None:
+    if job.points[0].seeds is None or job.sweep is None:  # (groups of seeds: SEEDS, so a sweep)
         return outs
     m = len(job.grid) // len(job.sweep["seed"])           # points of the other SWEEP fields
     at = []                                               # seed position -> (group, index in it)
     for g in range(len(job.points) // m):
-        at += [(g, k) for k in range(len(job.points[g * m].seeds))]
+        at += [(g, k) for k in range(len(job.points[g * m].seeds or ()))]
     return [outs[at[i // m][0] * m + i % m][at[i // m][1]] for i in range(len(job.grid))]
 
 
@@ -224,6 +226,7 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
     """Wait for (or run) every point, then write the result; a failed point writes nothing."""
     sent = job.futures is not None
     outs = _per_seed(job, _outputs(job, executor, progress))
+    assert job.started is not None  # set as the points were sent or run
     first = outs[0]
     # one point: the analysis's own run time, as always; a sweep: first point sent to last back
     wall = first["wall_time_s"] if job.sweep is None else time.perf_counter() - job.t0

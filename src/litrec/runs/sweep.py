@@ -86,6 +86,13 @@ def to_json(value: Any) -> Any:
     return str(value)
 
 
+def config_json(config: Any) -> Any:
+    """A configuration as plain JSON: a dataclass's fields, else the object's attributes."""
+    if dataclasses.is_dataclass(config) and not isinstance(config, type):
+        return to_json(dataclasses.asdict(config))
+    return to_json(dict(vars(config)))
+
+
 def svg_bytes(fig) -> bytes:
     """A matplotlib figure as SVG, byte-identical from run to run; the figure is closed."""
     import matplotlib.pyplot as plt
@@ -104,6 +111,9 @@ def make_config(mod, profile: str, overrides: dict[str, Any]):
         known = ", ".join(sorted(profiles))
         raise SweepError(f"{mod.__name__} has no profile '{profile}' in PROFILES (it has: {known})")
     config = profiles[profile]
+    if isinstance(config, type) and dataclasses.is_dataclass(config):  # Config, not Config(...)
+        raise SweepError(f"{mod.__name__}: PROFILES['{profile}'] is the class {config.__name__}, not a "
+                         f"configuration; write {config.__name__}() (with the profile's values)")
     if not overrides:
         return config
     return dataclasses.replace(config, **overrides)
@@ -264,8 +274,7 @@ def _run_point(point: Point, progress=None) -> dict | list[dict]:
             "notes": [str(n) for n in out.get("notes", [])],
             "noise": to_json(dict(out.get("noise") or {})),
             "wall_time_s": wall,
-            "config": to_json(dataclasses.asdict(cfg) if dataclasses.is_dataclass(cfg)
-                              else dict(vars(cfg))),
+            "config": config_json(cfg),
             **where,
         })
     return done[0] if point.seeds is None else done
