@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from litrec.commands.common import (
@@ -145,7 +146,7 @@ def _showing(args):
 
 
 def _report(args, statuses: list[ClaimStatus], ran: list[str], current: list[str],
-            failed: list[str], ran_any: bool, without_profile: list[str] = ()) -> int:
+            failed: list[str], ran_any: bool, without_profile: Sequence[str] = ()) -> int:
     """Print the verdicts (and what ran) as the format asks; the exit code."""
     if args.format == "json":
         print(json.dumps({

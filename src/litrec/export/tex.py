@@ -132,8 +132,8 @@ def claim_names(proj: Project, refs: list[str]) -> tuple[dict[str, str], list[st
         owners.setdefault(name, set()).add(base_claim(ref))
     names, notes = {}, []
     for ref in refs:
-        name = short.get(ref)
-        shared = name is None or len(owners[name]) > 1
+        got = short.get(ref)
+        shared = got is None or len(owners[got]) > 1
         names[ref] = claim_name(ref) if shared else short_name(tags[ref.partition("#")[0]], ref)
     for name, claims in sorted(owners.items()):
         if len(claims) > 1:
