@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from litrec.verdicts.claims import _provenance
+from litrec.verdicts.claims import provenance
 from tests.conftest import REPO
 
 # every top-level key a stored result can hold (litrec.results.store writes them)
@@ -31,5 +31,5 @@ def _documented() -> set[str]:
 def test_the_documented_provenance_keys_are_the_exported_ones():
     kept = {"overrides": {"seed": 0}, "metrics": {}, "kept": {"when": "t", "host": "h", "commit": None}}
     result = {**{k: 1 for k in RESULT_KEYS}, "points": [kept, {"overrides": {"seed": 1}, "metrics": {}}]}
-    written = set(_provenance(result)) | SIGNATURE_KEYS  # `kept`: a sweep with a kept point
+    written = set(provenance(result)) | SIGNATURE_KEYS  # `kept`: a sweep with a kept point
     assert _documented() == written

@@ -147,15 +147,15 @@ def test_a_numpy_only_run_never_imports_jax_and_stays_current_when_jax_changes(r
     assert result_state(reg, root / "results", "numpy-only", "quick").state == "current"
     real = metadata.version
 
-    installed = fp_module._dist_info_versions()
+    installed = fp_module.dist_info_versions()
 
     def bumped(*names):
         return lambda: {**installed, **{n: "999.0" for n in names}}
 
-    monkeypatch.setattr(fp_module, "_dist_info_versions", bumped("jax", "jaxlib", "optax"))
+    monkeypatch.setattr(fp_module, "dist_info_versions", bumped("jax", "jaxlib", "optax"))
     assert result_state(reg, root / "results", "numpy-only", "quick").state == "current"
     assert fingerprint(reg, "with-jax", "quick").versions["jax"] == "999.0"  # the patch is seen
-    monkeypatch.setattr(fp_module, "_dist_info_versions", bumped("numpy"))
+    monkeypatch.setattr(fp_module, "dist_info_versions", bumped("numpy"))
     state = result_state(reg, root / "results", "numpy-only", "quick")
     assert state.state == "stale" and f"numpy {real('numpy')} -> 999.0" in state.reason
 
@@ -187,11 +187,11 @@ def test_package_versions_follow_sys_path_order(tmp_path, monkeypatch):
     for where, version in (("first", "2.0"), ("second", "1.0")):
         (tmp_path / where / f"Some.Thing-{version}.dist-info").mkdir(parents=True)
     monkeypatch.setattr("sys.path", [str(tmp_path / "first"), str(tmp_path / "second")])
-    fingerprint._dist_info_versions.cache_clear()
+    fingerprint.dist_info_versions.cache_clear()
     try:
         assert fingerprint.package_versions(["some-thing"]) == {"some-thing": "2.0"}
     finally:
-        fingerprint._dist_info_versions.cache_clear()
+        fingerprint.dist_info_versions.cache_clear()
 
 
 def test_a_result_of_another_cpu_is_stale_here_and_passes_check_current_only_with_any_machine(
@@ -224,8 +224,8 @@ def test_a_result_of_another_cpu_is_stale_here_and_passes_check_current_only_wit
         assert row["verdict"] == "stale" and row["other_machine"] is True
 
     # another CPU and another package version: behind the project too, --any-machine or not
-    installed = fp_module._dist_info_versions()
-    monkeypatch.setattr(fp_module, "_dist_info_versions", lambda: {**installed, "numpy": "999.0"})
+    installed = fp_module.dist_info_versions()
+    monkeypatch.setattr(fp_module, "dist_info_versions", lambda: {**installed, "numpy": "999.0"})
     state = result_state(reg, root / "results", "numpy-only", "quick")
     assert state.state == "stale" and not state.other_machine
     assert main(["status", "--profile", "quick", "--check-current", "--any-machine"]) == 1

@@ -516,16 +516,16 @@ def test_provenance_names_the_commit(project):
 
 
 def test_a_nested_metric_is_located_at_its_own_line(tmp_path):
-    from litrec.verdicts.claims import _metric_at
+    from litrec.verdicts.claims import metric_at
 
     path = result_path(tmp_path, "a", "paper")
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps({"format": 2, "metrics": {"k1": {"loss": 1}, "k2": {"gap": 1, "loss": 2}}},
                                indent=2))
     line = path.read_text().splitlines().index('      "loss": 2') + 1
-    assert _metric_at(tmp_path, "a", "paper", "k2.loss") == f"{path}:{line}: metrics.k2.loss"
-    assert _metric_at(tmp_path, "a", "paper", None) == f"{path}:3: metrics"
-    assert _metric_at(tmp_path, "b", "paper", "x").endswith(": metrics.x")  # no file: still located
+    assert metric_at(tmp_path, "a", "paper", "k2.loss") == f"{path}:{line}: metrics.k2.loss"
+    assert metric_at(tmp_path, "a", "paper", None) == f"{path}:3: metrics"
+    assert metric_at(tmp_path, "b", "paper", "x").endswith(": metrics.x")  # no file: still located
 
 
 def test_a_damaged_or_edited_result_is_reported_at_its_file(project):

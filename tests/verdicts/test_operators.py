@@ -1,6 +1,6 @@
 """Every operator at, just inside and just outside its threshold: tables a wrong verdict fails.
 
-Two levels: `_decide` on intervals with exact edges (no floating-point doubt about which side
+Two levels: `decide` on intervals with exact edges (no floating-point doubt about which side
 of the threshold an edge lies), and `evaluate` on per-seed metrics, for one seed and several,
 with NaN/null in some seeds, factors and tolerances other than the defaults.
 """
@@ -12,7 +12,7 @@ import math
 import pytest
 
 from litrec.records.model import Expectation
-from litrec.verdicts.judge import MissingMetric, _decide, evaluate, get_metric
+from litrec.verdicts.judge import MissingMetric, decide, evaluate, get_metric
 from litrec.verdicts.stats import Summary, summarize
 
 
@@ -50,7 +50,7 @@ DECIDE = {
 @pytest.mark.parametrize("where", range(6))
 def test_each_operator_on_each_side_of_its_threshold(op, where):
     lo, hi = (BELOW, TOUCH_BELOW, STRADDLE, TOUCH_ABOVE, ABOVE, POINT)[where]
-    decision, needed = _decide(interval(lo, hi), op, 0.0)
+    decision, needed = decide(interval(lo, hi), op, 0.0)
     assert decision == DECIDE[op][where], (op, lo, hi)
     assert (needed is not None) == (decision == "inconclusive" and lo + hi != 0)
 
@@ -59,7 +59,7 @@ def test_each_operator_on_each_side_of_its_threshold(op, where):
 def test_a_nonzero_threshold_is_where_the_edges_are_compared(op):
     # the same table shifted by 5: the threshold is used, not 0
     for where, (lo, hi) in enumerate((BELOW, TOUCH_BELOW, STRADDLE, TOUCH_ABOVE, ABOVE, POINT)):
-        assert _decide(interval(lo + 5, hi + 5), op, 5.0)[0] == DECIDE[op][where]
+        assert decide(interval(lo + 5, hi + 5), op, 5.0)[0] == DECIDE[op][where]
 
 
 BAND = [  # (low, high) of (metric - expected) / tolerance; the band is [-1, 1]
@@ -81,7 +81,7 @@ BAND = [  # (low, high) of (metric - expected) / tolerance; the band is [-1, 1]
 
 @pytest.mark.parametrize("edges, decision", BAND)
 def test_the_band_on_both_sides_and_at_its_edges(edges, decision):
-    assert _decide(interval(*edges), "band", 0.0)[0] == decision
+    assert decide(interval(*edges), "band", 0.0)[0] == decision
 
 
 @pytest.mark.parametrize("mean, edge", [(0.6, 1.0), (-0.6, -1.0), (1.8, 1.0), (-1.8, -1.0),
@@ -90,7 +90,7 @@ def test_the_band_on_both_sides_and_at_its_edges(edges, decision):
 def test_an_undecided_band_counts_seeds_to_its_nearer_edge(mean, edge):
     # std 1, three seeds: the seeds needed are those of the plain threshold at the nearer edge
     s = Summary((mean - 1, mean, mean + 1), mean, 1.0, mean - 3.0, mean + 3.0, "student t")
-    decision, needed = _decide(s, "band", 0.0)
+    decision, needed = decide(s, "band", 0.0)
     assert decision == "inconclusive"
     gap = abs(mean - edge)
     expect = next((n for n in range(3, 1001) if _t(n - 1) / math.sqrt(n) < gap), None)

@@ -24,11 +24,11 @@ from litrec.results.store import result_path
 from litrec.verdicts import claims
 from litrec.verdicts.claims import (
     ClaimStatus,
-    _flag_dependents,
-    _provenance,
     expectation_record,
+    flag_dependents,
     judged_in,
     project_scales,
+    provenance,
     result_problems,
     with_scales,
 )
@@ -151,9 +151,9 @@ def test_provenance_keeps_exactly_the_run_facts():
              "seeds": [0, 1], "started": "2026", "wall_time_s": 1.5, "config": {"n": 1},
              "sweep": {"seed": [0, 1]}, "litrec": "0.9"}
     result = {**facts, "metrics": {"m": 1}, "points": [], "figures": {}, "notes": ["x"]}
-    assert _provenance(result) == {**facts, "commit": "abc"}
-    assert _provenance({"git": "not a mapping"}) == {"git": "not a mapping", "commit": None}
-    assert _provenance({}) == {"commit": None}
+    assert provenance(result) == {**facts, "commit": "abc"}
+    assert provenance({"git": "not a mapping"}) == {"git": "not a mapping", "commit": None}
+    assert provenance({}) == {"commit": None}
 
 
 @pytest.mark.parametrize("state, who, keys", [
@@ -234,7 +234,7 @@ def test_users_and_supporters_rest_on_a_claim_and_the_theories_they_source(rel, 
     ])
     failed = ClaimStatus("PAPER#P1", "t", "a", "paper", "not reproduced")
     held = ClaimStatus("PAPER#P2", "t", "a", "paper", "inconclusive")
-    _flag_dependents(proj, [held, failed])  # one not reproduced after one that is not
+    flag_dependents(proj, [held, failed])  # one not reproduced after one that is not
     assert failed.rests_on_it == (["NOTE-2", "THEORY-9"] if rests else [])
     assert held.rests_on_it == []
 
@@ -245,7 +245,7 @@ def test_a_theory_is_named_once_after_the_users():
         _edge("NOTE-a", "source_of", "THEORY-z"), _edge("NOTE-b", "source_of", "THEORY-z"),
         _edge("NOTE-b", "source_of", "NOTE-a")])  # a user that is also sourced: named once
     st = ClaimStatus("P#C", "t", "a", "paper", "not reproduced")
-    _flag_dependents(proj, [st])
+    flag_dependents(proj, [st])
     assert st.rests_on_it == ["NOTE-a", "NOTE-b", "THEORY-z"]
 
 
@@ -603,10 +603,10 @@ def test_between_names_the_metric_that_is_not_a_number(row, reason):
 
 
 def test_an_unknown_operator_is_a_programming_error_that_names_it():
-    from litrec.verdicts.judge import _decide
+    from litrec.verdicts.judge import decide
 
     with pytest.raises(ValueError, match="^~$"):
-        _decide(spread(3, 1.0, 0.1), "~", 0.0)
+        decide(spread(3, 1.0, 0.1), "~", 0.0)
 
 
 def test_an_unchecked_claim_names_itself_and_its_profile(project):

@@ -13,7 +13,7 @@ import pytest
 
 from litrec.records.expectation import Expectation
 from litrec.verdicts.claims import judged_in, stored_expectations
-from litrec.verdicts.judge import Outcome, _direction, claim_verdict, evaluate, leaning
+from litrec.verdicts.judge import Outcome, claim_verdict, evaluate, leaning, likely_direction
 from litrec.verdicts.stats import Summary, few_seeds, few_seeds_short, mean, mean_noise, sample_std, summarize
 
 
@@ -131,8 +131,8 @@ def S(m: float) -> Summary:
     ("band", 1.0, 0.0, "undecided"), ("band", -1.0, 0.0, "undecided"),
 ])
 def test_an_open_outcome_leans_to_the_side_of_its_mean(op, m, t, direction):
-    assert _direction(S(m), op, t, 5) == direction
-    assert _direction(S(m), op, t, None) == "undecided"  # no number of seeds would decide
+    assert likely_direction(S(m), op, t, 5) == direction
+    assert likely_direction(S(m), op, t, None) == "undecided"  # no number of seeds would decide
 
 
 def test_the_leaning_in_words():

@@ -24,7 +24,7 @@ def package_versions(names=VERSIONED) -> dict[str, str | None]:
     `importlib.metadata` searches; only a distribution installed otherwise costs
     importing `importlib.metadata`, whose import alone is a tenth of a no-op `litrec run`.
     """
-    found = _dist_info_versions()
+    found = dist_info_versions()
     out: dict[str, str | None] = {}
     for name in names:
         out[name] = found.get(_normalized(name)) or _metadata_version(name)
@@ -36,7 +36,7 @@ def _normalized(name: str) -> str:
 
 
 @functools.lru_cache(maxsize=1)
-def _dist_info_versions() -> dict[str, str]:
+def dist_info_versions() -> dict[str, str]:
     """Normalised distribution name -> version, from the dist-info folders on sys.path."""
     found: dict[str, str] = {}
     for entry in sys.path:

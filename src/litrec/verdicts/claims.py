@@ -185,7 +185,7 @@ class ClaimStatus:
         }
 
 
-def _provenance(result: dict) -> dict:
+def provenance(result: dict) -> dict:
     keys = ("code_hash", "content_hash", "git", "versions", "platform", "device", "seed", "seeds",
             "started", "wall_time_s", "config", "sweep", "litrec")
     out = {k: result.get(k) for k in keys if k in result}
@@ -234,11 +234,11 @@ def claim_statuses(proj: Project, results_dir: Path, profile: str,
             if wanted(ref + suffix):
                 out.append(_status(rec, claim, known[claim.check.analysis], profile,
                                    Path(results_dir), expect, suffix, judged, regs))
-    _flag_dependents(proj, out)
+    flag_dependents(proj, out)
     return out
 
 
-def _metric_at(results_dir: Path, name: str, profile: str, metric: str | None) -> str:
+def metric_at(results_dir: Path, name: str, profile: str, metric: str | None) -> str:
     """`results/a/p.json:LINE: metrics.NAME`: where a stored metric is (None: the metrics)."""
     path = result_path(results_dir, name, profile)
     try:
@@ -266,7 +266,7 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path, exp
         st.verdict, st.reason = "modified", state.reason
         return st
     result = state.result or {}
-    st.provenance = _provenance(result)
+    st.provenance = provenance(result)
     path = result_path(results_dir, name, profile)
     signed, by = signature_state(path, Path(results_dir).resolve().parent)
     st.provenance["signature"] = signed  # signed, unsigned or bad (`litrec.results.signing`)
@@ -274,13 +274,13 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path, exp
         st.provenance["signer" if signed == "signed" else "signature_problem"] = by
     st.seeds = seed_metrics(result)[1]
     try:
-        got = judge(expect, result, lambda o: _metric_at(results_dir, name, profile, o.metric))
+        got = judge(expect, result, lambda o: metric_at(results_dir, name, profile, o.metric))
     except MissingMetric as exc:
         if not state.current:  # an older result need not hold a metric the claim names now
             st.verdict, st.reason, st.other_machine = "stale", state.reason, state.other_machine
             return st
         st.verdict = "error"
-        st.reason = (f"{_metric_at(results_dir, name, profile, None)}: the result of '{name}' "
+        st.reason = (f"{metric_at(results_dir, name, profile, None)}: the result of '{name}' "
                      f"has no metric {exc.args[0]!r}; rename the claim's metric, or rerun the "
                      "analysis with --force if it should have it")
         return st
@@ -338,7 +338,7 @@ def _judge_stored(st: ClaimStatus, result: dict, name: str, profile: str, ref: s
                  f"{profile} --force) neither is its verdict")
 
 
-def _flag_dependents(proj: Project, statuses: list[ClaimStatus]) -> None:
+def flag_dependents(proj: Project, statuses: list[ClaimStatus]) -> None:
     """Records resting on a claim that is not reproduced: users, and theories they source."""
     for st in statuses:
         if st.verdict != "not reproduced":
@@ -359,6 +359,6 @@ def result_problems(statuses: list[ClaimStatus]) -> tuple[list[str], list[str]]:
 
 
 __all__ = ["BEHIND", "EXTENSION", "VERDICTS", "ClaimStatus", "base_claim", "claim_rows",
-           "claim_statuses", "expectation_record", "folder_scales", "headline", "is_extension", "judge", "judged_in",
-           "project_scales", "result_problems", "scales_of", "seed_metrics", "stored_expectations",
-           "with_scales"]
+           "claim_statuses", "expectation_record", "flag_dependents", "folder_scales", "headline", "is_extension",
+           "judge", "judged_in", "metric_at", "project_scales", "provenance", "result_problems", "scales_of",
+           "seed_metrics", "stored_expectations", "with_scales"]

@@ -110,7 +110,7 @@ def _number(v: Any, what: str) -> float | None:
 DIRECTIONS = ("likely holds", "likely fails", "undecided")
 
 
-def _direction(s: Summary, op: str, t: float, needed: int | None) -> str:
+def likely_direction(s: Summary, op: str, t: float, needed: int | None) -> str:
     """Which way more seeds would likely decide an inconclusive `mean(q) op t`, at the spread seen.
 
     The side of the threshold the mean sits on; `undecided` when it sits on the
@@ -128,7 +128,7 @@ def _direction(s: Summary, op: str, t: float, needed: int | None) -> str:
     return "likely holds" if below == (op in ("<", "<=")) else "likely fails"
 
 
-def _decide(s: Summary, op: str, t: float) -> tuple[str, int | None]:
+def decide(s: Summary, op: str, t: float) -> tuple[str, int | None]:
     """holds / fails / inconclusive of `mean(q) op t` on the interval of q."""
     lo, hi = s.low, s.high
     if op == "<":
@@ -277,10 +277,10 @@ def _judge_scalars(exp: Expectation, seeds: list[dict], out: Outcome) -> None:
     out.interval, out.method = [ms_sum.low, ms_sum.high], ms_sum.method
     if quantity != exp.metric:
         out.judged = {"quantity": quantity, **q_sum.to_json()}
-    out.decision, out.seeds_needed = _decide(q_sum, op, t)
+    out.decision, out.seeds_needed = decide(q_sum, op, t)
     out.threshold = t if op != "band" else (1.0 if q_sum.mean >= 0 else -1.0)
     if out.decision == "inconclusive":
-        out.direction = _direction(q_sum, op, t, out.seeds_needed)
+        out.direction = likely_direction(q_sum, op, t, out.seeds_needed)
         if out.reason is None:
             out.reason = few_seeds(q_sum.n)
 
