@@ -77,5 +77,6 @@ def run(args) -> int:
               "a record that fails its schema is left out); see `litrec validate`", file=sys.stderr)
     for line in report.refused:
         print(f"litrec site: {line}", file=sys.stderr)
-    print(f"site built: {report.out / 'index.html'}")
+    built = report.out or args.out.resolve()  # build_site names the folder it built
+    print(f"site built: {built / 'index.html'}")
     return 1 if report.errors or report.refused or report.result_errors else 0

@@ -18,6 +18,7 @@ since the run. The state words are `litrec.verdicts.words`'.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from rich.text import Text
 
@@ -156,7 +157,7 @@ def summary_line(statuses: list[ClaimStatus], profile: str) -> str:
 
 
 def claim_lines(s: ClaimStatus, width: int, claim_width: int, verdict_width: int = VERDICT_WIDTH,
-                suspect: list[str] = ()) -> list[tuple[str, str, str]]:
+                suspect: Sequence[str] = ()) -> list[tuple[str, str, str]]:
     """One claim's lines as `(head, verdict, rest)`, each at most `width` characters (a word
     longer than a line is broken, never dropped): the claim's line, the number's continuation
     lines (`_continued`), then the reason (indented by 4, its continuations by 6), led by why
@@ -226,8 +227,8 @@ def print_table(statuses: list[ClaimStatus], profile: str, verbose: bool = False
             out.print(line, no_wrap=True, overflow="ignore", crop=False, highlight=False)
         if verbose:
             _outcomes(out, s, width)
-    for i, line in enumerate(summary_lines(statuses, profile, suspects)):  # wrapped, never cut
-        for text in wrap(line, width, 2 * (i > 0), 4):
+    for i, summary in enumerate(summary_lines(statuses, profile, suspects)):  # wrapped, never cut
+        for text in wrap(summary, width, 2 * (i > 0), 4):
             out.print(text, markup=False, highlight=False, no_wrap=True, crop=False)
 
 
