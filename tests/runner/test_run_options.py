@@ -84,18 +84,26 @@ def test_a_whole_run_reads_the_one_spec_the_command_built(toy, cli, monkeypatch)
     assert options[0].executor is specs[0] and specs[0] == ExecutorSpec("local", 1, None)
 
 
-def test_the_memo_key_is_the_one_of_the_same_folders_and_profile(toy):
-    """The run memo's key of the options is what `memo_key` gives the same values as they were
-    passed before the options were one value (tests/runner/test_runmemo.py keeps the rest)."""
-    from litrec.analyses.memo import memo_key
-    from litrec.runs.reproduce import _key
+def test_the_memo_key_is_the_one_of_the_same_folders_and_profile(toy, cli):
+    """A no-op run keeps its answer under what `memo_key` gives the options' values as they were
+    passed before the options were one value, `any_machine` among them (tests/runner/test_runmemo.py
+    keeps the rest)."""
+    from litrec.analyses.memo import data_now, memo_key
+    from litrec.cache import runmemo
+    from litrec.runs.reproduce import reproduce
 
-    options = RunOptions.of(records=Path("records"), analysis=None, results=Path("results"),
+    cli("run", "--profile", "quick")  # the toy's result: nothing is stale from here on
+    records = Path("records")
+    options = RunOptions.of(records=records, analysis=None, results=Path("results"),
                             profile="quick", targets=["toy"], executor=ExecutorSpec("local", 1))
-    key = memo_key(Path("records"), Path("records").resolve().parent / "analysis", Path("results"),
-                   "quick", ["toy"], False)
-    assert key is not None and _key(options) == key
-    assert _key(dataclasses.replace(options, any_machine=True)) != key
+    for any_machine in (False, True):
+        chosen = dataclasses.replace(options, any_machine=any_machine)
+        assert reproduce(chosen).ran == []  # nothing to run: its answer is kept
+        keys = {a: memo_key(records, records.resolve().parent / "analysis", Path("results"), "quick", ["toy"], a)
+                for a in (False, True)}
+        assert None not in keys.values() and keys[False] != keys[True]
+        assert runmemo.recall(records, "quick", keys[any_machine], data_now(toy)) is not None
+        assert runmemo.recall(records, "quick", keys[not any_machine], data_now(toy)) is None  # one kept
 
 
 def test_a_run_answered_from_the_memo_imports_no_executor(toy, cli):

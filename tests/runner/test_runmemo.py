@@ -176,7 +176,7 @@ def test_key_covers_the_profile_targets_packages_and_litrec(toy, cli, monkeypatc
     (site / "newpkg-1.0.dist-info").mkdir()  # a package installed there
     os.utime(site, ns=(1, os.stat(site).st_mtime_ns + 1_000_000))
     assert memo_key(*dirs, "quick", []) != with_site
-    monkeypatch.setattr(runmemo, "_litrec_sources", lambda: "another litrec")
+    monkeypatch.setattr(runmemo, "litrec_code_hash", lambda names, folder=None: "another litrec")  # its code
     assert memo_key(*dirs, "quick", []) not in (key, with_site)
 
 

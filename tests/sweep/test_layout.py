@@ -87,25 +87,34 @@ def test_a_worker_reports_a_broken_analysis_as_a_run_here_does(sweep_project, cl
     ("import jaxtyping\n", False),
     ("import numpy as np\n# jax is not used here\n", False),
 ])
-def test_the_workers_server_imports_jax_when_an_analysis_does(tmp_path, source, jax):
-    from litrec.runs.executors import _imports_jax
+def test_the_workers_server_imports_jax_when_an_analysis_does(tmp_path, monkeypatch, source, jax):
+    from litrec.runs import executors
 
+    warmed = []
+    monkeypatch.setattr(executors, "warm", lambda spec, uses_jax, early=None: warmed.append(uses_jax))
     (tmp_path / "helper.py").write_text("import numpy\n")
     (tmp_path / "mod.py").write_text(source)
-    assert _imports_jax(tmp_path) is jax
-    assert _imports_jax(tmp_path / "missing") is False
+    executors.prestart(executors.ExecutorSpec.of("local", 2), tmp_path)
+    executors.prestart(executors.ExecutorSpec.of("local", 2), tmp_path / "missing")
+    assert warmed == [jax, False]
 
 
 def test_nothing_is_started_where_points_cannot_go_to_local_workers(monkeypatch, tmp_path):
+    import multiprocessing.forkserver
+
     from litrec.runs import executors
 
-    started = []
-    monkeypatch.setattr(executors, "_start_server", lambda *a: started.append(a))
+    preload, started = [], []  # each start of the server the workers fork from: what it preloads
+    monkeypatch.setattr(multiprocessing.forkserver, "set_forkserver_preload", preload.append)
+    monkeypatch.setattr(multiprocessing.forkserver, "ensure_running", lambda: started.append(preload[-1]))
     assert executors.prestart(executors.ExecutorSpec.of("local", 1), tmp_path) is None
     assert executors.prestart(executors.ExecutorSpec.of("dask", None, "tcp://127.0.0.1:1"), tmp_path) is None
     assert started == []
     assert executors.prestart(executors.ExecutorSpec.of("local", 2), tmp_path) is None
-    assert started == ([("local", False)] if executors.start_method() == "forkserver" else [])
+    if executors.start_method() == "forkserver":  # local workers, no JAX: neither dask nor jax preloaded
+        assert len(started) == 1 and "numpy" in started[0] and not {"jax", "distributed"} & set(started[0])
+    else:
+        assert started == []
 
 
 @pytest.mark.slow
