@@ -25,7 +25,7 @@ import pytest
 import yaml
 
 from litrec.records.load import load_project
-from litrec.records.scaffold import next_id
+from litrec.records.newrecord import next_id
 from tests.conftest import PROJECT, REPO
 
 NAME = "lln-uniform-mean"  # the new analysis; its module is analysis/lln_uniform_mean.py

@@ -150,6 +150,31 @@ def test_the_package_shows_its_concepts():
     assert [p for p in packages if f"`litrec.{p}`" not in page] == []
 
 
+def _shared_basenames(package: Path) -> dict[str, list[str]]:
+    """Module file names that occur more than once under `package` outside its `commands`
+    folder (`__init__.py` excepted) -> where each occurs."""
+    where: dict[str, list[str]] = {}
+    for f in sorted(package.rglob("*.py")):
+        rel = f.relative_to(package)
+        if f.name != "__init__.py" and rel.parts[0] != "commands":
+            where.setdefault(f.name, []).append(rel.as_posix())
+    return {name: found for name, found in where.items() if len(found) > 1}
+
+
+def test_no_two_modules_share_a_name_outside_the_commands():
+    """A command's module is named for its command (`commands/status.py` beside
+    `verdicts/status.py`); elsewhere a module's name alone says which it is."""
+    assert _shared_basenames(SRC / "litrec") == {}
+
+
+def test_the_shared_name_check_finds_one(tmp_path):
+    for rel in ("commands/status.py", "verdicts/status.py", "cache/history.py", "site/history.py",
+                "site/__init__.py", "cache/__init__.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("")
+    assert _shared_basenames(tmp_path) == {"history.py": ["cache/history.py", "site/history.py"]}
+
+
 # What only the cache package itself may use: the primitive, its format and its folder's name.
 CACHE_INTERNALS = {"Slot", "plain", "named", "refusal", "litrec_code_hash", "CACHE", "MAGIC",
                    "FORMAT"}

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from litrec import cache
-from litrec.cache import Slot, history, named, sourcefacts, vcache
+from litrec.cache import Slot, historymemo, named, sourcefacts, vcache
 from tests.conftest import copy_project
 from tests.hardening.conftest import ANALYSIS, NOTE, PAPER, write
 
@@ -177,13 +177,13 @@ class History:
         self.answer(root)
 
     def key(self, root: Path) -> str:
-        return f"record records/x.yaml {self.head} {history._reader_hash()}"
+        return f"record records/x.yaml {self.head} {historymemo._reader_hash()}"
 
     def falsify(self, held):
         return {"x": "a lie"}
 
     def answer(self, root: Path):
-        return history.committed(root, self.head, "record records/x.yaml", lambda: {"x": 1})
+        return historymemo.committed(root, self.head, "record records/x.yaml", lambda: {"x": 1})
 
 
 class CompileCache:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from litrec.bibtex.common import CITATION_FIELDS
+from litrec.bibtex.citation import CITATION_FIELDS
 from litrec.bibtex.read import read_bibtex
 from litrec.bibtex.write import bibtex_entry, bibtex_library, cite_key
 from litrec.records import model as m

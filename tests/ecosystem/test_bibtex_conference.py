@@ -10,7 +10,7 @@ import datetime as dt
 import bibtexparser
 import pytest
 
-from litrec.bibtex.common import CITATION_FIELDS
+from litrec.bibtex.citation import CITATION_FIELDS
 from litrec.bibtex.read import read_bibtex
 from litrec.bibtex.write import bibtex_entry, entry_type
 from litrec.records import model as m

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from litrec.bibtex.common import CITATION_FIELDS
+from litrec.bibtex.citation import CITATION_FIELDS
 from litrec.bibtex.protect import automatic, from_marked, mark_protection, pieces, plain, tidy
 from litrec.bibtex.read import read_bibtex
 from litrec.bibtex.urls import read_verbatim, write_verbatim

@@ -212,7 +212,7 @@ def test_export_then_import_keeps_every_citation_field(project):
 
 def test_a_key_id_is_a_literature_id_everywhere():
     from litrec.records.kinds import kind_of_id
-    from litrec.site.text import ID_CANDIDATE
+    from litrec.site.safe_markdown import ID_CANDIDATE
 
     assert kind_of_id("REF-bishop2006pattern") == "literature"
     assert kind_of_id("REF-Bishop") is None and kind_of_id("REF-") is None

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from litrec.analyses.contract import source_problems, source_profiles
-from litrec.runs.scaffold import module_name
+from litrec.runs.newanalysis import module_name
 
 from .conftest import run_cli
 

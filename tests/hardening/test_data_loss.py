@@ -387,7 +387,7 @@ def test_result_files_get_ordinary_modes(tmp_path, mask):
 
 
 def test_a_replaced_record_keeps_an_ordinary_mode(tmp_path):
-    from litrec.records.scaffold import write_replace
+    from litrec.records.newrecord import write_replace
 
     record = write(tmp_path, "records/notes/NOTE-1.yaml", "id: NOTE-1\n")
     old = os.umask(0o022)

@@ -231,8 +231,8 @@ def check_result(data: dict, project=None) -> None:
     import shutil
 
     from litrec.export import graph_document
-    from litrec.site.data import gather
     from litrec.site.index_pages import analysis_page
+    from litrec.site.pagedata import gather
     from litrec.site.record_page import record_page
     from litrec.util.errors import DamagedResult
     from litrec.verdicts.claims import claim_statuses

@@ -7,9 +7,9 @@ import re
 
 from litrec.export import to_mermaid
 from litrec.records.load import load_project
-from litrec.site.data import gather
 from litrec.site.graph import whole_graph
 from litrec.site.mermaid import Arrow, Class, Click, Node, flowchart, label
+from litrec.site.pagedata import gather
 from litrec.util.formatting import shorten
 from tests.conftest import copy_project
 

@@ -1,2 +1,2 @@
 """BibTeX both ways: `write` (entries from literature records), `read` (record data from
-entries), `importing` (entries into the records folder); `common` holds what they share."""
+entries), `importing` (entries into the records folder); `citation` holds what they share."""

@@ -14,9 +14,9 @@ from typing import Any
 
 import yaml
 
-from litrec.bibtex.common import CITATION_FIELDS
+from litrec.bibtex.citation import CITATION_FIELDS
 from litrec.bibtex.read import Failure, check_record, read_bibtex
-from litrec.records.scaffold import (
+from litrec.records.newrecord import (
     display,
     existing_ids,
     record_path,

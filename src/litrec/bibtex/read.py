@@ -33,7 +33,7 @@ from bibtexparser.middlewares.names import (
 from bibtexparser.model import Entry, Field
 from pydantic import ValidationError
 
-from litrec.bibtex.common import brace_specials, quiet
+from litrec.bibtex.citation import brace_specials, quiet
 from litrec.bibtex.identifiers import ARXIV_DOI, ARXIV_NUMBER
 from litrec.bibtex.identifiers import arxiv_number as _arxiv_number
 from litrec.bibtex.identifiers import doi_of as _doi
@@ -42,7 +42,7 @@ from litrec.bibtex.urls import read_verbatim
 from litrec.bibtex.values import MONTHS, resolve, string_macros
 from litrec.records import model as m
 from litrec.records.kinds import ID_RE
-from litrec.records.scaffold import today
+from litrec.records.newrecord import today
 from litrec.util.diagnostics import format_field
 from litrec.util.errors import Unconvertible
 from litrec.util.formatting import excerpt

@@ -24,7 +24,7 @@ import bibtexparser
 from bibtexparser.library import Library
 from bibtexparser.model import Block, Entry, Field
 
-from litrec.bibtex.common import brace_specials, quiet
+from litrec.bibtex.citation import brace_specials, quiet
 from litrec.bibtex.protect import automatic, pieces
 from litrec.bibtex.urls import write_verbatim
 from litrec.util.safetext import strip_unsafe

@@ -30,7 +30,7 @@ The refusal rules, the same for every use (tested once over every use,
 The users: the validation cache (`litrec.cache.vcache`), validate's suspect-link
 answer (`litrec.cache.linkmemo`), a no-op run's verdicts
 (`litrec.cache.runmemo`), what sources say (`litrec.cache.sourcefacts`), what a file's
-committed versions say (`litrec.cache.history`, per commit) and, as a folder
+committed versions say (`litrec.cache.historymemo`, per commit) and, as a folder
 of it (`cache_dir`), JAX's compile cache (`litrec.cache.jaxcache`, whose entries JAX keys
 itself). Training checkpoints are not a cache: they sit beside a run's finished points
 (`litrec.results.resume`). Nothing else uses the primitive

@@ -10,7 +10,7 @@ from pathlib import Path
 from litrec.bibtex.importing import import_file
 from litrec.commands.common import format_arg
 from litrec.records.kinds import ID_RE, KIND
-from litrec.records.scaffold import display
+from litrec.records.newrecord import display
 from litrec.util.errors import UsageError
 
 

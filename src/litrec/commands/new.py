@@ -9,8 +9,8 @@ from pathlib import Path
 
 from litrec.commands.common import format_arg
 from litrec.records import newclaim
-from litrec.records.scaffold import display, new_record
-from litrec.runs import scaffold as scaffold_analysis
+from litrec.records.newrecord import display, new_record
+from litrec.runs import newanalysis
 from litrec.util.errors import NotCreated, UsageError
 
 
@@ -46,8 +46,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    """Write the skeleton (`litrec.records.scaffold.new_record`, `litrec.records.newclaim.new_claim`,
-    `litrec.runs.scaffold.new_analysis`); exit 1 when the id exists."""
+    """Write the skeleton (`litrec.records.newrecord.new_record`, `litrec.records.newclaim.new_claim`,
+    `litrec.runs.newanalysis.new_analysis`); exit 1 when the id exists."""
     title = " ".join(args.title.split()) if args.title else None
     if args.kind in newclaim.PREFIX or args.kind.rstrip("s") in newclaim.PREFIX:
         kind = args.kind.rstrip("s")
@@ -56,7 +56,7 @@ def run(args) -> int:
                          "record (or a note, or a theory)")
     try:
         if args.kind == "analysis":
-            new, written = scaffold_analysis.new_analysis(args.analysis, args.id, title)
+            new, written = newanalysis.new_analysis(args.analysis, args.id, title)
             out = {"analysis": new.name, "module": new.module,
                    "files": [display(p) for p in written]}
             lines = [f"created {display(p)}" for p in written[:-1]]

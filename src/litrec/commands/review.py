@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from litrec.commands.common import format_arg, records_args, results_arg
-from litrec.records.scaffold import display
+from litrec.records.newrecord import display
 
 
 def add_parser(sub) -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from litrec.records.model import CLAIM_ID_RE
-from litrec.records.scaffold import yaml_scalar
+from litrec.records.newrecord import yaml_scalar
 from litrec.util.errors import UsageError
 
 # claim kind -> the letters its ids start with (P1, F1, C1, Def1, Conj1)
@@ -131,7 +131,7 @@ def new_claim(records_dir: Path, record_id: str | None, kind: str, claim_id: str
     no such record."""
     import difflib
 
-    from litrec.records.scaffold import existing_ids, write_replace
+    from litrec.records.newrecord import existing_ids, write_replace
     from litrec.util.confine import need_dir
     from litrec.util.errors import NotCreated
 

@@ -5,7 +5,7 @@ pages of `site/`, the generated pages and the figures copied from `results/`.
 It is synchronised, not rewritten: unchanged files keep their timestamps, so
 `litrec site serve` reloads only what changed. MkDocs then builds it with
 `strict` on, so any warning (a broken link, a missing anchor) fails the build;
-see `engine` for how a large site is built on every core. Only regular files
+see `mkdocs_build` for how a large site is built on every core. Only regular files
 inside the project are copied (`litrec.util.confine`): a page of `site/` or a figure
 that links out of the project, a linked folder, a FIFO are reported in
 `BuildReport.refused` and left out; figures are made safe by `litrec.site.svg`.
@@ -24,8 +24,7 @@ from pathlib import Path
 from litrec.records.load import load_project
 from litrec.records.project import Project
 from litrec.results.state import check_profile
-from litrec.site import engine, outdir, render
-from litrec.site.data import SiteData, gather
+from litrec.site import mkdocs_build, outdir, render
 from litrec.site.graph_page import graph_page
 from litrec.site.index_pages import (
     analyses_index,
@@ -34,6 +33,7 @@ from litrec.site.index_pages import (
     home,
     records_index,
 )
+from litrec.site.pagedata import SiteData, gather
 from litrec.site.record_page import record_page
 from litrec.util.confine import Refused, check, project_root, read_regular, walk
 from litrec.util.errors import SiteError
@@ -225,10 +225,10 @@ def build_site(records_dir: Path, analysis_dir: Path | None = None,
     pages = {rel: (docs_dir / rel).stat().st_size for rel in [*files, *records] if rel.endswith(".md")}
     built = outdir.new_beside(out_dir)
     try:
-        warnings, shard_cpu = engine.build(config_file, docs_dir, built, pages, handwritten(files),
-                                            jobs)
+        warnings, shard_cpu = mkdocs_build.build(config_file, docs_dir, built, pages,
+                                                  handwritten(files), jobs)
         outdir.replace(out_dir, built, SITE_MARKER, "output", " with --out")
-    except engine.MkDocsFailed as exc:
+    except mkdocs_build.MkDocsFailed as exc:
         raise SiteError(str(exc)) from None
     finally:
         if built.exists():
@@ -247,7 +247,7 @@ def build_site(records_dir: Path, analysis_dir: Path | None = None,
 
 def handwritten(files: dict[str, str | bytes | Path]) -> dict[str, str]:
     """The hand-written pages among the docs files, with their titles (for the nav)."""
-    return {rel: engine.page_title(read_regular(src).decode("utf-8"), rel)
+    return {rel: mkdocs_build.page_title(read_regular(src).decode("utf-8"), rel)
             for rel, src in files.items() if isinstance(src, Path) and rel.endswith(".md")}
 
 

@@ -16,10 +16,10 @@ from collections import Counter
 
 from litrec.records.kinds import KIND, KINDS
 from litrec.records.model import RELATIONS
-from litrec.site.data import SiteData
-from litrec.site.markup import code, esc, p, span
+from litrec.site.claim_pieces import rel_text, verdict_of, worst
 from litrec.site.mermaid import Arrow, Class, Click, Node, flowchart, record_label
-from litrec.site.parts import rel_text, verdict_of, worst
+from litrec.site.pagedata import SiteData
+from litrec.site.stored_html import code, esc, p, span
 from litrec.verdicts.words import word
 
 NODE_LIMIT, EDGE_LIMIT = 120, 240  # the whole graph stays readable (and under Mermaid's caps)
@@ -36,7 +36,7 @@ SHAPES = (("rectangle", '["{}"]'), ("rounded box", '("{}")'), ("stadium", '(["{}
           ("box with side bars", '[["{}"]]'), ("hexagon", '{{{{"{}"}}}}'),
           ("slanted box", '[/"{}"/]'))
 
-# A node's fill by the worst verdict of its claims (`litrec.site.parts.worst`), in four tones
+# A node's fill by the worst verdict of its claims (`litrec.site.claim_pieces.worst`), in four tones
 # the badges use too: holds, fails, unsettled or behind, not judged; a record without claims
 # stays white.
 TONES = (("holds", "#d9f2e1", ("reproduced",)),

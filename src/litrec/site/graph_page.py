@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from litrec.site.data import SiteData
 from litrec.site.graph import legend, whole_graph
 from litrec.site.index_pages import WIDE
-from litrec.site.markup import block, p, pre
+from litrec.site.pagedata import SiteData
+from litrec.site.stored_html import block, p, pre
 
 
 def graph_page(data: SiteData) -> str:

@@ -10,20 +10,7 @@ from collections import Counter
 
 from litrec.records.kinds import KIND, KINDS
 from litrec.results.resume import kept_summary
-from litrec.site.data import SiteData, anchor
-from litrec.site.markup import (
-    a,
-    admonition,
-    block,
-    code,
-    esc,
-    linked,
-    p,
-    span,
-    table,
-    ul,
-)
-from litrec.site.parts import (
+from litrec.site.claim_pieces import (
     PROBLEM_ORDER,
     analysis_link,
     badge,
@@ -35,8 +22,21 @@ from litrec.site.parts import (
     site_scales,
     verdict_of,
 )
+from litrec.site.pagedata import SiteData, anchor
 from litrec.site.reasons import reason_cell
-from litrec.site.text import flatten, inline, prose
+from litrec.site.safe_markdown import flatten, inline, prose
+from litrec.site.stored_html import (
+    a,
+    admonition,
+    block,
+    code,
+    esc,
+    linked,
+    p,
+    span,
+    table,
+    ul,
+)
 from litrec.util.formatting import fmt
 from litrec.verdicts.claims import EXTENSION, VERDICTS
 

@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 from urllib.parse import urljoin
 
-from litrec.site import engine
+from litrec.site import mkdocs_build
 from litrec.util import jsonread
 
 
@@ -112,9 +112,9 @@ class LiveSite:
         pages = {rel: (self.docs_dir / rel).stat().st_size
                  for rel in _docs_pages(self.docs_dir)}
         self.config_mtime = self.config_file.stat().st_mtime_ns
-        self.warnings, _ = engine.build(self.config_file, self.docs_dir, self.site_dir, pages,
-                                        handwritten, jobs, self.serve_url,
-                                        {"litrec-live": self.watch.plugin()})
+        self.warnings, _ = mkdocs_build.build(self.config_file, self.docs_dir, self.site_dir, pages,
+                                              handwritten, jobs, self.serve_url,
+                                              {"litrec-live": self.watch.plugin()})
 
     def update(self, changed: set[str], handwritten: dict[str, str]) -> str:
         """Bring the site up to date with the docs paths that changed (written or removed);
@@ -129,9 +129,9 @@ class LiveSite:
         before, nav = dict(self.watch.pages), self.watch.nav
         tmp = Path(tempfile.mkdtemp(prefix=f".{self.site_dir.name}-pages-", dir=self.site_dir.parent))
         try:
-            self.warnings = engine.build_once(self.config_file, self.docs_dir, tmp, handwritten,
-                                              render, False, self.serve_url,
-                                              {"litrec-live": self.watch.plugin()})
+            self.warnings = mkdocs_build.build_once(self.config_file, self.docs_dir, tmp, handwritten,
+                                                    render, False, self.serve_url,
+                                                    {"litrec-live": self.watch.plugin()})
             if self.watch.nav != nav:
                 self.full(handwritten)
                 return "full"

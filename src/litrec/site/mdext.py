@@ -1,7 +1,7 @@
 """The site's Markdown extension (`- litrec.site.mdext` in mkdocs.yml).
 
 - Stored HTML: the lines between `<!-- litrec:html -->` and `<!-- /litrec:html -->`
-  (written by `litrec.site.markup`, every value escaped there) are stored as
+  (written by `litrec.site.stored_html`, every value escaped there) are stored as
   they are, without being parsed as Markdown or HTML: the structure of a
   thousand generated pages then costs MkDocs almost nothing.
 - Safe links: record prose is Markdown, so `[x](javascript:alert(1))` would
@@ -19,7 +19,7 @@ from markdown import Extension
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from litrec.site.markup import BEGIN, END
+from litrec.site.stored_html import BEGIN, END
 
 _SAFE_SCHEME = re.compile(r"^(?:https?|mailto):", re.I)
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-from litrec.site.text import clean
+from litrec.site.safe_markdown import clean
 from litrec.util.formatting import shorten
 
 BOX = '["{}"]'  # a rectangle: Mermaid's node syntax, `{}` for the label

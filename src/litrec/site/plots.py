@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from litrec.site.markup import esc
+from litrec.site.stored_html import esc
 from litrec.util.formatting import fmt
 
 WIDTH, ROW, TOP = 640, 60, 4

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from litrec.site.markup import esc, span
-from litrec.site.parts import JUDGED, badge
+from litrec.site.claim_pieces import JUDGED, badge
+from litrec.site.stored_html import esc, span
 from litrec.util.formatting import fmt
 
 

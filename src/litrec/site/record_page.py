@@ -1,7 +1,7 @@
 """One generated page per record: its fields for a reader, claims with verdicts, links, graph.
 
-Headings and record prose are Markdown (escaped by `text`); everything else is
-stored HTML (escaped by `markup`), see `markup`.
+Headings and record prose are Markdown (escaped by `safe_markdown`); everything else is
+stored HTML (escaped by `stored_html`), see `stored_html`.
 """
 
 from __future__ import annotations
@@ -14,10 +14,23 @@ from urllib.parse import quote
 
 from litrec.bibtex.write import bibtex_entry
 from litrec.records.kinds import KIND
-from litrec.site.data import SiteData, anchor, result_metric
+from litrec.site.claim_history import history
+from litrec.site.claim_pieces import (
+    analysis_link,
+    badge,
+    links_list,
+    other_scales,
+    outcome_plot,
+    outcome_table,
+    provenance,
+    ref_link,
+    stored_outcomes,
+    verdict_of,
+)
 from litrec.site.graph import record_graph
-from litrec.site.history import history
-from litrec.site.markup import (
+from litrec.site.pagedata import SiteData, anchor, result_metric
+from litrec.site.safe_markdown import clean, inline, prose
+from litrec.site.stored_html import (
     a,
     admonition,
     block,
@@ -31,19 +44,6 @@ from litrec.site.markup import (
     table,
     ul,
 )
-from litrec.site.parts import (
-    analysis_link,
-    badge,
-    links_list,
-    other_scales,
-    outcome_plot,
-    outcome_table,
-    provenance,
-    ref_link,
-    stored_outcomes,
-    verdict_of,
-)
-from litrec.site.text import clean, inline, prose
 from litrec.util.formatting import fmt
 from litrec.verdicts.claims import EXTENSION
 

@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from litrec.site.data import SiteData
+from litrec.site.pagedata import SiteData
 from litrec.site.record_page import record_page
 from litrec.util.cores import usable_cores
 

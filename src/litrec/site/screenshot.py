@@ -58,8 +58,8 @@ def home_markdown(root: Path) -> str:
     analysis/, results/, site/index.md; the headline scale)."""
     from litrec.records.load import load_project
     from litrec.site.build import directory_urls
-    from litrec.site.data import gather
     from litrec.site.index_pages import home
+    from litrec.site.pagedata import gather
     from litrec.verdicts.claims import headline, project_scales
 
     results = root / "results"

@@ -22,8 +22,8 @@ from litrec.analyses.inputs import watch_paths
 from litrec.records.load import load_project
 from litrec.results.state import check_profile
 from litrec.site.build import directory_urls, handwritten, plan, sync
-from litrec.site.engine import MkDocsFailed
 from litrec.site.live import LiveSite
+from litrec.site.mkdocs_build import MkDocsFailed
 from litrec.site.render import write_pages
 from litrec.util.errors import SiteError
 

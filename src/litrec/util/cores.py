@@ -1,7 +1,7 @@
 """How many cores litrec's own work may use: one answer for every pool it starts.
 
 The analyses' workers (`litrec.runs.executors`), the site's page renderers and
-MkDocs shards (`litrec.site.render`, `litrec.site.engine`) and the record
+MkDocs shards (`litrec.site.render`, `litrec.site.mkdocs_build`) and the record
 readers (`litrec.records.discover`) all size themselves by `usable_cores`: the
 cores this process may run on (its CPU affinity, which a container or `taskset`
 narrows, where the system has one; else every CPU). XLA sizes its thread pool

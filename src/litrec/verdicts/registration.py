@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from litrec.cache import history
+from litrec.cache import historymemo
 from litrec.results.ledger import read_history
 from litrec.util import jsonread
 from litrec.util.gitinfo import head_of
@@ -189,7 +189,7 @@ class Registrations:
                 rel = path.relative_to(self.root).as_posix()
             except ValueError:
                 rel = None
-            self._records[rid] = None if rel is None else history.committed(
+            self._records[rid] = None if rel is None else historymemo.committed(
                 self.root, self._head(), f"record {rel}", lambda: self._record_history(rel))
         return self._records[rid]
 
@@ -227,7 +227,7 @@ class Registrations:
                 rel = path.resolve().relative_to(self.root).as_posix()
             except (ValueError, OSError):
                 rel = None
-            kept = [] if rel is None else history.committed(
+            kept = [] if rel is None else historymemo.committed(
                 self.root, self._head(), f"result {rel}", lambda: self._committed_results(rel))
             found: list = [(_when(t), set(names), False) for t, names in kept]
             try:

@@ -29,8 +29,8 @@ _READER: list[str] = []
 def _reader_hash() -> str:
     """A hash of the litrec modules whose code reads the history: a new litrec, new answers."""
     if not _READER:
-        _READER.append(litrec_code_hash(litrec_closure(("verdicts/registration", "records/criteria",
-                                                        "records/expectation", "cache/history"))))
+        _READER.append(litrec_code_hash(litrec_closure((
+            "verdicts/registration", "records/criteria", "records/expectation", "cache/historymemo"))))
     return _READER[0]
 
 

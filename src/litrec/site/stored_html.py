@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from litrec.site.text import ID_CANDIDATE, clean
+from litrec.site.safe_markdown import ID_CANDIDATE, clean
 
 BEGIN, END = "<!-- litrec:html -->", "<!-- /litrec:html -->"
 

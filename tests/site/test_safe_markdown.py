@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from litrec.site.mdext import safe_url
-from litrec.site.text import ID_CANDIDATE, inline, prose
+from litrec.site.safe_markdown import ID_CANDIDATE, inline, prose
 
 
 def _site_extensions() -> tuple[list[str], dict]:
@@ -168,7 +168,7 @@ def test_record_text_cannot_open_a_stored_html_block():
 
 
 def test_stored_html_blocks_pass_through_unparsed():
-    from litrec.site.markup import block, table
+    from litrec.site.stored_html import block, table
 
     md_text = "# T\n" + block(table(["a"], [["<b>*not em*</b>"]])) + "\nAfter *em*.\n"
     out = markdown.Markdown(extensions=EXTENSIONS + ["litrec.site.mdext"]).convert(md_text)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from litrec.site.parts import device_text, provenance
+from litrec.site.claim_pieces import device_text, provenance
 
 
 def _rows(html: str) -> dict[str, str]:
@@ -49,7 +49,7 @@ def test_the_seeds_are_listed_once_and_the_commit_named():
 
 
 def test_notes_are_markdown_with_everything_else_escaped():
-    from litrec.site.markup import inline_md
+    from litrec.site.stored_html import inline_md
 
     html = inline_md("the `paper` result, *seed 0*, **not** <b>bold</b>; see NOTE-621 and 2*3*4",
                      lambda ref: "n.html" if ref == "NOTE-621" else None)
@@ -58,7 +58,7 @@ def test_notes_are_markdown_with_everything_else_escaped():
 
 
 def test_words_keep_metric_names_and_numbers_whole():
-    from litrec.site.markup import words
+    from litrec.site.stored_html import words
 
     assert words("cos_sensitivity > 1e-06") == (
         '<span class="lr-w">cos_sensitivity</span> <span class="lr-w">&gt;</span> '
@@ -71,7 +71,7 @@ def _entry(texts, decisions, h=None):
 
 
 def test_a_history_entry_says_only_what_changed():
-    from litrec.site.history import history_changes
+    from litrec.site.claim_history import history_changes
 
     first = _entry(["cos > 0.99", "loss < 1"], ["fails", "holds"])
     assert history_changes(None, first) == []  # the first entry's list is shown once, above

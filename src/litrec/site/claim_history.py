@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from litrec.results.ledger import read_history
-from litrec.site.data import SiteData
-from litrec.site.markup import code, esc, p, ul
-from litrec.site.parts import badge
+from litrec.site.claim_pieces import badge
+from litrec.site.pagedata import SiteData
+from litrec.site.stored_html import code, esc, p, ul
 
 
 def history(data: SiteData, ref: str, analysis: str) -> str:

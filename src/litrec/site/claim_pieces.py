@@ -6,9 +6,9 @@ from collections import Counter
 from typing import Any
 
 from litrec.records.model import RELATIONS
-from litrec.site.data import SiteData, anchor
-from litrec.site.markup import a, code, esc, inline_md, p, span, table, ul, words
+from litrec.site.pagedata import SiteData, anchor
 from litrec.site.plots import interval_plot, row_of
+from litrec.site.stored_html import a, code, esc, inline_md, p, span, table, ul, words
 from litrec.util.formatting import fmt
 from litrec.verdicts.claims import claim_rows, judged_in, project_scales
 from litrec.verdicts.judge import leaning

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from litrec.analyses.contract import source_problems
 from litrec.analyses.registry import Entry
-from litrec.records.scaffold import display, write_new, write_replace, yaml_scalar
+from litrec.records.newrecord import display, write_new, write_replace, yaml_scalar
 from litrec.util.confine import Refused, project_root, read_file
 from litrec.util.errors import InputError
 from litrec.util.yamlsafe import MAX_BYTES, YamlProblem, load_bytes, locate

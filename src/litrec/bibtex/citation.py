@@ -1,4 +1,5 @@
-"""What reading and writing BibTeX share: the citation fields, and quiet parser logs."""
+"""What reading and writing BibTeX share: the citation fields, names' LaTeX specials in braces,
+and the parsers' logs kept quiet."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Record text made safe for a Markdown page.
 
 Record text reaches a page through these functions (inside the stored HTML of
-`litrec.site.markup`, through `markup.esc`, HTML escaping; in a Mermaid drawing,
+`litrec.site.stored_html`, through `stored_html.esc`, HTML escaping; in a Mermaid drawing,
 through `litrec.site.mermaid.label`, every unusual character an entity code):
 
 - `inline(s)`: plain text (titles, link notes, authors) in a line or a table

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from litrec.records import model as m
 from litrec.records.kinds import KIND, KINDS
-from litrec.records.scaffold import next_id, slug
+from litrec.records.newrecord import next_id, slug
 from litrec.util.yamlsafe import load_bytes
 
 from .conftest import run_cli
