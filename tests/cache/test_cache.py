@@ -156,7 +156,7 @@ class SourceFacts:
         self.answer(root)
 
     def key(self, root: Path) -> str:
-        return f"probe module.py {hashlib.sha256(b'x = 1').hexdigest()} {sourcefacts._reader_hash()}"
+        return f"probe module.py {hashlib.sha256(b'x = 1').hexdigest()} {sourcefacts.reader_hash()}"
 
     def falsify(self, held):
         return {"x": "a lie"}
@@ -177,7 +177,7 @@ class History:
         self.answer(root)
 
     def key(self, root: Path) -> str:
-        return f"record records/x.yaml {self.head} {historymemo._reader_hash()}"
+        return f"record records/x.yaml {self.head} {historymemo.reader_hash()}"
 
     def falsify(self, held):
         return {"x": "a lie"}

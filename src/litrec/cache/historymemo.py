@@ -26,7 +26,7 @@ FOLDER = "history"
 _READER: list[str] = []
 
 
-def _reader_hash() -> str:
+def reader_hash() -> str:
     """A hash of the litrec modules whose code reads the history: a new litrec, new answers."""
     if not _READER:
         _READER.append(litrec_code_hash(litrec_closure((
@@ -40,7 +40,7 @@ def committed(root: Path, head: str | None, what: str, compute: Callable[[], Any
     if head is None:
         return compute()
     slot = Slot(Path(root).resolve(), FOLDER, hashlib.blake2b(what.encode(), digest_size=16).hexdigest())
-    key = f"{what} {head} {_reader_hash()}"
+    key = f"{what} {head} {reader_hash()}"
     value = slot.read(key)
     if value is None:
         value = compute()

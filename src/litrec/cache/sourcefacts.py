@@ -32,7 +32,7 @@ _HELD: dict[tuple[Path | None, str], Any] = {}  # this process's answers, by pro
 _READER: list[str] = []
 
 
-def _reader_hash() -> str:
+def reader_hash() -> str:
     """A hash of the litrec modules whose code reads the sources: a new litrec, new answers."""
     if not _READER:
         _READER.append(litrec_code_hash(litrec_closure(("analyses/contract", "analyses/importscan",
@@ -46,7 +46,7 @@ def fact(root: Path | None, what: str, raw: bytes, compute: Callable[[], Any],
     arguments: which answer, about which module), the source's SHA-256 (`digest` when already
     known) and the reader's code; `root` is the project (None: kept in this process only)."""
     root = Path(root).resolve() if root is not None else None
-    key = f"{what} {digest or hashlib.sha256(raw).hexdigest()} {_reader_hash()}"
+    key = f"{what} {digest or hashlib.sha256(raw).hexdigest()} {reader_hash()}"
     if (root, key) in _HELD:
         return _HELD[root, key]
     slot = None if root is None else \
