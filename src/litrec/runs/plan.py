@@ -120,19 +120,18 @@ def run_plan(proj: Project, plan_: Plan, options: RunOptions, events: Events,
         early = warm(spec, any(fp.uses_jax for fp in fps.values()), early) if fps else early
         if early is not None:
             locks.callback(early.discard)  # closed on the way out unless its points were sent
-        for name, _ in plan_.todo:  # every folder checked before any work
-            if name not in fps:  # its stored result is damaged: replaced only when asked
-                fail(name, RunError(f"analysis '{name}': its stored result is damaged; rerun: litrec run "
-                                    f"{name} --profile {profile} --force"), log=False)
-                continue
-            if fps[name].problems:
-                fail(name, InputsChanged(f"analysis '{name}': " + "; ".join(fps[name].problems)),
-                     log=False)
-                continue
+        for name, _ in plan_.todo:  # every folder checked before any work, then the inputs
             try:
                 locks.enter_context(locked(results_dir, name))
             except ResultsLocked as exc:
                 fail(name, exc, log=False)
+                continue
+            if name not in fps:  # its stored result is damaged: replaced only when asked
+                fail(name, RunError(f"analysis '{name}': its stored result is damaged; rerun: litrec run "
+                                    f"{name} --profile {profile} --force"), log=False)
+            elif fps[name].problems:
+                fail(name, InputsChanged(f"analysis '{name}': " + "; ".join(fps[name].problems)),
+                     log=False)
         executor, layouts = lay_out_remotely(proj, [n for n, _ in plan_.todo if n not in failed],
                                              profile, spec, early)
         try:
