@@ -27,13 +27,42 @@ def _modules() -> dict[str, Path]:
     return mods
 
 
+def _offers(mods: dict[str, Path]) -> dict[str, str]:
+    """`litrec.pkg.name` -> the module behind it, for every name a package's face offers
+    (`OFFERS` in its `__init__`, `litrec.util.faces`): importing it from the package imports
+    that module when it is first used."""
+    out = {}
+    for mod, path in mods.items():
+        if path.name != "__init__.py":
+            continue
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if (isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "OFFERS"
+                    and isinstance(node.value, ast.Dict)):
+                offers = ast.literal_eval(node.value)
+                out.update({f"{mod}.{n}": f"{mod}.{m}" for m, names in offers.items() for n in names})
+    return out
+
+
+def _runtime_nodes(tree: ast.AST):
+    """Every node but those under `if TYPE_CHECKING:` (imports for the type checker only)."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not (isinstance(child, ast.If) and getattr(child.test, "id", None) == "TYPE_CHECKING"):
+                todo.append(child)
+
+
 def _imports(mods: dict[str, Path]) -> dict[str, set[str]]:
-    """Module -> the package modules it imports (resolved to modules that exist)."""
+    """Module -> the package modules it imports at run time (resolved to modules that exist; a
+    name from a package's face to the module behind it)."""
     graph: dict[str, set[str]] = {}
+    faces = _offers(mods)
     for mod, path in mods.items():
         is_pkg = path.name == "__init__.py"
         found: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
             names: list[str] = []
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
@@ -47,6 +76,7 @@ def _imports(mods: dict[str, Path]) -> dict[str, set[str]]:
                     stem = node.module or ""
                 names = [stem] + [f"{stem}.{a.name}" for a in node.names]
             for name in names:
+                name = faces.get(name, name)
                 while name and name not in mods:
                     name = name.rpartition(".")[0]
                 if name and name not in ("litrec", mod):

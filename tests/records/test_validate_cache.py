@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-import litrec.cache
+import litrec.cache.slots
 from litrec.cache import vcache
 from litrec.records import filecheck
 
@@ -183,19 +183,19 @@ def test_the_schema_hash_covers_every_module_a_file_check_loads():
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True).stdout.split()
     assert "records/model" in loaded
-    assert set(loaded) - set(litrec.cache.litrec_closure(vcache.SCHEMA_ENTRIES)) == set()
+    assert set(loaded) - set(litrec.cache.slots.litrec_closure(vcache.SCHEMA_ENTRIES)) == set()
 
 
 def test_an_edited_model_changes_the_schema_hash(monkeypatch, tmp_path):
     before = vcache.schema_hash()
     fake = tmp_path / "litrec"
     fake.mkdir()
-    package = Path(litrec.cache.__file__).resolve().parent.parent
-    for name in litrec.cache.litrec_closure(vcache.SCHEMA_ENTRIES):
+    package = Path(litrec.cache.slots.__file__).resolve().parent.parent
+    for name in litrec.cache.slots.litrec_closure(vcache.SCHEMA_ENTRIES):
         (fake / name).parent.mkdir(parents=True, exist_ok=True)
         edit = b"# edited\n" if name == "records/model" else b""
         (fake / f"{name}.py").write_bytes((package / f"{name}.py").read_bytes() + edit)
-    monkeypatch.setattr(litrec.cache, "__file__", str(fake / "cache" / "__init__.py"))
+    monkeypatch.setattr(litrec.cache.slots, "__file__", str(fake / "cache" / "slots.py"))
     assert vcache.schema_hash() != before
 
 

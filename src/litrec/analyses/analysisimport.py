@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import cast
 
-from litrec.util.errors import InputsChanged, SweepError
+from litrec.util import InputsChanged, SweepError
 
 
 class _HashedSource(importlib.machinery.SourceFileLoader):

@@ -44,7 +44,7 @@ import ast
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol, TypedDict
 
-from litrec.util.errors import ContractError
+from litrec.util import ContractError
 
 Progress = Callable[..., None]  # progress(done, total, description="")
 

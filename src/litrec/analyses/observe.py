@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from litrec.cache import cache_folder
-from litrec.util.errors import UndeclaredInput
+from litrec.util import UndeclaredInput
 
 
 @dataclass

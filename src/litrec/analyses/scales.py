@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 KEY = "scales"  # the registry's key for them: not an analysis name
@@ -58,10 +58,12 @@ def default_scales(orders: Sequence[Sequence[str]]) -> tuple[str, ...]:
     return tuple(out) or FALLBACK
 
 
-def contrary(orders: dict[str, Sequence[str]], scales: Iterable[str]) -> list[tuple[str, str, str, str]]:
+def contrary(orders: Mapping[str, Sequence[str]], scales: Iterable[str]) -> list[tuple[str, str, str, str]]:
     """`(analysis, other, a, b)`, at most one for each analysis, that declares scale `a` before
     `b` where an earlier one (`other`, in registry order) declares `b` before `a`."""
-    wanted, first, out = set(scales), {}, []
+    wanted = set(scales)
+    first: dict[tuple[str, str], str] = {}
+    out: list[tuple[str, str, str, str]] = []
     for name, order in orders.items():
         mine = [n for n in dict.fromkeys(order) if n in wanted]
         pairs = [(a, b) for i, a in enumerate(mine) for b in mine[i + 1:]]

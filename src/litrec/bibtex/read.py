@@ -40,13 +40,9 @@ from litrec.bibtex.identifiers import doi_of as _doi
 from litrec.bibtex.protect import automatic, from_marked, mark_protection, plain, tidy
 from litrec.bibtex.urls import read_verbatim
 from litrec.bibtex.values import MONTHS, resolve, string_macros
+from litrec.records import ID_RE, today
 from litrec.records import model as m
-from litrec.records.kinds import ID_RE
-from litrec.records.newrecord import today
-from litrec.util.diagnostics import format_field
-from litrec.util.errors import Unconvertible
-from litrec.util.formatting import excerpt
-from litrec.util.safetext import strip_unsafe
+from litrec.util import Unconvertible, excerpt, format_field, strip_unsafe
 
 ENTRY_TYPES = frozenset(get_args(m.ENTRY_TYPE))  # the entry types a record keeps
 _VENUES = ("journal", "booktitle", "school", "institution", "howpublished")  # the first is `venue`

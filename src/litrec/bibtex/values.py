@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from litrec.util.errors import Unconvertible
+from litrec.util import Unconvertible
 
 MONTHS = {m[:3]: m for m in ("january", "february", "march", "april", "may", "june", "july",
                              "august", "september", "october", "november", "december")}

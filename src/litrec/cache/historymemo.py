@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from litrec.cache import Slot, litrec_closure, litrec_code_hash
+from litrec.cache.slots import Slot, litrec_closure, litrec_code_hash
 
 FOLDER = "history"
 _READER: list[str] = []

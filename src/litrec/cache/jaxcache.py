@@ -23,7 +23,7 @@ import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
-from litrec.cache import cache_dir
+from litrec.cache.slots import cache_dir
 
 # Settings while a point runs: keep every program, however small or quick to compile.
 SETTINGS = {"jax_persistent_cache_min_compile_time_secs": 0.0,

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from litrec.cache import Slot, data_unchanged, named
+from litrec.cache.slots import Slot, data_unchanged, named
 
 SUBDIR = "validate"
 NAME = "links"

@@ -50,8 +50,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from litrec import __version__
-from litrec.cache import Slot, data_unchanged, litrec_code_hash, named
-from litrec.util.gitinfo import head_of
+from litrec.cache.slots import Slot, data_unchanged, litrec_code_hash, named
+from litrec.util import head_of
 
 SUBDIR = "run"
 FORMAT = 3

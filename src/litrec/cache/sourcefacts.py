@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from litrec.cache import Slot, litrec_closure, litrec_code_hash
+from litrec.cache.slots import Slot, litrec_closure, litrec_code_hash
 
 FOLDER = "sources"
 _HELD: dict[tuple[Path | None, str], Any] = {}  # this process's answers, by project and key

@@ -22,8 +22,7 @@ import os
 import sys
 
 from litrec import __version__
-from litrec.util.errors import InvalidRecords, LitrecError, UsageError
-from litrec.util.safetext import safe_streams
+from litrec.util import InvalidRecords, LitrecError, UsageError, safe_streams
 
 EXIT_USAGE = 2  # as litrec.commands.common, which this module does not import at start
 

@@ -12,9 +12,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from litrec.util.confine import need_dir  # noqa: F401 (the commands' check of a folder they are given)
-from litrec.util.errors import UsageError
-from litrec.util.safetext import raw_stream, safe_text
+from litrec.util import (
+    UsageError,
+    need_dir,  # noqa: F401 (the commands' check of a folder they are given)
+    raw_stream,
+    safe_text,
+)
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 

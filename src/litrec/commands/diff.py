@@ -35,7 +35,7 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     """Print what changed (`litrec.verdicts.diff.compare`); exit 0 whether or not anything did."""
-    from litrec.verdicts.diff import compare, notes
+    from litrec.verdicts import compare, notes
 
     found = compare(args.records, args.analysis, args.results, args.revs, args.profiles,
                     only_changed=not args.all)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from litrec.commands.common import check_out, emit, need_dir, profile_arg, records_args, results_arg, write_out
-from litrec.util.errors import UsageError
+from litrec.util import UsageError
 
 JUDGED = {  # the formats that judge claims: their help, description, and what --profile picks
     "json": ("the record graph as one JSON document (format litrec-graph)",
@@ -68,7 +68,7 @@ def run(args) -> int:
 
 
 def _bibtex(args) -> int:
-    from litrec.bibtex.write import export_bibtex
+    from litrec.bibtex import export_bibtex
 
     text, n, problems = export_bibtex(args.records, args.analysis, args.ids)
     for msg in problems:
@@ -95,7 +95,7 @@ def _json(args) -> int:
 
 
 def _tex(args) -> int:
-    from litrec.export.tex import tex_export
+    from litrec.export import tex_export
 
     found = tex_export(args.records, args.analysis, args.results, args.profile,
                        args.require_signed)

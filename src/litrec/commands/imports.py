@@ -7,11 +7,10 @@ import json
 import sys
 from pathlib import Path
 
-from litrec.bibtex.importing import import_file
+from litrec.bibtex import import_file
 from litrec.commands.common import format_arg
-from litrec.records.kinds import ID_RE, KIND
-from litrec.records.newrecord import display
-from litrec.util.errors import UsageError
+from litrec.records import ID_RE, KIND, display
+from litrec.util import UsageError
 
 
 def add_parser(sub) -> None:

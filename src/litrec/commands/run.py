@@ -18,9 +18,8 @@ from litrec.commands.common import (
     results_arg,
     stdout_to_stderr,
 )
-from litrec.util.errors import UsageError
-from litrec.util.safetext import safe_text
-from litrec.verdicts.claims import ClaimStatus, result_problems
+from litrec.util import UsageError, safe_text
+from litrec.verdicts import ClaimStatus, result_problems
 
 
 def add_parser(sub) -> None:
@@ -71,7 +70,7 @@ def _plain(text) -> str:
 
 def _printed(profile: str, bar):
     """The run's progress on standard error: a line per analysis and a progress bar."""
-    from litrec.runs.plan import Events
+    from litrec.runs import Events
 
     class _Printed(Events):
 
@@ -120,7 +119,7 @@ def run(args) -> int:
     if args.scheduler and args.jobs:
         raise UsageError("--jobs sizes the executor litrec starts; a cluster at --scheduler "
                          "has the workers it was given")
-    from litrec.runs.options import ExecutorSpec, RunOptions
+    from litrec.runs import ExecutorSpec, RunOptions
     from litrec.runs.reproduce import reproduce
 
     options = RunOptions.of(records=args.records, analysis=args.analysis, results=args.results,
@@ -167,7 +166,7 @@ def _report(args, statuses: list[ClaimStatus], ran: list[str], current: list[str
         from litrec.commands.table import print_table  # rich: text output only
 
         print_table(statuses, args.profile)
-    from litrec.verdicts.status import on_other_machine
+    from litrec.verdicts import on_other_machine
 
     elsewhere = [s.claim for s in on_other_machine(statuses)]
     if args.any_machine and elsewhere and args.format == "text":

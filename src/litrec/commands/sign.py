@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from litrec.commands.common import profile_arg, results_arg
-from litrec.util.errors import UsageError
+from litrec.util import UsageError
 
 
 def add_parser(sub) -> None:
@@ -35,7 +35,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     """Sign the results (`litrec.results.signing.sign_results`); exit 1 when one is not signed (its
     seal broken, or points kept from an earlier sitting without --force)."""
-    from litrec.results.signing import SigningError, sign_results
+    from litrec.results import SigningError, sign_results
 
     try:
         signed = sign_results(args.results, args.profile, args.analyses, args.key, args.force)

@@ -43,7 +43,8 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     """Print the verdicts (`litrec.verdicts.status.status`); with --check-current exit 1 when a
     result is behind."""
-    from litrec.verdicts.status import headline_profile, status
+    from litrec.verdicts import headline_profile
+    from litrec.verdicts.status import status
 
     args.profile = args.profile or headline_profile(args.records, args.analysis, args.results)
     found = status(args.records, args.analysis, args.results, args.profile, args.require_signed)

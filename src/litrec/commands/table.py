@@ -23,11 +23,8 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from litrec.commands.common import console
-from litrec.util.formatting import fmt
-from litrec.verdicts.claims import VERDICTS, ClaimStatus, scales_of
-from litrec.verdicts.judge import Outcome, leaning
-from litrec.verdicts.status import by_result
-from litrec.verdicts.words import STYLE, mark, word
+from litrec.util import fmt
+from litrec.verdicts import STYLE, VERDICTS, ClaimStatus, Outcome, by_result, leaning, mark, scales_of, word
 
 JUDGED = ("reproduced", "not reproduced", "inconclusive", "stale")  # states shown with numbers
 VERDICT_WIDTH = 14  # `not reproduced`; the column is as wide as the longest verdict shown

@@ -50,12 +50,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from litrec.util.errors import LitrecError
-from litrec.util.formatting import fmt
+from litrec.util import LitrecError, fmt
 
 if TYPE_CHECKING:
-    from litrec.records.project import Project
-    from litrec.verdicts.claims import ClaimStatus
+    from litrec.records import Project
+    from litrec.verdicts import ClaimStatus
 
 DIGITS = ("Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine")
 PREFIX = "litrec"
@@ -122,7 +121,7 @@ def metric_name(metric: str) -> str:
 def claim_names(proj: Project, refs: list[str]) -> tuple[dict[str, str], list[str]]:
     """Each claim row's name (short; long where two claims would share the short one), and a
     line for each short name given up, naming the claims and the long names they take."""
-    from litrec.records.criteria import base_claim
+    from litrec.records import base_claim
 
     tags = {rid: record_tag(rec) for rid, rec in proj.records.items()}
     short = {ref: short_name(tags[ref.partition("#")[0]], base_claim(ref))
@@ -213,7 +212,7 @@ def macros(statuses: list[ClaimStatus], profile: str = "paper",
            names: dict[str, str] | None = None) -> list[tuple[str, str, str]]:
     """`(name, value, what it is)` for every macro, in claim order; each claim row named by
     `names` (default: its long name) and `profile`; NameClash on a shared name."""
-    from litrec.verdicts.words import word
+    from litrec.verdicts import word
 
     out: list[tuple[str, str, str]] = []
     owner: dict[str, str] = {}
@@ -299,7 +298,8 @@ def tex_export(records: Path, analysis: Path | None, results_dir: Path, profile:
     """`litrec export tex` below the command: the macros file of the valid project's claims at
     `profile`, or no file where `litrec status` would exit 1 (`Status.refusals`: the same
     decision, the same words); `NameClash` when two claims would share a long name."""
-    from litrec.verdicts.status import judged_project, status
+    from litrec.verdicts import judged_project
+    from litrec.verdicts.status import status
 
     found = status(records, analysis, results_dir, profile, require_signed, other_scales=False)
     if found.refusals:

@@ -22,9 +22,7 @@ from pathlib import Path
 from litrec.records import model as m
 from litrec.records.filecheck import Facts
 from litrec.records.project import Edge
-from litrec.util.diagnostics import Diagnostic, Severity, format_field
-from litrec.util.formatting import excerpt
-from litrec.util.yamlsafe import LazyRoot, locate
+from litrec.util import Diagnostic, LazyRoot, Severity, excerpt, format_field, locate
 
 
 @dataclass
@@ -166,7 +164,7 @@ def check_claims(proj: Collection) -> None:
 
 def _check_metrics(proj, rid, shown, root, analysis, metrics) -> None:
     """Every metric an expectation names is one its analysis declares (METRICS), when it declares."""
-    from litrec.analyses.contract import declares
+    from litrec.analyses import declares
 
     declared = proj.registry_metrics.get(analysis)
     if declared is None:

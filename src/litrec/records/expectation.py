@@ -16,7 +16,7 @@ from pydantic.json_schema import JsonDict
 
 from litrec.records.criteria import criterion
 from litrec.records.strict import Strict
-from litrec.util.formatting import fmt
+from litrec.util import fmt
 
 Op = Literal["<", "<=", ">", ">=", "≈", "==", "between"]
 SourceKind = Literal["paper", "official", "extension"]

@@ -18,10 +18,7 @@ from pydantic_core import ErrorDetails
 
 from litrec.records import model as m
 from litrec.records.kinds import ID_RE, KIND, KINDS
-from litrec.util.diagnostics import Diagnostic, format_field
-from litrec.util.formatting import excerpt
-from litrec.util.pagenames import GENERATED_PAGE_NAMES
-from litrec.util.yamlsafe import locate
+from litrec.util import GENERATED_PAGE_NAMES, Diagnostic, excerpt, format_field, locate
 
 
 def validate_record(data: dict, root, shown: str, diags: list[Diagnostic]):

@@ -25,10 +25,7 @@ from typing import Any, NamedTuple
 
 from litrec.records.discover import read_problem
 from litrec.records.explain import check_id, check_sources, validate_record
-from litrec.util.confine import Refused
-from litrec.util.diagnostics import Diagnostic
-from litrec.util.settled import read_record
-from litrec.util.yamlsafe import YamlProblem, load_bytes
+from litrec.util import Diagnostic, Refused, YamlProblem, load_bytes, read_record
 
 
 class Facts(NamedTuple):

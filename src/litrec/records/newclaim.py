@@ -17,7 +17,7 @@ from pathlib import Path
 
 from litrec.records.model import CLAIM_ID_RE
 from litrec.records.newrecord import yaml_scalar
-from litrec.util.errors import UsageError
+from litrec.util import UsageError
 
 # claim kind -> the letters its ids start with (P1, F1, C1, Def1, Conj1)
 PREFIX = {"proposition": "P", "finding": "F", "observation": "C", "definition": "Def",
@@ -132,8 +132,7 @@ def new_claim(records_dir: Path, record_id: str | None, kind: str, claim_id: str
     import difflib
 
     from litrec.records.newrecord import existing_ids, write_replace
-    from litrec.util.confine import need_dir
-    from litrec.util.errors import NotCreated
+    from litrec.util import NotCreated, need_dir
 
     if not record_id:
         raise UsageError("give the record that holds the claim: litrec new claim ARXIV-2212.07677")

@@ -20,9 +20,7 @@ import yaml
 from litrec.records import model as m
 from litrec.records.discover import find_record_files
 from litrec.records.kinds import ANTHOLOGY_KINDS, ID_RE, KIND, kind_of_id
-from litrec.util.atomic import replace_file
-from litrec.util.pagenames import GENERATED_PAGE_NAMES
-from litrec.util.yamlsafe import load_bytes
+from litrec.util import GENERATED_PAGE_NAMES, load_bytes, replace_file
 
 # ------------------------------------------------------------------ files
 
@@ -230,8 +228,7 @@ def new_record(records_dir: Path, kind: str, rid: str | None, title: str | None)
     `UsageError` for a kind or id that cannot be, `NotCreated` when the id exists."""
     import difflib
 
-    from litrec.util.confine import need_dir
-    from litrec.util.errors import NotCreated, UsageError
+    from litrec.util import NotCreated, UsageError, need_dir
 
     if kind not in KIND:
         close = difflib.get_close_matches(kind, [*KIND, "analysis"], n=1)

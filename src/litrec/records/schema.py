@@ -44,7 +44,7 @@ from pydantic.json_schema import GenerateJsonSchema
 from litrec.records import model as m
 from litrec.records.expectation import POSITION_RE
 from litrec.records.kinds import KIND, KINDS
-from litrec.util.confine import Refused, read_regular
+from litrec.util import Refused, read_regular
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 FLOAT_MAX = 1.7976931348623157e308  # the largest finite float: beyond it, an infinity

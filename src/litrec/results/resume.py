@@ -40,9 +40,7 @@ import sys
 from pathlib import Path
 
 from litrec.results.seal import canonical, seal
-from litrec.util import jsonread
-from litrec.util.atomic import replace_file
-from litrec.util.canonical import canonical_digest
+from litrec.util import canonical_digest, jsonread, replace_file
 
 DIR_VARIABLE = "LITREC_CHECKPOINT_DIR"
 SECONDS_VARIABLE = "LITREC_CHECKPOINT_SECONDS"  # read by the analysis: seconds between checkpoints
@@ -113,7 +111,7 @@ def sitting(root: Path) -> dict:
     import datetime as dt
     import socket
 
-    from litrec.util.gitinfo import head_of
+    from litrec.util import head_of
 
     return {"when": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             "host": socket.gethostname(), "commit": head_of(root)}

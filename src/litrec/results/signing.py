@@ -140,7 +140,7 @@ def sign_file(result_file: Path, key: Path) -> Path:
     if run.returncode != 0 or not run.stdout.startswith(b"-----BEGIN SSH SIGNATURE-----"):
         why = run.stderr.decode("utf-8", "replace").strip() or f"exit status {run.returncode}"
         raise SigningError(f"ssh-keygen -Y sign with '{key}' failed: {why}")
-    from litrec.util.atomic import replace_file
+    from litrec.util import replace_file
 
     out = sig_path(result_file)
     replace_file(out, run.stdout)
@@ -194,7 +194,7 @@ def sign_results(results: Path, profile: str, analyses: list[str],
     or whose seal is broken is not signed, nor, without `force`, one that holds points kept
     from an earlier sitting (`kept_refusal`). `UsageError` when there is nothing to sign,
     `SigningError` when no key can be found (before signing any)."""
-    from litrec.util.errors import UsageError
+    from litrec.util import UsageError
 
     results = Path(results)
     names = analyses or sorted(p.parent.name for p in results.glob(f"*/{profile}.json"))
@@ -208,7 +208,7 @@ def _sign_each(results: Path, profile: str, names: list[str], key: Path,
     from litrec.results.resume import kept_summary
     from litrec.results.seal import broken_seal
     from litrec.results.store import read_result, result_path
-    from litrec.util.errors import DamagedResult
+    from litrec.util import DamagedResult
 
     for name in names:
         path = result_path(results, name, profile)

@@ -21,15 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from litrec.analyses.inputs import RESULT_FORMAT, Inputs, result_inputs
+from litrec.analyses import RESULT_FORMAT, Inputs, result_inputs
 from litrec.results.resume import progress
 from litrec.results.seal import broken_seal
 from litrec.results.store import missing_figures, read_result, result_path, stored_profiles
-from litrec.util.diagnostics import Diagnostic
-from litrec.util.errors import DamagedResult, ProfileError
+from litrec.util import DamagedResult, Diagnostic, ProfileError
 
 if TYPE_CHECKING:
-    from litrec.analyses.registry import Registry
+    from litrec.analyses import Registry
 
 STATES = ("current", "stale", "missing", "modified")
 

@@ -26,10 +26,20 @@ from types import ModuleType
 from typing import Any
 
 from litrec.results.fields import RERUN, field_name, json_line, result_problem
-from litrec.util import jsonread
-from litrec.util.atomic import fresh_dir, fresh_name, replace_file, sync_dir, write_new
-from litrec.util.confine import Refused, project_root, read_file
-from litrec.util.errors import DamagedResult, ResultsLocked, ResultsUnwritable
+from litrec.util import (
+    DamagedResult,
+    Refused,
+    ResultsLocked,
+    ResultsUnwritable,
+    fresh_dir,
+    fresh_name,
+    jsonread,
+    project_root,
+    read_file,
+    replace_file,
+    sync_dir,
+    write_new,
+)
 
 fcntl: ModuleType | None
 try:

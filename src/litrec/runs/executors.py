@@ -37,9 +37,9 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from litrec.analyses.inputs import is_numeric_variable
+from litrec.analyses import is_numeric_variable
 from litrec.runs.options import ExecutorSpec  # where the points go: built once, with the run's options
-from litrec.util.errors import ExecutorError
+from litrec.util import ExecutorError
 
 EXECUTORS = ("local", "dask")
 
@@ -79,7 +79,7 @@ def _imports_jax(folder) -> bool:
     each module's imports, kept in `.litrec-cache/sources/`)."""
     from pathlib import Path
 
-    from litrec.analyses.inputs import JAX_IMPORTS, module_imports
+    from litrec.analyses import JAX_IMPORTS, module_imports
 
     try:
         with os.scandir(folder) as it:

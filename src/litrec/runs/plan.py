@@ -15,18 +15,16 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from litrec.analyses.inputs import Inputs, result_inputs
-from litrec.records.project import Project
-from litrec.results import ledger
-from litrec.results.state import ResultState, result_state, result_states
-from litrec.results.store import locked, write_error_log
+from litrec.analyses import Inputs, result_inputs
+from litrec.records import Project
+from litrec.results import ResultState, ledger, locked, result_state, result_states, write_error_log
 from litrec.runs import interrupt
 from litrec.runs.layout import lay_out_remotely
 from litrec.runs.options import RunOptions
 from litrec.runs.runner import Job, PointFailed, finish, keep_partials, prepare, submit
 from litrec.runs.targets import resolve_targets
-from litrec.util.errors import AnalysisExited, InputsChanged, ResultsLocked, ResultsUnwritable, RunError
-from litrec.verdicts.claims import claim_statuses
+from litrec.util import AnalysisExited, InputsChanged, ResultsLocked, ResultsUnwritable, RunError
+from litrec.verdicts import claim_statuses
 
 
 @dataclasses.dataclass

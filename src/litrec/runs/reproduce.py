@@ -18,7 +18,7 @@ from contextlib import AbstractContextManager as ContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from litrec.analyses.memo import data_now, memo_key
+from litrec.analyses import data_now, memo_key
 from litrec.runs import interrupt
 from litrec.runs.options import RunOptions
 
@@ -59,7 +59,7 @@ def _key(o: RunOptions) -> str | None:
 
 def _reproduce(o: RunOptions, showing) -> Outcome:
     from litrec.cache import runmemo
-    from litrec.verdicts.claims import ClaimStatus
+    from litrec.verdicts import ClaimStatus
 
     key = None if o.force else _key(o)
     kept = runmemo.recall(o.records, o.profile, key, data_now(Path(o.records).resolve().parent))
@@ -83,9 +83,7 @@ def _full(o: RunOptions, showing, key: str | None, early) -> Outcome:
     """Load, plan, run what is stale, judge; keep the answer of a run with nothing to run."""
     from litrec.cache import runmemo
     from litrec.runs.plan import plan_run, run_plan
-    from litrec.verdicts.claims import claim_statuses, with_scales
-    from litrec.verdicts.registration import Registrations
-    from litrec.verdicts.status import judged_project
+    from litrec.verdicts import Registrations, claim_statuses, judged_project, with_scales
 
     proj = judged_project(o.records, o.analysis, o.results, o.profile)
     plan = plan_run(proj, o)

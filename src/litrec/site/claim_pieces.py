@@ -5,14 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from litrec.records.model import RELATIONS
+from litrec.records import RELATIONS
 from litrec.site.pagedata import SiteData, anchor
 from litrec.site.plots import interval_plot, row_of
 from litrec.site.stored_html import a, code, esc, inline_md, p, span, table, ul, words
-from litrec.util.formatting import fmt
-from litrec.verdicts.claims import claim_rows, judged_in, project_scales
-from litrec.verdicts.judge import leaning
-from litrec.verdicts.words import word
+from litrec.util import fmt
+from litrec.verdicts import claim_rows, judged_in, leaning, project_scales, word
 
 
 def badge(value: str, family: str = "v") -> str:

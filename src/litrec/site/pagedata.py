@@ -18,13 +18,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from litrec.records.kinds import page_of
-from litrec.records.project import Edge, Project
-from litrec.results.state import ResultState, result_states
+from litrec.records import Edge, Project, page_of
+from litrec.results import ResultState, result_states
 from litrec.site.svg import UnsafeFigure, sanitise_svg
-from litrec.util.confine import Refused, project_root, read_file
-from litrec.verdicts.claims import ClaimStatus, claim_statuses, with_scales
-from litrec.verdicts.judge import get_metric
+from litrec.util import Refused, project_root, read_file
+from litrec.verdicts import ClaimStatus, claim_statuses, get_metric, with_scales
 
 
 def anchor(claim_id: str) -> str:
@@ -231,7 +229,7 @@ def gather(project: Project, results_dir: Path, profile: str,
     out_edges: dict[str, list[Edge]] = defaultdict(list)
     for e in project.edges:
         out_edges[e.source].append(e)
-    from litrec.verdicts.suspect import suspects
+    from litrec.verdicts import suspects
 
     return SiteData(project, profile, statuses, analyses, dict(out_edges), Path(results_dir),
                     directory_urls, suspects=suspects(project, Path(results_dir)))

@@ -23,7 +23,7 @@ import math
 from dataclasses import dataclass
 
 from litrec.site.stored_html import esc
-from litrec.util.formatting import fmt
+from litrec.util import fmt
 
 WIDTH, ROW, TOP = 640, 60, 4
 LEFT, RIGHT = 12, 12          # margins of each row's axis

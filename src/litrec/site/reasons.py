@@ -6,7 +6,7 @@ from collections import Counter
 
 from litrec.site.claim_pieces import JUDGED, badge
 from litrec.site.stored_html import esc, span
-from litrec.util.formatting import fmt
+from litrec.util import fmt
 
 
 def _plural(n: int, one: str, many: str | None = None) -> str:

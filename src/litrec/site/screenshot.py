@@ -56,11 +56,11 @@ def picture_inputs(root: Path) -> dict[str, str]:
 def home_markdown(root: Path) -> str:
     """The home page's Markdown as `litrec site build` run in `root` generates it (records/,
     analysis/, results/, site/index.md; the headline scale)."""
-    from litrec.records.load import load_project
+    from litrec.records import load_project
     from litrec.site.build import directory_urls
     from litrec.site.index_pages import home
     from litrec.site.pagedata import gather
-    from litrec.verdicts.claims import headline, project_scales
+    from litrec.verdicts import headline, project_scales
 
     results = root / "results"
     analysis = root / "analysis"

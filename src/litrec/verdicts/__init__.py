@@ -3,3 +3,24 @@
 surface judges: `rows`), pre-registration from history (`registration`), `status`, `diff`,
 the reading of a project's records beside their verdicts (`reading`), suspect links
 (`suspect`) and the validation report that gathers them (`report`)."""
+
+from __future__ import annotations
+
+from litrec.util import lazy_face
+
+# What this package offers the others, by module (types: __init__.pyi): import these from the
+# package, not from the module behind it.
+OFFERS: dict[str, tuple[str, ...]] = {
+    "claims": ("claim_statuses", "ClaimStatus", "EXTENSION", "headline", "project_scales", "result_problems",
+               "scales_of", "VERDICTS", "with_scales"),
+    "diff": ("compare", "notes"),
+    "judge": ("get_metric", "leaning", "Outcome"),
+    "registration": ("Registrations",),
+    "report": ("validation_report",),
+    "rows": ("claim_rows",),
+    "status": ("by_result", "headline_profile", "judged_project", "on_other_machine"),
+    "stored": ("expectation_record", "judged_in"),
+    "suspect": ("link_reviews", "review_records", "suspects"),
+    "words": ("mark", "STYLE", "word"),
+}
+__all__, __getattr__ = lazy_face(__name__, OFFERS)

@@ -33,20 +33,16 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from litrec.analyses.scales import FALLBACK
-from litrec.records.criteria import EXTENSION, base_claim
-from litrec.results.fields import json_line
-from litrec.results.resume import kept_summary
-from litrec.results.signing import signature_state
-from litrec.results.state import ResultState, result_states
-from litrec.results.store import result_path
+from litrec.analyses import FALLBACK
+from litrec.records import EXTENSION, base_claim
+from litrec.results import ResultState, json_line, kept_summary, result_path, result_states, signature_state
 from litrec.verdicts.judge import MissingMetric, Outcome
 from litrec.verdicts.registration import Registrations
 from litrec.verdicts.rows import claim_rows, is_extension, judge, row_share, seed_metrics
 from litrec.verdicts.stored import expectation_record, flag_changed, judged_in, stored_expectations
 
 if TYPE_CHECKING:  # the records' models: a kept answer is printed without them
-    from litrec.records.project import Project
+    from litrec.records import Project
 
 VERDICTS = ("reproduced", "not reproduced", "inconclusive", "expectation changed", "unchecked",
             "stale", "missing", "modified", "error")
@@ -66,8 +62,8 @@ def folder_scales(records: Path, analysis: Path | None) -> tuple[str, ...]:
     """`project_scales` read off the registry alone (`analysis/` beside `records` where None),
     for a command that needs them before it loads the records; the registry's problems are
     said where the records are loaded."""
-    from litrec.analyses.registry import load_registry
-    from litrec.records.validate import default_analysis_dir
+    from litrec.analyses import load_registry
+    from litrec.records import default_analysis_dir
 
     folder = Path(analysis) if analysis else default_analysis_dir(Path(records))
     return load_registry(folder, []).scales
@@ -186,6 +182,8 @@ class ClaimStatus:
 
 
 def provenance(result: dict) -> dict:
+    """What a stored result says of where it came from, as `status --verbose`, `export json`
+    and the site show it: its hashes, commit, versions, machine, seeds, times and settings."""
     keys = ("code_hash", "content_hash", "git", "versions", "platform", "device", "seed", "seeds",
             "started", "wall_time_s", "config", "sweep", "litrec")
     out = {k: result.get(k) for k in keys if k in result}

@@ -23,17 +23,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from litrec.records.criteria import EXTENSION
-from litrec.results.store import result_path
-from litrec.util import jsonread
-from litrec.util.errors import UsageError
-from litrec.util.formatting import fmt
+from litrec.records import EXTENSION
+from litrec.results import result_path
+from litrec.util import UsageError, fmt, jsonread
 from litrec.verdicts.judge import MissingMetric
 from litrec.verdicts.rows import claim_rows, is_extension, judge, row_share
 from litrec.verdicts.stored import criterion_key, judged_in, stored_expectations
 
 if TYPE_CHECKING:
-    from litrec.records.project import Project
+    from litrec.records import Project
 
 WORKING = "working tree"
 
@@ -326,7 +324,7 @@ def compare(records: Path, analysis: Path | None, results_dir: Path, revs: list[
             profiles: list[str] | None, only_changed: bool = True) -> Comparison:
     """`litrec diff` below the command: the sides named (each revision checked to be a commit),
     the valid project, every checked claim judged on both sides."""
-    from litrec.records.load import load_valid_project
+    from litrec.records import load_valid_project
     from litrec.verdicts.claims import folder_scales
 
     old, new = sides(revs, profiles, folder_scales(records, analysis)[0])

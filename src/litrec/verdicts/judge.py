@@ -25,11 +25,11 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from litrec.util.formatting import fmt
+from litrec.util import fmt
 from litrec.verdicts.stats import Summary, few_seeds, few_seeds_short, seeds_needed, summarize
 
 if TYPE_CHECKING:
-    from litrec.records.model import Expectation
+    from litrec.records import Expectation
 
 DECISIONS = ("holds", "fails", "inconclusive", "refused")
 

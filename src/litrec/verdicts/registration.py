@@ -32,9 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from litrec.cache import historymemo
-from litrec.results.ledger import read_history
-from litrec.util import jsonread
-from litrec.util.gitinfo import head_of
+from litrec.results import read_history
+from litrec.util import head_of, jsonread
 from litrec.verdicts.stored import criterion_key
 
 STATES = ("pre-registered", "post hoc", "uncommitted", "unknown")
@@ -121,7 +120,7 @@ def _criteria_in(raw: bytes | None) -> dict[str, set[str]]:
     """{claim id: criterion keys} of a record file's bytes (what does not validate is left out)."""
     import yaml
 
-    from litrec.records.expectation import Expectation  # the records' models: judged claims only
+    from litrec.records import Expectation  # the records' models: judged claims only
 
     try:
         data = yaml.load(raw or b"", Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))

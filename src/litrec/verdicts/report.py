@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from litrec.util.confine import need_dir
+from litrec.util import need_dir
 
 LINKS_FORMAT = 1  # the shape of the suspect check's kept answer (`_links`)
 WHERE = ("file", "line", "col")  # where a kept link is written
@@ -53,7 +53,7 @@ def validation_report(records: Path, analysis: Path | None = None, results: Path
     folder, checked when it is there); with `record_baseline`, a valid project without a review
     file gets one (`Report.baseline` says so). `UsageError` when `records`, or `analysis` when
     named, is not a folder (without it, a records-only repository may lack one)."""
-    from litrec.records.validate import check_collection
+    from litrec.records import check_collection
 
     need_dir(records, "records")
     if analysis is not None:
@@ -61,9 +61,8 @@ def validation_report(records: Path, analysis: Path | None = None, results: Path
     checked = check_collection(records, analysis, use_cache=use_cache)
     results = results or Path(records).resolve().parent / "results"
     if results.is_dir():  # only then is the results' code loaded
-        from litrec.results.ledger import history_problems
-        from litrec.results.state import modified_results
-        from litrec.util.diagnostics import PathDisplay
+        from litrec.results import history_problems, modified_results
+        from litrec.util import PathDisplay
 
         checked.diagnostics.extend(modified_results(results, PathDisplay()))
         checked.diagnostics.extend(history_problems(results, PathDisplay()))
@@ -74,7 +73,7 @@ def validation_report(records: Path, analysis: Path | None = None, results: Path
     if checked.errors:  # the links of records with errors are not judged: those come first
         return report
     from litrec.cache import caching_off
-    from litrec.records.validate import default_analysis_dir
+    from litrec.records import default_analysis_dir
     from litrec.verdicts.reading import checked_reading
 
     folder = Path(analysis) if analysis is not None else default_analysis_dir(records)
@@ -91,7 +90,7 @@ def validation_report(records: Path, analysis: Path | None = None, results: Path
 def _baseline(records: Path, reading: Callable[[], Any]) -> str | None:
     """Record the review baseline when the project has no review file and some record rests on
     another: what it says, in a line; None when nothing was recorded."""
-    from litrec.util.diagnostics import PathDisplay
+    from litrec.util import PathDisplay
     from litrec.verdicts.suspect import record_baseline, reviews_path
 
     path = reviews_path(records)
@@ -115,7 +114,7 @@ def _reviews(records: Path, analysis: Path, results: Path, checked, strict: bool
              reading: Callable[[], Any], use_cache: bool) -> list:
     """Suspect links, when the project keeps a review file (reviews.yaml): a warning each at the
     link, an information note for each link never reviewed; empty without the file."""
-    from litrec.util.diagnostics import Diagnostic, PathDisplay, Severity, format_field
+    from litrec.util import Diagnostic, PathDisplay, Severity, format_field
     from litrec.verdicts.suspect import reviews_path
 
     path = reviews_path(records)
@@ -149,7 +148,7 @@ def _links(records: Path, analysis: Path, results: Path, paths: dict, reading: C
     """Each link's review with where it is written, `(LinkReview, (file, line, col))`: the
     answer kept by the last run (`litrec.cache.linkmemo`) when nothing it depends on changed
     (`links_key`), else worked out (and kept); or why the review file cannot be read."""
-    from litrec.analyses.memo import data_now
+    from litrec.analyses import data_now
     from litrec.cache import linkmemo
     from litrec.verdicts.suspect import LinkReview, judge_links, read_reviews, reviews_path
 
@@ -165,7 +164,7 @@ def _links(records: Path, analysis: Path, results: Path, paths: dict, reading: C
     stored, problem = read_reviews(reviews_path(records))
     if problem is not None:
         return problem
-    from litrec.util.yamlsafe import LazyRoot, locate
+    from litrec.util import LazyRoot, locate
 
     got = reading()
     roots: dict[str, LazyRoot] = {}
@@ -194,7 +193,7 @@ def links_key(records: Path, analysis: Path, results: Path) -> str | None:
     file that cannot be read)."""
     import hashlib
 
-    from litrec.analyses.memo import memo_key
+    from litrec.analyses import memo_key
     from litrec.verdicts.suspect import reviews_path
 
     try:

@@ -26,7 +26,7 @@ from litrec.verdicts.claims import (
 )
 
 if TYPE_CHECKING:
-    from litrec.records.project import Project
+    from litrec.records import Project
 
 
 def headline_profile(records: Path, analysis: Path | None, results: Path) -> str:
@@ -38,8 +38,8 @@ def headline_profile(records: Path, analysis: Path | None, results: Path) -> str
 def judged_project(records: Path, analysis: Path | None, results: Path, profile: str) -> Project:
     """The valid project whose claims are judged at `profile` (`InvalidRecords` when a record
     is invalid, `ProfileError` for a profile no analysis defines and no result has)."""
-    from litrec.records.load import load_valid_project
-    from litrec.results.state import check_profile
+    from litrec.records import load_valid_project
+    from litrec.results import check_profile
 
     proj = load_valid_project(records, analysis)
     check_profile(proj.registry, results, profile)
@@ -122,7 +122,7 @@ def bad_signatures(statuses: list[ClaimStatus], results: Path, profile: str,
                    require_signed: bool = False) -> list[str]:
     """A located line for each result whose signature does not verify (and, with
     `require_signed`, for each result that has none: a deleted `.sig` is not a pass)."""
-    from litrec.results.store import result_path
+    from litrec.results import result_path
 
     out = []
     for name, p in sorted(by_result(statuses).items()):

@@ -33,11 +33,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from litrec.util.canonical import canonical_digest, canonical_json
+from litrec.util import canonical_digest, canonical_json
 from litrec.verdicts.reading import Reading, project_reading
 
 if TYPE_CHECKING:
-    from litrec.records.project import Project
+    from litrec.records import Project
 
 REVIEWS = "reviews.yaml"
 HEADER = ("# Written by litrec (the project's first `litrec validate`, then `litrec review ID`):\n"
@@ -127,7 +127,7 @@ def read_reviews(path: Path) -> tuple[dict[str, dict[str, dict]], str | None]:
         return {}, None
     except OSError as exc:
         return {}, f"cannot read {path}: {exc.strerror}"
-    from litrec.util.yamlsafe import YamlProblem, load_bytes  # PyYAML: only with a review file
+    from litrec.util import YamlProblem, load_bytes  # PyYAML: only with a review file
 
     try:
         data = load_bytes(raw).data
@@ -199,7 +199,7 @@ def review(proj: Project, results_dir: Path, record_ids: list[str],
 
 def write_reviews(path: Path, reading: Reading, record_ids: list[str]) -> tuple[Path, dict[str, int]]:
     """`review` of what `reading` says, into the review file `path`."""
-    from litrec.util.atomic import replace_file
+    from litrec.util import replace_file
 
     reviews, problem = read_reviews(path)
     if problem is not None:
@@ -269,8 +269,8 @@ def review_records(records_dir: Path, analysis_dir: Path | None, results_dir: Pa
     (`UsageError` for an id that is no record, with the closest one)."""
     import difflib
 
-    from litrec.records.load import load_valid_project
-    from litrec.util.errors import UsageError
+    from litrec.records import load_valid_project
+    from litrec.util import UsageError
 
     proj = load_valid_project(records_dir, analysis_dir)
     for rid in record_ids:

@@ -1,0 +1,14 @@
+"""Types of `litrec.export`'s face (`OFFERS` in `__init__.py`), for type checkers."""
+
+from litrec.export.document import (
+    draw_graph as draw_graph,
+    graph_document as graph_document,
+    graph_export as graph_export,
+    to_mermaid as to_mermaid,
+)
+from litrec.export.tex import (
+    tex_export as tex_export,
+)
+
+OFFERS: dict[str, tuple[str, ...]]
+__all__: list[str]

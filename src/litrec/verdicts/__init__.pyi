@@ -1,0 +1,54 @@
+"""Types of `litrec.verdicts`'s face (`OFFERS` in `__init__.py`), for type checkers."""
+
+from litrec.verdicts.claims import (
+    claim_statuses as claim_statuses,
+    ClaimStatus as ClaimStatus,
+    EXTENSION as EXTENSION,
+    headline as headline,
+    project_scales as project_scales,
+    result_problems as result_problems,
+    scales_of as scales_of,
+    VERDICTS as VERDICTS,
+    with_scales as with_scales,
+)
+from litrec.verdicts.diff import (
+    compare as compare,
+    notes as notes,
+)
+from litrec.verdicts.judge import (
+    get_metric as get_metric,
+    leaning as leaning,
+    Outcome as Outcome,
+)
+from litrec.verdicts.registration import (
+    Registrations as Registrations,
+)
+from litrec.verdicts.report import (
+    validation_report as validation_report,
+)
+from litrec.verdicts.rows import (
+    claim_rows as claim_rows,
+)
+from litrec.verdicts.status import (
+    by_result as by_result,
+    headline_profile as headline_profile,
+    judged_project as judged_project,
+    on_other_machine as on_other_machine,
+)
+from litrec.verdicts.stored import (
+    expectation_record as expectation_record,
+    judged_in as judged_in,
+)
+from litrec.verdicts.suspect import (
+    link_reviews as link_reviews,
+    review_records as review_records,
+    suspects as suspects,
+)
+from litrec.verdicts.words import (
+    mark as mark,
+    STYLE as STYLE,
+    word as word,
+)
+
+OFFERS: dict[str, tuple[str, ...]]
+__all__: list[str]
