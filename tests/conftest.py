@@ -10,6 +10,9 @@ Two kinds of test read records:
   tested, every record gets a page). They read PROJECT, the repository unless
   the environment variable LITREC_TEST_PROJECT names another project's root, and
   derive what they expect from the files they find there.
+
+Builders of small projects and results that tests share live in tests/support (not test
+modules); `mini` here writes the smallest whole project with a real analysis.
 """
 
 from __future__ import annotations
@@ -78,6 +81,15 @@ def project(tmp_path, monkeypatch) -> Path:
     root = copy_project(tmp_path / "project")
     monkeypatch.chdir(root)
     return root
+
+
+@pytest.fixture
+def mini(tmp_path) -> Path:
+    """A small valid project in `tmp_path/project` (`tests.support.mini`): a paper with one checked
+    claim, a note that uses it, a NumPy-only analysis."""
+    from tests.support.mini import write_mini
+
+    return write_mini(tmp_path / "project")
 
 
 @pytest.fixture

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -26,7 +25,8 @@ import yaml
 
 from litrec.records.load import load_project
 from litrec.records.newrecord import next_id
-from tests.conftest import PROJECT, REPO
+from tests.conftest import REPO
+from tests.support.new_paper import project_copy
 
 NAME = "lln-uniform-mean"  # the new analysis; its module is analysis/lln_uniform_mean.py
 MODULE = NAME.replace("-", "_")
@@ -73,17 +73,6 @@ def test_quick_profile_mean_is_a_half():
     r = m.run(m.PROFILES["quick"])["metrics"]
     assert abs(r["mean"] - 0.5) < 0.02 and r["n"] == 4_000 and r["in_range"]
 '''
-
-
-def _copy(dest: Path) -> Path:
-    """The project's records, analyses, results, schemas, site pages and analysis tests."""
-    junk = shutil.ignore_patterns("__pycache__", "*.pyc", "quick", "quick.json", "*.error.log")
-    for rel in ("records", "analysis", "results", "schema", "site", "tests/analyses"):
-        if (PROJECT / rel).is_dir():
-            shutil.copytree(PROJECT / rel, dest / rel, ignore=junk)
-    if (PROJECT / "mkdocs.yml").is_file():
-        shutil.copy(PROJECT / "mkdocs.yml", dest / "mkdocs.yml")
-    return dest
 
 
 def _write(path: Path, text: str) -> None:
@@ -163,7 +152,7 @@ def add_a_paper(root: Path) -> dict[str, str]:
 
 @pytest.mark.slow
 def test_a_new_paper_with_its_analysis_passes_every_project_check(tmp_path, monkeypatch, cli):
-    root = _copy(tmp_path / "project")
+    root = project_copy(tmp_path / "project")
     new = add_a_paper(root)
     claim = f"{new['paper']}#F1"
     monkeypatch.chdir(root)  # validate and status run in this process; they import no analysis

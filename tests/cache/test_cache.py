@@ -26,7 +26,8 @@ import pytest
 from litrec.cache import Slot, historymemo, named, sourcefacts, vcache
 from litrec.cache import slots as cache
 from tests.conftest import copy_project
-from tests.hardening.conftest import ANALYSIS, NOTE, PAPER, write
+from tests.support.files import write
+from tests.support.mini import ANALYSIS, NOTE, PAPER
 
 
 @dataclasses.dataclass(frozen=True)

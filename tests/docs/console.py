@@ -47,7 +47,7 @@ def fixture_project(dest: Path) -> Path:
 
 def sweep_project(dest: Path) -> Path:
     """The toy project of tests/sweep: one analysis that sweeps three seeds (numpy only)."""
-    from tests.sweep.conftest import LIT, write_toy
+    from tests.support.sweep_toy import LIT, write_toy
 
     (dest / "analysis").mkdir(parents=True)
     (dest / "analysis" / "__init__.py").write_text("")

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
-from tests.test_add_a_paper import _copy
+from tests.support.new_paper import project_copy
 
 PAGE = REPO / "site" / "add-a-paper.md"
 FENCE = re.compile(r'^```(\w+)(?: title="([^"]+)")?\n(.*?)^```$', re.M | re.S)
@@ -91,7 +91,7 @@ def _run(cmd: str, root: Path) -> subprocess.CompletedProcess:
 
 @pytest.mark.slow  # a site build and the analysis's test (with JAX set up by tests/analyses) in a copy
 def test_every_command_of_the_page_runs_as_shown(tmp_path):
-    root = _copy(tmp_path / "project")
+    root = project_copy(tmp_path / "project")
     for rid in ("DOI-10.1002_rsa.10073", "NOTE-901", "ANTH-LIT-901"):
         assert not list((root / "records").rglob(f"{rid}.yaml")), \
             f"{rid} exists in the project: give the page another id"

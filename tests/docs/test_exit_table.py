@@ -10,8 +10,7 @@ import re
 import pytest
 
 from tests.conftest import REPO
-from tests.verdicts.test_status_width import _result
-from tests.verdicts.test_suspect import GOOD
+from tests.support.results import GOOD, sealed_result
 
 ROWS = {
     "`export bibtex`": ("the entries were written", "an id names no record, names an invalid "
@@ -66,7 +65,7 @@ def test_export_bibtex_row(project, cli):
 @pytest.mark.parametrize("fmt", ["json", "tex"])
 def test_export_json_and_tex_row(project, cli, fmt):
     out = project / f"out.{fmt}"
-    _result(project, "single-layer-lsa", [GOOD, {**GOOD, "loss_trained": 0.2001}])
+    sealed_result(project, "single-layer-lsa", [GOOD, {**GOOD, "loss_trained": 0.2001}])
     assert cli("export", fmt, "--out", out)[0] == 0 and out.exists()
     out.unlink()
     code, _, err = cli("export", fmt, "--require-signed", "--out", out)  # a missing signature

@@ -221,7 +221,7 @@ def test_the_validation_example_is_what_validate_prints(tmp_path):
 @pytest.mark.slow  # runs a sweep on worker processes
 def test_scale_outs_failure_example_is_what_run_prints(tmp_path):
     """The failed point's message on scale-out.md: the toy sweep with seed 1 raising prints it."""
-    from tests.sweep.conftest import write_toy
+    from tests.support.sweep_toy import write_toy
 
     root = console.sweep_project(tmp_path / "project")
     write_toy(root, fail_seed=1)

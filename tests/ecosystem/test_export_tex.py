@@ -29,8 +29,7 @@ from litrec.export.tex import (
 )
 from litrec.verdicts.claims import ClaimStatus
 from tests.conftest import REPO
-from tests.verdicts.test_status_width import _result
-from tests.verdicts.test_suspect import GOOD
+from tests.support.results import GOOD, sealed_result
 
 MANUSCRIPT = REPO / "docs-examples" / "manuscript" / "paper.tex"
 PAGE = REPO / "site" / "manuscript.md"
@@ -138,9 +137,9 @@ def _result_at(project, name: str, metrics: list[dict], profile: str) -> None:
 
 @pytest.fixture
 def numbers(project, cli):
-    _result(project, "single-layer-lsa", [GOOD, {**GOOD, "loss_trained": 0.2001},
+    sealed_result(project, "single-layer-lsa", [GOOD, {**GOOD, "loss_trained": 0.2001},
                                           {**GOOD, "loss_trained": 0.2002}])
-    _result(project, "conditioning-vs-parameters", {
+    sealed_result(project, "conditioning-vs-parameters", {
         "params_unchanged": True, "max_abs_pred_error": 0.0, "max_abs_dW_error": 0.0,
         "implied_model_distance": 1.0, "min_cross_distance": 1.0})
     out = project / "litrec-numbers.tex"
@@ -228,7 +227,7 @@ def _export_refuses(cli, project, *args) -> list[str]:
 def test_a_modified_result_writes_no_macros_and_says_what_status_says(project, cli):
     """A manuscript never prints `modified` as a claim's verdict: the export refuses, in the
     words `litrec status` uses, located."""
-    _result(project, "single-layer-lsa", [GOOD, {**GOOD, "loss_trained": 0.2001}])
+    sealed_result(project, "single-layer-lsa", [GOOD, {**GOOD, "loss_trained": 0.2001}])
     path = project / "results" / "single-layer-lsa" / "paper.json"
     path.write_text(path.read_text(encoding="utf-8").replace('"loss_gd": 0.2', '"loss_gd": 0.3', 1),
                     encoding="utf-8")  # edited by hand: the seal no longer matches
@@ -237,7 +236,7 @@ def test_a_modified_result_writes_no_macros_and_says_what_status_says(project, c
 
 
 def test_a_bad_or_required_signature_writes_no_macros(project, cli):
-    _result(project, "single-layer-lsa", [GOOD, {**GOOD, "loss_trained": 0.2001}])
+    sealed_result(project, "single-layer-lsa", [GOOD, {**GOOD, "loss_trained": 0.2001}])
     out = project / "litrec-numbers.tex"
     assert cli("export", "tex", "--out", out)[0] == 0  # unsigned: passes, as status does
     out.unlink()
@@ -252,7 +251,7 @@ def test_a_bad_or_required_signature_writes_no_macros(project, cli):
 
 
 def test_json_export_exits_1_for_a_bad_signature_too(project, cli):
-    _result(project, "single-layer-lsa", [GOOD, {**GOOD, "loss_trained": 0.2001}])
+    sealed_result(project, "single-layer-lsa", [GOOD, {**GOOD, "loss_trained": 0.2001}])
     (project / "results" / "single-layer-lsa" / "paper.json.sig").write_text("x\n", encoding="utf-8")
     code, out, err = cli("export", "json")
     assert code == 1 and json.loads(out)["format"] == "litrec-graph"

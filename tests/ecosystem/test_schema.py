@@ -35,40 +35,16 @@ from pydantic import Field, ValidationError
 
 from litrec.records import model as m
 from litrec.records.discover import find_record_files
-from litrec.records.kinds import ID_RE, KINDS
+from litrec.records.kinds import KINDS
 from litrec.records.locators import Locator, Where
 from litrec.records.schema import LitrecJsonSchema, schema_filename, schema_for, schema_text
 from litrec.util.yamlsafe import load_bytes
 from tests.conftest import FIXTURES
+from tests.support.schema import VALIDATORS, as_json, pydantic_valid
 
 from .conftest import ROOT
 
 SCHEMA_DIR = ROOT / "schema"
-COMMENT = "# yaml-language-server: $schema="
-VALIDATORS = {
-    kind: jsonschema.Draft202012Validator(schema_for(kind), format_checker=jsonschema.FormatChecker())
-    for kind in KINDS
-}
-
-
-def as_json(value: Any) -> Any:
-    """The value as an editor sees it (JSON data model): dates are strings."""
-    if isinstance(value, dict):
-        return {str(k): as_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [as_json(v) for v in value]
-    if isinstance(value, (dt.date, dt.datetime)):
-        return value.isoformat()
-    return value
-
-
-def pydantic_valid(kind: str, data: dict) -> bool:
-    """What `litrec validate` says of one record on its own: the model and the id pattern."""
-    try:
-        rec = m.MODELS[kind].model_validate(data)
-    except ValidationError:
-        return False
-    return bool(ID_RE[kind].match(rec.id))
 
 
 def schema_valid(kind: str, data: dict) -> bool:

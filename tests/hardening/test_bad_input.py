@@ -21,7 +21,7 @@ from litrec.analyses.inputs import result_inputs as fingerprint
 from litrec.records.load import load_project
 from litrec.results.seal import seal
 from litrec.results.store import write_result
-from tests.hardening.conftest import snapshot, write
+from tests.support.files import snapshot, write
 
 REPO = Path(__file__).resolve().parents[2]
 PAPER_FILE = "records/literature/ARXIV-0000.00001.yaml"

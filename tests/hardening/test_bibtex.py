@@ -14,7 +14,7 @@ from litrec.bibtex.source import decode_source
 from litrec.util.errors import EncodingProblem
 from litrec.util.safetext import safe_text, strip_unsafe
 from litrec.util.yamlsafe import load_bytes
-from tests.hardening.conftest import snapshot, write
+from tests.support.files import snapshot, write
 
 ENTRY = "@misc{{k{n},\n  title = {{{title}}},\n  author = {{{author}}},\n  eprint = {{2401.0000{n}}}\n}}\n"
 # What a hostile field can hold: colours, a screen clear, a carriage return, a backspace,

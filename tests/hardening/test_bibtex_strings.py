@@ -9,7 +9,7 @@ the entries are read with the first.
 from __future__ import annotations
 
 from litrec.bibtex.read import read_bibtex
-from tests.hardening.conftest import write
+from tests.support.files import write
 
 TWICE = """@string{jmlr = "JMLR"}
 @misc{first, title = {First}, eprint = {2401.00011}}

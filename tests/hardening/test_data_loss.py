@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.hardening.conftest import snapshot, write
+from tests.support.files import snapshot, write
 
 # The mini project's analysis, made to draw a figure that carries the run's token
 # (TOY_TOKEN), to note when it starts (TOY_STARTED) and to take a moment (TOY_SLEEP).

@@ -18,11 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.hardening.conftest import write
-from tests.hardening.test_inputs import CLAIM, PLAIN, _answer, _project, _status, three_ways
+from tests.support.answers import CLAIM, project_with, run_answer, status_both_ways, three_ways
+from tests.support.files import write
+from tests.support.toy import analysis
 
-USES = PLAIN.replace('return {"metrics": {"total": 10.0}}',
-                     'import toypkg\n    return {"metrics": {"total": float(toypkg.TOTAL)}}')
+USES = analysis(doc="The total its package says.",
+                body='import toypkg\nreturn {"metrics": {"total": float(toypkg.TOTAL)}}')
 
 
 def _install(site: Path, name: str, version: str, requires: tuple[str, ...] = (),
@@ -51,15 +52,15 @@ def _stored(root: Path) -> dict:
 
 @pytest.mark.slow  # as test_inputs's upgrade of an imported package; the editable case below runs always
 def test_a_dependency_upgraded_makes_results_stale(tmp_path, litrec):
-    root = _project(tmp_path / "p", USES)
+    root = project_with(tmp_path / "p", USES)
     site = root / ".venv/lib/site-packages"
     _install(site, "toypkg", "1.0", requires=("toydep>=1",))
     _install(site, "toydep", "1.0")
     env = lambda copy: {"PYTHONPATH": str(copy / ".venv/lib/site-packages")}  # noqa: E731
-    _, verdicts = _answer(litrec, root, env=env(root))
+    _, verdicts = run_answer(litrec, root, env=env(root))
     assert verdicts[CLAIM][0] == "reproduced"
     assert (_stored(root)["versions"], _stored(root)["dependencies"]) == ({"toypkg": "1.0"}, {"toydep": "1.0"})
-    assert _answer(litrec, root, env=env(root))[0]["ran"] == []  # kept as a no-op answer
+    assert run_answer(litrec, root, env=env(root))[0]["ran"] == []  # kept as a no-op answer
     _install(site, "toydep", "2.0")
     status = litrec("status", "--profile", "quick", cwd=root, env=env(root))
     assert "dependencies changed: toydep 1.0 -> 2.0" in status.text
@@ -72,16 +73,16 @@ def test_a_dependency_upgraded_makes_results_stale(tmp_path, litrec):
 def test_an_edit_to_an_editable_dependency_makes_results_stale(tmp_path, litrec):
     """An editable install keeps its version while its source changes: the result records the
     SHA-256 of that source (`editable sha256:`), and an edit of the same size is seen."""
-    root = _project(tmp_path / "p", USES)
+    root = project_with(tmp_path / "p", USES)
     site, source = root / ".venv/lib/site-packages", tmp_path / "toydep-checkout"
     _install(site, "toypkg", "1.0", requires=("toydep",))
     _install(site, "toydep", "0.1.dev0", editable=source)
     env = lambda copy: {"PYTHONPATH": f"{copy / '.venv/lib/site-packages'}:{source}"}  # noqa: E731
-    _, verdicts = _answer(litrec, root, env=env(root))
+    _, verdicts = run_answer(litrec, root, env=env(root))
     assert verdicts[CLAIM][0] == "reproduced"
     was = _stored(root)["dependencies"]["toydep"]
     assert was.startswith("editable sha256:") and len(was) == len("editable sha256:") + 64
-    assert _answer(litrec, root, env=env(root))[0]["ran"] == []  # kept as a no-op answer
+    assert run_answer(litrec, root, env=env(root))[0]["ran"] == []  # kept as a no-op answer
     assert _status_with(litrec, root, env(root))[CLAIM] == "reproduced"
     (source / "toydep/__init__.py").write_text("ONE = 2\n", encoding="utf-8")  # same size, same version
     status = litrec("status", "--profile", "quick", cwd=root, env=env(root))
@@ -89,15 +90,15 @@ def test_an_edit_to_an_editable_dependency_makes_results_stale(tmp_path, litrec)
     assert _status_with(litrec, root, env(root))[CLAIM] == "stale"
     verdicts, ran = three_ways(litrec, root, tmp_path, env=env)
     assert ran == ["toy"] and verdicts[CLAIM][0] == "reproduced"
-    _answer(litrec, root, env=env(root))
+    run_answer(litrec, root, env=env(root))
     now = _stored(root)["dependencies"]["toydep"]
     assert now.startswith("editable sha256:") and now != was
 
 
 def _status_with(litrec, root: Path, packages: dict) -> dict[str, str]:
     """`status --format json` with caches on, asserted equal to it with every cache off
-    (`_status` of test_inputs), the packages' PYTHONPATH set for both."""
+    (`tests.support.answers.status_both_ways`), the packages' PYTHONPATH set for both."""
     def run(*args, env=None, **kw):
         return litrec(*args, env={**packages, **(env or {})}, **kw)
 
-    return _status(run, root)
+    return status_both_ways(run, root)

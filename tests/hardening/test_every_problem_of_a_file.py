@@ -3,7 +3,7 @@ date, a number too long) is one located error among the file's others, never the
 
 from __future__ import annotations
 
-from tests.hardening.conftest import write
+from tests.support.files import write
 
 ADR = "records/decisions/ADR-001.yaml"
 

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from litrec.records.load import load_project
-from tests.hardening.conftest import ANALYSIS, NOTE, PAPER
+from tests.support.mini import ANALYSIS, NOTE, PAPER
 
 DECISION = "id: ADR-001\nkind: decision\ntitle: t\nstatus: accepted\ndate: 2026-01-02\n"
 SEEDS = {

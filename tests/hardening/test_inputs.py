@@ -17,7 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.hardening.conftest import PAPER, write
+from tests.support.answers import CLAIM, PLAIN, project_with, run_answer, status_both_ways, three_ways
+from tests.support.files import write
+from tests.support.toy import analysis
 
 COUNTING = '''
 """Counts the lines of a data file it declares."""
@@ -60,68 +62,16 @@ def run(config, progress=None):
     return {"metrics": {"total": float(helper.TOTAL)}}
 '''
 
-PLAIN = '''
-"""The total its source says."""
-from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
-class Config:
-    n: int = 1
-
-
-PROFILES = {"quick": Config(), "paper": Config()}
-
-
-def run(config, progress=None):
-    return {"metrics": {"total": 10.0}}
-'''
-
-
-def _project(root: Path, analysis: str) -> Path:
-    write(root, "analysis/__init__.py", "")
-    write(root, "analysis/toy.py", analysis)
-    write(root, "analysis/registry.yaml", "toy:\n  module: toy\n  title: Toy\n")
-    write(root, "records/literature/ARXIV-0000.00001.yaml", PAPER)
-    return root
-
-
-def _answer(litrec, root: Path, *args, env=None):
-    done = litrec("run", "--profile", "quick", "--format", "json", *args, cwd=root, env=env)
-    assert "Traceback" not in done.err, done.err
-    try:
-        doc = json.loads(done.out)
-    except ValueError:
-        raise AssertionError(f"not JSON on stdout: {done.out!r}\n{done.err}") from None
-    return doc, {c["claim"]: (c["verdict"], c.get("measured")) for c in doc["claims"]}
-
-
-def three_ways(litrec, root: Path, tmp_path: Path, env=lambda copy: {}):
-    """The verdicts of `run`, `LITREC_NO_CACHE=1 run` and `run --force`, each on a copy of
-    the project; asserted equal, and returned (with what the cached run ran)."""
-    got = {}
-    ran = None
-    for how, args, extra in (("cached", (), {}), ("no cache", (), {"LITREC_NO_CACHE": "1"}),
-                             ("force", ("--force",), {})):
-        copy = tmp_path / f"copy-{how.replace(' ', '-')}"
-        shutil.rmtree(copy, ignore_errors=True)
-        shutil.copytree(root, copy, symlinks=True)
-        doc, got[how] = _answer(litrec, copy, *args, env={**env(copy), **extra})
-        if how == "cached":
-            ran = doc["ran"]
-    assert got["cached"] == got["no cache"] == got["force"], got
-    return got["cached"], ran
-
-
-CLAIM = "ARXIV-0000.00001#F1"
 
 
 def test_a_declared_data_file_that_changes_makes_the_result_stale(tmp_path, litrec):
-    root = _project(tmp_path / "p", COUNTING)
+    root = project_with(tmp_path / "p", COUNTING)
     write(root, "analysis/data/a.txt", "1 2 3 4 5 6 7 8 9 10\n")
-    _, verdicts = _answer(litrec, root)
+    _, verdicts = run_answer(litrec, root)
     assert verdicts[CLAIM] == ("reproduced", {"total": 10.0})
-    _answer(litrec, root)  # a no-op run: its answer is kept
+    run_answer(litrec, root)  # a no-op run: its answer is kept
     (root / "analysis/data/a.txt").write_text("1 2 3 4 5 6 7 8 9\n")  # now 9 < 10
     verdicts, ran = three_ways(litrec, root, tmp_path)
     assert ran == ["toy"] and verdicts[CLAIM] == ("not reproduced", {"total": 9.0})
@@ -129,11 +79,11 @@ def test_a_declared_data_file_that_changes_makes_the_result_stale(tmp_path, litr
 
 @pytest.mark.slow
 def test_a_new_file_matching_a_declared_glob_makes_the_result_stale(tmp_path, litrec):
-    root = _project(tmp_path / "p", COUNTING)
+    root = project_with(tmp_path / "p", COUNTING)
     write(root, "analysis/data/a.txt", "1 2 3 4 5 6 7 8 9\n")
-    _, verdicts = _answer(litrec, root)
+    _, verdicts = run_answer(litrec, root)
     assert verdicts[CLAIM][0] == "not reproduced"
-    _answer(litrec, root)
+    run_answer(litrec, root)
     write(root, "analysis/data/b.txt", "x\n")
     verdicts, ran = three_ways(litrec, root, tmp_path)
     assert ran == ["toy"] and verdicts[CLAIM] == ("reproduced", {"total": 10.0})
@@ -141,11 +91,11 @@ def test_a_new_file_matching_a_declared_glob_makes_the_result_stale(tmp_path, li
 
 @pytest.mark.slow
 def test_a_helper_loaded_by_name_is_an_input(tmp_path, litrec):
-    root = _project(tmp_path / "p", BY_NAME)
+    root = project_with(tmp_path / "p", BY_NAME)
     write(root, "analysis/helper.py", "TOTAL = 10\n")
-    _, verdicts = _answer(litrec, root)
+    _, verdicts = run_answer(litrec, root)
     assert verdicts[CLAIM][0] == "reproduced"
-    _answer(litrec, root)
+    run_answer(litrec, root)
     write(root, "analysis/helper.py", "TOTAL = 9\n")
     verdicts, ran = three_ways(litrec, root, tmp_path)
     assert ran == ["toy"] and verdicts[CLAIM] == ("not reproduced", {"total": 9.0})
@@ -155,7 +105,7 @@ def test_a_helper_loaded_by_name_is_an_input(tmp_path, litrec):
 def test_a_module_loaded_by_a_computed_name_is_refused_with_its_line(tmp_path, litrec):
     computed = BY_NAME.replace('importlib.import_module("analysis.helper")',
                                'importlib.import_module("analysis." + "helper")')
-    root = _project(tmp_path / "p", computed)
+    root = project_with(tmp_path / "p", computed)
     write(root, "analysis/helper.py", "TOTAL = 10\n")
     done = litrec("validate", cwd=root)
     assert done.code == 1 and "Traceback" not in done.text
@@ -169,7 +119,7 @@ def test_a_module_loaded_by_a_computed_name_is_refused_with_its_line(tmp_path, l
                                                     'from dataclasses import dataclass\n\n'
                                                     'IMPORTS = ("analysis.helper",)\n', 1))
     assert litrec("validate", cwd=root).code == 0
-    _, verdicts = _answer(litrec, root)
+    _, verdicts = run_answer(litrec, root)
     assert verdicts[CLAIM][0] == "reproduced"
     write(root, "analysis/helper.py", "TOTAL = 9\n")
     verdicts, _ = three_ways(litrec, root, tmp_path)
@@ -177,7 +127,7 @@ def test_a_module_loaded_by_a_computed_name_is_refused_with_its_line(tmp_path, l
 
 
 def test_a_declared_data_file_that_is_missing_or_outside_is_refused(tmp_path, litrec):
-    root = _project(tmp_path / "p", COUNTING.replace('"analysis/data/*.txt"', '"../secret.txt"'))
+    root = project_with(tmp_path / "p", COUNTING.replace('"analysis/data/*.txt"', '"../secret.txt"'))
     done = litrec("run", "--profile", "quick", cwd=root)
     assert done.code == 1 and "Traceback" not in done.text
     assert "DATA entry '../secret.txt' must be a path or glob relative to the project" in done.text
@@ -187,9 +137,9 @@ def test_a_declared_data_file_that_is_missing_or_outside_is_refused(tmp_path, li
 
 
 def test_an_edit_that_keeps_size_and_mtime_is_run_not_the_old_bytecode(tmp_path, litrec):
-    root = _project(tmp_path / "p", PLAIN)
+    root = project_with(tmp_path / "p", PLAIN)
     source = root / "analysis/toy.py"
-    _, verdicts = _answer(litrec, root)
+    _, verdicts = run_answer(litrec, root)
     assert verdicts[CLAIM] == ("reproduced", {"total": 10.0})
     py_compile.compile(str(source), cfile=str(root / "analysis/__pycache__/toy.cpython-"
                                               f"{''.join(map(str, __import__('sys').version_info[:2]))}.pyc"))
@@ -215,15 +165,15 @@ def _venv_package(root: Path, version: str) -> Path:
 
 @pytest.mark.slow
 def test_a_package_upgraded_in_the_projects_venv_makes_results_stale(tmp_path, litrec):
-    uses = PLAIN.replace('return {"metrics": {"total": 10.0}}',
-                         'import toypkg\n    return {"metrics": {"total": float(toypkg.TOTAL)}}')
-    root = _project(tmp_path / "p", uses)
+    uses = analysis(doc="The total its package says.",
+                    body='import toypkg\nreturn {"metrics": {"total": float(toypkg.TOTAL)}}')
+    root = project_with(tmp_path / "p", uses)
     _venv_package(root, "1.0")
     env = lambda copy: {"PYTHONPATH": str(copy / ".venv/lib/site-packages")}  # noqa: E731
-    _, verdicts = _answer(litrec, root, env=env(root))
+    _, verdicts = run_answer(litrec, root, env=env(root))
     assert verdicts[CLAIM][0] == "reproduced"
     assert json.loads((root / "results/toy/quick.json").read_text())["versions"] == {"toypkg": "1.0"}
-    _answer(litrec, root, env=env(root))  # kept as a no-op answer
+    run_answer(litrec, root, env=env(root))  # kept as a no-op answer
     _venv_package(root, "2.0")
     status = litrec("status", "--profile", "quick", cwd=root, env=env(root))
     assert "versions changed: toypkg 1.0 -> 2.0" in status.text
@@ -239,11 +189,11 @@ def test_a_package_upgraded_in_the_projects_venv_makes_results_stale(tmp_path, l
     pytest.param("XLA_FLAGS", "--xla_cpu_x=1", marks=pytest.mark.slow),
     pytest.param("JAX_ENABLE_X64", "1", marks=pytest.mark.slow)])
 def test_a_numerics_variable_makes_results_stale(tmp_path, litrec, name, value):
-    root = _project(tmp_path / "p", PLAIN)
-    _answer(litrec, root)
+    root = project_with(tmp_path / "p", PLAIN)
+    run_answer(litrec, root)
     status = litrec("status", "--profile", "quick", cwd=root, env={name: value})
     assert f"numerics environment changed: {name} (unset) -> {value}" in status.text
-    doc, _ = _answer(litrec, root, env={name: value})
+    doc, _ = run_answer(litrec, root, env={name: value})
     assert doc["ran"] == ["toy"]
     assert json.loads((root / "results/toy/quick.json").read_text())["inputs"]["env"] == {name: value}
 
@@ -254,8 +204,8 @@ def test_a_numerics_variable_makes_results_stale(tmp_path, litrec, name, value):
     pytest.param("XLA_PYTHON_CLIENT_MEM_FRACTION", ".5", marks=pytest.mark.slow),  # device memory
     pytest.param("LITREC_TOY_UNRELATED", "1", marks=pytest.mark.slow)])
 def test_a_variable_that_cannot_change_numbers_leaves_results_current(tmp_path, litrec, name, value):
-    root = _project(tmp_path / "p", PLAIN)
-    _answer(litrec, root)
+    root = project_with(tmp_path / "p", PLAIN)
+    run_answer(litrec, root)
     status = litrec("status", "--profile", "quick", "--check-current", cwd=root, env={name: value})
     assert status.code == 0, status.text
 
@@ -273,8 +223,8 @@ def test_the_numerics_variables_are_named_by_prefix():
 
 
 def test_a_result_that_records_no_inputs_is_stale_and_says_why(tmp_path, litrec):
-    root = _project(tmp_path / "p", PLAIN)
-    _answer(litrec, root)
+    root = project_with(tmp_path / "p", PLAIN)
+    run_answer(litrec, root)
     path = root / "results/toy/quick.json"
     result = json.loads(path.read_text())
     del result["inputs"]
@@ -285,14 +235,14 @@ def test_a_result_that_records_no_inputs_is_stale_and_says_why(tmp_path, litrec)
                                      if k not in ("content_hash", "figure_hashes")}, figures)))
     status = litrec("status", "--profile", "quick", cwd=root)
     assert "stale" in status.text and "records no data files, numerics environment" in status.text
-    doc, _ = _answer(litrec, root)
+    doc, _ = run_answer(litrec, root)
     assert doc["ran"] == ["toy"]
 
 
 def test_a_data_file_changed_while_the_analysis_runs_stores_nothing(tmp_path, litrec):
     editing = COUNTING.replace('    return {"metrics"', '    (folder / "a.txt").write_text("1\\n")\n'
                                '    return {"metrics"')
-    root = _project(tmp_path / "p", editing)
+    root = project_with(tmp_path / "p", editing)
     write(root, "analysis/data/a.txt", "1 2 3 4 5 6 7 8 9 10\n")
     done = litrec("run", "--profile", "quick", cwd=root)
     assert done.code == 1 and "Traceback" not in done.text
@@ -304,7 +254,7 @@ def test_the_run_memo_is_kept_only_when_the_inputs_did_not_change_during_the_run
     from litrec.analyses.memo import memo_key
     from litrec.cache import runmemo
 
-    root = _project(tmp_path / "p", PLAIN)
+    root = project_with(tmp_path / "p", PLAIN)
     records, answer = root / "records", runmemo.Answer([], [], [], {})
     key = memo_key(records, root / "analysis", root / "results", "quick", [])
     runmemo.keep(records, "quick", key, answer, again=lambda: "another key")
@@ -313,18 +263,9 @@ def test_the_run_memo_is_kept_only_when_the_inputs_did_not_change_during_the_run
     assert runmemo.recall(records, "quick", key, lambda patterns: {}) == answer
 
 
-USES_HELPER = PLAIN.replace('return {"metrics": {"total": 10.0}}',
-                            'from analysis.helper import TOTAL\n'
-                            '    return {"metrics": {"total": float(TOTAL)}}')
+USES_HELPER = analysis(doc="The total its helper says.",
+                       body='from analysis.helper import TOTAL\nreturn {"metrics": {"total": float(TOTAL)}}')
 A, B = "TOTAL = 10\n", "TOTAL =  9\n"  # the same size: B is seen by its bytes only
-
-
-def _status(litrec, root: Path):
-    """`status` with caches on, asserted equal to it with every cache off."""
-    got = [litrec("status", "--profile", "quick", "--format", "json", cwd=root, env=env)
-           for env in ({}, {"LITREC_NO_CACHE": "1"})]
-    assert got[0].out == got[1].out and got[0].code == got[1].code, got
-    return {c["claim"]: c["verdict"] for c in json.loads(got[0].out)}
 
 
 @pytest.mark.parametrize("at_b, times", [
@@ -336,27 +277,27 @@ def test_a_helper_edited_a_b_a_is_answered_for_a(tmp_path, litrec, at_b, times):
     """A -> B -> A on an analysis helper: at every step `status` and `run` with caches on say
     what they say with every cache off and with `--force`; back at A, A's answer, never B's,
     and no rerun while A's result is still the one stored."""
-    root = _project(tmp_path / "p", USES_HELPER)
+    root = project_with(tmp_path / "p", USES_HELPER)
     helper = write(root, "analysis/helper.py", A)
     first = helper.stat()
-    _, verdicts = _answer(litrec, root)
+    _, verdicts = run_answer(litrec, root)
     assert verdicts[CLAIM] == ("reproduced", {"total": 10.0})
-    assert _answer(litrec, root)[0]["ran"] == []  # a no-op: its answer is kept
+    assert run_answer(litrec, root)[0]["ran"] == []  # a no-op: its answer is kept
     helper.write_text(B)
-    assert _status(litrec, root)[CLAIM] == "stale"
+    assert status_both_ways(litrec, root)[CLAIM] == "stale"
     verdicts, ran = three_ways(litrec, root, tmp_path)
     assert ran == ["toy"] and verdicts[CLAIM] == ("not reproduced", {"total": 9.0})
     if at_b == "run":
-        assert _answer(litrec, root)[1] == verdicts
-        assert _answer(litrec, root)[0]["ran"] == []  # B's answer kept
+        assert run_answer(litrec, root)[1] == verdicts
+        assert run_answer(litrec, root)[0]["ran"] == []  # B's answer kept
     helper.write_text(A)
     if times == "times put back":
         os.utime(helper, ns=(first.st_atime_ns, first.st_mtime_ns))
-    assert _status(litrec, root)[CLAIM] == ("reproduced" if at_b == "status only" else "stale")
+    assert status_both_ways(litrec, root)[CLAIM] == ("reproduced" if at_b == "status only" else "stale")
     verdicts, ran = three_ways(litrec, root, tmp_path)
     assert verdicts[CLAIM] == ("reproduced", {"total": 10.0})
     assert ran == ([] if at_b == "status only" else ["toy"])
     for _ in range(2):  # on the project itself, then from the answer it kept
-        doc, again = _answer(litrec, root)
+        doc, again = run_answer(litrec, root)
         assert again == verdicts
     assert doc["ran"] == []

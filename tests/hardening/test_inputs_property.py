@@ -20,8 +20,9 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from tests.hardening.conftest import PAPER, write  # noqa: E402
-from tests.hardening.test_inputs import CLAIM, _answer, three_ways  # noqa: E402
+from tests.support.answers import CLAIM, run_answer, three_ways  # noqa: E402
+from tests.support.files import write  # noqa: E402
+from tests.support.mini import PAPER  # noqa: E402
 
 ANALYSIS = '''
 """Adds a constant, a helper's, a data file's and a package's numbers."""
@@ -110,8 +111,8 @@ def _prepared_copy(prepared: dict, litrec, root: Path, env) -> None:
     base = prepared["base"]
     if not prepared.get("done"):
         _setup(base)
-        _answer(litrec, base, env=env(base))
-        _answer(litrec, base, env=env(base))  # a no-op run: its answer is kept
+        run_answer(litrec, base, env=env(base))
+        run_answer(litrec, base, env=env(base))  # a no-op run: its answer is kept
         prepared["done"] = True
     shutil.copytree(base, root, symlinks=True)
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.hardening.conftest import write
+from tests.support.files import write
 
 NOISY = '''
 """Writes to standard output every way it can."""

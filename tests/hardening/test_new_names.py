@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.hardening.conftest import snapshot
+from tests.support.files import snapshot
 
 
 @pytest.mark.parametrize("args, needle", [

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.hardening.conftest import PAPER, write
+from tests.support.files import write
+from tests.support.mini import PAPER
 
 TEMPLATE = '''
 """A toy whose run does: {what}."""

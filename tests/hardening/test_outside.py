@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.hardening.conftest import snapshot, write
+from tests.support.files import snapshot, write
 
 REPO = Path(__file__).resolve().parents[2]
 TOKEN = "s3cr3t-7f1c9a-do-not-publish"

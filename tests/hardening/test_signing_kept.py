@@ -19,8 +19,9 @@ import subprocess
 import pytest
 
 from tests.conftest import REPO
-from tests.hardening.conftest import PAPER, snapshot, write
-from tests.verdicts.toyproject import site_pages
+from tests.support.files import snapshot, write
+from tests.support.mini import PAPER
+from tests.support.seeds_toy import site_pages
 
 SWEEP = '''
 """A toy sweep over seeds: seed s scores 10 + s; the seed TOY_STOP_AT names fails (a sitting ends)."""

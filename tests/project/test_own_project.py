@@ -21,7 +21,7 @@ from litrec.records.load import load_project
 from litrec.records.schema import schema_filename
 from litrec.util.yamlsafe import load_bytes
 from tests.conftest import PROJECT, REPO
-from tests.ecosystem.test_schema import COMMENT, VALIDATORS, as_json, pydantic_valid
+from tests.support.schema import COMMENT, VALIDATORS, as_json, pydantic_valid
 
 RECORDS, ANALYSIS, RESULTS = PROJECT / "records", PROJECT / "analysis", PROJECT / "results"
 SCHEMA_DIR = PROJECT / "schema"

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from litrec.records.locators import LOCATORS, Where
-
-from .test_validate import errors, write
+from tests.support.records import error_lines, write_record
 
 NOTE = """\
 id: NOTE-9
@@ -38,7 +37,7 @@ def test_numbers_are_kept_as_text():
 @pytest.mark.parametrize("where", ["{section: 3, page: 12, theorem: 1}", '{lemma: "2", equation: 7}',
                                    "{table: 2, corollary: 1, appendix: A}"])
 def test_records_with_locators_validate(project, cli, where):
-    write(project, "notes/NOTE-9.yaml", NOTE.replace("{WHERE}", where))
+    write_record(project, "notes/NOTE-9.yaml", NOTE.replace("{WHERE}", where))
     code, out, err = cli("validate")
     assert code == 0, out + err
 
@@ -49,9 +48,9 @@ def test_records_with_locators_validate(project, cli, where):
     ("{chapter: 2}", "chapter", 13, "chapter"),
 ])
 def test_bad_locators_are_located(project, cli, where, field, col, message):
-    write(project, "notes/NOTE-9.yaml", NOTE.replace("{WHERE}", where))
+    write_record(project, "notes/NOTE-9.yaml", NOTE.replace("{WHERE}", where))
     code, out, _ = cli("validate")
     assert code == 1
-    [line] = errors(out)
+    [line] = error_lines(out)
     assert line.startswith(f"records/notes/NOTE-9.yaml:8:{col}: claims[0].where.{field}: "), line
     assert message in line

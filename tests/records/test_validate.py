@@ -9,28 +9,14 @@ from __future__ import annotations
 import json
 import re
 import time
-from pathlib import Path
 
 import pytest
 
 from tests.conftest import FIXTURES
+from tests.support.records import error_lines, write_record
 
 # the seed record's source text, kept as a fixture
 SEED_TEXT = FIXTURES / "seed-ARXIV-2212.07677.txt"
-
-
-def write(root: Path, rel: str, text: str | bytes) -> Path:
-    path = root / "records" / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-    return path
-
-
-def errors(out: str) -> list[str]:
-    return [ln for ln in out.splitlines() if ln and ": info: " not in ln]
 
 
 # ---------------------------------------------------------------- the seed
@@ -39,7 +25,7 @@ def errors(out: str) -> list[str]:
 def test_fixture_records_validate(project, cli):
     code, out, err = cli("validate")
     assert code == 0, out
-    assert errors(out) == []
+    assert error_lines(out) == []
     assert "valid" in err
 
 
@@ -122,10 +108,10 @@ def test_standing_in_the_record_is_data(project):
          "control-char", "two-documents"],
 )
 def test_file_level_errors(project, cli, content, expected):
-    write(project, "notes/NOTE-1.yaml", content)
+    write_record(project, "notes/NOTE-1.yaml", content)
     code, out, _ = cli("validate")
     assert code == 1
-    assert errors(out) == [expected]
+    assert error_lines(out) == [expected]
 
 
 def test_alias_bomb_is_refused_fast(project, cli):
@@ -133,21 +119,21 @@ def test_alias_bomb_is_refused_fast(project, cli):
     for i in range(1, 10):
         ref = ",".join([f"*a{i - 1}"] * 9)
         lines.append(f"a{i}: &a{i} [{ref}]")
-    write(project, "notes/NOTE-1.yaml", "id: NOTE-1\nkind: note\n" + "\n".join(lines) + "\n")
+    write_record(project, "notes/NOTE-1.yaml", "id: NOTE-1\nkind: note\n" + "\n".join(lines) + "\n")
     t0 = time.perf_counter()
     code, out, _ = cli("validate")
     assert time.perf_counter() - t0 < 2.0
     assert code == 1
-    assert errors(out) == [
+    assert error_lines(out) == [
         "records/notes/NOTE-1.yaml:3:5: a1[0]: YAML anchors and aliases (&name, *name) are not allowed in "
         "records; write the value out"]
 
 
 def test_oversized_file_is_refused(project, cli):
-    write(project, "notes/NOTE-1.yaml", "id: NOTE-1\nkind: note\nbody: " + "x" * (1 << 20) + "\n")
+    write_record(project, "notes/NOTE-1.yaml", "id: NOTE-1\nkind: note\nbody: " + "x" * (1 << 20) + "\n")
     code, out, _ = cli("validate")
     assert code == 1
-    assert len(errors(out)) == 1
+    assert len(error_lines(out)) == 1
     assert "over the 1048576-byte limit for a record" in out
 
 
@@ -155,20 +141,20 @@ def test_oversized_file_is_refused(project, cli):
 
 
 def test_unknown_field_with_did_you_mean(project, cli):
-    write(project, "notes/NOTE-1.yaml", "id: NOTE-1\nkind: note\ntitel: A note\n")
+    write_record(project, "notes/NOTE-1.yaml", "id: NOTE-1\nkind: note\ntitel: A note\n")
     code, out, _ = cli("validate")
     assert code == 1
-    assert errors(out) == [
+    assert error_lines(out) == [
         "records/notes/NOTE-1.yaml:3:1: titel: unknown field 'titel'. Did you mean 'title'? Allowed "
         "here: id, title, summary, body, partial, known_from, tags, links, kind, date, claims"]
 
 
 def test_wrong_type(project, cli):
-    write(project, "literature/ARXIV-1234.56789.yaml",
+    write_record(project, "literature/ARXIV-1234.56789.yaml",
           "id: ARXIV-1234.56789\nkind: literature\nyear: twenty\nauthors: Ann\n")
     code, out, _ = cli("validate")
     assert code == 1
-    assert errors(out) == [
+    assert error_lines(out) == [
         "records/literature/ARXIV-1234.56789.yaml:3:7: year: input should be a valid integer; "
         "found 'twenty'",
         "records/literature/ARXIV-1234.56789.yaml:4:10: authors: input should be a valid list; "
@@ -177,10 +163,10 @@ def test_wrong_type(project, cli):
 
 
 def test_missing_and_unknown_kind(project, cli):
-    write(project, "notes/NOTE-1.yaml", "id: NOTE-1\ntitle: x\n")
-    write(project, "notes/NOTE-2.yaml", "id: NOTE-2\nkind: note_\n")
+    write_record(project, "notes/NOTE-1.yaml", "id: NOTE-1\ntitle: x\n")
+    write_record(project, "notes/NOTE-2.yaml", "id: NOTE-2\nkind: note_\n")
     code, out, _ = cli("validate")
-    assert errors(out) == [
+    assert error_lines(out) == [
         "records/notes/NOTE-1.yaml:1:1: kind: missing field 'kind'; add one of: literature, note, "
         "theory, decision, work, anthology",
         "records/notes/NOTE-2.yaml:2:7: kind: unknown kind 'note_'. Did you mean 'note'? Known kinds: "
@@ -189,12 +175,12 @@ def test_missing_and_unknown_kind(project, cli):
 
 
 def test_nested_errors_point_at_the_nested_line(project, cli):
-    write(project, "notes/NOTE-1.yaml", (
+    write_record(project, "notes/NOTE-1.yaml", (
         "id: NOTE-1\nkind: note\nclaims:\n  - id: C1\n    kind: guess\n    title: t\n"
         "    statement: s\n    check:\n      analysis: prop1-identity\n      expect:\n"
         "        - {metric: m, op: \"≈\", value: 1, source: {kind: paper, where: §1, states: a test claim}}\n"))
     code, out, _ = cli("validate")
-    assert errors(out) == [
+    assert error_lines(out) == [
         "records/notes/NOTE-1.yaml:5:11: claims[0].kind: found 'guess': input should be "
         "'proposition', 'finding', 'observation', 'definition' or 'conjecture'",
         "records/notes/NOTE-1.yaml:11:11: claims[0].check.expect[0]: op '≈' needs a tolerance: "
@@ -206,11 +192,11 @@ def test_nested_errors_point_at_the_nested_line(project, cli):
 
 
 def test_id_pattern_and_file_name(project, cli):
-    write(project, "notes/NOTE-x.yaml", "id: NOTE-x\nkind: note\n")
-    write(project, "notes/NOTE-7.yaml", "id: NOTE-8\nkind: note\n")
+    write_record(project, "notes/NOTE-x.yaml", "id: NOTE-x\nkind: note\n")
+    write_record(project, "notes/NOTE-7.yaml", "id: NOTE-8\nkind: note\n")
     code, out, _ = cli("validate")
     assert code == 1
-    assert errors(out) == [
+    assert error_lines(out) == [
         "records/notes/NOTE-7.yaml:1:5: id: id 'NOTE-8' does not match the file name 'NOTE-7.yaml'; "
         "rename the file to 'NOTE-8.yaml' or fix the id",
         "records/notes/NOTE-x.yaml:1:5: id: 'NOTE-x' is not a note id; expected the form NOTE-621",
@@ -218,10 +204,10 @@ def test_id_pattern_and_file_name(project, cli):
 
 
 def test_duplicate_ids(project, cli):
-    write(project, "extra/NOTE-621.yaml", "id: NOTE-621\nkind: note\n")
+    write_record(project, "extra/NOTE-621.yaml", "id: NOTE-621\nkind: note\n")
     code, out, _ = cli("validate")
     assert code == 1
-    assert errors(out) == [
+    assert error_lines(out) == [
         "records/notes/NOTE-621.yaml:2:5: id: duplicate id 'NOTE-621', already used by "
         "records/extra/NOTE-621.yaml; give each record its own id"]
 
@@ -231,12 +217,12 @@ def test_two_literature_records_with_one_bibtex_key(tmp_path, cli, monkeypatch):
     `bibtex_key`, naming the first; a third with a key of its own is not."""
     monkeypatch.chdir(tmp_path)
     for n, key in ((1, "lovelace1843"), (2, "lovelace1843"), (3, "babbage1837")):
-        write(tmp_path, f"literature/ARXIV-0000.0000{n}.yaml",
+        write_record(tmp_path, f"literature/ARXIV-0000.0000{n}.yaml",
               f"id: ARXIV-0000.0000{n}\nkind: literature\ntitle: Paper {n}\n"
               f"authors: [Ada Lovelace]\nyear: 1843\nbibtex_key: {key}\n")
     code, out, _ = cli("validate")
     assert code == 1
-    assert errors(out) == [
+    assert error_lines(out) == [
         "records/literature/ARXIV-0000.00002.yaml:6:13: bibtex_key: bibtex_key 'lovelace1843' is "
         "already the key of ARXIV-0000.00001 (records/literature/ARXIV-0000.00001.yaml): `litrec "
         "export bibtex` would write two entries under one key; give this record a key of its own, "
@@ -246,28 +232,28 @@ def test_two_literature_records_with_one_bibtex_key(tmp_path, cli, monkeypatch):
     second.write_text(second.read_text(encoding="utf-8").replace("lovelace1843", "lovelace1843b"),
                       encoding="utf-8")
     code, out, _ = cli("validate")
-    assert code == 0 and errors(out) == []
+    assert code == 0 and error_lines(out) == []
 
 
 # ---------------------------------------------------------------- links
 
 
 def test_dangling_link_with_did_you_mean(project, cli):
-    write(project, "notes/NOTE-1.yaml",
+    write_record(project, "notes/NOTE-1.yaml",
           "id: NOTE-1\nkind: note\nlinks:\n  - rel: source_of\n    target: THEORY-196\n")
     code, out, _ = cli("validate")
     assert code == 1
-    assert errors(out) == [
+    assert error_lines(out) == [
         "records/notes/NOTE-1.yaml:5:13: links[0].target: no record 'THEORY-196'. "
         "Did you mean 'THEORY-169'?"]
 
 
 def test_dangling_claim_reference(project, cli):
-    write(project, "notes/NOTE-1.yaml",
+    write_record(project, "notes/NOTE-1.yaml",
           "id: NOTE-1\nkind: note\nlinks:\n  - rel: uses\n    target: ARXIV-2212.07677#P4\n"
           "  - rel: uses\n    target: ARXIV-2212.07677#F11\n")
     code, out, _ = cli("validate")
-    assert errors(out) == [
+    assert error_lines(out) == [
         "records/notes/NOTE-1.yaml:5:13: links[0].target: ARXIV-2212.07677 has no claim 'P4'. "
         "Did you mean 'ARXIV-2212.07677#P3'?",
         "records/notes/NOTE-1.yaml:7:13: links[1].target: ARXIV-2212.07677 has no claim 'F11'. "
@@ -276,11 +262,11 @@ def test_dangling_claim_reference(project, cli):
 
 
 def test_relation_to_the_wrong_kind(project, cli):
-    write(project, "notes/NOTE-1.yaml",
+    write_record(project, "notes/NOTE-1.yaml",
           "id: NOTE-1\nkind: note\nlinks:\n  - rel: held_under\n    target: NOTE-621\n"
           "  - rel: entry_for\n    target: NOTE-621\n  - rel: source_of\n    target: THEORY-169#C1\n")
     code, out, _ = cli("validate")
-    assert errors(out) == [
+    assert error_lines(out) == [
         "records/notes/NOTE-1.yaml:5:13: links[0].target: relation 'held_under' cannot point to "
         "NOTE-621, a note record; it points to: decision",
         "records/notes/NOTE-1.yaml:7:13: links[1].target: relation 'entry_for' cannot start from a "
@@ -291,11 +277,11 @@ def test_relation_to_the_wrong_kind(project, cli):
 
 
 def test_unknown_and_inverse_relation_names(project, cli):
-    write(project, "notes/NOTE-1.yaml",
+    write_record(project, "notes/NOTE-1.yaml",
           "id: NOTE-1\nkind: note\nlinks:\n  - rel: use\n    target: NOTE-621\n"
           "  - rel: used_by\n    target: NOTE-621\n")
     code, out, _ = cli("validate")
-    errs = errors(out)
+    errs = error_lines(out)
     assert errs[0].startswith("records/notes/NOTE-1.yaml:4:10: links[0].rel: unknown relation "
                               "'use'; did you mean 'uses'?")
     assert errs[1] == (
@@ -304,14 +290,14 @@ def test_unknown_and_inverse_relation_names(project, cli):
 
 
 def test_supersedes_both_ways_and_status(project, cli):
-    write(project, "decisions/ADR-001.yaml",
+    write_record(project, "decisions/ADR-001.yaml",
           "id: ADR-001\nkind: decision\nstatus: accepted\nlinks:\n  - rel: supersedes\n    target: ADR-002\n")
-    write(project, "decisions/ADR-002.yaml",
+    write_record(project, "decisions/ADR-002.yaml",
           "id: ADR-002\nkind: decision\nstatus: accepted\nlinks:\n  - rel: supersedes\n    target: ADR-001\n")
-    write(project, "decisions/ADR-003.yaml", "id: ADR-003\nkind: decision\nstatus: superseded\n")
+    write_record(project, "decisions/ADR-003.yaml", "id: ADR-003\nkind: decision\nstatus: superseded\n")
     code, out, _ = cli("validate")
     assert code == 1
-    assert errors(out) == [
+    assert error_lines(out) == [
         "records/decisions/ADR-001.yaml:3:9: status: ADR-001 is superseded by ADR-002 but its status "
         "is 'accepted'; set status: superseded",
         "records/decisions/ADR-002.yaml:3:9: status: ADR-002 is superseded by ADR-001 but its status "
@@ -325,22 +311,22 @@ def test_supersedes_both_ways_and_status(project, cli):
 
 def test_cycle_in_an_acyclic_relation(project, cli):
     for a, b in (("1", "2"), ("2", "3"), ("3", "1")):
-        write(project, f"theories/THEORY-{a}.yaml",
+        write_record(project, f"theories/THEORY-{a}.yaml",
               f"id: THEORY-{a}\nkind: theory\nlinks:\n  - rel: derived_from\n    target: THEORY-{b}\n")
     code, out, _ = cli("validate")
-    assert errors(out) == [
+    assert error_lines(out) == [
         "records/theories/THEORY-3.yaml:5:13: links[0].target: 'derived_from' forms a cycle: "
         "THEORY-1 -> THEORY-2 -> THEORY-3 -> THEORY-1; remove one of these links"]
 
 
 def test_unregistered_analysis(project, cli):
-    write(project, "notes/NOTE-1.yaml", (
+    write_record(project, "notes/NOTE-1.yaml", (
         "id: NOTE-1\nkind: note\nclaims:\n  - id: C1\n    kind: finding\n    title: t\n"
         "    statement: s\n    check:\n      analysis: prop1-identiy\n      expect:\n"
         "        - {metric: m, op: \"<\", value: 1, source: {kind: paper, where: §1, states: a test claim}}\n"))
     code, out, _ = cli("validate")
     assert code == 1
-    [err] = errors(out)
+    [err] = error_lines(out)
     assert err.startswith(
         "records/notes/NOTE-1.yaml:9:17: claims[0].check.analysis: no registered analysis "
         "'prop1-identiy'. Did you mean 'prop1-identity'? Register it in analysis/registry.yaml")
@@ -348,7 +334,7 @@ def test_unregistered_analysis(project, cli):
 
 def test_registry_is_data_not_code(project, cli):
     """A record cannot make litrec import a path: only registry names resolve."""
-    write(project, "notes/NOTE-1.yaml", (
+    write_record(project, "notes/NOTE-1.yaml", (
         "id: NOTE-1\nkind: note\nclaims:\n  - id: C1\n    kind: finding\n    title: t\n"
         "    statement: s\n    check:\n      analysis: os.system\n      expect:\n"
         "        - {metric: m, op: \"<\", value: 1, source: {kind: paper, where: §1, states: a test claim}}\n"))
@@ -360,11 +346,11 @@ def test_registry_is_data_not_code(project, cli):
 def test_note_using_a_claim_the_anthology_rejects(project, cli):
     anth = project / "records" / "anthology" / "ANTH-LIT-533.yaml"
     anth.write_text(anth.read_text() + "  - rel: rejects\n    target: ARXIV-2212.07677#F2\n")
-    write(project, "notes/NOTE-1.yaml",
+    write_record(project, "notes/NOTE-1.yaml",
           "id: NOTE-1\nkind: note\nlinks:\n  - rel: uses\n    target: ARXIV-2212.07677#F2\n")
     code, out, _ = cli("validate")
     assert code == 1
-    assert errors(out) == [
+    assert error_lines(out) == [
         "records/notes/NOTE-1.yaml:5:13: links[0].target: NOTE-1 uses claim ARXIV-2212.07677#F2, "
         "which ANTH-LIT-533 (the anthology's entry for ARXIV-2212.07677) rejects "
         "(records/anthology/ANTH-LIT-533.yaml); use a claim the anthology keeps, or record the "
@@ -372,9 +358,9 @@ def test_note_using_a_claim_the_anthology_rejects(project, cli):
 
 
 def test_all_errors_at_once_and_json(project, cli):
-    write(project, "notes/NOTE-1.yaml", "id: NOTE-1\nkind: note\ntitel: x\n")
-    write(project, "notes/NOTE-2.yaml", "id: [\n")
-    write(project, "notes/NOTE-3.yaml",
+    write_record(project, "notes/NOTE-1.yaml", "id: NOTE-1\nkind: note\ntitel: x\n")
+    write_record(project, "notes/NOTE-2.yaml", "id: [\n")
+    write_record(project, "notes/NOTE-3.yaml",
           "id: NOTE-3\nkind: note\nlinks:\n  - rel: uses\n    target: NOTE-999\n")
     code, out, _ = cli("validate", "--format", "json")
     assert code == 1
@@ -411,13 +397,13 @@ def test_parallel_parse_reports_the_same(project, cli, monkeypatch):
     """Large collections parse in worker processes; messages and positions are unchanged."""
     from litrec.records import discover as project_mod
 
-    write(project, "notes/NOTE-1.yaml", "id: NOTE-1\nkind: note\ntitel: x\n")
-    write(project, "notes/NOTE-2.yaml", "id: [\n")
-    write(project, "notes/NOTE-3.yaml",
+    write_record(project, "notes/NOTE-1.yaml", "id: NOTE-1\nkind: note\ntitel: x\n")
+    write_record(project, "notes/NOTE-2.yaml", "id: [\n")
+    write_record(project, "notes/NOTE-3.yaml",
           "id: NOTE-3\nkind: note\nlinks:\n  - rel: uses\n    target: NOTE-999\n")
     serial = cli("validate")
     monkeypatch.setattr(project_mod, "PARALLEL_MIN_FILES", 1)
     monkeypatch.setattr(project_mod.os, "cpu_count", lambda: 2)
     parallel = cli("validate")
     assert parallel[:2] == serial[:2]
-    assert len(errors(serial[1])) == 3
+    assert len(error_lines(serial[1])) == 3

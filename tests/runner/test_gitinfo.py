@@ -9,7 +9,6 @@ import subprocess
 import pytest
 
 from litrec.util.gitinfo import commit_of
-from tests.runner.test_runner import toy  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -39,7 +38,7 @@ def test_the_commit_and_whether_the_analysis_code_differs(tmp_path):
     assert commit_of(tmp_path) == {"commit": head, "dirty": True}
 
 
-def test_a_run_in_a_repository_stores_its_commit(toy, cli):  # noqa: F811
+def test_a_run_in_a_repository_stores_its_commit(toy, cli):
     git(toy, "init", "-q")
     git(toy, "add", ".")
     git(toy, "commit", "-qm", "records and analysis")

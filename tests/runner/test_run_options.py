@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from litrec.runs.options import ExecutorSpec, RunOptions
-from tests.runner.test_runner import toy  # noqa: F401  (the fixture)
 
 
 def test_the_options_and_their_spec_are_frozen(tmp_path):

@@ -12,7 +12,6 @@ import pytest
 
 from litrec.analyses.memo import memo_key
 from litrec.cache import runmemo
-from tests.runner.test_runner import toy  # noqa: F401  (the fixture)
 
 
 @pytest.fixture

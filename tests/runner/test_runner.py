@@ -1,97 +1,12 @@
-"""`litrec run` / `litrec status` on a small toy project (no JAX work)."""
+"""`litrec run` / `litrec status` on a small toy project (`tests.support.run_toy`; no JAX work)."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
-import textwrap
 
 import pytest
-
-TOY = '''
-from dataclasses import dataclass
-from analysis.helper import scale
-
-
-@dataclass(frozen=True)
-class Config:
-    seed: int = 0
-    n: int = 4
-    fail: bool = False
-
-
-PROFILES = {"quick": Config(n=4), "paper": Config(n=8)}
-
-
-def run(config, progress=None):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
-    if config.fail:
-        raise RuntimeError("boom")
-    xs = np.arange(config.n, dtype=float)
-    if progress:
-        progress(1, 2, "half")
-    fig, ax = plt.subplots()
-    ax.plot(xs)
-    return {"metrics": {"n": config.n, "total": scale(xs.sum()), "xs": xs,
-                        "nested": {"ok": True}},
-            "figures": {"line": fig}, "notes": ["toy"]}
-'''
-
-LIT = '''
-id: ARXIV-0000.00001
-kind: literature
-title: Toy paper
-claims:
-  - id: F1
-    kind: finding
-    title: Total is big
-    statement: The total exceeds ten.
-    check:
-      analysis: toy
-      expect:
-        - {metric: total, op: ">", value: 10, source: {kind: paper, where: §1, states: a test claim}}
-        - {metric: nested.ok, op: "==", value: true, source: {kind: paper, where: §1, states: a test claim}}
-        - {metric: xs, op: ">=", value: 0, source: {kind: paper, where: §1, states: a test claim}}
-  - id: F2
-    kind: finding
-    title: Total is huge
-    statement: The total exceeds a thousand.
-    check:
-      analysis: toy
-      expect:
-        - {metric: total, op: ">", value: 1000, paper: 1234, source: {kind: paper, where: §1, states: a test claim}}
-'''
-
-NOTE = '''
-id: NOTE-1
-kind: note
-links:
-  - {rel: uses, target: "ARXIV-0000.00001#F2"}
-  - {rel: source_of, target: THEORY-1}
-'''
-
-
-@pytest.fixture
-def toy(tmp_path, monkeypatch):
-    (tmp_path / "analysis").mkdir()
-    (tmp_path / "analysis" / "__init__.py").write_text("")
-    (tmp_path / "analysis" / "helper.py").write_text("def scale(x):\n    return 2 * float(x)\n")
-    (tmp_path / "analysis" / "toy.py").write_text(TOY)
-    (tmp_path / "analysis" / "registry.yaml").write_text("toy:\n  module: toy\n  title: Toy\n")
-    for rel, text in (("literature/ARXIV-0000.00001.yaml", LIT), ("notes/NOTE-1.yaml", NOTE),
-                      ("theories/THEORY-1.yaml", "id: THEORY-1\nkind: theory\n")):
-        p = tmp_path / "records" / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(textwrap.dedent(text))
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    for mod in [m for m in sys.modules if m == "analysis" or m.startswith("analysis.")]:
-        monkeypatch.delitem(sys.modules, mod)
-    return tmp_path
 
 
 def test_run_writes_result_with_provenance_and_verdicts(toy, cli):

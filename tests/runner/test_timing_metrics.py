@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tests.runner.test_runner import TOY, toy  # noqa: F401  (the fixture)
+from tests.support.run_toy import TOY
 
 TIMED = TOY.replace(
     'PROFILES = {',
@@ -22,7 +22,7 @@ def _claims(doc):
     return [{k: c[k] for k in ("claim", "verdict", "measured", "outcomes")} for c in doc["claims"]]
 
 
-def test_timings_are_stored_and_no_verdict_moves_with_them(toy, cli, monkeypatch):  # noqa: F811
+def test_timings_are_stored_and_no_verdict_moves_with_them(toy, cli, monkeypatch):
     (toy / "analysis" / "toy.py").write_text(TIMED)
     result = toy / "results" / "toy" / "quick.json"
     first = json.loads(cli("run", "--profile", "quick", "--format", "json")[1])

@@ -7,19 +7,14 @@ Debian's `chromium`). Slow: `make test-all` runs it, `make test` does not.
 from __future__ import annotations
 
 import re
-import shutil
 import struct
 import subprocess
 
 import pytest
 
+from tests.support.browser import CHROMIUM, FLAGS
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome",
-                                                "google-chrome-stable")) if p), None)
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1280,900"]
-
 
 def chromium(tmp_path, *args: str) -> subprocess.CompletedProcess:
     if CHROMIUM is None:

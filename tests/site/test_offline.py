@@ -29,7 +29,7 @@ import pytest
 from litrec.commands import main
 from tests.conftest import REPO, copy_project
 from tests.site.conftest import write_results
-from tests.site.test_browser import CHROMIUM, FLAGS
+from tests.support.browser import CHROMIUM, FLAGS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -1,86 +1,17 @@
-"""A toy project whose analysis declares a sweep over seeds (numpy only, no JAX work)."""
+"""A toy project whose analysis declares a sweep over seeds (`tests.support.sweep_toy`), ready to
+run in-process."""
 
 from __future__ import annotations
 
-import sys
-import textwrap
-
 import pytest
 
-TOY = '''
-"""A toy sweep: the mean of n normal draws from each seed, shifted by 10."""
-import os
-import time
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class Config:
-    seed: int = 0
-    n: int = 16
-    sleep: float = 0.0          # seconds each point waits: time to kill a worker mid-task
-    fail_seed: int = -1         # the seed whose point raises
-    marker_dir: str = ""        # each try of a point leaves <seed>.<pid>.<ns> here as it starts
-
-
-PROFILES = {"quick": Config(%(quick)s), "paper": Config(n=32)}
-SWEEP = {"quick": {"seed": [0, 1, 2]}}
-
-
-def run(config, progress=None):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
-    if config.marker_dir:
-        open(os.path.join(config.marker_dir, f"{config.seed}.{os.getpid()}.{time.time_ns()}"), "w").close()
-    time.sleep(config.sleep)
-    if config.seed == config.fail_seed:
-        raise RuntimeError(f"boom at seed {config.seed}")
-    xs = np.random.default_rng(config.seed).normal(size=config.n)  # (n,)
-    fig, ax = plt.subplots()
-    ax.plot(xs)
-    return {"metrics": {"level": 10 + xs.mean(), "first": xs[:2], "n": config.n,
-                        "ok": True, "nested": {"seed": config.seed}},
-            "figures": {"draws": fig}, "notes": ["toy sweep"]}
-'''
-
-LIT = '''
-id: ARXIV-0000.00002
-kind: literature
-title: Toy sweep paper
-claims:
-  - id: F1
-    kind: finding
-    title: The level is about ten
-    statement: The level is about ten.
-    check:
-      analysis: toy-sweep
-      expect:
-        - {metric: level, op: ">", value: 9, source: {kind: paper, where: §1, states: a test claim}}
-        - {metric: ok, op: "==", value: true, source: {kind: paper, where: §1, states: a test claim}}
-'''
-
-
-def write_toy(root, **quick) -> None:
-    """(Re)write the toy analysis with these quick-profile settings."""
-    args = ", ".join(f"{k}={v!r}" for k, v in quick.items())
-    (root / "analysis" / "toy_sweep.py").write_text(TOY % {"quick": args})
+from tests.support.sweep_toy import write_sweep_project
+from tests.support.toy import importable
 
 
 @pytest.fixture
 def sweep_project(tmp_path, monkeypatch):
-    (tmp_path / "analysis").mkdir()
-    (tmp_path / "analysis" / "__init__.py").write_text("")
-    write_toy(tmp_path)
-    (tmp_path / "analysis" / "registry.yaml").write_text(
-        "toy-sweep:\n  module: toy_sweep\n  title: Toy sweep\n")
-    lit = tmp_path / "records" / "literature" / "ARXIV-0000.00002.yaml"
-    lit.parent.mkdir(parents=True)
-    lit.write_text(textwrap.dedent(LIT))
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("COLUMNS", "200")  # rich wraps neither messages nor table rows
-    monkeypatch.syspath_prepend(str(tmp_path))
-    for mod in [m for m in sys.modules if m == "analysis" or m.startswith("analysis.")]:
-        monkeypatch.delitem(sys.modules, mod)
-    return tmp_path
+    """The sweep project in `tmp_path`: the working directory, its `analysis` the one imported,
+    rich 200 columns wide (it wraps neither messages nor table rows)."""
+    monkeypatch.setenv("COLUMNS", "200")
+    return importable(write_sweep_project(tmp_path), monkeypatch)

@@ -16,7 +16,7 @@ import pytest
 
 from litrec.runs.sweep import config_json, make_config
 from litrec.util.errors import SweepError
-from tests.sweep.conftest import TOY
+from tests.support.sweep_toy import TOY
 
 SAID = ("analysis 'toy-sweep': analysis.toy_sweep: PROFILES['quick'] is the class Config, not a "
         "configuration; write Config() (with the profile's values)")

@@ -18,8 +18,7 @@ pytestmark = pytest.mark.slow
 pytest.importorskip("distributed")
 
 from tests.conftest import without_times  # noqa: E402
-
-from .conftest import write_toy  # noqa: E402
+from tests.support.sweep_toy import write_toy  # noqa: E402
 
 RESULT = ("results", "toy-sweep", "quick.json")
 

@@ -10,7 +10,7 @@ import pytest
 
 from litrec.runs.layout import declares_points
 from tests.conftest import without_times
-from tests.sweep.conftest import TOY
+from tests.support.sweep_toy import TOY
 
 SEED_FIGURES = '''
 

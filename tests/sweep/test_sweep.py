@@ -17,8 +17,7 @@ from litrec.runs.sweep import Point, SweepError, aggregate, load_analysis, plan,
 from litrec.util.errors import InputsChanged
 from litrec.verdicts.stats import summarize
 from tests.conftest import without_times
-
-from .conftest import write_toy
+from tests.support.sweep_toy import write_toy
 
 RESULT = ("results", "toy-sweep", "quick.json")
 

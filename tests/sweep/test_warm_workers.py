@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from tests.sweep.conftest import TOY, write_toy
+from tests.support.sweep_toy import TOY, write_toy
 
 COUNTED = '''
 import os as _os

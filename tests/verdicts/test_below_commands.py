@@ -8,8 +8,6 @@ from __future__ import annotations
 import pytest
 
 from litrec.util.errors import InvalidRecords, ProfileError, UsageError
-from tests.hardening.conftest import mini  # noqa: F401 (a fixture: a project with a real analysis)
-from tests.verdicts.test_status_width import judged  # noqa: F401 (a fixture)
 
 
 def test_sides_name_the_two_results_compared():
@@ -27,7 +25,7 @@ def test_sides_name_the_two_results_compared():
             sides(revs, profiles, "small")
 
 
-def test_status_judges_every_claim_and_names_those_behind(judged):  # noqa: F811
+def test_status_judges_every_claim_and_names_those_behind(judged):
     from litrec.verdicts.status import status
 
     found = status(judged / "records", None, judged / "results", "paper")
@@ -38,7 +36,7 @@ def test_status_judges_every_claim_and_names_those_behind(judged):  # noqa: F811
     assert found.behind and found.errors == [] and found.bad_signatures == []
 
 
-def test_a_profile_no_analysis_defines_is_refused_before_judging(mini):  # noqa: F811
+def test_a_profile_no_analysis_defines_is_refused_before_judging(mini):
     from litrec.verdicts.status import judged_project
 
     proj = judged_project(mini / "records", None, mini / "results", "quick")
@@ -63,7 +61,7 @@ def test_invalid_records_are_raised_with_every_error_in_place_order(project):
         load_valid_project(project / "no-records")
 
 
-def test_graph_export_says_what_it_holds_and_which_results_are_damaged(judged):  # noqa: F811
+def test_graph_export_says_what_it_holds_and_which_results_are_damaged(judged):
     from litrec.export import graph_export
 
     found = graph_export(judged / "records", None, judged / "results", "paper")

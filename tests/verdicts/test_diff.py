@@ -9,8 +9,7 @@ import subprocess
 
 import pytest
 
-from tests.verdicts.test_status_width import _result
-from tests.verdicts.test_suspect import GOOD
+from tests.support.results import GOOD, sealed_result
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="no git on this machine")
 
@@ -23,7 +22,7 @@ def _git(root, *args):
 
 
 def _f1(project, loss_trained: float) -> None:
-    _result(project, "single-layer-lsa", [{**GOOD, "loss_trained": loss_trained},
+    sealed_result(project, "single-layer-lsa", [{**GOOD, "loss_trained": loss_trained},
                                           {**GOOD, "loss_trained": loss_trained * 1.001}],
             store=True)
 
@@ -131,7 +130,7 @@ def test_two_profiles_and_refusals(repo, cli):
 
 def _without_stored_expectations(project, metrics: list[dict]) -> None:
     """A sealed result as litrec wrote them before results kept their expectations."""
-    _result(project, "single-layer-lsa", metrics)  # store=False: no "expectations" key
+    sealed_result(project, "single-layer-lsa", metrics)  # store=False: no "expectations" key
 
 
 def test_an_old_result_without_stored_expectations_says_so_in_words(project, cli):

@@ -6,7 +6,7 @@ import pytest
 
 from litrec.records.expectation import Expectation
 from litrec.verdicts.judge import evaluate, leaning
-from tests.verdicts.toyproject import claim, litrec, status, write_project
+from tests.support.seeds_toy import claim, litrec, status, write_project
 
 
 def judge(values, **exp):

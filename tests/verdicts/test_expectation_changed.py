@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from tests.verdicts.toyproject import claim, litrec, site_pages, status, write_claims, write_project
+from tests.support.seeds_toy import claim, litrec, site_pages, status, write_claims, write_project
 
 # the toy's quick losses are 0.10126, 0.10346, 0.10189 (mean 0.1022)
 BEFORE = claim("F1", '{metric: loss_trained, op: "<", value: 0.5, source: {kind: paper, where: §1, states: a test claim}}',

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from litrec.results.ledger import history_problems, line_hash
-from tests.verdicts.toyproject import claim, litrec, site_pages, status, write_claims, write_project
+from tests.support.seeds_toy import claim, litrec, site_pages, status, write_claims, write_project
 
 TIGHT = claim("F1", '{metric: loss_trained, op: "<", value: 0.099, source: {kind: paper, where: §1, states: a test claim}}')  # mean 0.1022: fails
 LOOSE = claim("F1", '{metric: loss_trained, op: "<", value: 0.2, source: {kind: paper, where: §1, states: a test claim}}')

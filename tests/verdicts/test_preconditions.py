@@ -9,7 +9,7 @@ import pytest
 
 from litrec.records.expectation import Expectation
 from litrec.verdicts.claims import expectation_record
-from tests.verdicts.toyproject import claim, litrec, status, write_project
+from tests.support.seeds_toy import claim, litrec, status, write_project
 
 BASELINE = '{metric: baseline_drop, op: ">", value: 0.9, precondition: true, source: {kind: paper, where: §1, states: a test claim}}'
 BASELINE_OK = '{metric: baseline_drop, op: ">", value: 0.4, precondition: true, source: {kind: paper, where: §1, states: a test claim}}'

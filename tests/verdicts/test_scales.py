@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.verdicts.toyproject import TOY, claim, litrec, site_pages, status, write_project
+from tests.support.seeds_toy import TOY, claim, litrec, site_pages, status, write_project
 
 FULL = TOY.replace('"paper": Config(wiggle=0.002)}', '"paper": Config(wiggle=0.002), '
                    '"paper_full": Config(wiggle=0.0005)}').replace(

@@ -5,25 +5,17 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-import subprocess
 
 import pytest
 
 from litrec.results.seal import canonical
-from tests.verdicts.toyproject import claim, litrec, site_pages, status, write_project
+from tests.support.seeds_toy import claim, litrec, site_pages, status, write_project
+from tests.support.signing import keypair
 
 pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None,
                                 reason="ssh-keygen is not installed (openssh-client)")
 
 F1 = claim("F1", '{metric: loss_trained, op: "<", value: 0.099, source: {kind: paper, where: §1, states: a test claim}}')  # mean 0.1022: not reproduced
-
-
-def keypair(folder, who):
-    folder.mkdir(parents=True, exist_ok=True)
-    key = folder / "id"
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", who, "-f", str(key)],
-                   check=True)
-    return key
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from tests.verdicts.toyproject import claim, litrec, site_pages, status, write_claims, write_project
+from tests.support.seeds_toy import claim, litrec, site_pages, status, write_claims, write_project
 
 PAPER = "source: {kind: paper, where: Table 1, states: the trained loss is below 0.2}"
 OFFICIAL = "source: {kind: official, file: src/train.py, line: 12}"

@@ -13,36 +13,7 @@ import sys
 
 import pytest
 
-from litrec.results.seal import seal
-
-
-def _result(project, name: str, metrics: dict | list[dict], store: bool = False,
-            profile: str = "paper") -> None:
-    """A sealed result of `name` at `profile`; with `store`, the expectations it was judged
-    against."""
-    from litrec.analyses.inputs import RESULT_FORMAT
-    from litrec.analyses.inputs import result_inputs as fingerprint
-    from litrec.records.load import load_project
-    from litrec.results.store import write_result
-    from litrec.verdicts.claims import expectation_record
-
-    proj = load_project(project / "records")
-    fp = fingerprint(proj.registry, name, profile)
-    seeds = metrics if isinstance(metrics, list) else None
-    payload = {"format": RESULT_FORMAT, "analysis": name, "profile": profile,
-               "code_hash": fp.code_hash, "code_files": fp.files, "versions": fp.versions,
-               "inputs": fp.record(),
-               "started": "2026-01-02T03:04:05+00:00", "wall_time_s": 1.0, "config": {},
-               "metrics": seeds[0] if seeds else metrics, "figures": {}, "notes": []}
-    if store:
-        payload["expectations"] = {f"{r.id}#{c.id}": expectation_record(c.check.expect, profile)
-                                   for r, c in proj.claims()
-                                   if c.check is not None and c.check.analysis == name}
-    if seeds:
-        payload["seeds"] = list(range(len(seeds)))
-        payload["sweep"] = {"seed": list(range(len(seeds)))}
-        payload["points"] = [{"seed": i, "metrics": m} for i, m in enumerate(seeds)]
-    write_result(project / "results", name, profile, seal(payload, {}), {})
+from tests.support.results import sealed_result
 
 
 def _status(project, columns: int | None, *args: str) -> str:
@@ -55,31 +26,16 @@ def _status(project, columns: int | None, *args: str) -> str:
 
 
 @pytest.fixture
-def judged(project):
-    """C1 reproduced, F1 inconclusive over two seeds (a loss barely above its reference)."""
-    _result(project, "conditioning-vs-parameters", {
-        "params_unchanged": True, "max_abs_pred_error": 0.0, "max_abs_dW_error": 0.0,
-        "implied_model_distance": 1.0, "min_cross_distance": 1.0})
-    base = {"cos_sensitivity": 0.999, "model_diff": 0.08, "pred_diff": 0.02,
-            "loss_interpolated": 0.2, "ood": {"min_cos": 0.999, "max_rel_gap": 0.01,
-                                              "max_rel_gap_interpolated": 0.01}}
-    _result(project, "single-layer-lsa", [
-        {**base, "loss_trained": 0.2010, "loss_gd": 0.2, "loss_interpolated": 0.2},
-        {**base, "loss_trained": 0.2030, "loss_gd": 0.2, "loss_interpolated": 0.2}])
-    return project
-
-
-@pytest.fixture
 def both_scales(judged):
     """`judged`, with `paper_full` results beside: C1 reproduced, F1 not reproduced (a loss of
     0.5 is not within 1% of 0.2), the paper's own scale the newcomer saw cut."""
-    _result(judged, "conditioning-vs-parameters", {
+    sealed_result(judged, "conditioning-vs-parameters", {
         "params_unchanged": True, "max_abs_pred_error": 0.0, "max_abs_dW_error": 0.0,
         "implied_model_distance": 1.0, "min_cross_distance": 1.0}, profile="paper_full")
     base = {"cos_sensitivity": 0.999, "model_diff": 0.08, "pred_diff": 0.02,
             "loss_interpolated": 0.2, "ood": {"min_cos": 0.999, "max_rel_gap": 0.01,
                                               "max_rel_gap_interpolated": 0.01}}
-    _result(judged, "single-layer-lsa", [{**base, "loss_trained": 0.5, "loss_gd": 0.2},
+    sealed_result(judged, "single-layer-lsa", [{**base, "loss_trained": 0.5, "loss_gd": 0.2},
                                          {**base, "loss_trained": 0.5, "loss_gd": 0.2}],
             profile="paper_full")
     return judged
@@ -154,7 +110,7 @@ def test_verbose_wraps_and_gives_both_sides_per_seed_and_every_reason(judged):
 
 
 def test_an_error_verdict_lists_its_expectations_with_a_reason(project):
-    _result(project, "conditioning-vs-parameters", {"params_unchanged": True})  # metrics lacking
+    sealed_result(project, "conditioning-vs-parameters", {"params_unchanged": True})  # metrics lacking
     lines = _status(project, 80, "--verbose").splitlines()
     text = " ".join(ln.strip() for ln in lines)
     assert "error" in text and "has no metric 'max_abs_pred_error'" in text

@@ -5,15 +5,11 @@ from __future__ import annotations
 
 import json
 
-from tests.verdicts.test_status_width import _result
-
-GOOD = {"cos_sensitivity": 0.999, "model_diff": 0.08, "pred_diff": 0.02, "loss_interpolated": 0.2,
-        "loss_trained": 0.2, "loss_gd": 0.2,
-        "ood": {"min_cos": 0.999, "max_rel_gap": 0.01, "max_rel_gap_interpolated": 0.01}}
+from tests.support.results import GOOD, sealed_result
 
 
 def _f1(project, loss_trained: float) -> None:
-    _result(project, "single-layer-lsa", [{**GOOD, "loss_trained": loss_trained},
+    sealed_result(project, "single-layer-lsa", [{**GOOD, "loss_trained": loss_trained},
                                           {**GOOD, "loss_trained": loss_trained}])
 
 
@@ -23,7 +19,7 @@ def _suspects(cli) -> list[dict]:
 
 def test_a_verdict_that_moves_makes_the_note_and_the_theory_suspect(project, cli):
     _f1(project, 0.2)
-    _result(project, "prop1-identity", {"max_abs_error_f64": 0.0, "max_abs_error_f32": 0.0,
+    sealed_result(project, "prop1-identity", {"max_abs_error_f64": 0.0, "max_abs_error_f32": 0.0,
                                         "max_abs_readout_error_f64": 0.0})
     assert cli("status")[0] == 0
     code, out, _ = cli("review", "NOTE-621", "THEORY-169")
@@ -140,7 +136,7 @@ def test_status_marks_suspect_claims_and_counts_them_as_warnings(project, cli):
 
 
 def test_the_site_marks_suspect_records_and_claims(project, cli):
-    from tests.verdicts.toyproject import site_pages
+    from tests.support.seeds_toy import site_pages
 
     _f1(project, 0.2)
     assert cli("validate")[0] == 0

@@ -34,7 +34,7 @@ from litrec.verdicts.claims import (
 )
 from litrec.verdicts.judge import Outcome, evaluate, leaning
 from litrec.verdicts.stats import Summary, seeds_needed, t975
-from tests.verdicts.test_claim_states import NAME, P1, PROFILE, p1, seeds3, store
+from tests.support.prop1 import NAME, P1, PROFILE, p1, seeds3, store
 
 
 def E(**kw) -> Expectation:

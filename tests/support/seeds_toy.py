@@ -1,4 +1,6 @@
-"""A toy project for the verdict tests: one NumPy analysis over three seeds, its records written by the test."""
+"""A toy project for the verdict tests: one NumPy analysis over three seeds (a trained model's
+loss with a seed-dependent wiggle), its claims written by the test; `litrec`, `status` and
+`site_pages` read what litrec makes of it."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+
+from tests.support.toy import write_analysis
 
 TOY = '''
 """A toy trained model: its loss is 0.1 plus a seed-dependent wiggle (NumPy only)."""
@@ -53,10 +57,7 @@ def claim(cid: str, *expect: str) -> str:
 
 def write_project(root: Path, *claims: str) -> Path:
     """The toy analysis and a paper whose claims are `claims` (from `claim`)."""
-    (root / "analysis").mkdir(parents=True, exist_ok=True)
-    (root / "analysis" / "__init__.py").write_text("")
-    (root / "analysis" / "toy.py").write_text(TOY)
-    (root / "analysis" / "registry.yaml").write_text("toy:\n  module: toy\n  title: Toy\n")
+    write_analysis(root, TOY)
     write_claims(root, *claims)
     return root
 

@@ -1,0 +1,17 @@
+"""What the tests share: builders of small projects, stored results and the like.
+
+Nothing here is a test (pytest collects no `test_*.py` from this package); a test module
+imports what it needs from here (or from tests/conftest.py), never from another test module
+or another folder's conftest: tests/test_layout.py holds that. Each module is named for what
+it builds:
+
+- `files`: write a file into a project, snapshot a folder;
+- `toy`: the toy-analysis factory: a NumPy-only analysis module from its metrics or body,
+  written with its registry entry and records into a temporary project;
+- `mini`, `run_toy`, `sweep_toy`, `seeds_toy`: the small projects built with it (the
+  hardening tests' project, `litrec run`'s, a seed sweep's, the verdict tests' seeded model);
+- `results`, `prop1`: sealed results written as litrec writes them, never run;
+- `answers`: `litrec run`'s answer worked out three ways (caches on, off, `--force`);
+- `schema`, `browser`, `signing`, `new_paper`: the schema validators, headless Chromium,
+  an SSH key pair, a copy of the repository to add a paper to.
+"""
