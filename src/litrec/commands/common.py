@@ -47,10 +47,10 @@ def profile_name(text: str) -> str:
     return text
 
 
-def profile_arg(p: argparse.ArgumentParser, help_text: str, default: str | None = "paper") -> None:
-    """--profile, defaulting to the paper profile (None: the command works it out)."""
-    p.add_argument("--profile", type=profile_name, default=default, metavar="PROFILE",
-                   help=help_text)
+def profile_arg(p: argparse.ArgumentParser, help_text: str) -> None:
+    """--profile; None when not given, and the command works it out from the project's scales
+    (`litrec.verdicts.first_scale` to run, `headline_profile` to judge), never a name of one paper."""
+    p.add_argument("--profile", type=profile_name, default=None, metavar="PROFILE", help=help_text)
 
 
 def format_arg(p: argparse.ArgumentParser) -> None:

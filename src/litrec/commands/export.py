@@ -41,7 +41,8 @@ def add_parser(sub) -> None:
     for name, (help_text, description, gives) in JUDGED.items():
         q = what.add_parser(name, help=help_text, description=description)
         results_arg(q)
-        profile_arg(q, f"which profile's results give the {gives} (default: paper)")
+        profile_arg(q, f"which profile's results give the {gives} (default: the largest of the "
+                    "project's scales where any analysis has a result, else the first, as `litrec status`)")
         q.add_argument("--require-signed", action="store_true",
                        help="exit 1 when a result is unsigned, as for a bad signature (as "
                        "`litrec status --require-signed`)")
@@ -64,6 +65,10 @@ def run(args) -> int:
         need_dir(args.records, "records")  # before --out, as the other formats' load does after it
     if args.out:
         check_out(args.out, args.records)
+    if args.export_format != "bibtex" and args.profile is None:
+        from litrec.verdicts import headline_profile
+
+        args.profile = headline_profile(args.records, args.analysis, args.results)
     return {"bibtex": _bibtex, "json": _json, "tex": _tex}[args.export_format](args)
 
 

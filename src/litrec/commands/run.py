@@ -31,8 +31,9 @@ def add_parser(sub) -> None:
                        "rerun a current result for that: --force does, and judges it).")
     p.add_argument("targets", nargs="*", metavar="TARGET",
                    help="claim refs (ARXIV-2212.07677#P1), record ids or analysis names; none means all")
-    profile_arg(p, "analysis profile: paper (default: the paper's settings, what the site "
-                "shows), quick (seconds), or another one the analysis defines")
+    profile_arg(p, "analysis profile: quick (seconds) or another one the analysis defines (default: "
+                "the project's smallest scale, paper for the seed paper; see Scales in "
+                "site/writing-analyses.md)")
     p.add_argument("--force", action="store_true", help="rerun even when the result is current, from scratch "
                    "(no kept seeds, no checkpoints)")
     p.add_argument("--allow-not-reproduced", action="store_true",
@@ -121,6 +122,9 @@ def run(args) -> int:
                          "has the workers it was given")
     from litrec.runs import ExecutorSpec, RunOptions
     from litrec.runs.reproduce import reproduce
+    from litrec.verdicts import first_scale
+
+    args.profile = args.profile or first_scale(args.records, args.analysis)
 
     options = RunOptions.of(records=args.records, analysis=args.analysis, results=args.results,
                             profile=args.profile, targets=args.targets,

@@ -21,7 +21,8 @@ def add_parser(sub) -> None:
                        "or bad signature.")
     p.add_argument("analyses", nargs="*", metavar="ANALYSIS",
                    help="the analyses whose results to sign (default: every stored result)")
-    profile_arg(p, "which profile's results to sign (default: paper)")
+    profile_arg(p, "which profile's results to sign (default: the largest of the project's scales "
+                "where any analysis has a result, else the first, as `litrec status`)")
     results_arg(p)
     p.add_argument("--key", type=Path, default=None, metavar="FILE",
                    help="the SSH private key (default: LITREC_SIGNING_KEY, else git config "
@@ -36,6 +37,10 @@ def run(args) -> int:
     """Sign the results (`litrec.results.signing.sign_results`); exit 1 when one is not signed (its
     seal broken, or points kept from an earlier sitting without --force)."""
     from litrec.results import SigningError, sign_results
+    from litrec.verdicts import headline_profile
+
+    if args.profile is None:  # the analysis folder beside the results, as beside the records
+        args.profile = headline_profile(Path(args.results).parent / "records", None, args.results)
 
     try:
         signed = sign_results(args.results, args.profile, args.analyses, args.key, args.force)

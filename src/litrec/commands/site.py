@@ -24,7 +24,7 @@ def add_parser(sub) -> None:
         results_arg(q)
         profile_arg(q, "which profile's results the pages lead with (default: the largest of the "
                     "project's scales, the paper's own, where any analysis has a result at it, "
-                    "else the first); the other scales are shown beside each verdict", default=None)
+                    "else the first); the other scales are shown beside each verdict")
         if action == "build":
             q.add_argument("--out", type=Path, default=Path("public"), metavar="DIR",
                            help="where the HTML site goes (default: public)")

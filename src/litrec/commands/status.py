@@ -19,7 +19,7 @@ def add_parser(sub) -> None:
                        "signature is bad (litrec sign).")
     profile_arg(p, "which profile's results to judge (default: the largest of the project's "
                 "scales, the paper's own, where any analysis has a result at it, else the first; "
-                "see Scales in site/writing-analyses.md)", default=None)
+                "see Scales in site/writing-analyses.md)")
     results_arg(p)
     p.add_argument("--check-current", action="store_true",
                    help="exit 1 when any claim's result is stale, missing, modified or in error, "

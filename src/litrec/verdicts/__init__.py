@@ -18,7 +18,7 @@ OFFERS: dict[str, tuple[str, ...]] = {
     "registration": ("Registrations",),
     "report": ("validation_report",),
     "rows": ("claim_rows",),
-    "status": ("by_result", "headline_profile", "judged_project", "on_other_machine"),
+    "status": ("by_result", "first_scale", "headline_profile", "judged_project", "on_other_machine"),
     "stored": ("expectation_record", "judged_in"),
     "suspect": ("link_reviews", "review_records", "suspects"),
     "words": ("mark", "STYLE", "word"),

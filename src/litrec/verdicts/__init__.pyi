@@ -31,6 +31,7 @@ from litrec.verdicts.rows import (
 )
 from litrec.verdicts.status import (
     by_result as by_result,
+    first_scale as first_scale,
     headline_profile as headline_profile,
     judged_project as judged_project,
     on_other_machine as on_other_machine,

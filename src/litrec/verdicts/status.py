@@ -35,6 +35,12 @@ def headline_profile(records: Path, analysis: Path | None, results: Path) -> str
     return headline(results, folder_scales(records, analysis))
 
 
+def first_scale(records: Path, analysis: Path | None) -> str:
+    """The profile `litrec run` runs when given none: the project's smallest scale (the first of
+    the scales its registry declares or its analyses share, `litrec.analyses.scales`)."""
+    return folder_scales(records, analysis)[0]
+
+
 def judged_project(records: Path, analysis: Path | None, results: Path, profile: str) -> Project:
     """The valid project whose claims are judged at `profile` (`InvalidRecords` when a record
     is invalid, `ProfileError` for a profile no analysis defines and no result has)."""
