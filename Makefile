@@ -1,5 +1,5 @@
 # Two commands do all the set-up from a fresh clone (Python 3.11 and pip only):
-#   make site   validate the records, rerun stale analyses (paper profile), build the site
+#   make site   validate the records, rerun stale analyses (the smallest scale), build the site
 #   make test   run the everyday test suite (under two minutes; tests marked slow are left out)
 #   make test-all   run every test, the slow ones too (what CI runs)
 # The everyday commands, with litrec's arguments in ARGS (make run ARGS="NAME --profile quick"):
@@ -30,7 +30,7 @@ venv: $(STAMP)
 
 site: $(STAMP)
 	$(BIN)/litrec validate
-	$(BIN)/litrec run --profile paper --allow-not-reproduced --any-machine
+	$(BIN)/litrec run --allow-not-reproduced --any-machine
 	$(BIN)/litrec site build
 
 run: $(STAMP)
