@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from litrec.records.load import load_project
 from tests.support.mini import ANALYSIS, NOTE, PAPER
+from tests.support.toy import write_analysis
 
 DECISION = "id: ADR-001\nkind: decision\ntitle: t\nstatus: accepted\ndate: 2026-01-02\n"
 SEEDS = {
@@ -105,10 +106,7 @@ def check_load(files: dict[str, str]) -> None:
     """Load the files; nothing escapes, and every record that did not load has a located error."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        (root / "analysis").mkdir()
-        (root / "analysis/__init__.py").write_text("")
-        (root / "analysis/toy.py").write_text(ANALYSIS)
-        (root / "analysis/registry.yaml").write_text("toy:\n  module: toy\n  title: Toy\n")
+        write_analysis(root, ANALYSIS)
         for rel, text in files.items():
             path = root / "records" / rel
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -169,10 +167,7 @@ def test_the_seeds_are_valid():
             path = root / "records" / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(yaml.safe_dump(seed, sort_keys=False))
-        (root / "analysis").mkdir()
-        (root / "analysis/__init__.py").write_text("")
-        (root / "analysis/toy.py").write_text(ANALYSIS)
-        (root / "analysis/registry.yaml").write_text("toy:\n  module: toy\n  title: Toy\n")
+        write_analysis(root, ANALYSIS)
         assert load_project(root / "records").ok
 
 
@@ -206,10 +201,7 @@ def mutated_result(draw) -> dict:
 def result_project(root: Path):
     """The records and analysis every mutated result is judged with, written and loaded once
     (they are the same for every example): (root, loaded project)."""
-    (root / "analysis").mkdir(parents=True)
-    (root / "analysis/__init__.py").write_text("")
-    (root / "analysis/toy.py").write_text(ANALYSIS)
-    (root / "analysis/registry.yaml").write_text("toy:\n  module: toy\n  title: Toy\n")
+    write_analysis(root, ANALYSIS)
     for rel, seed in SEEDS.items():
         path = root / "records" / rel
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -23,6 +23,7 @@ from hypothesis import strategies as st  # noqa: E402
 from tests.support.answers import CLAIM, run_answer, three_ways  # noqa: E402
 from tests.support.files import write  # noqa: E402
 from tests.support.mini import PAPER  # noqa: E402
+from tests.support.toy import write_project  # noqa: E402
 
 ANALYSIS = '''
 """Adds a constant, a helper's, a data file's and a package's numbers."""
@@ -59,12 +60,9 @@ FILES = {
 
 
 def _setup(root: Path) -> None:
-    write(root, "analysis/__init__.py", "")
-    write(root, "analysis/toy.py", ANALYSIS)
+    write_project(root, ANALYSIS, {"literature/ARXIV-0000.00001.yaml": PAPER.replace("value: 10}", "value: 9}")})
     write(root, "analysis/helper.py", "K = 2\n")
     write(root, "analysis/data/n.txt", "3\n")
-    write(root, "analysis/registry.yaml", "toy:\n  module: toy\n  title: Toy\n")
-    write(root, "records/literature/ARXIV-0000.00001.yaml", PAPER.replace("value: 10}", "value: 9}"))
     _package(root, "1.0", 4)
 
 

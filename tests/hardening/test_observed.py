@@ -12,33 +12,14 @@ every cache off and with `--force`.
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import Path
 
 import pytest
 
 from tests.support.files import write
 from tests.support.mini import PAPER
-
-TEMPLATE = '''
-"""A toy whose run does: {what}."""
-from dataclasses import dataclass
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
-{data}
-
-@dataclass(frozen=True)
-class Config:
-    n: int = 1
-
-
-PROFILES = {{"quick": Config(), "paper": Config()}}
-
-
-def run(config, progress=None):
-{body}
-    return {{"metrics": {{"total": float(total)}}}}
-'''
+from tests.support.toy import analysis, write_project
 
 CASES = {
     "a helper module beside analysis/": (
@@ -61,11 +42,13 @@ CASES = {
 
 
 def _project(root: Path, body: str, data: str = "") -> Path:
-    write(root, "analysis/__init__.py", "")
-    write(root, "analysis/toy.py", TEMPLATE.format(what="see the test", data=data, body=body))
-    write(root, "analysis/registry.yaml", "toy:\n  module: toy\n  title: Toy\n")
+    """The mini paper checked by a toy whose run does `body` (which sets `total`), with `data` (a
+    DATA line) beside ROOT, the project's folder; and the files each way past the inputs reads."""
+    source = analysis(doc="A toy whose run does: see the test.",
+                      head=f"from pathlib import Path\n\nROOT = Path(__file__).resolve().parent.parent\n{data}",
+                      body=textwrap.dedent(body) + '\nreturn {"metrics": {"total": float(total)}}')
+    write_project(root, source, {"literature/ARXIV-0000.00001.yaml": PAPER})
     write(root, "analysis/extra.txt", "1 2 3\n")
-    write(root, "records/literature/ARXIV-0000.00001.yaml", PAPER)
     write(root, "toyhelper.py", "TOTAL = 10\n")
     write(root, "lib/helper.py", "TOTAL = 10\n")
     write(root, "inputs/values.txt", " ".join(["1"] * 10) + "\n")

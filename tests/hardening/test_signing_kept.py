@@ -19,9 +19,10 @@ import subprocess
 import pytest
 
 from tests.conftest import REPO
-from tests.support.files import snapshot, write
+from tests.support.files import snapshot
 from tests.support.mini import PAPER
 from tests.support.seeds_toy import site_pages
+from tests.support.toy import write_project
 
 SWEEP = '''
 """A toy sweep over seeds: seed s scores 10 + s; the seed TOY_STOP_AT names fails (a sitting ends)."""
@@ -56,10 +57,7 @@ def _git(root, *args) -> str:
 def kept(tmp_path, litrec):
     """(project root, commit of the first sitting): a result of three seeds, two of them kept."""
     root = tmp_path / "project"
-    write(root, "analysis/__init__.py", "")
-    write(root, "analysis/toy.py", SWEEP)
-    write(root, "analysis/registry.yaml", "toy:\n  module: toy\n  title: Toy sweep\n")
-    write(root, "records/literature/ARXIV-0000.00001.yaml", PAPER)
+    write_project(root, SWEEP, {"literature/ARXIV-0000.00001.yaml": PAPER}, title="Toy sweep")
     _git(root, "init", "-q")
     _git(root, "add", ".")
     _git(root, "commit", "-q", "-m", "toy")

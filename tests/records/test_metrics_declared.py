@@ -3,12 +3,12 @@ and a record with several problems has every one of them reported in one pass.""
 
 from __future__ import annotations
 
-import sys
 import textwrap
 
 import pytest
 
 from litrec.analyses.contract import declares, source_metrics, source_problems, undeclared
+from tests.support.toy import importable, write_analysis
 
 TOY = '''
 """A toy analysis that declares what it returns."""
@@ -49,18 +49,11 @@ claims:
 
 @pytest.fixture
 def toy(tmp_path, monkeypatch):
-    (tmp_path / "analysis").mkdir()
-    (tmp_path / "analysis" / "__init__.py").write_text("")
-    (tmp_path / "analysis" / "toy.py").write_text(TOY)
-    (tmp_path / "analysis" / "registry.yaml").write_text("toy:\n  module: toy\n  title: Toy\n")
+    write_analysis(tmp_path, TOY)
     rec = tmp_path / "records" / "literature" / "ARXIV-0000.00009.yaml"
     rec.parent.mkdir(parents=True)
-    rec.write_text(textwrap.dedent(LIT))
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    for mod in [m for m in sys.modules if m == "analysis" or m.startswith("analysis.")]:
-        monkeypatch.delitem(sys.modules, mod)
-    return tmp_path
+    rec.write_text(textwrap.dedent(LIT))  # its first line blank: the errors' line numbers count it
+    return importable(tmp_path, monkeypatch)
 
 
 def test_source_metrics_and_coverage():

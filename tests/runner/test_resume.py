@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from litrec.results import resume
+from tests.support.toy import importable, write_analysis
 
 ROOT = Path(__file__).resolve().parents[2]
 HELPERS = ("__init__.py", "checkpoint.py", "keys.py", "lsa.py", "metrics.py", "tasks.py", "train.py")
@@ -237,17 +238,12 @@ def run(config, progress=None):
 
 def test_a_finished_point_leaves_no_checkpoints_and_an_unfinished_one_keeps_them(tmp_path, monkeypatch,
                                                                                   cli):
-    (tmp_path / "analysis").mkdir()
-    (tmp_path / "analysis" / "__init__.py").write_text("")
-    (tmp_path / "analysis" / "toy.py").write_text(FAILING)
-    (tmp_path / "analysis" / "registry.yaml").write_text("toy:\n  module: toy\n  title: Toy\n")
+    write_analysis(tmp_path, FAILING)
     rec = tmp_path / "records" / "literature" / "ARXIV-0000.00009.yaml"
     rec.parent.mkdir(parents=True)
     rec.write_text(PAPER.lstrip().replace("{metric: loss, op: \"<\", value: 10, source: {kind: paper, where: §1, states: a test claim}}",
                                           "{metric: loss, op: \"<\", value: 1, source: {kind: paper, where: §1, states: a test claim}}"))
-    monkeypatch.chdir(tmp_path)
-    for mod in [m for m in sys.modules if m == "analysis" or m.startswith("analysis.")]:
-        monkeypatch.delitem(sys.modules, mod)  # this project's `analysis` runs here; then back
+    importable(tmp_path, monkeypatch)  # this project's `analysis` runs here; then back
     code, out, err = cli("run", "--profile", "quick", "--jobs", "1")
     assert code != 0 and "seed 1 stops here" in out + err
     partial = resume.partial_dir(tmp_path / "results", "toy", "quick")

@@ -6,10 +6,11 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+
+from tests.support.toy import write_project
 
 TOY = '''
 """A toy trained model: its loss is 0.1 plus a seed-dependent wiggle (NumPy only)."""
@@ -80,13 +81,7 @@ def litrec(*args, cwd: Path) -> subprocess.CompletedProcess:
 def ran(tmp_path_factory) -> Path:
     """A toy project whose quick profile ran once, three seeds."""
     root = tmp_path_factory.mktemp("seeds")
-    (root / "analysis").mkdir()
-    (root / "analysis" / "__init__.py").write_text("")
-    (root / "analysis" / "toy.py").write_text(TOY)
-    (root / "analysis" / "registry.yaml").write_text("toy:\n  module: toy\n  title: Toy\n")
-    rec = root / "records" / "literature" / "ARXIV-0000.00003.yaml"
-    rec.parent.mkdir(parents=True)
-    rec.write_text(textwrap.dedent(PAPER).lstrip())
+    write_project(root, TOY, {"literature/ARXIV-0000.00003.yaml": PAPER})
     proc = litrec("run", "--profile", "quick", "--jobs", "1", cwd=root)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return root
