@@ -140,7 +140,7 @@ class Synced(set):
 
 
 def sync(docs_dir: Path, files: dict[str, str | bytes | Path], records: dict[str, str] | None = None,
-         data: SiteData | None = None, jobs: int | None = None, keep: set[str] = frozenset(),
+         data: SiteData | None = None, jobs: int | None = None, keep: frozenset[str] | set[str] = frozenset(),
          track: bool = False) -> Synced:
     """Make docs_dir hold exactly `files`, the record pages (docs path -> record id, rendered
     from `data` in `jobs` processes, see `render`) and the pages in `keep` as they are, writing
@@ -165,7 +165,9 @@ def sync(docs_dir: Path, files: dict[str, str | bytes | Path], records: dict[str
             raw = src if isinstance(src, bytes) else src.encode("utf-8")
         if render.put(docs_dir / rel, raw):
             changed.add(rel)
-    done = render.write_pages(docs_dir, data, records, jobs, track) if records else render.Rendered()
+    if records and data is None:
+        raise ValueError("record pages to render need the site's data")
+    done = render.write_pages(docs_dir, data, records, jobs, track) if records and data else render.Rendered()
     changed.update(done.written)
     changed.render_cpu, changed.deps = done.cpu, done.deps
     for rel in sorted(before - wanted):  # written by an earlier build, not by this one

@@ -38,13 +38,14 @@ def history(data: SiteData, ref: str, analysis: str) -> str:
 
 
 def _expectation_texts(entry: dict) -> list[str]:
-    exp = entry.get("expectations") if isinstance(entry.get("expectations"), dict) else {}
-    texts = exp.get("text") if isinstance(exp.get("text"), list) else []
-    return [str(t) for t in texts]
+    exp = entry.get("expectations")
+    texts = exp.get("text") if isinstance(exp, dict) else None
+    return [str(t) for t in texts] if isinstance(texts, list) else []
 
 
 def _decisions(entry: dict) -> dict[str, str]:
-    numbers = entry.get("numbers") if isinstance(entry.get("numbers"), list) else []
+    found = entry.get("numbers")
+    numbers = found if isinstance(found, list) else []
     return {str(n.get("expectation")): str(n.get("decision")) for n in numbers
             if isinstance(n, dict) and n.get("expectation") is not None and n.get("decision")}
 

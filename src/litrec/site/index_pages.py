@@ -330,7 +330,7 @@ def analysis_page(data: SiteData, name: str) -> str:
         out.append(prose(info.description, data.resolver(page), 3))
     if info.claims:
         out.append("## Claims it checks\n" + block(table(["Claim", "Verdict", "Statement"], (
-            [ref_link(data, page, ref), badge(verdict_of(data, ref)), esc(data.project.claim(ref)[1].title)]
+            [ref_link(data, page, ref), badge(verdict_of(data, ref)), esc(_claim_title(data, ref))]
             for ref in info.claims))))
     if info.discrepancies:
         items = []
@@ -380,3 +380,10 @@ def analysis_page(data: SiteData, name: str) -> str:
 def _values(points) -> list:
     """A swept field's values as stored (a list), or the one value a damaged result holds."""
     return points if isinstance(points, list) else [points]
+
+
+def _claim_title(data, ref: str) -> str:
+    """A claim's title, or its ref where the project has no such claim (an analysis's registry
+    may name one that a record no longer holds)."""
+    found = data.project.claim(ref)
+    return found[1].title if found is not None else ref

@@ -107,8 +107,9 @@ class LiveSite:
         self.config_mtime: int | None = None
         self.warnings: list[str] = []
 
-    def full(self, handwritten: dict[str, str], jobs: int = 1) -> None:
-        """Build every page (in `jobs` MkDocs processes; more than 1 only while no thread runs)."""
+    def full(self, handwritten: dict[str, str], jobs: int | None = 1) -> None:
+        """Build every page (in `jobs` MkDocs processes, None: by size and cores; more than 1
+        only while no thread runs)."""
         pages = {rel: (self.docs_dir / rel).stat().st_size
                  for rel in _docs_pages(self.docs_dir)}
         self.config_mtime = self.config_file.stat().st_mtime_ns

@@ -100,7 +100,7 @@ def write_pages(docs_dir: Path, data: SiteData, pages: dict[str, str], jobs: int
         return Rendered(written, [], deps)
     size = -(-len(items) // (jobs * CHUNKS_PER_JOB))  # pages per chunk, rounded up
     chunks = [items[i:i + size] for i in range(0, len(items), size)]
-    out, cpu = Rendered(), defaultdict(float)
+    out, cpu = Rendered(), defaultdict[int, float](float)
     _DATA = data
     try:
         with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
@@ -121,18 +121,22 @@ def _render(docs_dir: Path, items: list[tuple[str, str]], track: bool,
     CPU seconds it took, each page's record ids when tracked)."""
     t0 = time.process_time()
     data = data if data is not None else _DATA
-    written, deps = [], {}
+    if data is None:
+        raise ValueError("no site data to render from (the parent sets it before forking)")
+    written: list[str] = []
+    deps: dict[str, set[str]] = {}
     records = data.project.records
+    tracked = _Tracked(records)
     if track:
-        data.project.records = _Tracked(records)
+        data.project.records = tracked
     try:
         for rel, rid in items:
             if track:
-                data.project.records.seen = {rid}
+                tracked.seen = {rid}
             if put(docs_dir / rel, record_page(data, rid).encode("utf-8")):
                 written.append(rel)
             if track:
-                deps[rel] = data.project.records.seen
+                deps[rel] = tracked.seen
     finally:
         data.project.records = records
     return written, os.getpid(), time.process_time() - t0, deps
