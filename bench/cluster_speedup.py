@@ -52,7 +52,7 @@ sys.path.insert(0, str(REPO))
 
 import report  # noqa: E402
 
-from tests.sweep.realcluster import Cluster  # noqa: E402  (the tests' cluster: the same commands)
+from tests.support.realcluster import Cluster  # noqa: E402  (the tests' cluster: the same commands)
 
 GOAL = 1.7  # speed-up over the baseline
 TIMES = ("started", "wall_time_s", "content_hash")

@@ -39,7 +39,7 @@ def _share_compiled_programs() -> None:
     before the tests). Every test, both xdist workers and every process they start (litrec
     runs, workers, scripts: they inherit the environment) then compile a program once and
     load it afterwards; compiling is most of a quick training's CPU time. A loaded program
-    is the executable XLA compiled, so no number changes (tests/sweep/test_warm_workers.py
+    is the executable XLA compiled, so no number changes (tests/runs/test_warm_workers.py
     checks it bit for bit). Set before JAX is imported, which reads these variables. Left
     alone with `LITREC_NO_CACHE=1` or a JAX_COMPILATION_CACHE_DIR of one's own; the tests
     of litrec's own compile cache, and of reruns compiled afresh, take it away again

@@ -46,7 +46,7 @@ def fixture_project(dest: Path) -> Path:
 
 
 def sweep_project(dest: Path) -> Path:
-    """The toy project of tests/sweep: one analysis that sweeps three seeds (numpy only)."""
+    """The toy project of the sweep tests (`tests.support.sweep_toy`): one analysis that sweeps three seeds (numpy only)."""
     from tests.support.sweep_toy import LIT, write_toy
 
     (dest / "analysis").mkdir(parents=True)

@@ -30,7 +30,7 @@ CHECKED_BY = {
     "guide.md": "this file (it names every page); tests/site (what it describes)",
     "index.md": "tests/site/test_build.py (the home page it introduces)",
     "manuscript.md": "tests/ecosystem/test_export_tex.py (the names it gives, its example compiled)",
-    "scale-out.md": "this file (its console examples rerun); tests/sweep",
+    "scale-out.md": "this file (its console examples rerun); tests/runs",
     "suspect-links.md": "this file (its console examples rerun); tests/verdicts/test_suspect.py",
     "usage.md": "tests/ecosystem/test_usage_doc.py (every example rerun)",
     "what-a-seal-proves.md": "tests/hardening/test_signing_kept.py (the refusal it quotes, the "

@@ -85,7 +85,7 @@ def test_a_whole_run_reads_the_one_spec_the_command_built(toy, cli, monkeypatch)
 
 def test_the_memo_key_is_the_one_of_the_same_folders_and_profile(toy, cli):
     """A no-op run keeps its answer under what `memo_key` gives the options' values as they were
-    passed before the options were one value, `any_machine` among them (tests/runner/test_runmemo.py
+    passed before the options were one value, `any_machine` among them (tests/runs/test_runmemo.py
     keeps the rest)."""
     from litrec.analyses.memo import data_now, memo_key
     from litrec.cache import runmemo

@@ -119,7 +119,7 @@ def test_a_failing_point_writes_nothing(sweep_project, cli):
     cli("run", "--profile", "quick", "--jobs", "1")
     before = (sweep_project.joinpath(*RESULT)).read_bytes()
     write_toy(sweep_project, fail_seed=1)
-    code, _, err = cli("run", "--profile", "quick", "--jobs", "1")  # in worker processes: tests/sweep/test_dask.py
+    code, _, err = cli("run", "--profile", "quick", "--jobs", "1")  # in worker processes: tests/runs/test_dask.py
     assert code == 1
     assert "analysis toy-sweep failed: RuntimeError: boom at seed 1 (point seed=1)" in err
     assert sweep_project.joinpath(*RESULT).read_bytes() == before

@@ -31,9 +31,8 @@ pytestmark = pytest.mark.slow
 pytest.importorskip("distributed")
 
 from tests.conftest import without_times  # noqa: E402
+from tests.support.realcluster import Cluster, self_signed  # noqa: E402
 from tests.support.sweep_toy import write_toy  # noqa: E402
-
-from .realcluster import Cluster, self_signed  # noqa: E402
 
 RESULT = ("toy-sweep", "quick.json")
 THREADS = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
