@@ -121,3 +121,14 @@ def test_a_run_answered_from_the_memo_imports_no_executor(toy, cli):
         proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=toy)
         lasts.append(proc.stdout.strip().splitlines()[-1])
     assert lasts == ["True True True 1", "True False False 1"], proc.stdout + proc.stderr
+
+
+def test_reproduce_called_without_a_display_runs_in_silence(toy, cli):
+    """`reproduce(options)` as a library call, with no `showing`: what runs reports to the
+    default `Events` (silence), not to None."""
+    from litrec.runs.reproduce import reproduce
+
+    options = RunOptions.of(records=Path("records"), analysis=None, results=Path("results"),
+                            profile="quick", targets=["toy"], executor=ExecutorSpec("local", 1), force=True)
+    out = reproduce(options)
+    assert out.ran == ["toy"] and out.failed == []

@@ -82,7 +82,7 @@ def _reproduce(o: RunOptions, showing) -> Outcome:
 def _full(o: RunOptions, showing, key: str | None, early) -> Outcome:
     """Load, plan, run what is stale, judge; keep the answer of a run with nothing to run."""
     from litrec.cache import runmemo
-    from litrec.runs.plan import plan_run, run_plan
+    from litrec.runs.plan import Events, plan_run, run_plan
     from litrec.verdicts import Registrations, claim_statuses, judged_project, with_scales
 
     proj = judged_project(o.records, o.analysis, o.results, o.profile)
@@ -90,7 +90,7 @@ def _full(o: RunOptions, showing, key: str | None, early) -> Outcome:
     failed: list[str] = []
     if plan.todo:
         with showing() as events:
-            failed = run_plan(proj, plan, o, events, early=early)
+            failed = run_plan(proj, plan, o, events if events is not None else Events(), early=early)
     regs = Registrations(proj, o.results)  # git history read once, for every scale
     statuses = with_scales(proj, o.results, claim_statuses(proj, o.results, o.profile, plan.claims,
                                                            plan.states, regs), o.profile, regs)
