@@ -64,13 +64,15 @@ def test_the_text_says_the_other_scale_and_which_one_is_shown(ran):
 
 
 def test_export_json_gives_both(ran, tmp_path):
-    out = tmp_path / "graph.json"
-    assert litrec("export", "json", "--out", out, cwd=ran).returncode == 0
-    doc = json.loads(out.read_text())
-    assert doc["profile"] == "paper" and doc["scales"] == ["paper", "paper_full"]
-    f1 = next(c for c in doc["claims"] if c["id"] == "F1")
-    assert f1["verdict"] == "inconclusive"
-    assert f1["verdicts"] == {"paper": "inconclusive", "paper_full": "reproduced"}
+    """By default at the paper's own scale, as `status` (`paper_full` has results here)."""
+    for given, profile, verdict in (((), "paper_full", "reproduced"), (("--profile", "paper"), "paper", "inconclusive")):
+        out = tmp_path / f"graph-{profile}.json"
+        assert litrec("export", "json", *given, "--out", out, cwd=ran).returncode == 0
+        doc = json.loads(out.read_text())
+        assert doc["profile"] == profile and doc["scales"] == ["paper", "paper_full"]
+        f1 = next(c for c in doc["claims"] if c["id"] == "F1")
+        assert f1["verdict"] == verdict
+        assert f1["verdicts"] == {"paper": "inconclusive", "paper_full": "reproduced"}
 
 
 def test_the_dashboard_says_which_scale_its_headline_uses(ran):
