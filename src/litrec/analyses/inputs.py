@@ -377,16 +377,17 @@ def analysis_inputs(root: Path, module: str, profile: str,
     for path, digest in closure.files.items():
         h.update(f"{path}\0{digest}\n".encode())
     known = versions if versions is not None else {}
-    packages = versioned_packages(closure.tops)
+    project = project_root(root)
+    packages = versioned_packages(closure.tops, project)
     missing = [p for p in packages if p not in known]
     if missing:
         known.update(package_versions(missing))
-    data, data_problems = data_files(project_root(root), closure.data)
+    data, data_problems = data_files(project, closure.data)
     numeric = bool(closure.tops & NUMERIC_IMPORTS)
     return Inputs(h.hexdigest(), closure.files, profile, {p: known[p] for p in packages},
                   data, numeric_env(), interpreter(), machine_isa() if numeric else None,
                   machine_cores() if numeric else None, tuple(closure.problems + data_problems),
-                  tuple(closure.data), dependency_versions(dependencies(closure.tops, packages)))
+                  tuple(closure.data), dependency_versions(dependencies(closure.tops, packages, project)))
 
 
 

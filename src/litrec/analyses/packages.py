@@ -11,6 +11,7 @@ import functools
 import os
 import re
 import sys
+from pathlib import Path
 
 VERSIONED = ("jax", "jaxlib", "numpy", "optax")  # what an analysis that imports JAX records
 JAX_IMPORTS = frozenset({"jax", "jaxlib", "optax"})
@@ -61,16 +62,49 @@ def _metadata_version(name: str) -> str | None:
         return None
 
 
-@functools.lru_cache(maxsize=1)
-def _distributions_of() -> dict[str, tuple[str, ...]]:
-    """Top-level import name -> the installed distributions that provide it."""
+_PROVIDERS: dict[bytes, dict[str, tuple[str, ...]]] = {}  # this process's answers, by installed_key
+
+
+def installed_key() -> bytes:
+    """What an install, upgrade or removal of a distribution changes: the interpreter and each
+    folder on `sys.path` with its modification time (pip adds and removes `.dist-info` folders
+    and files there, never edits one in place), as the run memo keys its packages."""
+    parts = [sys.executable, sys.version]
+    for entry in sys.path:
+        path = os.path.abspath(entry or ".")
+        try:
+            st = os.stat(path)
+        except OSError:
+            parts.append(f"{path} -")
+            continue
+        parts.append(f"{path} {st.st_mtime_ns} {st.st_ino}")
+    return "\n".join(parts).encode()
+
+
+def _distributions_of(root: Path | None = None) -> dict[str, tuple[str, ...]]:
+    """Top-level import name -> the installed distributions that provide it
+    (`importlib.metadata.packages_distributions`, which reads every installed distribution's
+    file list: a seventh of a second, in every status). Kept in the project at `root`
+    (`litrec.cache.sourcefacts`) under `installed_key`, so a status or run of an unchanged
+    environment reads one slot; None: worked out, kept in this process only."""
+    key = installed_key()
+    if key not in _PROVIDERS:
+        from litrec.cache import fact
+
+        _PROVIDERS[key] = fact(Path(root) if root is not None else None, "installed distributions",
+                               key, _packages_distributions)
+    return _PROVIDERS[key]
+
+
+def _packages_distributions() -> dict[str, tuple[str, ...]]:
     from importlib import metadata
 
     return {k: tuple(v) for k, v in metadata.packages_distributions().items()}
 
 
-def versioned_packages(imports) -> tuple[str, ...]:
-    """The distributions whose versions a result records, from the top-level names imported.
+def versioned_packages(imports, root: Path | None = None) -> tuple[str, ...]:
+    """The distributions whose versions a result records, from the top-level names imported
+    (the project at `root` keeps which distribution provides which name: `_distributions_of`).
 
     With JAX among them: exactly `VERSIONED`. Otherwise the distribution of
     each third-party name (the standard library and names no installed
@@ -80,7 +114,7 @@ def versioned_packages(imports) -> tuple[str, ...]:
     if tops & JAX_IMPORTS:
         return VERSIONED
     dists = {d for top in tops - set(sys.stdlib_module_names) - {"__future__"}
-             for d in _distributions_of().get(top, ())}
+             for d in _distributions_of(root).get(top, ())}
     return tuple(sorted(dists, key=str.lower))
 
 
@@ -132,7 +166,7 @@ def _requirement_name(text: str) -> str | None:
     return name or None
 
 
-def dependencies(imports, recorded=()) -> tuple[str, ...]:
+def dependencies(imports, recorded=(), root: Path | None = None) -> tuple[str, ...]:
     """Every installed distribution the analysis can load, from the top-level names it imports:
     the distributions of those names and, transitively, what each requires (`Requires-Dist`
     of its installed metadata; requirements of extras left out, and those not installed here),
@@ -147,7 +181,7 @@ def dependencies(imports, recorded=()) -> tuple[str, ...]:
     tops = sorted(set(imports) - set(sys.stdlib_module_names) - {"__future__"})
     todo: list[str] = []
     for top in tops:
-        todo += [top] if _normalized(top) in folders else list(_distributions_of().get(top, ()))
+        todo += [top] if _normalized(top) in folders else list(_distributions_of(root).get(top, ()))
     seen: dict[str, str] = {}
     while todo:
         key = _normalized(todo.pop())

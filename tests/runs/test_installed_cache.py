@@ -1,0 +1,57 @@
+"""Which installed distribution provides which import name is kept per project
+(`litrec.analyses.packages`, a `litrec.cache.sourcefacts` answer), keyed on the folders of
+`sys.path` and their times: kept = worked out afresh = caching off, and a distribution
+installed since is seen at once."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+
+def _install(site: Path, dist: str, top: str) -> None:
+    """A distribution as pip leaves it: NAME-VERSION.dist-info with its METADATA and top-level name."""
+    folder = site / f"{dist.replace('-', '_')}-1.0.dist-info"
+    folder.mkdir()
+    (folder / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n", encoding="utf-8")
+    (folder / "top_level.txt").write_text(f"{top}\n", encoding="utf-8")
+    (folder / "RECORD").write_text("", encoding="utf-8")
+
+
+@pytest.fixture
+def site(tmp_path):
+    folder = tmp_path / "site-packages"
+    folder.mkdir()
+    return folder
+
+
+def _answer(site: Path, root: Path, cache: bool = True) -> tuple[str, ...]:
+    """What a new process finds, with `site` on its path."""
+    code = ("import json, sys; from pathlib import Path; from litrec.analyses.packages import versioned_packages; "
+            "print(json.dumps(versioned_packages({'fakemod', 'othermod', 'yaml'}, Path(sys.argv[1]))))")
+    env = {**os.environ, "PYTHONPATH": str(site), "LITREC_NO_CACHE": "0" if cache else "1"}
+    done = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, text=True, env=env,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    return tuple(json.loads(done.stdout))
+
+
+def test_a_kept_answer_is_the_fresh_one_and_an_install_is_seen_at_once(site, tmp_path):
+    root = tmp_path / "project"
+    root.mkdir()
+    _install(site, "fake-pkg", "fakemod")
+    first = _answer(site, root)
+    assert first == ("fake-pkg", "PyYAML")
+    assert list((root / ".litrec-cache" / "sources").iterdir())  # kept in the project
+    assert _answer(site, root) == first  # from the slot
+    assert _answer(site, root, cache=False) == first  # caching off: the same
+    time.sleep(0.02)  # past the file system's clock tick: an install comes later than a status
+    _install(site, "other-pkg", "othermod")
+    assert _answer(site, root) == ("fake-pkg", "other-pkg", "PyYAML")
+    assert _answer(site, root, cache=False) == ("fake-pkg", "other-pkg", "PyYAML")
