@@ -1,4 +1,4 @@
-"""Benchmark: `litrec status` on the live project, against a named earlier litrec, in one run.
+"""Benchmark: `litrec status`, against a named earlier litrec, in one run.
 
 Times, as whole processes on this machine (medians of N, interleaved ABBA so a busy moment hits
 each alike):
@@ -10,11 +10,13 @@ each alike):
   the installed distributions' providers were kept per project: `importlib.metadata`'s
   `packages_distributions` read every installed file list in every status).
 
-Each tree gets one untimed status first (its caches filled, as any earlier command would), and
-each runs in its own snapshot, so the two never share a cache. `--profile quick` times a
-project whose analyses import no JAX, the case that paid it most; the row says which.
+On which project (`--project`): `toy` (the default), the tests' NumPy-only toy paper with its
+`quick` result, the case that paid `packages_distributions` (an analysis that imports JAX
+records a fixed list of versions); `live`, this repository's records and results at
+`--profile`. Each litrec runs in its own copy of the project, so the two never share a cache,
+and each gets one untimed status first (its caches filled, as any earlier command would).
 
-    python bench/status_speed.py [--repeats 9] [--profile paper_full] [--against REV] [--json PATH]
+    python bench/status_speed.py [--repeats 9] [--project toy|live] [--profile paper_full] [--against REV] [--json PATH]
 """
 
 from __future__ import annotations
@@ -32,12 +34,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import release  # noqa: E402
 import report  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.support.seeds_toy import claim, write_project  # noqa: E402  (the tests' toy paper)
+
 BEFORE = "27a4a82~1"
 
 
-def _once(cmd: list[str], tree: release.Tree) -> float:
+def _once(cmd: list[str], tree: release.Tree, where: Path) -> float:
     t0 = time.perf_counter()
-    done = subprocess.run(cmd, capture_output=True, text=True, cwd=tree.root, env=tree.env)
+    done = subprocess.run(cmd, capture_output=True, text=True, cwd=where, env=tree.env)
     took = time.perf_counter() - t0
     if done.returncode not in (0, 1):
         sys.exit(f"{tree.name}: failed: {' '.join(cmd)}\n{done.stderr[-2000:]}")
@@ -47,14 +52,24 @@ def _once(cmd: list[str], tree: release.Tree) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=9)
-    ap.add_argument("--profile", default="paper_full")
+    ap.add_argument("--project", choices=("toy", "live"), default="toy")
+    ap.add_argument("--profile", default=None, help="default: quick for toy, paper_full for live")
     ap.add_argument("--against", default=BEFORE, metavar="REV", help=f"the earlier litrec (default {BEFORE})")
     report.add_json_argument(ap)
     args = ap.parse_args()
-    cmd = [sys.executable, "-m", "litrec", "status", "--profile", args.profile]
+    profile = args.profile or ("quick" if args.project == "toy" else "paper_full")
+    cmd = [sys.executable, "-m", "litrec", "status", "--profile", profile]
     with release.trees(args.against, snapshot=True) as trees:
+        where = {t.name: t.root for t in trees}
+        if args.project == "toy":
+            for tree in trees:
+                where[tree.name] = write_project(tree.root.parent / f"toy-{trees.index(tree)}", claim(
+                    "F1", '{metric: loss_trained, op: ">", value: 0.0, source: {kind: paper, where: §1, '
+                    'states: a test claim}}'))
+                _once([sys.executable, "-m", "litrec", "run", "--profile", profile, "--jobs", "1"], tree,
+                      where[tree.name])
         for tree in trees:
-            _once(cmd, tree)  # untimed: its caches filled
+            _once(cmd, tree, where[tree.name])  # untimed: its caches filled
         base: list[float] = []
         runs: dict[str, list[float]] = {t.name: [] for t in trees}
         for i in range(args.repeats):
@@ -62,16 +77,16 @@ def main() -> None:
             subprocess.run([sys.executable, "-c", "pass"], check=True)
             base.append(time.perf_counter() - t0)
             for tree in (trees if i % 2 == 0 else trees[::-1]):
-                runs[tree.name].append(_once(cmd, tree))
+                runs[tree.name].append(_once(cmd, tree, where[tree.name]))
     b = statistics.median(base)
     now, then = trees[0].name, trees[1].name
     print(f"{args.repeats} runs each, whole processes, medians; load average {os.getloadavg()[0]:.1f}")
     print(f"baseline  python -c pass: {b:6.3f} s")
     for name in (now, then):
-        print(f"litrec status ({args.profile}) {name:<22}: {statistics.median(runs[name]):6.3f} s")
+        print(f"litrec status ({args.project}, {profile}) {name:<22}: {statistics.median(runs[name]):6.3f} s")
     ratio = statistics.median(runs[now]) / statistics.median(runs[then])
     print(f"current / {then}: {ratio:.2f}x")
-    report.emit([report.Row(f"status ({args.profile})", statistics.median(runs[now]), "s", then,
+    report.emit([report.Row(f"status ({args.project}, {profile})", statistics.median(runs[now]), "s", then,
                             statistics.median(runs[then]), "<= 1.0x the earlier", ratio <= 1.0)], args.json)
 
 
