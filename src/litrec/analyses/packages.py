@@ -66,19 +66,28 @@ _PROVIDERS: dict[bytes, dict[str, tuple[str, ...]]] = {}  # this process's answe
 
 
 def installed_key() -> bytes:
-    """What an install, upgrade or removal of a distribution changes: the interpreter and each
-    folder on `sys.path` with its modification time (pip adds and removes `.dist-info` folders
-    and files there, never edits one in place), as the run memo keys its packages."""
+    """What an install, upgrade or removal of a distribution changes: the interpreter and, in
+    each folder on `sys.path`, the name and time of every `.dist-info`, `.egg-info`, `.egg-link`,
+    `.egg` and `.pth` entry (pip adds and removes them, never edits one in place). Other files
+    are left out: the project folder, on the path when litrec runs as `python -m litrec`,
+    changes with every run."""
     parts = [sys.executable, sys.version]
     for entry in sys.path:
         path = os.path.abspath(entry or ".")
         try:
-            st = os.stat(path)
+            names = sorted(n for n in os.listdir(path) if n.endswith(_INSTALLED))
         except OSError:
             parts.append(f"{path} -")
             continue
-        parts.append(f"{path} {st.st_mtime_ns} {st.st_ino}")
+        for name in names:
+            try:
+                parts.append(f"{path}/{name} {os.stat(os.path.join(path, name)).st_mtime_ns}")
+            except OSError:
+                parts.append(f"{path}/{name} -")
     return "\n".join(parts).encode()
+
+
+_INSTALLED = (".dist-info", ".egg-info", ".egg-link", ".egg", ".pth")
 
 
 def _distributions_of(root: Path | None = None) -> dict[str, tuple[str, ...]]:
