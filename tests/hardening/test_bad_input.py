@@ -381,8 +381,8 @@ def test_site_says_a_result_is_damaged_and_a_figure_missing(mini, litrec):
 # ------------------------------------------------------------------ profiles
 
 
-@pytest.mark.parametrize("args", [["run"], ["status"], ["export", "json"], ["site", "build"],
-                                  ["site", "serve"]], ids=" ".join)
+@pytest.mark.parametrize("args", [["run"], ["status"], *(pytest.param(a, marks=pytest.mark.slow) for a in (
+    ["export", "json"], ["site", "build"], ["site", "serve"]))], ids=" ".join)
 def test_unknown_profile_is_a_usage_error(mini, litrec, args):
     site_project(mini)
     before = snapshot(mini)

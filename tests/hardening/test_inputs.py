@@ -269,7 +269,7 @@ A, B = "TOTAL = 10\n", "TOTAL =  9\n"  # the same size: B is seen by its bytes o
 
 
 @pytest.mark.parametrize("at_b, times", [
-    ("status only", "new times"),
+    pytest.param("status only", "new times", marks=pytest.mark.slow),
     pytest.param("status only", "times put back", marks=pytest.mark.slow),
     pytest.param("run", "new times", marks=pytest.mark.slow),
     pytest.param("run", "times put back", marks=pytest.mark.slow)])

@@ -132,6 +132,7 @@ def test_the_readme_exit_row_for_sign_is_what_sign_does(kept, litrec, ssh_key, t
     assert broken.code == 1 and "not signed: its content does not match its content hash" in broken.err
 
 
+@pytest.mark.slow
 def test_status_verbose_json_and_the_site_say_which_seeds_were_kept(kept, litrec):
     root, commit = kept
     host = socket.gethostname()

@@ -62,7 +62,8 @@ def test_the_claim_page_shows_its_history(ran):
     assert first < then
 
 
-@pytest.mark.parametrize("edit", ["rewrite", "remove", "insert", "reorder"])
+@pytest.mark.parametrize("edit", ["rewrite", "remove", pytest.param("insert", marks=pytest.mark.slow),
+                                  pytest.param("reorder", marks=pytest.mark.slow)])
 def test_a_rewritten_history_is_a_located_error(ran, tmp_path, edit):
     root = tmp_path / "copy"
     shutil.copytree(ran, root)

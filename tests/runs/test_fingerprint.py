@@ -160,6 +160,7 @@ def test_a_numpy_only_run_never_imports_jax_and_stays_current_when_jax_changes(r
     assert state.state == "stale" and f"numpy {real('numpy')} -> 999.0" in state.reason
 
 
+@pytest.mark.slow
 def test_a_jax_analysis_still_imports_jax_for_its_device(root):
     done = _litrec(root, "run", "with-jax", "--profile", "quick")
     assert done.returncode == 0, done.stdout + done.stderr

@@ -143,8 +143,8 @@ def test_run_seeds_is_called_once_per_point_and_stores_what_one_run_per_seed_sto
 
 @pytest.mark.parametrize("jobs, calls", [
     ("2", ["[3] n=1", "[3] n=2", "[1, 2] n=1", "[1, 2] n=2"]),
-    ("3", ["[3] n=1", "[3] n=2", "[1] n=1", "[1] n=2", "[2] n=1", "[2] n=2"]),
-    ("5", ["[3] n=1", "[3] n=2", "[1] n=1", "[1] n=2", "[2] n=1", "[2] n=2"]),
+    pytest.param("3", ["[3] n=1", "[3] n=2", "[1] n=1", "[1] n=2", "[2] n=1", "[2] n=2"], marks=pytest.mark.slow),
+    pytest.param("5", ["[3] n=1", "[3] n=2", "[1] n=1", "[1] n=2", "[2] n=1", "[2] n=2"], marks=pytest.mark.slow),
 ])
 def test_on_workers_the_seeds_are_split_among_them_and_the_result_is_the_same(toys, cli, jobs, calls):
     code, _, err = cli("run", "batched", "--profile", "quick", "--jobs", "1", "--results", "one")

@@ -96,7 +96,10 @@ RERUN = {"analysis helper", "tampered result", "removed figure"}  # their result
 FLIPS_F2 = {"expectation", "same size and time"}  # F2's threshold comes down after the run
 
 
-@pytest.mark.parametrize("edit", sorted(EDITS))
+EVERYDAY = {"expectation", "tampered result", "analysis helper"}  # make test-all: every edit
+
+
+@pytest.mark.parametrize("edit", [e if e in EVERYDAY else pytest.param(e, marks=pytest.mark.slow) for e in sorted(EDITS)])
 def test_any_changed_input_takes_the_full_path(toy, cli, full_runs, monkeypatch, edit):
     _memo_ready(cli)
     kept = json.loads(cli("run", "--profile", "quick", "--format", "json")[1])

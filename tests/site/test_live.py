@@ -80,6 +80,7 @@ def _retitle(root: Path, rel: str, title: str) -> None:
     path.write_text(text.replace("\nkind: ", f"\ntitle: {title}\nkind: ", 1), encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_an_edit_rebuilds_its_page_and_the_pages_linking_it_only(served, tmp_path):
     untouched = served.site / "records" / "ADR-013.html"  # links no theory, linked by none here
     before = untouched.stat().st_mtime_ns

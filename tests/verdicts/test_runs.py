@@ -129,7 +129,7 @@ def test_changing_an_expectation_after_the_run_is_flagged_until_rerun(ran, tmp_p
     assert status(root)[1][0]["expectation_changed"] is False
 
 
-@pytest.mark.parametrize("edit", ["number", "figure"])
+@pytest.mark.parametrize("edit", ["number", pytest.param("figure", marks=pytest.mark.slow)])
 def test_a_hand_edited_result_is_modified_and_fails_the_checks(ran, tmp_path, edit):
     import shutil
 

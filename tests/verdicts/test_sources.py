@@ -187,6 +187,7 @@ def test_registration_is_read_from_history_and_a_post_hoc_criterion_is_marked(tm
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="no git on this machine")
+@pytest.mark.slow
 def test_a_kept_answer_follows_the_commit(tmp_path):
     """A run with nothing to run keeps its answer; committing changes registrations, so the kept
     answer is not reused across commits: cached equals uncached."""

@@ -54,7 +54,8 @@ def _blocks(lines: list[str], claims: list[dict]) -> tuple[dict[str, str], str]:
     return joined, " ".join(" ".join(lines[summary:]).split())
 
 
-@pytest.mark.parametrize("columns", [60, 80, 200, None])
+@pytest.mark.parametrize("columns", [60, pytest.param(80, marks=pytest.mark.slow),
+                                     pytest.param(200, marks=pytest.mark.slow), None])
 def test_rows_and_summary_wrap_and_never_cut_a_verdict_a_count_or_the_expectation(
         both_scales, columns):
     lines = _status(both_scales, columns, "--profile", "paper").splitlines()
