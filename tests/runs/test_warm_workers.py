@@ -62,7 +62,7 @@ def test_a_worker_imports_the_analysis_once_for_all_its_points(sweep_project, cl
     result = json.loads((sweep_project / "results" / "toy-sweep" / "quick.json").read_text())
     assert len(result["points"]) == 8
     here = str(os.getpid())
-    assert here not in {p.name for p in log.iterdir()}  # laid out in a worker (litrec.runs.layout)
+    assert here not in {p.name for p in log.iterdir()}  # laid out in a worker (litrec.runs.points)
     workers = {p.name: p.read_text().count("imported") for p in log.iterdir()}
     assert 1 <= len(workers) <= 2 and set(workers.values()) == {1}, workers
 

@@ -1,5 +1,5 @@
 """Running analyses: `reproduce` (what `litrec run` calls), the plan of what is stale, the
-runner, the points of a sweep (`layout`, `sweep`), where they run (`executors`), how a run
+runner, the points of a sweep (`points`, `sweep`), where they run (`executors`), how a run
 stops (`interrupt`) and a new analysis's scaffold (`newanalysis`)."""
 
 from __future__ import annotations

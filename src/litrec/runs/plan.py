@@ -19,8 +19,8 @@ from litrec.analyses import Inputs, result_inputs
 from litrec.records import Project
 from litrec.results import ResultState, ledger, locked, result_state, result_states, write_error_log
 from litrec.runs import interrupt
-from litrec.runs.layout import lay_out_remotely
 from litrec.runs.options import RunOptions
+from litrec.runs.points import lay_out_remotely
 from litrec.runs.runner import Job, PointFailed, finish, keep_partials, prepare, submit
 from litrec.runs.targets import resolve_targets
 from litrec.util import AnalysisExited, InputsChanged, ResultsLocked, ResultsUnwritable, RunError

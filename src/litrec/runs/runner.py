@@ -6,7 +6,7 @@ never a path from a record), `run(PROFILES[profile], progress)` is called, and
 its metrics and figures are written atomically with provenance. JAX is
 imported only when an analysis actually runs, so a run with nothing stale
 returns at once; where the points go to workers, a worker lays the analysis
-out (`litrec.runs.layout`) and this process never imports it.
+out (`litrec.runs.points`) and this process never imports it.
 
 An analysis that declares a SWEEP runs once per point (`litrec.runs.sweep`); the
 points go to worker processes or a dask cluster (`litrec.runs.executors`, chosen by
@@ -32,8 +32,8 @@ from litrec.records import Project
 from litrec.results import keep_elsewhere, ledger, result_path, resume, unsign, write_result
 from litrec.results.seal import seal
 from litrec.runs import interrupt
-from litrec.runs.layout import Layout, Spec, draw_seed_figures, layout, registry_of, spec_of
 from litrec.runs.options import RunOptions
+from litrec.runs.points import Layout, Spec, draw_seed_figures, layout, registry_of, spec_of
 from litrec.runs.sweep import Point, aggregate, run_point, to_json
 from litrec.util import ResultsUnwritable, gitinfo
 from litrec.verdicts import expectation_record, stats

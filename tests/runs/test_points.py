@@ -1,4 +1,4 @@
-"""Where points go to workers, a worker lays the analysis out (litrec.runs.layout): litrec's own
+"""Where points go to workers, a worker lays the analysis out (litrec.runs.points): litrec's own
 process never imports it, and the result, figures over seeds and errors are those of a run here."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from litrec.runs.layout import declares_points
+from litrec.runs.points import declares_points
 from tests.conftest import without_times
 from tests.support.sweep_toy import TOY
 
