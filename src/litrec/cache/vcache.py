@@ -50,7 +50,7 @@ FORMAT = 5
 
 # The modules whose source decides what one file yields (parsing, schemas, messages), and
 # the cache's own, which decide what an entry holds: these and every litrec module they import
-# (`litrec.cache.litrec_closure`, worked out from the source when a key is made).
+# (`litrec.cache.slots.litrec_closure`, worked out from the source when a key is made).
 SCHEMA_ENTRIES = ("records/filecheck", "records/discover", "records/model", "cache/vcache")
 # The modules of the checks between records and of the registry (keyed with their entries).
 CHECK_ENTRIES = ("records/checks", "records/validate", "records/project", "analyses/registry")
