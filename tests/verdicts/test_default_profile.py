@@ -30,6 +30,9 @@ def test_run_takes_the_smallest_scale_and_export_the_largest_with_a_result(tmp_p
     assert (root / "results/toy/small.json").is_file()
     assert not (root / "results/toy/full.json").exists()
     assert "paper" not in done.stdout + done.stderr
+    again = litrec("run", "--jobs", "1", "--format", "json", cwd=root)  # from the run memo: the same choice
+    assert again.returncode == 0, again.stderr
+    assert (json.loads(again.stdout)["profile"], json.loads(again.stdout)["ran"]) == ("small", [])
     assert _export_profile(root, tmp_path, "small.json") == "small"
     assert litrec("run", "--profile", "full", "--jobs", "1", cwd=root).returncode == 0
     assert _export_profile(root, tmp_path, "full.json") == "full"

@@ -149,11 +149,12 @@ class Answer:
     data_patterns: list      # the DATA entries of every analysis
     data_files: dict         # what they matched: path inside the project -> SHA-256
     without_profile: list = field(default_factory=list)  # used analyses without the profile
+    profile: str = ""        # the profile the run judged (a run asked for none: the one chosen)
 
     def ok(self) -> bool:
         """Whether every field has the type a run wrote (a damaged entry may not)."""
         return (isinstance(self.current, list) and isinstance(self.claims, list)
-                and isinstance(self.without_profile, list)
+                and isinstance(self.without_profile, list) and isinstance(self.profile, str)
                 and all(isinstance(c, dict) for c in self.claims)
                 and isinstance(self.data_patterns, list)
                 and all(isinstance(p, str) for p in self.data_patterns)

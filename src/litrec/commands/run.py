@@ -122,9 +122,6 @@ def run(args) -> int:
                          "has the workers it was given")
     from litrec.runs import ExecutorSpec, RunOptions
     from litrec.runs.reproduce import reproduce
-    from litrec.verdicts import first_scale
-
-    args.profile = args.profile or first_scale(args.records, args.analysis)
 
     options = RunOptions.of(records=args.records, analysis=args.analysis, results=args.results,
                             profile=args.profile, targets=args.targets,
@@ -132,12 +129,13 @@ def run(args) -> int:
                             force=args.force, compile_cache=not args.no_compile_cache,
                             any_machine=args.any_machine)
     with stdout_to_stderr(args.format == "json"):  # standard output is for the JSON alone
-        out = reproduce(options, showing=lambda: _showing(args))
+        out = reproduce(options, showing=lambda profile: _showing(args, profile))
+    args.profile = out.profile  # the one chosen where none was asked
     return _report(args, out.statuses, out.ran, out.current, out.failed, out.ran_any, out.without_profile)
 
 
 @contextlib.contextmanager
-def _showing(args):
+def _showing(args, profile: str):
     """The run's progress on standard error (none with --format json): its events."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -145,7 +143,7 @@ def _showing(args):
                   TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
                   console=console(stderr=True), transient=False,
                   disable=args.format == "json") as bar:
-        yield _printed(args.profile, bar)
+        yield _printed(profile, bar)
 
 
 def _report(args, statuses: list[ClaimStatus], ran: list[str], current: list[str],

@@ -66,7 +66,7 @@ class RunOptions:
     records: Path                    # the records folder (--records), as given
     analysis: Path                   # the analysis folder: --analysis, else beside the records
     results: Path                    # the results folder (--results)
-    profile: str                     # --profile
+    profile: str | None              # --profile; None: the project's smallest scale (`reproduce`)
     targets: tuple[str, ...] = ()    # claim refs, record ids or analysis names; () means all
     executor: ExecutorSpec = dataclasses.field(default_factory=ExecutorSpec.of)  # one per CPU
     force: bool = False              # rerun current results too, from scratch (--force)
@@ -76,8 +76,15 @@ class RunOptions:
     def __post_init__(self) -> None:
         object.__setattr__(self, "targets", tuple(self.targets))  # frozen through and through
 
+    @property
+    def chosen_profile(self) -> str:
+        """The profile the plan and the runner run: chosen by `reproduce` before they start."""
+        if self.profile is None:
+            raise ValueError("no profile chosen: reproduce chooses the smallest scale before planning")
+        return self.profile
+
     @classmethod
-    def of(cls, *, records: Path, analysis: Path | None, results: Path, profile: str,
+    def of(cls, *, records: Path, analysis: Path | None, results: Path, profile: str | None,
            targets=(), executor: ExecutorSpec | None = None, force: bool = False,
            compile_cache: bool = True, any_machine: bool = False) -> RunOptions:
         """The options as given worked out: `analysis` None is the `analysis` folder beside

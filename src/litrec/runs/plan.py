@@ -50,7 +50,7 @@ def plan_run(proj: Project, options: RunOptions) -> Plan:
     analysis (no `options.targets`), one whose PROFILES lack the profile is not run
     (`without_profile`): `--profile paper_full` runs the analyses that have one; named as a
     target, it fails saying so."""
-    profile, targets, force = options.profile, list(options.targets), options.force
+    profile, targets, force = options.chosen_profile, list(options.targets), options.force
     names, claims = resolve_targets(proj, targets)
     declared = proj.registry.profiles if proj.registry is not None else {}
     without = [] if targets else [n for n in names
@@ -102,7 +102,7 @@ def run_plan(proj: Project, plan_: Plan, options: RunOptions, events: Events,
     """
     from litrec.runs.executors import warm  # not on a no-op run's path
 
-    results_dir, profile, spec = options.results, options.profile, options.executor
+    results_dir, profile, spec = options.results, options.chosen_profile, options.executor
     failed: list[str] = []
 
     def fail(name: str, exc: BaseException, log: bool = True) -> None:
@@ -171,7 +171,7 @@ def _run_prepared(proj, plan_, prepared, options: RunOptions, events, fail, earl
     started now), or run them here, and write their results; the executor is closed at the end."""
     from litrec.runs.executors import start_executor  # not on a no-op run's path
 
-    results_dir, profile, spec = options.results, options.profile, options.executor
+    results_dir, profile, spec = options.results, options.chosen_profile, options.executor
     sent = [j for j in prepared.values() if spec.sends(len(j.points))]
     try:
         if sent:

@@ -13,6 +13,7 @@ exit code.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Callable
 from contextlib import AbstractContextManager as ContextManager
 from dataclasses import dataclass, field
@@ -33,18 +34,30 @@ class Outcome:
     failed: list[str] = field(default_factory=list)
     ran_any: bool = False
     without_profile: list[str] = field(default_factory=list)  # analyses without the run's profile
+    profile: str = ""                                # the profile judged (the one chosen where none was asked)
+
+
+# The run memo's name for "no --profile": the answer of a run that asked for none is kept under
+# it, so a no-op `litrec run` never loads the registry to choose; what it chose is in the answer.
+SMALLEST = "(the smallest scale)"
+
+
+def _quiet(profile: str) -> ContextManager:
+    return contextlib.nullcontext()
 
 
 def reproduce(options: RunOptions, *,
-              showing: Callable[[], ContextManager] = contextlib.nullcontext) -> Outcome:
+              showing: Callable[[str], ContextManager] = _quiet) -> Outcome:
     """Rerun what is stale (everything, with `options.force`) and judge every claim.
 
     `options` is the run's options, worked out once by the command (`RunOptions.of`), its
     `ExecutorSpec` with them: it is read here, by the plan and by the runner, never built
     again. `options.any_machine` leaves alone a result stale only because another CPU computed
     it (`litrec.runs.plan.plan_run`).
-    `showing()` gives a context manager that yields the `litrec.runs.plan.Events` of the run,
-    entered only when something runs (the command's progress display).
+    `options.profile` None runs the project's smallest scale (`litrec.verdicts.first_scale`),
+    chosen only when the run memo has no answer (the memo keys what it depends on).
+    `showing(profile)` gives a context manager that yields the `litrec.runs.plan.Events` of the
+    run, entered only when something runs (the command's progress display).
     `InvalidRecords` when a record is invalid (nothing runs); `RunOptions.of` has checked that
     the records folder is one (`UsageError`).
     """
@@ -52,23 +65,25 @@ def reproduce(options: RunOptions, *,
         return _reproduce(options, showing)
 
 
-def _key(o: RunOptions) -> str | None:
-    """The run memo's key of these options (`litrec.analyses.memo.memo_key`)."""
-    return memo_key(o.records, o.analysis, o.results, o.profile, list(o.targets), o.any_machine)
+def _key(o: RunOptions, asked: str | None) -> str | None:
+    """The run memo's key of these options (`litrec.analyses.memo.memo_key`), for the profile
+    `asked` (None: `SMALLEST`; every file of the analysis folder, which decides it, is keyed)."""
+    return memo_key(o.records, o.analysis, o.results, asked or SMALLEST, list(o.targets), o.any_machine)
 
 
 def _reproduce(o: RunOptions, showing) -> Outcome:
     from litrec.cache import runmemo
     from litrec.verdicts import ClaimStatus
 
-    key = None if o.force else _key(o)
-    kept = runmemo.recall(o.records, o.profile, key, data_now(Path(o.records).resolve().parent))
+    key = None if o.force else _key(o, o.profile)
+    kept = runmemo.recall(o.records, o.profile or SMALLEST, key, data_now(Path(o.records).resolve().parent))
     try:
         statuses = [ClaimStatus.from_row(r) for r in kept.claims] if kept else None
     except (TypeError, ValueError):  # rows of another shape: never trusted, worked out again
         statuses = None
     if statuses is not None and kept is not None:  # (statuses: from what was kept)
-        return Outcome(statuses, [], kept.current, without_profile=kept.without_profile)
+        return Outcome(statuses, [], kept.current, without_profile=kept.without_profile,
+                       profile=kept.profile or o.profile or "")
     from litrec.runs.executors import prestart  # something may run: workers start now
 
     early = prestart(o.executor, o.analysis)
@@ -83,13 +98,18 @@ def _full(o: RunOptions, showing, key: str | None, early) -> Outcome:
     """Load, plan, run what is stale, judge; keep the answer of a run with nothing to run."""
     from litrec.cache import runmemo
     from litrec.runs.plan import Events, plan_run, run_plan
-    from litrec.verdicts import Registrations, claim_statuses, judged_project, with_scales
+    from litrec.verdicts import Registrations, claim_statuses, first_scale, judged_project, with_scales
+
+    asked = o.profile
+    if o.profile is None:
+        o = dataclasses.replace(o, profile=first_scale(o.records, o.analysis))
+    assert o.profile is not None
 
     proj = judged_project(o.records, o.analysis, o.results, o.profile)
     plan = plan_run(proj, o)
     failed: list[str] = []
     if plan.todo:
-        with showing() as events:
+        with showing(o.profile) as events:
             failed = run_plan(proj, plan, o, events if events is not None else Events(), early=early)
     regs = Registrations(proj, o.results)  # git history read once, for every scale
     statuses = with_scales(proj, o.results, claim_statuses(proj, o.results, o.profile, plan.claims,
@@ -98,7 +118,8 @@ def _full(o: RunOptions, showing, key: str | None, early) -> Outcome:
         inputs = [st.inputs for st in plan.states.values() if st.inputs is not None]
         answer = runmemo.Answer(plan.current, [s.row() for s in statuses],
                                 sorted({p for i in inputs for p in i.patterns}),
-                                {f: d for i in inputs for f, d in i.data.items()}, plan.without_profile)
-        runmemo.keep(o.records, o.profile, key, answer, again=lambda: _key(o))
+                                {f: d for i in inputs for f, d in i.data.items()}, plan.without_profile,
+                                o.profile)
+        runmemo.keep(o.records, asked or SMALLEST, key, answer, again=lambda: _key(o, asked))
     ran = [n for n, _ in plan.todo if n not in failed]
-    return Outcome(statuses, ran, plan.current, failed, bool(plan.todo), plan.without_profile)
+    return Outcome(statuses, ran, plan.current, failed, bool(plan.todo), plan.without_profile, o.profile)

@@ -79,7 +79,7 @@ def prepare(proj: Project, name: str, fp: Inputs, options: RunOptions,
     the folder is emptied. `options.compile_cache` False: its points run without JAX's
     compile cache.
     """
-    profile, results_dir = options.profile, Path(options.results)
+    profile, results_dir = options.chosen_profile, Path(options.results)
     spec = spec_of(proj, name, profile)
     lay = lay if lay is not None else layout(spec)
     grid, seeds = lay.grid, lay.n_seeds
