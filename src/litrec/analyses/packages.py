@@ -36,10 +36,10 @@ def _normalized(name: str) -> str:
     return re.sub(r"[-_.]+", "_", name).lower()
 
 
-@functools.lru_cache(maxsize=1)
-def dist_info_versions() -> dict[str, str]:
-    """Normalised distribution name -> version, from the dist-info folders on sys.path."""
-    found: dict[str, str] = {}
+def _dist_infos() -> dict[str, tuple[str, str]]:
+    """Normalised distribution name -> (its version, its `NAME-VERSION.dist-info` folder), the
+    first on sys.path (as `importlib.metadata` searches)."""
+    found: dict[str, tuple[str, str]] = {}
     for entry in sys.path:
         try:
             names = os.listdir(entry or ".")
@@ -49,8 +49,14 @@ def dist_info_versions() -> dict[str, str]:
             if folder.endswith(".dist-info"):
                 name, sep, version = folder[: -len(".dist-info")].rpartition("-")
                 if sep and name and version:
-                    found.setdefault(_normalized(name), version)
+                    found.setdefault(_normalized(name), (version, os.path.join(entry or ".", folder)))
     return found
+
+
+@functools.lru_cache(maxsize=1)
+def dist_info_versions() -> dict[str, str]:
+    """Normalised distribution name -> version, from the dist-info folders on sys.path."""
+    return {name: version for name, (version, _) in _dist_infos().items()}
 
 
 def _metadata_version(name: str) -> str | None:
@@ -60,9 +66,6 @@ def _metadata_version(name: str) -> str | None:
         return metadata.version(name)
     except metadata.PackageNotFoundError:
         return None
-
-
-_PROVIDERS: dict[bytes, dict[str, tuple[str, ...]]] = {}  # this process's answers, by installed_key
 
 
 def installed_key() -> bytes:
@@ -96,13 +99,10 @@ def _distributions_of(root: Path | None = None) -> dict[str, tuple[str, ...]]:
     file list: a seventh of a second, in every status). Kept in the project at `root`
     (`litrec.cache.sourcefacts`) under `installed_key`, so a status or run of an unchanged
     environment reads one slot; None: worked out, kept in this process only."""
-    key = installed_key()
-    if key not in _PROVIDERS:
-        from litrec.cache import fact
+    from litrec.cache import fact  # which holds this process's answers too
 
-        _PROVIDERS[key] = fact(Path(root) if root is not None else None, "installed distributions",
-                               key, _packages_distributions)
-    return _PROVIDERS[key]
+    return fact(Path(root) if root is not None else None, "installed distributions", installed_key(),
+                _packages_distributions)
 
 
 def _packages_distributions() -> dict[str, tuple[str, ...]]:
@@ -137,18 +137,7 @@ _NOT_DEPENDENCIES = frozenset({"litrec"})
 @functools.lru_cache(maxsize=1)
 def _dist_info_folders() -> dict[str, str]:
     """Normalised distribution name -> its `.dist-info` folder, the first on sys.path."""
-    found: dict[str, str] = {}
-    for entry in sys.path:
-        try:
-            names = os.listdir(entry or ".")
-        except OSError:
-            continue
-        for folder in names:
-            if folder.endswith(".dist-info"):
-                name, sep, version = folder[: -len(".dist-info")].rpartition("-")
-                if sep and name and version:
-                    found.setdefault(_normalized(name), os.path.join(entry or ".", folder))
-    return found
+    return {name: folder for name, (_, folder) in _dist_infos().items()}
 
 
 def _metadata_headers(folder: str) -> list[tuple[str, str]]:

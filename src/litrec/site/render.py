@@ -126,16 +126,16 @@ def _render(docs_dir: Path, items: list[tuple[str, str]], track: bool,
     written: list[str] = []
     deps: dict[str, set[str]] = {}
     records = data.project.records
-    tracked = _Tracked(records)
-    if track:
+    tracked = _Tracked(records) if track else None
+    if tracked is not None:
         data.project.records = tracked
     try:
         for rel, rid in items:
-            if track:
+            if tracked is not None:
                 tracked.seen = {rid}
             if put(docs_dir / rel, record_page(data, rid).encode("utf-8")):
                 written.append(rel)
-            if track:
+            if tracked is not None:
                 deps[rel] = tracked.seen
     finally:
         data.project.records = records
