@@ -28,8 +28,8 @@ ALSO = "{metric: loss_trained, op: '<', ref: loss_gd, " + OFFICIAL + "}"
 STRICT = "{metric: loss_trained, op: '<', value: 0.05, " + EXTENSION + "}"
 
 
-def _git(root, *args) -> str:
-    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
+def _git(root, *args, when: str | None = None) -> str:
+    env = {**({"GIT_COMMITTER_DATE": when, "GIT_AUTHOR_DATE": when} if when else {}),"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@example.org", "HOME": str(root),
            "PATH": "/usr/bin:/bin:/usr/local/bin"}
     return subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True,
@@ -161,6 +161,7 @@ def test_registration_is_read_from_history_and_a_post_hoc_criterion_is_marked(tm
     write_claims(root, claim("F1", moved))
     _, rows = status(root)
     assert rows["F1"]["outcomes"][0]["registration"]["state"] == "uncommitted"
+    time.sleep(1.1)  # git and the result keep whole seconds: a tie is the next test's
     _git(root, "add", "-A")
     _git(root, "commit", "-q", "-m", "the threshold moved after seeing the result")
     assert litrec("run", "--profile", "quick", "--force", cwd=root).returncode == 0
@@ -204,3 +205,23 @@ def test_a_kept_answer_follows_the_commit(tmp_path):
                               cwd=root).stdout)
     assert cached["claims"] == fresh["claims"]
     assert cached["claims"][0]["outcomes"][0]["registration"]["state"] == "post hoc"
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="no git on this machine")
+def test_a_criterion_committed_in_the_first_results_second_is_judged_by_the_runs_commit(tmp_path):
+    """Git and results keep whole seconds. A threshold moved and committed in the very second the
+    first result started (the commit's date set to it) is post hoc: that result ran from a commit
+    without it. The criterion committed before the run, tied or not, is pre-registered."""
+    root = write_project(tmp_path, claim("F1", HOLDS))
+    _git(root, "init", "-q", "-b", "main")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "the expectation, before any result")
+    litrec("run", "--profile", "quick", cwd=root)
+    assert status(root)[1]["F1"]["outcomes"][0]["registration"]["state"] == "pre-registered"
+    started = json.loads((root / "results/toy/quick.json").read_text())["started"]
+    write_claims(root, claim("F1", HOLDS.replace("0.2", "0.15")))
+    _git(root, "commit", "-q", "-am", "moved in the result's second", when=started)
+    _, rows = status(root)
+    (o,) = rows["F1"]["outcomes"]
+    assert o["registration"]["committed"] == o["registration"]["first_result"]  # the tie
+    assert o["registration"]["state"] == "post hoc"

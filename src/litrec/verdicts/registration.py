@@ -17,7 +17,9 @@ A result existed at its `started` time: every committed version of
 entry of the ledger (`<profile>.history.jsonl`, its `when`), which keeps the
 judgements of results that were replaced before they were committed. An
 expectation re-added after it was removed is registered when it came back.
-The reading errs late, never early: a record file's history starts where
+Git and results keep whole seconds: where the criterion's commit and the first result fall in
+the same second, the result's own commit decides (pre-registered only when the run's commit
+holds the criterion's). The reading errs late, never early: a record file's history starts where
 `git log -- FILE` starts (a renamed file at its rename), and the run of
 commits that hold a criterion is read newest first in git's order, so a side
 branch without it ends the run.
@@ -152,8 +154,9 @@ def _names(metrics: Any, prefix: str = "") -> set[str]:
     return out
 
 
-def _result_facts(raw: bytes | str | None) -> tuple[dt.datetime, set[str]] | None:
-    """(started, metric names) of a result's bytes; None where it does not parse."""
+def _result_facts(raw: bytes | str | None) -> tuple[dt.datetime, set[str], str | None] | None:
+    """(started, metric names, the commit it ran from) of a result's bytes; None where it does
+    not parse."""
     try:
         data = jsonread.loads(raw) if raw else None
     except ValueError:
@@ -166,7 +169,9 @@ def _result_facts(raw: bytes | str | None) -> tuple[dt.datetime, set[str]] | Non
     points = data.get("points")
     metrics = points[0].get("metrics") if isinstance(points, list) and points and \
         isinstance(points[0], dict) else data.get("metrics")
-    return started, _names(metrics)
+    git = data.get("git")
+    commit = git.get("commit") if isinstance(git, dict) and isinstance(git.get("commit"), str) else None
+    return started, _names(metrics), commit
 
 
 class Registrations:
@@ -213,12 +218,13 @@ class Registrations:
         for raw in _blobs(self.root, [f"{c}:{rel}" for c, _ in commits]).values():
             facts = _result_facts(raw)
             if facts:
-                out.append([facts[0].isoformat(), sorted(facts[1])])
+                out.append([facts[0].isoformat(), sorted(facts[1]), facts[2]])
         return out
 
-    def _result_times(self, name: str, profile: str) -> list[tuple[dt.datetime, set[str], bool]]:
-        """When each known result of `name` at `profile` started, the metrics it held, and whether
-        it is known from the ledger only (which names the metrics it judged, not the others)."""
+    def _result_times(self, name: str, profile: str) -> list[tuple[dt.datetime, set[str], bool, str | None]]:
+        """When each known result of `name` at `profile` started, the metrics it held, whether
+        it is known from the ledger only (which names the metrics it judged, not the others), and
+        the commit it ran from (None: not recorded)."""
         key = (name, profile)
         if key not in self._results:
             path = self.results_dir / name / f"{profile}.json"
@@ -228,22 +234,30 @@ class Registrations:
                 rel = None
             kept = [] if rel is None else historymemo.committed(
                 self.root, self._head(), f"result {rel}", lambda: self._committed_results(rel))
-            found: list = [(_when(t), set(names), False) for t, names in kept]
+            found: list = [(_when(row[0]), set(row[1]), False, row[2] if len(row) > 2 else None)
+                           for row in kept]
             try:
                 facts = _result_facts(path.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError):
                 facts = None
             if facts:
-                found.append((*facts, False))
+                found.append((facts[0], facts[1], False, facts[2]))
             for entry in read_history(self.results_dir, name, profile):
                 when = _when(entry.get("when"))
                 judged = {str(n.get("expectation", "")).split(" ")[0]
                           for n in entry.get("numbers") or () if isinstance(n, dict)
                           and n.get("measured") is not None}
+                commit = entry.get("commit")
                 if when:
-                    found.append((when, judged, True))
+                    found.append((when, judged, True, commit if isinstance(commit, str) else None))
             self._results[key] = found
         return self._results[key]
+
+    def _holds(self, criterion_commit: str, run_commit: str) -> bool:
+        """Whether a run from `run_commit` had the criterion's commit in its history (the commit
+        itself or an ancestor of it): a tie of whole seconds is pre-registered only then."""
+        return criterion_commit == run_commit or _git(
+            self.root, "merge-base", "--is-ancestor", criterion_commit, run_commit) is not None
 
     def of(self, rid: str, claim_id: str, analysis: str, profile: str, e: Any) -> Registration:
         """The registration of expectation `e` of claim `rid#claim_id` in `profile`."""
@@ -261,9 +275,16 @@ class Registrations:
             return Registration("uncommitted")
         needed = {n for n in (e.metric, e.ref, e.low, e.high) if isinstance(n, str)}
         # a result holding every metric it names; a ledger entry that judged its metric
-        first = min((t for t, held, from_ledger in self._result_times(analysis, profile)
-                     if (e.metric in held if from_ledger else needed <= held)), default=None)
+        results = [(t, commit) for t, held, from_ledger, commit in self._result_times(analysis, profile)
+                   if (e.metric in held if from_ledger else needed <= held)]
+        first = min((t for t, _ in results), default=None)
         committed = dt.datetime.fromtimestamp(since[1], dt.UTC)
-        state = "pre-registered" if first is None or committed <= first else "post hoc"
+        if first is None or committed < first:
+            state = "pre-registered"
+        elif committed > first:
+            state = "post hoc"
+        else:  # in the same second (git and results keep whole seconds): the commits decide
+            tied = [commit for t, commit in results if t == first]
+            state = "pre-registered" if all(c and self._holds(since[0], c) for c in tied) else "post hoc"
         return Registration(state, since[0], _iso(since[1]),
                             first.isoformat(timespec="seconds") if first else None)
