@@ -42,7 +42,7 @@ the probe queries (e_k, 0): an identity, not measured. What is measured:
 Seeds 0-2 (`SEEDS`) each train their own layer (init, stream, tuning and
 contexts from the seed); `seed_figures` draws every seed's training curve.
 `timing.trained` says what the training cost (steps, wall and CPU ms per step,
-`analysis.timing`); no claim judges it.
+`analysis.lib.timing`); no claim judges it.
 """
 from dataclasses import dataclass
 
@@ -52,16 +52,17 @@ import numpy as np
 
 from matplotlib.figure import Figure
 
-from analysis import lsa, seeds as seed_lib, single_layer, tasks as task_lib, timing as timing_lib
-from analysis import train as train_lib
-from analysis.keys import named_keys, random_streams
+from analysis.lib import lsa, seeds as seed_lib, tasks as task_lib, timing as timing_lib
+from analysis.lib import train as train_lib
+from analysis.lib.config import Settings
+from analysis.lib.keys import named_keys, random_streams
+from analysis.lib.one_layer import OneLayer, train_one_layer
 
 
-@dataclass(frozen=True)
-class Config:
+@dataclass(frozen=True, kw_only=True)
+class Config(Settings):
     """Settings of the check: the fixed construction, the context pairs and the queries."""
 
-    seed: int = 0            # keys for W0, the contexts and the queries are split from it
     d_in: int = 10           # the paper's regression setting (§3)
     d_out: int = 1           # the paper's regression setting (§3)
     N: int = 10              # context points (§3)
@@ -179,15 +180,15 @@ def _run(config: Config, progress=None) -> dict:
 
 def _trained(config: Config, progress=None):
     """Train one LSA layer, then read its implied models from the query outputs (float64)."""
-    cfg = single_layer.Config(seed=config.seed, d=config.d_in, N=config.N, steps=config.train_steps,
+    cfg = OneLayer(seed=config.seed, d=config.d_in, N=config.N, steps=config.train_steps,
                               batch_size=config.train_batch, lr=config.train_lr,
                               eval_every=config.train_eval_every)
     keys = named_keys(jax.random.fold_in(jax.random.key(config.seed), 1),
                       "init", "train", "tune", "monitor", "contexts", "queries")
     monitor = task_lib.sample_tasks(keys["monitor"], 2_048, config.N, config.d_in)
     evaluate = jax.jit(lambda p: {"loss": train_lib.regression_loss(p, monitor)})
-    clock = timing_lib.Clock(progress, evaluate)                          # CPU per chunk (`analysis.timing`)
-    p32 = single_layer.train_single_layer(cfg, keys["init"], keys["train"], clock.evaluate, clock.progress)
+    clock = timing_lib.Clock(progress, evaluate)                          # CPU per chunk (`analysis.lib.timing`)
+    p32 = train_one_layer(cfg, keys["init"], keys["train"], clock.evaluate, clock.progress)
     history = p32.history
     p32 = p32.params
     tune = task_lib.sample_tasks(keys["tune"], config.tune_tasks, config.N, config.d_in)

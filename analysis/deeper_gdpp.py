@@ -25,7 +25,7 @@ Levenberg-Marquardt (least squares in at most 2K - 1 scalars), per-step scalars
 from linear ramps around the shared optimum and, for K > 2, geometric ramps
 (`gdpp.geometric_starts`: from linear ones alone five GD++ steps stayed in a basin
 near 0.05-0.06 on three of five seeds, not a minimum), the best on held-out tuning
-tasks kept; all through the per-task spectral form of `analysis.gdpp`; the
+tasks kept; all through the per-task spectral form of `analysis.lib.gdpp`; the
 evaluation runs the equivalent LSA constructions. Alignment as in the code: cosine
 (`cos_vs_*`) and distance (`model_diff_vs_*`) of the input sensitivities
 d yhat / d x_q, and mean |yhat_TF - yhat_GD| (`pred_diff_vs_*`).
@@ -56,7 +56,7 @@ for the five seeds.
 `clip_binds_fraction` (share of evaluation tasks where it exceeds 10) say
 whether the token clip binds; where it does, the construction baselines run with
 the same clip, as in the code, and their step sizes are chosen under it.
-`timing.k2`, `timing.k5`: what each training cost (`analysis.timing`; wall and CPU
+`timing.k2`, `timing.k5`: what each training cost (`analysis.lib.timing`; wall and CPU
 ms per step), which differs between runs and no claim judges.
 
 GD with per-step step sizes: two steps eta_1 != eta_2 beat one shared eta
@@ -74,10 +74,11 @@ from functools import partial
 import jax
 import jax.numpy as jnp
 import numpy as np
-from analysis import deeper_gdpp_figures as figures, gdpp, lsa, metrics, seeds as seed_lib, tasks as task_lib
-from analysis import timing as timing_lib
-from analysis import train as train_lib
-from analysis.keys import named_keys
+from analysis.lib import deeper_gdpp_figures as figures, gdpp, lsa, metrics, seeds as seed_lib, tasks as task_lib
+from analysis.lib import timing as timing_lib
+from analysis.lib import train as train_lib
+from analysis.lib.config import Chunked, Inputs, Optimiser, Sizes
+from analysis.lib.keys import named_keys
 
 
 @dataclass(frozen=True)
@@ -107,19 +108,11 @@ K5_RECURRENT = Depth(K=5, steps=3_000, lr=1e-3, clip=10.0, init_scale=4e-4, toke
                      eval_every=250, batch_size=512)
 
 
-@dataclass(frozen=True)
-class Config:
+@dataclass(frozen=True, kw_only=True)
+class Config(Sizes, Inputs, Optimiser, Chunked):
     """Settings of the deeper-gdpp run: tasks, the recurrent depths to train, and the GD / GD++ tuning."""
 
-    seed: int = 0                 # every random quantity gets its own key split from it
-    d: int = 10                   # input size (paper §3; code input_size = 10)
-    N: int = 10                   # context points (paper §3; code dataset_size = 10)
-    input_range: float = task_lib.CODE_INPUT_RANGE  # U(-0.5, 0.5): the code's range, behind the paper's numbers
-    batch_size: int = 2_048       # official notebooks
-    b1: float = 0.9               # official code
-    b2: float = 0.98              # official code
     depths: tuple = (K2, K5_RECURRENT)  # the models: recurrent K = 2, and K = 5 (recurrent or separate)
-    chunk_size: int = 50          # steps per jitted scan; the host draws the next chunk meanwhile
     eval_tasks: int = 100_000     # evaluation tasks (the code: 10,000), run in chunks of eval_chunk
     eval_chunk: int = 10_000      # tasks per evaluation chunk (bounds memory; one compilation)
     curve_tasks: int = 4_096      # first tasks of the first evaluation chunk, for the training curves
@@ -305,14 +298,14 @@ def _run_depth(config: Config, depth: Depth, keys, eval_key, tune: task_lib.Task
         H, y_q = _tokens_from_raw(raw, config.input_range)
         return 0.5 * jnp.mean((y_q + _query(p, H, depth)[:, -1]) ** 2)    # read-out: minus the y-slot
 
-    clock = timing_lib.Clock(progress, curve)                             # CPU per chunk (`analysis.timing`)
+    clock = timing_lib.Clock(progress, curve)                             # CPU per chunk (`analysis.lib.timing`)
     start = time.perf_counter()
     result = train_lib.train(
         train_lib.init_lsa(keys["init"], d + 1, depth.init_scale, n_layers=K if depth.separate else None),
         loss_fn, task_lib.regression_draws(task_lib.host_rng(keys["stream"]), depth.batch_size or config.batch_size,
                                            N, d),
         steps=depth.steps, chunk_size=config.chunk_size, eval_every=depth.eval_every,
-        optimizer=train_lib.adam(depth.lr, depth.clip, config.b1, config.b2),
+        optimizer=config.adam(depth.lr, depth.clip),
         evaluate=clock.evaluate, progress=clock.progress, description=f"training K={K}")
     seconds = time.perf_counter() - start
 
@@ -395,5 +388,5 @@ def run(config: Config, progress=None) -> dict:
 
 
 def seed_figures(points: list[dict]) -> dict:
-    """Every seed's training curve per depth (`analysis.deeper_gdpp_figures`)."""
+    """Every seed's training curve per depth (`analysis.lib.deeper_gdpp_figures`)."""
     return figures.seed_figures(points)

@@ -6,7 +6,7 @@ The paper's text draws x ~ U(-1, 1); the official code draws x ~ U(-0.5, 0.5)
 (`input_range = 1` meaning U(-range/2, range/2)). The paper's numbers (one tuned
 GD step: loss ~0.2) match the code's range. This analysis tunes one GD step
 from W0 = 0 under each range, in closed form on tasks kept apart from the
-evaluation tasks (`analysis.lsa.tune_eta_one_step`), and reports the evaluation
+evaluation tasks (`analysis.lib.lsa.tune_eta_one_step`), and reports the evaluation
 loss 0.5 * mean (y_q - yhat)^2 under each (d = 10, N = 10, w ~ N(0, I)).
 
 Scaling x by 2 scales the one-step prediction (eta/N) sum_i y_i x_i.x_q by 8
@@ -20,17 +20,15 @@ import jax.numpy as jnp
 
 from matplotlib.figure import Figure
 
-from analysis import lsa, metrics, tasks as task_lib
-from analysis.keys import named_keys, random_streams
+from analysis.lib import lsa, metrics, tasks as task_lib
+from analysis.lib.config import Sizes
+from analysis.lib.keys import named_keys, random_streams
 
 
-@dataclass(frozen=True)
-class Config:
+@dataclass(frozen=True, kw_only=True)
+class Config(Sizes):
     """Settings of the comparison: task sizes, the two input ranges, and the tuning and evaluation sets."""
 
-    seed: int = 0                  # each range's tuning and evaluation tasks get their own keys
-    d: int = 10                    # input size (paper §3)
-    N: int = 10                    # context points (paper §3)
     code_range: float = task_lib.CODE_INPUT_RANGE  # U(-0.5, 0.5), the official code
     text_range: float = task_lib.TEXT_INPUT_RANGE  # U(-1, 1), the paper's text
     tune_tasks: int = 200_000      # separate tasks for the closed-form eta

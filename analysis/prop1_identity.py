@@ -2,7 +2,7 @@
 descent", ICML 2023, §2): one linear self-attention step is one gradient step.
 
 With W_K = W_Q = [[I_x, 0], [0, 0]], W_V = [[0, 0], [W0, -I_y]] and P = (eta/N) I,
-one LSA layer (`analysis.lsa`) maps every token e_j = (x_j, y_j), the query
+one LSA layer (`analysis.lib.lsa`) maps every token e_j = (x_j, y_j), the query
 included, to
 
     (x_j, y_j - dW x_j),   dW = -(eta/N) sum_i (W0 x_i - y_i) x_i^T = -eta grad L(W0),
@@ -22,22 +22,21 @@ import jax.numpy as jnp
 
 from matplotlib.figure import Figure
 
-from analysis import lsa, tasks as task_lib
-from analysis.keys import named_keys, random_streams
+from analysis.lib import lsa, tasks as task_lib
+from analysis.lib.config import Inputs
+from analysis.lib.keys import named_keys, random_streams
 
 
-@dataclass(frozen=True)
-class Config:
+@dataclass(frozen=True, kw_only=True)
+class Config(Inputs):
     """Settings of the check: seeds, (N, d_in, d_out) sizes, tasks per case and the range of eta."""
 
-    seed: int = 0                    # every random quantity is split from it, one key per case
     n_seeds: int = 3                 # independent draws of tasks, W0 and eta per size
     sizes: tuple = ((10, 10, 1), (45, 12, 8), (5, 3, 2), (20, 7, 4))
     # (N, d_in, d_out): the paper's 10 -> 1 with N = 10, the code's own 12 -> 8 check
     # with 45 points, and two odd shapes (N < d_in, d_out > 1) to show it is size-free
     n_tasks: int = 16                # tasks per case; the identity is per task, so few suffice
     eta_range: tuple = (0.1, 2.0)    # any eta holds; this keeps outputs O(1) so absolute errors compare
-    input_range: float = task_lib.CODE_INPUT_RANGE  # x ~ U(-0.5, 0.5), the official code's range
 
 
 # The runner's named settings (`litrec run --profile NAME`): quick for a smoke run, paper for the site.

@@ -4,7 +4,7 @@ k(x, x') = m(x)^T m(x') (von Oswald et al., "Transformers learn in-context by gr
 descent", ICML 2023, §4 "Transformers can learn deep data representations", Figure 5
 and Appendix A.4, sine-wave regression; official notebook non_linear_regression.ipynb).
 
-Exact part (float64, `analysis.prop2_models`): `max_abs_error_identity` is the largest
+Exact part (float64, `analysis.lib.prop2_models`): `max_abs_error_identity` is the largest
 gap between the LSA layer on tokens (m(x_i), y_i), the kernel formula and the explicit
 GD step on the read-out, for random MLPs m of the input; `max_abs_error_baseline_layer`
 the gap between the fast baseline predictor below and the frozen layer run on its tokens.
@@ -17,7 +17,7 @@ the paper's numbers come from, and the one `quick`, `paper`, `paper_full` (Figur
 (the text's two-parameter family) in the extension profiles `paper_free_phase` and
 `paper_full_free_phase`.
 
-Both models as the official code defines them (see `analysis.prop2_models`): a linear
+Both models as the official code defines them (see `analysis.lib.prop2_models`): a linear
 embedding of the token (x, y) to 40 dimensions and a residual MLP 40 -> 160 (GELU) -> 40,
 then either one trained LSA layer (Adam lr 1e-3, b2 0.98, clip 100, variance-scaling
 init 0.002) or the Proposition 1 layer frozen with eta = 0.1 and W0 = 0 on the same
@@ -39,7 +39,7 @@ Metrics as the code computes them: `loss_trained`, `loss_mlp_gd`, `pred_diff` = 
 input the mean sign agreement), `model_diff`.
 
 Cost: `timing.trained` and `timing.mlp_gd` say what each training cost (steps, wall
-and CPU ms per step, `analysis.timing`); timings differ from run to run and no claim
+and CPU ms per step, `analysis.lib.timing`); timings differ from run to run and no claim
 judges them (`train_seconds` and `ms_per_step` are the older wall-clock figures). On a
 quiet 2-core AMD EPYC either model's step costs about 16-19 ms of CPU, so a seed of
 `paper` (2,500 steps of each model) about 1.5 CPU minutes with its checks and evaluation,
@@ -54,12 +54,13 @@ import jax.numpy as jnp
 import numpy as np
 from matplotlib.figure import Figure
 
-from analysis import metrics
-from analysis import tasks as task_lib
-from analysis import timing as timing_lib
-from analysis import train as train_lib
-from analysis.keys import named_keys
-from analysis.prop2_models import (
+from analysis.lib import metrics
+from analysis.lib import tasks as task_lib
+from analysis.lib import timing as timing_lib
+from analysis.lib import train as train_lib
+from analysis.lib.config import Chunked, Training
+from analysis.lib.keys import named_keys
+from analysis.lib.prop2_models import (
     baseline_layer_check,
     host_draws,
     identity_check,
@@ -73,11 +74,10 @@ from analysis.prop2_models import (
 )
 
 
-@dataclass(frozen=True)
-class Config:
+@dataclass(frozen=True, kw_only=True)
+class Config(Training, Chunked):
     """Settings of the sine-wave run: tasks, both models' sizes and training, evaluation, checks."""
 
-    seed: int = 0                 # every random quantity gets its own key split from it
     N: int = 10                   # context points (official notebook: dataset_size = 10)
     x_range: float = 10.0         # x ~ U(-5, 5) (code input_range = 10)
     amp_low: float = 0.1          # A ~ U(0.1, 0.5): code and figures (appendix text: 5)
@@ -85,18 +85,12 @@ class Config:
     tie_phase_to_amplitude: bool = True   # the code's one-parameter family (the paper's numbers); False: the text's
     width: int = 40               # token embedding (code emb_size = 40: 39 features + target slot)
     hidden: int = 160             # MLP hidden width (code widening factor 4)
-    init_scale: float = 0.002     # trained model: variance scale of every weight (code init_scale)
     gd_init_scale: float = 0.002  # baseline: the code's create_weights draws (see init_baseline_mlp)
     steps: int = 20_000           # official notebook, both models
-    batch_size: int = 2_048       # official: bs = bs_gd_train = 2,048
-    lr: float = 1e-3              # trained model (code lr)
     clip: float = 100.0           # global-norm clip, both models (code grad_clip_value(_gd) = 100)
-    b1: float = 0.9               # official code
-    b2: float = 0.98              # trained model (code b2)
     gd_eta: float = 0.1           # frozen Proposition 1 step of the baseline (code create_weights lr 0.1)
     gd_lr: float = 3e-4           # baseline meta-training (code gd_lr)
     gd_b2: float = 0.999          # baseline Adam b2 (code pre_train_gd_hps)
-    chunk_size: int = 50          # steps per jitted scan
     eval_every: int = 500         # steps between points of the loss curves
     eval_tasks: int = 10_000      # fixed evaluation tasks after the last step
     curve_tasks: int = 2_048      # first evaluation tasks used for the curves (the code's 2,048)
@@ -150,10 +144,10 @@ def _train(config, params, predict, lr, b2, key, evaluate, progress, description
     def loss_fn(p, raw):
         x, y = sine(config, raw["x"], raw["amp"], raw["phase"])
         return metrics.loss(y[:, -1:], predict(p, raw_tokens(x, y)))
-    clock = timing_lib.Clock(progress, evaluate)                          # CPU per chunk (`analysis.timing`)
+    clock = timing_lib.Clock(progress, evaluate)                          # CPU per chunk (`analysis.lib.timing`)
     start = time.perf_counter()
     result = train_lib.train(params, loss_fn, host_draws(config, task_lib.host_rng(key)), steps=config.steps,
-                             optimizer=train_lib.adam(lr, config.clip, config.b1, b2),
+                             optimizer=config.adam(lr, config.clip, b2),
                              chunk_size=config.chunk_size, eval_every=config.eval_every,
                              evaluate=clock.evaluate, progress=clock.progress, description=description)
     chunks = result.history["chunk_seconds"][1:] or result.history["chunk_seconds"]

@@ -6,7 +6,7 @@ two-layer models do this, matching one step of GD, not two.
 
 The tokens (inputs and targets in separate tokens with a sinusoidal positional
 encoding), the model (a softmax layer, then a linear one) and the exact two-layer
-construction are in `analysis.prop3_construction`.
+construction are in `analysis.lib.prop3_construction`.
 
 Measured: `construction_loss` vs `loss_gd1`, `copy_error`; for the trained model
 `loss_trained`, `loss_gd1`, `loss_gd2` (one and two GD steps, eta tuned on tasks
@@ -38,7 +38,7 @@ pairing x_j with y_j no layer-2 product can form sum_j y_j x_j), then leaves it
 once the copy forms. Its length depends on the learning rate and the init scale:
 3,500-5,800 steps with the official settings for seeds 0-2 (the authors' copy
 measure jumps near 4,000), about 600 in the quick profile (lr 1e-2, init scale 1).
-Token formats (`token_format`, see `analysis.prop3_construction`): "official"
+Token formats (`token_format`, see `analysis.lib.prop3_construction`): "official"
 (the code's 20-dim tokens, judged in `paper`) and "slot" (a dedicated target
 slot, 21 dims; `paper_slot`, and `quick`). The construction is measured in the
 slot format in every profile. Seeds 0-4 (`SEEDS`; `paper_slot` 0-2, `paper_full` 0-7: its
@@ -48,7 +48,7 @@ first five seeds left P3 inconclusive, so three were added before the rerun); ev
 per seed on two quiet CPU cores, ~17 minutes for five seeds; `paper_full` runs the
 figure's 40,000 steps (~13 minutes per seed on two CPU cores). `timing.trained`
 says what the training cost (`steps`, wall `ms_per_step`, `cpu_ms_per_step`;
-`analysis.timing`); it differs from run to run and no claim judges it.
+`analysis.lib.timing`); it differs from run to run and no claim judges it.
 
 Once off it, the attention from each x-token is shared between its own target
 token and itself (which carries no target), so `copy_attention` settles near 0.5
@@ -61,33 +61,25 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from analysis import gdpp, lsa, metrics, seeds as seed_lib, tasks as task_lib, train as train_lib
-from analysis import prop3_figures as figures_lib, timing as timing_lib
-from analysis.keys import named_keys, random_streams
-from analysis.prop3_construction import (attention_weights, construction, positional_encoding, predict,
+from analysis.lib import gdpp, lsa, metrics, seeds as seed_lib, tasks as task_lib, train as train_lib
+from analysis.lib import prop3_figures as figures_lib, timing as timing_lib
+from analysis.lib.config import Chunked, Inputs, Sizes, Training
+from analysis.lib.keys import named_keys, random_streams
+from analysis.lib.prop3_construction import (attention_weights, construction, positional_encoding, predict,
                                          separate_tokens, softmax_layer, token_format)
 
 
-@dataclass(frozen=True)
-class Config:
+@dataclass(frozen=True, kw_only=True)
+class Config(Sizes, Inputs, Training, Chunked):
     """Settings of the run: tasks, the positional encoding, training, and the constructed copy layer."""
 
-    seed: int = 0                 # every random quantity gets its own key split from it
-    d: int = 10                   # input size (paper §4; code input_size = 10)
-    N: int = 10                   # context pairs, 2N + 1 = 21 tokens (code dataset_size = 10)
-    input_range: float = task_lib.CODE_INPUT_RANGE  # U(-0.5, 0.5): the code's range
     pe_size: int = 10             # concatenated sinusoidal encoding (code pos_enc_size = 10)
     pe_base: float = 10_000.0     # frequencies base^{-2i/size} (code create_pos_encoding)
     token_format: str = "official"  # "official": 20-dim tokens, y_j in the last data slot; "slot": own slot, 21
     steps: int = 10_000           # official notebook (its figure shows 40,000)
-    batch_size: int = 2_048       # official notebook
-    lr: float = 1e-3              # official notebook
     clip: float = 10.0            # global-norm clip, official notebook (grad_clip_value = 10)
     init_scale: float = 0.01      # official 0.02 / num_layers: std = sqrt(0.01 / 21)
-    b1: float = 0.9               # official code
-    b2: float = 0.98              # official code
-    chunk_size: int = 50          # steps per jitted scan; the host draws the next chunk meanwhile
-    eval_every: int = 100         # steps between points of the training curves (code: 500)
+    # eval_every: `Training`'s 100 steps between points of the training curves (the code: 500)
     eval_tasks: int = 40_000      # evaluation set (the code: 10,000): loss s.e. ~0.7%, 7x under the 5% band
     tune_tasks: int = 16_384      # separate tasks for eta (1 and 2 steps); the code tuned on eval tasks
     monitor_tasks: int = 2_048    # first evaluation tasks used for the training curves
@@ -279,12 +271,12 @@ def _run(config: Config, progress=None) -> dict:
 
     stack = train_lib.init_lsa(keys["init"], D, config.init_scale, n_layers=2)    # (2, D, D) each
     params = tuple(jax.tree.map(lambda w, l=l: w[l], stack) for l in range(2))
-    clock = timing_lib.Clock(progress, curve)                             # CPU per chunk (`analysis.timing`)
+    clock = timing_lib.Clock(progress, curve)                             # CPU per chunk (`analysis.lib.timing`)
     t_train = time.perf_counter()
     result = train_lib.train(
         params, loss_fn, task_lib.regression_draws(task_lib.host_rng(keys["stream"]), config.batch_size, N, d),
         steps=config.steps, chunk_size=config.chunk_size, eval_every=config.eval_every,
-        optimizer=train_lib.adam(config.lr, config.clip, config.b1, config.b2),
+        optimizer=config.optimizer(),
         evaluate=clock.evaluate, progress=clock.progress, description="training 2 layers")
     train_seconds = time.perf_counter() - t_train
     trained = result.params

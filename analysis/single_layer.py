@@ -2,7 +2,7 @@
 (von Oswald et al., "Transformers learn in-context by gradient descent", ICML 2023,
 §3, Figure 2 and the out-of-distribution panel).
 
-One LSA layer (`analysis.lsa`) is meta-trained on online linear-regression tasks
+One LSA layer (`analysis.lib.lsa`) is meta-trained on online linear-regression tasks
 (d = 10, N = 10, y = w.x, x ~ U(-0.5, 0.5) as in the official code). It is
 compared, on fixed evaluation tasks, with one GD step of size eta from W0 = 0
 (the Proposition 1 construction), eta tuned in closed form on separate tasks:
@@ -30,7 +30,7 @@ Seeds and noise: the runner trains seeds 0-2 (`SEEDS`), each with its own
 init, training stream, tuning and evaluation tasks; `run_seeds` trains them
 together, each seed on the same keys as when it runs alone: on a CPU each
 seed's chunk in turn, all dispatched before any is waited on, on an
-accelerator side by side in one vmapped step (`analysis.seed_batch`:
+accelerator side by side in one vmapped step (`analysis.lib.seed_batch`:
 batching three seeds is slower than three in turn on a CPU). The final evaluation runs on
 `eval_tasks` = 100,000 tasks in chunks of `eval_chunk` (the 1% band of the loss
 comparison is then ~8x the standard error of one loss and ~40x that of the
@@ -39,7 +39,7 @@ error over tasks of every judged loss and gap. `paper_full` is `paper`: the
 paper's own scale for one layer (5,000 steps at batch 2,048) runs its three
 seeds in about 20 s on two CPU cores (two seeds on one worker, one on the
 other: `litrec run` splits them). `timing.trained` says what the training cost
-(steps, wall and CPU ms per step, `analysis.timing`); for seeds trained together
+(steps, wall and CPU ms per step, `analysis.lib.timing`); for seeds trained together
 it is the cost of all of them, and `timing.trained.seeds_together` says how many.
 """
 from dataclasses import dataclass, replace
@@ -51,30 +51,19 @@ import numpy as np
 
 from matplotlib.figure import Figure
 
-from analysis import lsa, metrics, seed_batch, seeds as seed_lib, tasks as task_lib, timing as timing_lib
-from analysis import train as train_lib
-from analysis.keys import named_keys, random_streams
+from analysis.lib import lsa, metrics, seed_batch, seeds as seed_lib, tasks as task_lib, timing as timing_lib
+from analysis.lib import train as train_lib
+from analysis.lib.keys import named_keys, random_streams
+from analysis.lib.one_layer import OneLayer, sample as _sample, train_one_layer
 
 
-@dataclass(frozen=True)
-class Config:
-    """Settings of the run: tasks, training (official 1-layer notebook), evaluation and OOD sets."""
+@dataclass(frozen=True, kw_only=True)
+class Config(OneLayer):
+    """Settings of the run: tasks and training (official 1-layer notebook, `OneLayer`), evaluation and OOD sets."""
 
-    seed: int = 0                 # every random quantity gets its own key split from it
-    d: int = 10                   # input size (paper §3; code input_size = 10)
-    N: int = 10                   # context points (paper §3; code dataset_size = 10)
-    input_range: float = task_lib.CODE_INPUT_RANGE  # U(-0.5, 0.5): the code's range, behind the paper's numbers
-    steps: int = 5_000            # official notebook, 1 layer
-    batch_size: int = 2_048       # official notebooks
-    lr: float = 1e-3              # official notebook, 1 layer
-    clip: float = 1e-3            # global-norm clip of the 1-layer notebook (the paper says 10)
-    init_scale: float = 0.002     # variance scale of the 1-layer notebook: std = sqrt(0.002 / 11)
-    b1: float = 0.9               # official code
-    b2: float = 0.98              # official code
     eval_tasks: int = 100_000     # final evaluation set (the code: 10,000), run in chunks
     eval_chunk: int = 10_000      # tasks per evaluation chunk (bounds memory; one compilation)
     tune_tasks: int = 65_536      # separate tasks for eta (the code tuned on its evaluation set)
-    eval_every: int = 100         # steps between points of the training curves
     monitor_tasks: int = 10_000   # tasks for the training curves (own key, fixed; same size as eval)
     ood_alphas: tuple = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9,
                          2.0)     # 0.5 .. 2.0 in steps of 0.1, the paper's range
@@ -105,11 +94,6 @@ METRICS = (
     "ood.rel_gap_se", "ood.max_rel_gap", "ood.max_rel_gap_interpolated", "ood.min_cos",
     "ood.max_diff_share", "training", "timing",
 )
-
-
-def _sample(config, key, n, input_range=None):
-    r = config.input_range if input_range is None else input_range
-    return task_lib.sample_tasks(key, n, config.N, config.d, 1, r)
 
 
 def _predictor(p):
@@ -155,8 +139,8 @@ def run(config: Config, progress=None) -> dict:
     """Run the analysis; returns {"metrics", "figures", "notes"} (site/writing-analyses.md)."""
     with random_streams():
         keys, eta, p_gd, evaluate = _setup(config)
-        clock = timing_lib.Clock(progress, evaluate)                      # CPU per chunk (`analysis.timing`)
-        result = train_single_layer(config, keys["init"], keys["train"], clock.evaluate, clock.progress)
+        clock = timing_lib.Clock(progress, evaluate)                      # CPU per chunk (`analysis.lib.timing`)
+        result = train_one_layer(config, keys["init"], keys["train"], clock.evaluate, clock.progress)
         return _conclude(config, keys, eta, p_gd, result, clock.summary(result.history))
 
 
@@ -174,7 +158,7 @@ def run_seeds(config: Config, seeds, progress=None, batched: bool | None = None)
         results = seed_batch.train_seeds(
             [train_lib.init_lsa(keys["init"], config.d + 1, config.init_scale) for keys, *_ in setups],
             loss_fn, [keys["train"] for keys, *_ in setups], steps=config.steps,
-            optimizer=train_lib.adam(config.lr, config.clip, config.b1, config.b2),
+            optimizer=config.optimizer(),
             chunk_size=config.eval_every, evaluate=evaluates, progress=clock.progress, batched=batched)
         return [_conclude(c, keys, eta, p_gd, r, {**clock.summary(r.history), "seeds_together": len(configs)})
                 for c, (keys, eta, p_gd, _), r in zip(configs, setups, results)]
@@ -268,21 +252,6 @@ def _conclude(config: Config, keys, eta, p_gd, result: train_lib.Result, timing:
              f"x ~ U(-{config.input_range / 2}, {config.input_range / 2}); evaluation on "
              f"{config.eval_tasks} tasks in chunks of {config.eval_chunk}; seed {config.seed}"]
     return {"metrics": metrics_out, "noise": noise, "figures": figures, "notes": notes}
-
-
-def train_single_layer(config: Config, key_init, key_train, evaluate=None, progress=None) -> train_lib.Result:
-    """Meta-train one LSA layer with the settings of `config` (also used by `analysis.conditioning`).
-
-    The training chunk is compiled with the unrolled threefry (`seed_batch.unrolled_threefry`):
-    the same bits as JAX's CPU default, drawn about twice as fast.
-    """
-    loss_fn = train_lib.batch_at_step(train_lib.regression_loss, lambda key, n: _sample(config, key, n),
-                                      key_train, config.batch_size)
-    with seed_batch.unrolled_threefry():
-        return train_lib.train(
-            train_lib.init_lsa(key_init, config.d + 1, config.init_scale), loss_fn, train_lib.step_indices(),
-            steps=config.steps, optimizer=train_lib.adam(config.lr, config.clip, config.b1, config.b2),
-            chunk_size=config.eval_every, evaluate=evaluate, progress=progress)
 
 
 def seed_figures(points: list[dict]) -> dict:

@@ -3,7 +3,7 @@ against one seed alone, on the same device in the same run.
 
 The model is deeper-gdpp's five separate token-clipped layers at batch 2,048, the longest
 training of `paper_full` (`bench/train_speed.py` builds it as the analysis does). One seed
-runs the analysis's Adam step (`analysis.train.make_step`) in jitted scans of `--inner` steps;
+runs the analysis's Adam step (`analysis.lib.train.make_step`) in jitted scans of `--inner` steps;
 three seeds run the same step under `jax.vmap` over the parameters, the optimiser state and
 each seed's own pre-drawn data. Rounds are interleaved; medians of wall ms per step (the
 device's time: the host only waits).
@@ -51,7 +51,7 @@ def main() -> int:
     import train_speed
 
     from analysis import deeper_gdpp
-    from analysis import train as train_lib
+    from analysis.lib import train as train_lib
 
     def model(seed: int):
         loss_fn, params, draws, optimizer, _ = train_speed._deeper(deeper_gdpp.K5_SEPARATE)

@@ -3,14 +3,14 @@
 Prints ms per step (wall and process CPU) of the jitted gradient of the regression
 loss at batch 2,048 (d = N = 10), for K = 2 and K = 5, through
 
-* tokens:  the context tokens updated layer by layer (`analysis.gdpp.query_forward_tokens`,
+* tokens:  the context tokens updated layer by layer (`analysis.lib.gdpp.query_forward_tokens`,
            the only form that supports the five-layer token clip);
-* matvec:  products of the context Gram matrices with vectors only (`analysis.lsa.query_forward`, K <= 4);
-* gram:    the context Gram matrix formed at every layer (`analysis.lsa.query_forward_gram`),
+* matvec:  products of the context Gram matrices with vectors only (`analysis.lib.lsa.query_forward`, K <= 4);
+* gram:    the context Gram matrix formed at every layer (`analysis.lib.lsa.query_forward_gram`),
 
 and the ratio to the official code's ~59 ms per step for two recurrent layers
 (the official code timed on a 2-core CPU of this machine kind). Data drawing is excluded (on the
-host, overlapped with the step in `analysis.train.train`).
+host, overlapped with the step in `analysis.lib.train.train`).
 
     .venv/bin/python bench/deep_lsa_step.py [--repeats 3]
 """
@@ -27,9 +27,9 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import report  # noqa: E402
 
-from analysis import gdpp, lsa  # noqa: E402
-from analysis import tasks as task_lib
-from analysis import train as train_lib
+from analysis.lib import gdpp, lsa  # noqa: E402
+from analysis.lib import tasks as task_lib
+from analysis.lib import train as train_lib
 
 OFFICIAL_MS_K2 = 59.0  # official code, recurrent 2 layers, batch 2,048, 2-core CPU
 

@@ -23,7 +23,7 @@ its steps): over two cores, the least wall time the profile's trainings can take
 on this machine, whatever the executor and the load.
 
 It also checks the goal that every trained model records what its training
-cost: a result whose analysis trains (its code includes `analysis/train.py`)
+cost: a result whose analysis trains (its code includes `analysis/lib/train.py`)
 must hold, at every point (every seed), a `timing` entry per trained model
 with its steps and its wall and CPU time per step.
 
@@ -89,7 +89,7 @@ COST_FIELDS = ("steps", "ms_per_step", "cpu_ms_per_step")
 def training_cost(result: dict) -> tuple[bool, list[str] | None]:
     """(whether the result's analysis trains, the models whose cost every point records, or None
     when a point lacks it)."""
-    if "analysis/train.py" not in (result.get("code_files") or {}):
+    if "analysis/lib/train.py" not in (result.get("code_files") or {}):
         return False, []
     points = result.get("points") or [{"metrics": result.get("metrics")}]
     models: set[str] = set()

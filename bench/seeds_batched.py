@@ -4,12 +4,12 @@ Times the meta-training of one LSA layer with the `paper` settings of
 `analysis/single_layer.py` (d = N = 10, batch 2,048, clipped Adam; von Oswald
 et al., ICML 2023, §3) for the same `--chunk` steps:
 
-- 1 seed: the jitted chunk `run` trains with (`analysis.train`, compiled with
+- 1 seed: the jitted chunk `run` trains with (`analysis.lib.train`, compiled with
   the unrolled threefry as `run` compiles it), the baseline;
 - 3 seeds in turn: one compiled single-seed chunk, each seed's chunk
   dispatched before any is waited on, what `run_seeds` does on a CPU
   (and, for contrast, each seed's chunk waited on before the next);
-- 3 seeds batched: the chunk of `analysis.seed_batch` (`jax.vmap` over the
+- 3 seeds batched: the chunk of `analysis.lib.seed_batch` (`jax.vmap` over the
   seeds' weights, optimiser states and training keys), what `run_seeds(batched=True)`
   does (and `run_seeds` on an accelerator);
 - 3 seeds on 2 worker processes: seeds 0 and 1 in turn in one process and
@@ -45,9 +45,10 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import report  # noqa: E402
 
-from analysis import seed_batch, single_layer  # noqa: E402
-from analysis import train as train_lib
-from analysis.keys import named_keys, random_streams  # noqa: E402
+from analysis import single_layer  # noqa: E402
+from analysis.lib import one_layer, seed_batch  # noqa: E402
+from analysis.lib import train as train_lib
+from analysis.lib.keys import named_keys, random_streams  # noqa: E402
 
 SEEDS = (0, 1, 2)
 
@@ -80,7 +81,7 @@ def draw_only(config, seeds, chunk: int):
     @jax.jit
     def draw(keys, ts):
         def body(total, t):
-            tasks = jax.vmap(lambda k: single_layer._sample(config, jax.random.fold_in(k, t), config.batch_size))(keys)
+            tasks = jax.vmap(lambda k: one_layer.sample(config, jax.random.fold_in(k, t), config.batch_size))(keys)
             return total + sum(jnp.sum(x) for x in tasks), None
         return jax.lax.scan(body, jnp.float32(0), ts)[0]
 
@@ -99,7 +100,7 @@ def one_seed_chunks(config, seeds, chunk: int, unrolled: bool = True) -> list:
     for seed in seeds:
         keys = named_keys(seed, "init", "train", "tune", "eval", "monitor", "ood")
         loss_fn = train_lib.batch_at_step(train_lib.regression_loss,
-                                          lambda key, n: single_layer._sample(config, key, n),
+                                          lambda key, n: one_layer.sample(config, key, n),
                                           keys["train"], config.batch_size)
         run_chunk = train_lib.make_chunk_runner(train_lib.make_step(loss_fn, optimizer))
         params = train_lib.init_lsa(keys["init"], config.d + 1, config.init_scale)
@@ -121,7 +122,7 @@ def _keyed_step(config, seeds):
     optimizer = train_lib.adam(config.lr, config.clip, config.b1, config.b2)
     keys = [named_keys(s, "init", "train", "tune", "eval", "monitor", "ood") for s in seeds]
     loss_fn = seed_batch.keyed_batch_loss(train_lib.regression_loss,
-                                          lambda key, n: single_layer._sample(config, key, n), config.batch_size)
+                                          lambda key, n: one_layer.sample(config, key, n), config.batch_size)
     return keys, optimizer, train_lib.make_step(loss_fn, optimizer)
 
 

@@ -1,16 +1,16 @@
 """Cost of one training step of five *separate* token-clipped LSA layers (deeper-gdpp's
 `paper_full`), by formulation, each against the form the analysis trains with, in the same run.
 
-Times whole Adam steps (`analysis.train.make_step`, chunks of `--inner` steps in one jitted
+Times whole Adam steps (`analysis.lib.train.make_step`, chunks of `--inner` steps in one jitted
 `lax.scan`) at batch 2,048 (d = N = 10, tokens clipped at +-10), interleaved rounds (the order
 reversed every other round), and prints medians of wall and process CPU ms per step with each
 form's CPU ratio to the baseline:
 
-* tokens (baseline): `analysis.gdpp.query_forward_tokens`, as deeper-gdpp trains: the context's
+* tokens (baseline): `analysis.lib.gdpp.query_forward_tokens`, as deeper-gdpp trains: the context's
   (N, N) logits per task, the query followed separately;
-* forward: `analysis.lsa.forward` token by token (q, k, v per token), the reference;
+* forward: `analysis.lib.lsa.forward` token by token (q, k, v per token), the reference;
 * gram: per layer C = sum_i e_i e_i^T, M = W_PV C W_KQ, every context token e_j += M e_j,
-  then the clip (linear attention re-associated, analysis/lsa.py's eq. (*));
+  then the clip (linear attention re-associated, analysis/lib/lsa.py's eq. (*));
 * gram-bcast: the same with the per-task contractions as broadcast-multiply-and-sum and the
   shared-weight products as one 2-d matmul over the flattened batch;
 * tasks-minor: tokens laid out (D, N, B), every per-task contraction elementwise over the
@@ -43,9 +43,10 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import report  # noqa: E402
 
-from analysis import deeper_gdpp, gdpp, lsa  # noqa: E402
-from analysis import tasks as task_lib
-from analysis import train as train_lib
+from analysis import deeper_gdpp  # noqa: E402
+from analysis.lib import gdpp, lsa  # noqa: E402
+from analysis.lib import tasks as task_lib
+from analysis.lib import train as train_lib
 
 CLIP = 10.0
 

@@ -6,7 +6,7 @@ Proposition 3's two layers) it times the training step as the analyses now run
 it against the plain step (`jax.value_and_grad` of the whole batch, the
 baseline), both with Adam, in jitted scans of `--inner` steps on the same
 pre-drawn data, interleaved round by round; medians of wall and process CPU ms
-per step. Where an analysis's config has a `grad_slice` and `analysis.train`
+per step. Where an analysis's config has a `grad_slice` and `analysis.lib.train`
 can sum a step's gradient over slices of that many tasks (`batch_slices`),
 "now" is that step; otherwise it is the plain step again (ratio about 1). Drawing the data and
 evaluation are excluded (the host draws the next chunk while one trains). It also gives each step's FLOPs (XLA's cost
@@ -38,12 +38,13 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 import report  # noqa: E402
 
-from analysis import deeper_gdpp, metrics, prop2_models  # noqa: E402
-from analysis import tasks as task_lib
-from analysis import train as train_lib
+from analysis import deeper_gdpp  # noqa: E402
+from analysis.lib import metrics, prop2_models  # noqa: E402
+from analysis.lib import tasks as task_lib
+from analysis.lib import train as train_lib
+from analysis.lib.prop3_construction import positional_encoding, token_format  # noqa: E402
+from analysis.lib.prop3_construction import predict as prop3_predict
 from analysis.prop2_mlp_attention import Config as Prop2Config  # noqa: E402
-from analysis.prop3_construction import positional_encoding, token_format  # noqa: E402
-from analysis.prop3_construction import predict as prop3_predict
 from analysis.prop3_token_building import Config as Prop3Config  # noqa: E402
 
 B = 2_048
@@ -55,7 +56,7 @@ def _slice(config) -> int | None:
 
 
 def _make_step(loss_fn, optimizer, grad_slice):
-    """The step as the analyses run it: sliced where `analysis.train` and the config say so."""
+    """The step as the analyses run it: sliced where `analysis.lib.train` and the config say so."""
     slices = train_lib.batch_slices(B, grad_slice) if hasattr(train_lib, "batch_slices") else 1
     return (train_lib.make_step(loss_fn, optimizer, slices) if slices > 1
             else train_lib.make_step(loss_fn, optimizer)), slices

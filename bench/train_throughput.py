@@ -1,12 +1,12 @@
-"""Benchmark: LSA meta-training steps per second at batch 2,048 (analysis/train.py).
+"""Benchmark: LSA meta-training steps per second at batch 2,048 (analysis/lib/train.py).
 
-Times the jitted training chunk of `analysis.train` (a `lax.scan` over online
+Times the jitted training chunk of `analysis.lib.train` (a `lax.scan` over online
 steps: fresh tasks, forward and backward through the query, clipped Adam) for
 
 - one LSA layer (single-layer-lsa; the paper's §3), compiled with the
   unrolled threefry as that analysis compiles it,
 - two weight-tied ("recurrent") LSA layers (the paper's recurrent K = 2), and
-- three seeds of one LSA layer in one compiled step (`analysis.seed_batch`, as
+- three seeds of one LSA layer in one compiled step (`analysis.lib.seed_batch`, as
   single-layer-lsa's `run_seeds` trains them on an accelerator), per seed,
 
 with d = 10, N = 10, batch 2,048. After one warm-up call (compilation), each
@@ -44,10 +44,10 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import report  # noqa: E402
 
-from analysis import seed_batch  # noqa: E402
-from analysis import tasks as task_lib
-from analysis import train as train_lib
-from analysis.keys import named_keys, random_streams  # noqa: E402
+from analysis.lib import seed_batch  # noqa: E402
+from analysis.lib import tasks as task_lib
+from analysis.lib import train as train_lib
+from analysis.lib.keys import named_keys, random_streams  # noqa: E402
 
 OFFICIAL_MS_PER_STEP = {
     1: (39.0, "195 s / 5,000 steps, evaluation included"),

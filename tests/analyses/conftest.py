@@ -15,11 +15,11 @@ def strict_jax_promotion():
     """Raise on implicit rank promotion and on implicit dtype promotion for every test.
 
     Tests of the helpers also run under the analyses' random streams
-    (`analysis.keys.random_streams`), which compile faster.
+    (`analysis.lib.keys.random_streams`), which compile faster.
     """
     import jax
 
-    from analysis.keys import random_streams
+    from analysis.lib.keys import random_streams
 
     saved = (jax.config.jax_numpy_rank_promotion, jax.config.jax_numpy_dtype_promotion)
     jax.config.update("jax_numpy_rank_promotion", "raise")

@@ -4,10 +4,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from analysis import checkpoint
-from analysis import tasks as task_lib
-from analysis import train as train_lib
 from analysis.deeper_gdpp import _tokens_from_raw
+from analysis.lib import checkpoint
+from analysis.lib import tasks as task_lib
+from analysis.lib import train as train_lib
 
 
 class Stop(Exception):

@@ -33,7 +33,7 @@ def test_the_identities_left_out_of_the_claim_hold():
     import jax
     import jax.numpy as jnp
 
-    from analysis import lsa, tasks
+    from analysis.lib import lsa, tasks
 
     with jax.enable_x64(True):
         keys = jax.random.split(jax.random.key(3), 3)

@@ -9,9 +9,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from analysis import deeper_gdpp, gdpp, lsa, metrics
-from analysis import tasks as task_lib
-from analysis import train as train_lib
+from analysis import deeper_gdpp
+from analysis.lib import gdpp, lsa, metrics
+from analysis.lib import tasks as task_lib
+from analysis.lib import train as train_lib
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +96,7 @@ def test_position_and_noise(quick_out):
 
 
 def test_position_se_matches_resampling():
-    from analysis import seeds
+    from analysis.lib import seeds
     rng = np.random.default_rng(0)
     lo = rng.exponential(1.0, 4_000)
     a, hi = lo + rng.exponential(0.1, 4_000), lo + rng.exponential(1.0, 4_000)

@@ -4,8 +4,8 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from analysis import gdpp, lsa
-from analysis import tasks as task_lib
+from analysis.lib import gdpp, lsa
+from analysis.lib import tasks as task_lib
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +67,7 @@ def test_geometric_starts_grow_step_by_step():
 
 def _clipped_tuning(seed: int, n_tasks: int = 4_096, K: int = 5):
     """deeper-gdpp's tuning of K-step GD++ on a small problem: fit on half, choose on half, clipped at 10."""
-    from analysis import metrics
+    from analysis.lib import metrics
 
     t = task_lib.regression_task_set(jax.random.key(seed), n_tasks, 10, 10, task_lib.CODE_INPUT_RANGE)
     half = n_tasks // 2

@@ -1,8 +1,8 @@
-"""analysis.keys: named keys are exactly jax.random.split, in the order of the names."""
+"""analysis.lib.keys: named keys are exactly jax.random.split, in the order of the names."""
 import jax
 import numpy as np
 
-from analysis.keys import named_keys
+from analysis.lib.keys import named_keys
 
 
 def test_named_keys_are_the_split_in_order():

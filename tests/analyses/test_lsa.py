@@ -1,4 +1,4 @@
-"""Unit tests of analysis.lsa and analysis.tasks: the constructions against explicit gradient descent."""
+"""Unit tests of analysis.lib.lsa and analysis.lib.tasks: the constructions against explicit gradient descent."""
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis import lsa, metrics
-from analysis import tasks as task_lib
-from analysis import train as train_lib
+from analysis.lib import lsa, metrics
+from analysis.lib import tasks as task_lib
+from analysis.lib import train as train_lib
 
 
 def _tasks(seed, n, N, d_in, d_out, dtype=jnp.float64):

@@ -1,12 +1,12 @@
-"""Unit tests of analysis.metrics and analysis.train."""
+"""Unit tests of analysis.lib.metrics and analysis.lib.train."""
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from analysis import lsa, metrics
-from analysis import tasks as task_lib
-from analysis import train as train_lib
+from analysis.lib import lsa, metrics
+from analysis.lib import tasks as task_lib
+from analysis.lib import train as train_lib
 
 
 def test_loss_has_the_half():

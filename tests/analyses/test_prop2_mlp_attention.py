@@ -10,10 +10,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from analysis import lsa
 from analysis import prop2_mlp_attention as p2
-from analysis import prop2_models as models
-from analysis import train as train_lib
+from analysis.lib import lsa
+from analysis.lib import prop2_models as models
+from analysis.lib import train as train_lib
 
 TINY = {"steps": 20, "chunk_size": 10, "eval_every": 10, "eval_tasks": 256, "curve_tasks": 128,
         "identity_tasks": 8}

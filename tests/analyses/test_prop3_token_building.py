@@ -9,11 +9,11 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from analysis import lsa
-from analysis import prop3_construction as c
 from analysis import prop3_token_building as m
-from analysis import tasks as task_lib
-from analysis.keys import random_streams
+from analysis.lib import lsa
+from analysis.lib import prop3_construction as c
+from analysis.lib import tasks as task_lib
+from analysis.lib.keys import random_streams
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -75,7 +75,7 @@ def test_figure5_measure_follows_the_official_loop():
     t = task_lib.sample_tasks(jax.random.key(6), 64, N, d)
     pe = jnp.asarray(c.positional_encoding(2 * N + 1, P, 1e4))
     tokens, D, _ = c.token_format("official", d, P)
-    layer = jax.tree.map(lambda w: w[0], __import__("analysis.train", fromlist=["x"]).init_lsa(
+    layer = jax.tree.map(lambda w: w[0], __import__("analysis.lib.train", fromlist=["x"]).init_lsa(
         jax.random.key(7), D, 1.0, n_layers=2))
     data = tokens(t.X, t.Y, t.x_q, pe)[..., :-P]                          # (64, 21, 10): the code's input
     T = data.shape[1]

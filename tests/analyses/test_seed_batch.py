@@ -1,11 +1,11 @@
-"""Seeds batched in one compiled step (analysis.seed_batch): the same streams as one seed alone."""
+"""Seeds batched in one compiled step (analysis.lib.seed_batch): the same streams as one seed alone."""
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from analysis import seed_batch
-from analysis.keys import random_streams
+from analysis.lib import seed_batch
+from analysis.lib.keys import random_streams
 
 
 @pytest.mark.slow
@@ -39,19 +39,20 @@ def test_a_batched_seed_trains_as_it_does_alone():
     import dataclasses
 
     from analysis import single_layer as m
-    from analysis import train as train_lib
-    from analysis.keys import named_keys
+    from analysis.lib import one_layer
+    from analysis.lib import train as train_lib
+    from analysis.lib.keys import named_keys
 
     cfg = dataclasses.replace(m.PROFILES["quick"], steps=40, batch_size=128, eval_every=20)
     with random_streams():
         keys = {s: named_keys(s, "init", "train", "tune", "eval", "monitor", "ood") for s in (2, 1)}
         loss_fn = seed_batch.keyed_batch_loss(train_lib.regression_loss,
-                                              lambda key, n: m._sample(cfg, key, n), cfg.batch_size)
+                                              lambda key, n: one_layer.sample(cfg, key, n), cfg.batch_size)
         batched = seed_batch.train_seeds(
             [train_lib.init_lsa(k["init"], cfg.d + 1, cfg.init_scale) for k in keys.values()], loss_fn,
             [k["train"] for k in keys.values()], steps=cfg.steps,
-            optimizer=train_lib.adam(cfg.lr, cfg.clip, cfg.b1, cfg.b2), chunk_size=cfg.eval_every)
-        alone = m.train_single_layer(cfg, keys[1]["init"], keys[1]["train"])
+            optimizer=cfg.optimizer(), chunk_size=cfg.eval_every)
+        alone = one_layer.train_one_layer(cfg, keys[1]["init"], keys[1]["train"])
     assert batched[1].history["chunk_step"] == alone.history["chunk_step"] == [20, 40]
     assert np.allclose(batched[1].history["train_loss"], alone.history["train_loss"], rtol=2e-5, atol=0)
     for got, want, other in zip(jax.tree.leaves(batched[1].params), jax.tree.leaves(alone.params),

@@ -5,8 +5,8 @@ import math
 import jax
 import pytest
 
-from analysis import seed_batch
 from analysis import single_layer as m
+from analysis.lib import seed_batch
 
 
 @pytest.mark.slow

@@ -1,4 +1,4 @@
-"""`analysis.timing`: what a training cost, measured without changing what it computes."""
+"""`analysis.lib.timing`: what a training cost, measured without changing what it computes."""
 import time
 
 import jax
@@ -6,9 +6,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from analysis import conditioning, deeper_gdpp, prop2_mlp_attention, prop3_token_building, single_layer, timing
-from analysis import tasks as task_lib
-from analysis import train as train_lib
+from analysis import conditioning, deeper_gdpp, prop2_mlp_attention, prop3_token_building, single_layer
+from analysis.lib import tasks as task_lib
+from analysis.lib import timing
+from analysis.lib import train as train_lib
 
 
 def _train(chunk=10, steps=30, evaluate=None, progress=None):

@@ -282,7 +282,7 @@ def test_the_paper_full_time_checks_every_trained_model_records_its_cost():
     finally:
         sys.path.remove(str(REPO / "bench"))
     cost = {"steps": 10, "ms_per_step": 2.0, "cpu_ms_per_step": 3.0}
-    trains = {"analysis/train.py": "h", "analysis/a.py": "h"}
+    trains = {"analysis/lib/train.py": "h", "analysis/a.py": "h"}
     both = [{"metrics": {"timing": {"k2": cost, "k5": cost}}}, {"metrics": {"timing": {"k5": cost}}}]
     assert paper_full_time.training_cost({"code_files": trains, "points": both}) == (True, ["k2", "k5"])
     assert paper_full_time.training_cost({"code_files": trains, "metrics": {"timing": {"t": cost}}}) \

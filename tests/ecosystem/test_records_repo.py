@@ -113,7 +113,7 @@ def test_validate_hook_in_a_records_only_repository(repo):
 
 def test_validate_hook_runs_for_records_analyses_and_results():
     files = re.compile(next(h for h in HOOKS if h["id"] == "litrec-validate")["files"])
-    for path in ("records/notes/NOTE-621.yaml", "analysis/registry.yaml", "analysis/lsa.py",
+    for path in ("records/notes/NOTE-621.yaml", "analysis/registry.yaml", "analysis/lib/lsa.py",
                  "results/prop1-identity/paper.json"):
         assert files.search(path), path
     for path in ("README.md", "site/index.md", "src/litrec/commands/run.py", "my-records/x.yaml"):

@@ -20,7 +20,8 @@ from litrec.results import resume
 from tests.support.toy import importable, write_analysis
 
 ROOT = Path(__file__).resolve().parents[2]
-HELPERS = ("__init__.py", "checkpoint.py", "keys.py", "lsa.py", "metrics.py", "tasks.py", "train.py")
+HELPERS = ("__init__.py", "lib/__init__.py", "lib/checkpoint.py", "lib/keys.py", "lib/lsa.py", "lib/metrics.py",
+           "lib/tasks.py", "lib/train.py")
 
 TOY = '''
 """A small LSA layer meta-trained on linear regression, slowly (a pause per chunk)."""
@@ -30,8 +31,8 @@ from dataclasses import dataclass
 import jax
 import jax.numpy as jnp
 
-from analysis import tasks as task_lib, train as train_lib
-from analysis.keys import named_keys
+from analysis.lib import tasks as task_lib, train as train_lib
+from analysis.lib.keys import named_keys
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ claims:
 
 
 def _project(root: Path) -> Path:
-    (root / "analysis").mkdir(parents=True)
+    (root / "analysis" / "lib").mkdir(parents=True)
     for name in HELPERS:
         shutil.copy(ROOT / "analysis" / name, root / "analysis" / name)
     (root / "analysis" / "toy.py").write_text(TOY)

@@ -12,7 +12,7 @@ committed, so that another session (or machine) continues the run.
 While a point runs, its analysis may keep training checkpoints in
 `results/<analysis>/<profile>.partial/checkpoints/<key>/` (the folder is
 handed to it in the environment variable `LITREC_CHECKPOINT_DIR`; the
-project's `analysis.train.train` uses it): a rerun of the point continues each
+project's `analysis.lib.train.train` uses it): a rerun of the point continues each
 training from its last checkpoint with the same numbers; once the point is
 kept whole, its checkpoints go. They sit beside the finished points so that
 they too can be committed: a run of hours goes on in the next session from

@@ -3,7 +3,7 @@ by gradient descent", ICML 2023, §3, Figure 3): training curves against the GD 
 GD++ levels, alignment over training, and one curve per seed."""
 from matplotlib.figure import Figure
 
-from analysis import seeds as seed_lib
+from analysis.lib import seeds as seed_lib
 
 
 def loss_figure(out, config):

@@ -9,7 +9,7 @@ and three seeds batched cost more than three steps in turn
 runner gives each worker process, each core, its own group of seeds); on an
 accelerator one small step leaves the device mostly idle and the seeds are
 batched. Every piece is
-`analysis.train`'s, used unchanged: `make_step` builds the step of one seed,
+`analysis.lib.train`'s, used unchanged: `make_step` builds the step of one seed,
 this module maps it over the seeds. Each seed keeps its own streams: its
 batches are drawn from fold_in(its training key, t) exactly as `batch_at_step`
 draws them when the seed runs alone, and its initial weights are made by the
@@ -29,7 +29,7 @@ import jax
 import jax.numpy as jnp
 import optax
 
-from analysis import train as train_lib
+from analysis.lib import train as train_lib
 
 
 def stack(trees: Sequence[Any]) -> Any:

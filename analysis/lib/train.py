@@ -11,9 +11,9 @@ step, and the loss 0.5 * mean (y_q - yhat)^2.
 `train` is the one training loop of every analysis: the steps run as a
 `jax.lax.scan` inside jitted chunks; `progress` and the optional evaluation run
 between chunks. A step's data come from `draw`: raw draws made on the host
-(`analysis.tasks.regression_draws`; the next chunk is drawn while the current one
+(`analysis.lib.tasks.regression_draws`; the next chunk is drawn while the current one
 trains) or step indices from which the step draws its batch (`batch_at_step`).
-The regression loss computes the query token only (`analysis.lsa.query_forward`):
+The regression loss computes the query token only (`analysis.lib.lsa.query_forward`):
 for one layer two matrix-vector products per task, for deeper models the context
 Gram form, so a step costs O(B D^3) whatever N is.
 """
@@ -26,8 +26,8 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
-from analysis import checkpoint, lsa, metrics, tasks as task_lib
-from analysis.keys import named_keys
+from analysis.lib import checkpoint, lsa, metrics, tasks as task_lib
+from analysis.lib.keys import named_keys
 
 # Standard deviation of a unit normal truncated to [-2, 2]; dividing by it makes the
 # truncated draw have the intended std, as in haiku's VarianceScaling.
@@ -37,7 +37,7 @@ _TRUNCATED_NORMAL_STD = 0.87962566103423978
 def variance_scaling(key, shape: tuple[int, ...], scale: float, dtype=jnp.float32) -> jax.Array:
     """Fan-in variance scaling, truncated normal: std = sqrt(scale / fan_in).
 
-    `shape` is (out, in) in the column convention of `analysis.lsa`, so
+    `shape` is (out, in) in the column convention of `analysis.lib.lsa`, so
     fan_in = shape[-1].
     """
     std = (scale / shape[-1]) ** 0.5 / _TRUNCATED_NORMAL_STD
@@ -158,7 +158,7 @@ def train(params, loss_fn: Callable[[Any, Any], jax.Array], draw: Callable[[int]
     """Online training: one optimiser step per step's data, the steps in jitted `lax.scan` chunks.
 
     draw(n) -> pytree of arrays with a leading axis of n steps (called in order;
-    it owns any stateful generator): host-side draws (`analysis.tasks.regression_draws`),
+    it owns any stateful generator): host-side draws (`analysis.lib.tasks.regression_draws`),
     or step indices (`step_indices`) for batches drawn inside the step. The next
     chunk is drawn while the current one runs (JAX dispatches asynchronously).
     loss_fn(params, x) takes one step's slice. `evaluate(params)` (best jitted)
@@ -167,10 +167,10 @@ def train(params, loss_fn: Callable[[Any, Any], jax.Array], draw: Callable[[int]
     `progress(done, steps, description)` is called before the first chunk and
     after each.
 
-    Under `litrec run` the training keeps a checkpoint (`analysis.checkpoint`)
+    Under `litrec run` the training keeps a checkpoint (`analysis.lib.checkpoint`)
     every few minutes and at its end, and a rerun continues from it with the
     same numbers; `draw` should then have `get_state`/`set_state`
-    (`analysis.tasks.with_state`), else its earlier chunks are drawn again.
+    (`analysis.lib.tasks.with_state`), else its earlier chunks are drawn again.
     """
     eval_every = chunk_size if eval_every is None else eval_every
     if eval_every % chunk_size:

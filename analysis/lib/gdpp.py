@@ -2,7 +2,7 @@
 von Oswald et al., "Transformers learn in-context by gradient descent" (ICML 2023),
 §3 ("Going beyond a single self-attention layer", GD++).
 
-GD++ step k (as the LSA construction `analysis.lsa.gd_plus_plus_construction`
+GD++ step k (as the LSA construction `analysis.lib.lsa.gd_plus_plus_construction`
 computes it, every token updated from the tokens before the step):
 
     x_j <- (I - gamma_k S) x_j,      S = sum_i x_i x_i^T   (the query's x_q too)
@@ -25,7 +25,7 @@ For the trained models, `query_forward_tokens` runs K LSA layers (weight-tied or
 not) on the context tokens through the products W_KQ = W_K^T W_Q and
 W_PV = P W_V and follows the query separately, with the official code's
 optional token clipping (the 5-layer setting clips tokens at +-10). Without
-clipping, `analysis.lsa.query_forward` (matrix-vector products on the context)
+clipping, `analysis.lib.lsa.query_forward` (matrix-vector products on the context)
 is cheaper for K <= 4.
 """
 from functools import partial
@@ -35,7 +35,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from analysis import lsa
+from analysis.lib import lsa
 
 
 class Spectral(NamedTuple):
@@ -273,7 +273,7 @@ def tune_gd(X: jax.Array, Y: jax.Array, x_q: jax.Array, y_q: jax.Array, K: int,
     """The step size of K GD steps from W0 = 0 with one eta shared by the steps, (1,).
 
     The one routine every analysis tunes its plain-GD baseline with (one step:
-    the closed form of `analysis.lsa.tune_eta_one_step`; K steps: the best of a
+    the closed form of `analysis.lib.lsa.tune_eta_one_step`; K steps: the best of a
     grid over [0, eta_factor x the one-step optimum], then 1-d zooming to a
     relative precision of about 1e-6), on tasks X (B, N, d), Y (B, N, 1), x_q
     (B, d), y_q (B, 1) kept apart from the evaluation tasks. `optimum` checks

@@ -27,7 +27,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from analysis.keys import named_keys
+from analysis.lib.keys import named_keys
 
 CODE_INPUT_RANGE = 1.0  # official code: input_range = 1 means U(-0.5, 0.5)
 TEXT_INPUT_RANGE = 2.0  # paper's text: U(-1, 1)
@@ -84,7 +84,7 @@ def tokens(tasks: Tasks, y_q_init=None) -> jax.Array:
     """Token sequences: rows (x_i, y_i) for i = 1..N, then the query (x_q, y_q_init).
 
     `y_q_init` defaults to 0, the paper's query token (x_q, 0). Proposition 1
-    with W0 != 0 starts it at -W0 x_q instead (see `analysis.lsa`).
+    with W0 != 0 starts it at -W0 x_q instead (see `analysis.lib.lsa`).
     Returns an array of shape (B, N+1, d_in + d_out).
     """
     if y_q_init is None:
@@ -122,7 +122,7 @@ def regression_draws(rng: np.random.Generator, batch_size: int, N: int, d: int) 
 
 def with_state(draw: Callable, rng: np.random.Generator) -> Callable:
     """`draw` with `get_state()` / `set_state(s)` of the generator it draws from (plain JSON),
-    so a checkpointed training continues the same stream (`analysis.checkpoint`)."""
+    so a checkpointed training continues the same stream (`analysis.lib.checkpoint`)."""
     def set_state(state):
         rng.bit_generator.state = state
 

@@ -1,4 +1,4 @@
-"""Training state kept across interruptions, for the long runs of `analysis.train.train`.
+"""Training state kept across interruptions, for the long runs of `analysis.lib.train.train`.
 
 A run that litrec starts (`litrec run`) names a folder for its checkpoints in
 the environment variable `LITREC_CHECKPOINT_DIR`, one folder per point (its
@@ -107,7 +107,7 @@ class Checkpoint:
 
 
 def stream_state(draw) -> Any:
-    """The state of a `draw` (see `analysis.train.train`) before its next call: its
+    """The state of a `draw` (see `analysis.lib.train.train`) before its next call: its
     `get_state()` where it has one, else the number of steps drawn so far (replayed)."""
     get = getattr(draw, "get_state", None)
     return {"state": get()} if get is not None else None

@@ -32,10 +32,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from analysis import lsa
-from analysis import tasks as task_lib
-from analysis import train as train_lib
-from analysis.keys import named_keys
+from analysis.lib import lsa
+from analysis.lib import tasks as task_lib
+from analysis.lib import train as train_lib
+from analysis.lib.keys import named_keys
 
 # ------------------------------------------------------------------ tasks
 

@@ -2,7 +2,7 @@
 "Transformers learn in-context by gradient descent", ICML 2023, §4 and Appendix A.2),
 for the analysis `analysis.prop3_token_building`.
 
-Tokens. Linear regression tasks as in `analysis.tasks` (d = 10, N = 10, y = w.x,
+Tokens. Linear regression tasks as in `analysis.lib.tasks` (d = 10, N = 10, y = w.x,
 x ~ U(-0.5, 0.5), the official code's range). Every token has a data part of d + 1
 entries followed by a sinusoidal positional encoding pe(t) of size 10 (the official
 one: pe_{2i}(t) = sin(t w_i), pe_{2i+1}(t) = cos(t w_i), w_i = 10000^{-2i/10}),
@@ -26,7 +26,7 @@ Two token formats (`TOKEN_FORMATS`):
 
 Model (the official notebook's): layer 1 is softmax self-attention,
 e_s <- e_s + P_1 sum_t softmax_t(q_s.k_t / sqrt(D_k)) v_t, layer 2 is linear
-self-attention (`analysis.lsa.layer`); in both, every token is updated and the keys
+self-attention (`analysis.lib.lsa.layer`); in both, every token is updated and the keys
 and values are the 2N context tokens only (the query is not a key), one head, key
 size D, no biases. Trained on fresh tasks at each step with 0.5 * mean (y_q - yhat)^2.
 
@@ -52,7 +52,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from analysis import lsa
+from analysis.lib import lsa
 
 
 # ------------------------------------------------------------------ tokens

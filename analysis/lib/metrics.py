@@ -16,7 +16,7 @@ from typing import Callable
 import jax
 import jax.numpy as jnp
 
-from analysis.tasks import with_query_input
+from analysis.lib.tasks import with_query_input
 
 _EPS = 1e-8  # guards the cosine's norms, as the official code does
 

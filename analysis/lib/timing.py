@@ -1,6 +1,6 @@
 """What a training cost: steps, wall and CPU time per step, for a result's `timing` metric.
 
-`analysis.train.train` times each chunk of steps on the wall clock
+`analysis.lib.train.train` times each chunk of steps on the wall clock
 (`history["chunk_seconds"]`, evaluation between chunks excluded). `Clock`
 adds the CPU time without touching the training code: it wraps the two
 callbacks `train` already takes. `progress` is called before the first chunk
