@@ -246,6 +246,13 @@ class Inputs:
         return {"data": dict(self.data), "env": dict(self.env), "python": self.python,
                 "isa": list(self.isa) if self.isa is not None else None, "cores": self.cores}
 
+    def header(self) -> dict:
+        """What a result stores of its inputs (the fields `matches` reads): a result's header,
+        and the marker of a run under way (`litrec.results.resume.mark`)."""
+        return {"format": RESULT_FORMAT, "profile": self.profile, "code_hash": self.code_hash,
+                "code_files": dict(self.files), "versions": dict(self.versions), "inputs": self.record(),
+                "dependencies": self.deps}
+
     def key(self) -> str:
         """A hash of every input: a key for what is computed from them."""
         body = {"code": self.code_hash, "profile": self.profile, "versions": self.versions,
@@ -284,11 +291,8 @@ class Inputs:
         these (an edit while it ran would store its numbers under inputs they are not)."""
         now = analysis_inputs(Path(where.root) / where.package, where.module, self.profile)
         if now.key() != self.key():
-            was = {"format": RESULT_FORMAT, "profile": self.profile, "code_hash": self.code_hash,
-                   "code_files": self.files, "versions": self.versions, "inputs": self.record(),
-                   "dependencies": self.deps}
             raise InputsChanged(f"analysis '{name}': its inputs changed while it ran "
-                                f"({now.why_stale(was)}); nothing was stored: run again")
+                                f"({now.why_stale(self.header())}); nothing was stored: run again")
 
     def why_stale(self, result: dict) -> str:
         """What changed since the result was computed, in words."""

@@ -29,6 +29,11 @@ def add_parser(sub) -> None:
                    "or with another number of usable cores, everything else unchanged, passes "
                    "(CI on runners unlike the machine the results were computed on); it stays "
                    "stale here and is not judged")
+    p.add_argument("--under-way", action="store_true",
+                   help="with --check-current: a stale or missing result whose rerun of the present "
+                   "inputs is under way passes (the rerun's finished points or training checkpoints "
+                   "are in results/ANALYSIS/PROFILE.partial/, marked with the inputs it computes "
+                   "from: a run of hours committed part by part); it stays stale and is not judged")
     p.add_argument("--require-signed", action="store_true",
                    help="exit 1 when a result is unsigned (no .sig beside it), as for a bad "
                    "signature: where results must be signed, a deleted signature is not a pass")
@@ -43,7 +48,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     """Print the verdicts (`litrec.verdicts.status.status`); with --check-current exit 1 when a
     result is behind."""
-    from litrec.verdicts import headline_profile
+    from litrec.verdicts import headline_profile, rerun_under_way
     from litrec.verdicts.status import status
 
     args.profile = args.profile or headline_profile(args.records, args.analysis, args.results)
@@ -61,7 +66,8 @@ def run(args) -> int:
         print(f"litrec status: error: {b}", file=sys.stderr)
     if args.check_current:
         elsewhere = found.other_machine if args.any_machine else []
-        behind = [s for s in found.behind if s not in elsewhere]
+        going = rerun_under_way(found.behind, args.any_machine) if args.under_way else []
+        behind = [s for s in found.behind if s not in elsewhere and s not in going]
         for s in behind:
             print(f"litrec status: {s.claim} is {s.verdict.replace('_', ' ')}: {s.reason}",
                   file=sys.stderr)
@@ -69,6 +75,10 @@ def run(args) -> int:
             print(other_cpu_note("status", [s.claim for s in elsewhere],
                                  " (their inputs otherwise unchanged; not judged here)"),
                   file=sys.stderr)
+        if going:
+            print(f"litrec status: note: {len(going)} claim{'s' * (len(going) != 1)} rest on results "
+                  "whose rerun of the present inputs is under way (stale until it ends; not judged): "
+                  + ", ".join(s.claim for s in going), file=sys.stderr)
         return 1 if behind or found.bad_signatures else 0
     for e in found.errors:  # a result that cannot be judged is bad input: said once, exit 1
         print(f"litrec status: error: {e}", file=sys.stderr)

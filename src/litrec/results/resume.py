@@ -9,6 +9,14 @@ point whose file is whole and whose key is unchanged from there and runs only
 the others; once the result is written the folder goes (checkpoints too). These files may be
 committed, so that another session (or machine) continues the run.
 
+As it starts, a run says in the same folder what it computes from: `run.json`
+holds the inputs its result will be stored with (`Inputs.header`), how many
+points it has, and its sitting (when, host, commit), sealed. With it, `litrec
+status` can tell a result whose rerun at the present inputs is under way (points
+kept or trainings checkpointed by such a run: `under_way`) from one nobody reran,
+and `status --check-current --under-way` lets the first pass while the run goes
+on over several sessions.
+
 While a point runs, its analysis may keep training checkpoints in
 `results/<analysis>/<profile>.partial/checkpoints/<key>/` (the folder is
 handed to it in the environment variable `LITREC_CHECKPOINT_DIR`; the
@@ -31,6 +39,7 @@ nor keeps partial results, and starts every training afresh.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -46,6 +55,7 @@ DIR_VARIABLE = "LITREC_CHECKPOINT_DIR"
 SECONDS_VARIABLE = "LITREC_CHECKPOINT_SECONDS"  # read by the analysis: seconds between checkpoints
 PARTIAL = ".partial"
 CHECKPOINTS = "checkpoints"  # in the partial folder: one folder per point key
+RUN = "run.json"  # in the partial folder: the inputs of the run that keeps points there (no point's name)
 FORMAT = 1
 
 
@@ -228,7 +238,7 @@ def progress(results_dir: Path, name: str, profile: str) -> tuple[int, int]:
     try:
         if folder.is_symlink() or not folder.is_dir():
             return 0, 0
-        kept = sum(1 for f in folder.glob("*.json") if f.is_file() and not f.is_symlink())
+        kept = sum(1 for f in folder.glob("*.json") if f.is_file() and not f.is_symlink() and f.name != RUN)
         held = folder / CHECKPOINTS
         training = 0 if held.is_symlink() or not held.is_dir() else sum(
             1 for d in held.iterdir() if d.is_dir() and not d.is_symlink() and any(d.glob("*.npz")))
@@ -240,3 +250,88 @@ def progress(results_dir: Path, name: str, profile: str) -> tuple[int, int]:
 def drop(results_dir: Path, name: str, profile: str) -> None:
     """Remove the partial results once the whole result is written."""
     shutil.rmtree(partial_dir(results_dir, name, profile), ignore_errors=True)
+
+
+def mark(results_dir: Path, name: str, profile: str, header: dict, keys: list[str]) -> None:
+    """Say in the partial folder which inputs the run starting now computes from (`header`:
+    `litrec.analyses.Inputs.header`) and the keys of its points; sealed, written whole. Nothing
+    is written through a symbolic link, and a folder that cannot be written is left as it is
+    (the run goes on; only `status` cannot tell that it is under way)."""
+    folder = partial_dir(Path(results_dir), name, profile)
+    if any(p.is_symlink() for p in (Path(results_dir) / name, folder, folder / RUN)):
+        return
+    data = seal({"format": FORMAT, "analysis": name, "profile": profile, "keys": list(keys),
+                 "header": header, "sitting": sitting(Path(results_dir).parent)}, {}, default=str)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        replace_file(folder / RUN, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode("utf-8"))
+    except OSError:
+        return
+
+
+@dataclasses.dataclass(frozen=True)
+class UnderWay:
+    """A run of a result that started and left work in its partial folder: the inputs it
+    computes from (a result's header, for `Inputs.matches`), its points, those kept whole
+    and those whose trainings are checkpointed, and where it started."""
+
+    header: dict
+    points: int | None
+    kept: int
+    training: int
+    sitting: dict
+
+    def words(self) -> str:
+        """`2 of 5 points done, 1 training checkpointed; started commit 1a2b3c4d on host7, 2026-...`."""
+        total = f" of {self.points}" if isinstance(self.points, int) else ""
+        done = [f"{self.kept}{total} point{'s' * ((self.points or self.kept) != 1)} done" if self.kept else "",
+                f"{self.training} training{'s' * (self.training != 1)} checkpointed" if self.training else ""]
+        place = sitting_place(self.sitting)
+        return ", ".join(d for d in done if d) + (f"; started {place}" if place else "")
+
+
+def under_way(results_dir: Path, name: str, profile: str) -> UnderWay | None:
+    """The run whose work the partial folder of `name`'s `profile` holds, or None: no marker,
+    a marker that does not read or whose seal is broken, or nothing of it kept or checkpointed
+    yet (points and checkpoints of other inputs left in the folder do not count). Whether it is
+    a rerun of the present inputs is the caller's to decide (`Inputs.matches` on its header)."""
+    folder = partial_dir(Path(results_dir), name, profile)
+    try:
+        if folder.is_symlink() or (folder / RUN).is_symlink() or not (folder / RUN).is_file():
+            return None
+        data = jsonread.loads((folder / RUN).read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(data, dict) or data.get("content_hash") != hashlib.sha256(canonical(data)).hexdigest():
+        return None
+    header, keys = data.get("header"), data.get("keys")
+    if (not isinstance(header, dict) or not isinstance(keys, list) or data.get("analysis") != name
+            or data.get("profile") != profile):
+        return None
+    kept, training = _its_work(folder, {str(k) for k in keys})
+    if not kept and not training:
+        return None
+    where = data.get("sitting")
+    return UnderWay(header, len(keys), kept, training, where if isinstance(where, dict) else {})
+
+
+def _its_work(folder: Path, keys: set[str]) -> tuple[int, int]:
+    """(points kept, trainings checkpointed) in the partial folder under one of `keys`."""
+    kept = training = 0
+    try:
+        for f in folder.glob("*.json"):
+            if f.name == RUN or f.is_symlink() or not f.is_file():
+                continue
+            try:
+                data = jsonread.loads(f.read_text(encoding="utf-8"))
+            except (OSError, ValueError, UnicodeDecodeError):
+                continue
+            kept += isinstance(data, dict) and data.get("key") in keys
+        held = folder / CHECKPOINTS
+        if held.is_dir() and not held.is_symlink():
+            short = {k[:32] for k in keys}
+            training = sum(1 for d in held.iterdir()
+                           if d.name in short and d.is_dir() and not d.is_symlink() and any(d.glob("*.npz")))
+    except OSError:
+        return 0, 0
+    return kept, training

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from litrec.analyses import RESULT_FORMAT, Inputs, result_inputs
-from litrec.results.resume import progress
+from litrec.results.resume import progress, under_way
 from litrec.results.seal import broken_seal
 from litrec.results.store import missing_figures, read_result, result_path, stored_profiles
 from litrec.util import DamagedResult, Diagnostic, ProfileError
@@ -45,6 +45,11 @@ class ResultState:
     reason: str | None = None
     warnings: tuple[str, ...] = ()  # located: a figure the result lists that is not on disk
     other_machine: bool = False     # stale only because it was computed on another CPU
+    # stale or missing, and a rerun of the present inputs is under way: its work kept in the
+    # partial folder (`litrec.results.resume.under_way`), in words; `rerun_here`: on this machine's
+    # CPU (else the project's inputs on another one: it passes `--any-machine` as other_machine does)
+    rerun: str | None = None
+    rerun_here: bool = False
 
     def __post_init__(self):
         assert self.state in STATES, self.state
@@ -76,9 +81,11 @@ def _state(registry, results_dir, name, profile, result, versions, fp) -> Result
         fp = result_inputs(registry, name, profile, versions)
     if result is None:
         unknown = f"; its inputs cannot be known: {'; '.join(fp.problems)}" if fp and fp.problems else ""
-        return ResultState(name, profile, "missing", None, fp,
-                           f"no {profile} result for '{name}'{unknown}"
-                           f"{_interrupted(results_dir, name, profile)}")
+        rerun, here = _rerun(results_dir, name, profile, fp)
+        said = (f"; a run of the present inputs is under way: {rerun}" if rerun
+                else _interrupted(results_dir, name, profile))
+        return ResultState(name, profile, "missing", None, fp, f"no {profile} result for '{name}'{unknown}{said}",
+                           rerun=rerun, rerun_here=here)
     if fp is None:
         return ResultState(name, profile, "stale", result, None,
                            f"analysis '{name}' is not in the registry")
@@ -90,8 +97,26 @@ def _state(registry, results_dir, name, profile, result, versions, fp) -> Result
                                f"{path}: {broken}; rerun: litrec run {name} --profile {profile} --force")
     if fp.matches(result):
         return ResultState(name, profile, "current", result, fp)
-    return ResultState(name, profile, "stale", result, fp, fp.why_stale(result),
-                       other_machine=fp.only_machine_differs(result))
+    rerun, here = _rerun(results_dir, name, profile, fp)
+    said = f"; a rerun of the present inputs is under way: {rerun}" if rerun else ""
+    return ResultState(name, profile, "stale", result, fp, fp.why_stale(result) + said,
+                       other_machine=fp.only_machine_differs(result), rerun=rerun, rerun_here=here)
+
+
+def _rerun(results_dir, name: str, profile: str, fp: Inputs | None) -> tuple[str | None, bool]:
+    """A run of the present inputs under way for `name`'s `profile`, in words (None when none), and
+    whether it runs on this machine's CPU: its marker's inputs match `fp`, or differ only in the
+    machine (`Inputs.only_machine_differs`), and it has kept a point or checkpointed a training."""
+    if fp is None or fp.problems:
+        return None, False
+    run = under_way(Path(results_dir), name, profile)
+    if run is None:
+        return None, False
+    if fp.matches(run.header):
+        return run.words(), True
+    if fp.only_machine_differs(run.header):
+        return f"{run.words()} (on another CPU)", False
+    return None, False
 
 
 def _interrupted(results_dir, name: str, profile: str) -> str:

@@ -21,7 +21,7 @@ from litrec.results import ResultState, ledger, locked, result_state, result_sta
 from litrec.runs import interrupt
 from litrec.runs.options import RunOptions
 from litrec.runs.points import lay_out_remotely
-from litrec.runs.runner import Job, PointFailed, finish, keep_partials, prepare, submit
+from litrec.runs.runner import Job, PointFailed, finish, keep_partials, mark_started, prepare, submit
 from litrec.runs.targets import resolve_targets
 from litrec.util import AnalysisExited, InputsChanged, ResultsLocked, ResultsUnwritable, RunError
 from litrec.verdicts import claim_statuses
@@ -142,6 +142,7 @@ def run_plan(proj: Project, plan_: Plan, options: RunOptions, events: Events,
                                              executor.size() if name in layouts else 1)
                     if not options.force:
                         keep_partials(prepared[name], results_dir)
+                    mark_started(prepared[name], results_dir)
                 except Exception as exc:  # a bad profile or SWEEP: say so, go on
                     fail(name, exc)
         except BaseException:

@@ -123,6 +123,13 @@ def keep_partials(job: Job, results_dir: Path) -> None:
             job.kept[i] = out
 
 
+def mark_started(job: Job, results_dir: Path) -> None:
+    """Say in the run's partial folder which inputs it computes from and the keys of its points
+    (`resume.mark`): `litrec status` then tells its kept points and checkpoints for a rerun of
+    the present inputs, under way, while the run goes on over several sessions."""
+    resume.mark(results_dir, job.name, job.profile, job.fp.header(), job.keys)
+
+
 def _keep(job: Job, i: int, out: dict | list[dict]) -> None:
     if job.partials is None or isinstance(out, list):
         return  # kept only where each point is one output (`keep_partials`)

@@ -319,8 +319,10 @@ def analysis_page(data: SiteData, name: str) -> str:
     if info.state == "modified":
         head.append(p(f"modified: {esc(info.why_stale)}", "lr-reason"))
     elif info.result is None:
-        head.append(p(f"No {esc(data.profile)} result yet; run: "
-                      + code(f"litrec run {name} --profile {data.profile}")))
+        rerun = info.result_state.rerun if info.result_state else None
+        head.append(p(f"No {esc(data.profile)} result yet; "
+                      + (f"a run of the present inputs is under way: {esc(rerun)}" if rerun else
+                         "run: " + code(f"litrec run {name} --profile {data.profile}"))))
     elif info.why_stale:
         head.append(p(f"stale: {esc(info.why_stale)}", "lr-reason"))
     for warning in info.result_state.warnings if info.result_state else ():

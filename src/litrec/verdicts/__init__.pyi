@@ -35,6 +35,7 @@ from litrec.verdicts.status import (
     headline_profile as headline_profile,
     judged_project as judged_project,
     on_other_machine as on_other_machine,
+    rerun_under_way as rerun_under_way,
 )
 from litrec.verdicts.stored import (
     expectation_record as expectation_record,

@@ -134,6 +134,10 @@ class ClaimStatus:
     warnings: list[str] = field(default_factory=list)
     verdicts: dict[str, str | None] = field(default_factory=dict)  # at each scale (with_scales)
     other_machine: bool = False  # stale only because its result was computed on another CPU
+    # stale or missing while a rerun of the present inputs is under way (`ResultState.rerun`): in
+    # words, and whether it runs on this CPU (`status --check-current --under-way` lets it pass)
+    rerun: str | None = None
+    rerun_here: bool = False
     extension_of: str | None = None  # an extension row: the claim whose verdict it leaves alone
 
     @property
@@ -172,6 +176,7 @@ class ClaimStatus:
                 "stored_outcomes": [o.__dict__ for o in self.stored_outcomes]}
                if self.expectation_changed else {}),
             **({"other_machine": True} if self.other_machine else {}),
+            **({"rerun": self.rerun, "rerun_here": self.rerun_here} if self.rerun else {}),
             "extension_of": self.extension_of,
             "post_hoc": self.post_hoc,
             "rests_on_it": self.rests_on_it,
@@ -256,7 +261,7 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path, exp
     title = f"{claim.title} (litrec's extension)" if suffix else claim.title
     st = ClaimStatus(ref + suffix, title, name, profile, "missing",
                      expected=[e.describe() for e in expect], warnings=list(state.warnings),
-                     extension_of=ref if suffix else None)
+                     extension_of=ref if suffix else None, rerun=state.rerun, rerun_here=state.rerun_here)
     if state.state == "missing":
         st.reason = f"{state.reason}; run: litrec run {ref} --profile {profile}"
         return st

@@ -84,6 +84,15 @@ class Status:
         return on_other_machine(self.statuses)
 
 
+def rerun_under_way(statuses: list[ClaimStatus], any_machine: bool = False) -> list[ClaimStatus]:
+    """The claims of `statuses` whose result is stale or missing while a rerun of the present
+    inputs is under way (points kept or trainings checkpointed in its partial folder, by a run
+    on this CPU, or on any with `any_machine`): `status --check-current --under-way` lets them pass,
+    as a run of hours committed part by part over several sessions needs."""
+    return [s for s in statuses if s.verdict in ("stale", "missing") and s.rerun
+            and (s.rerun_here or any_machine)]
+
+
 def on_other_machine(statuses: list[ClaimStatus]) -> list[ClaimStatus]:
     """The claims of `statuses` stale only because another CPU computed their result."""
     return [s for s in statuses if s.verdict == "stale" and s.other_machine]
