@@ -64,7 +64,7 @@ def kept(tmp_path, litrec):
     first = litrec("run", "--profile", "paper", "--jobs", "1", cwd=root, env={"TOY_STOP_AT": "2"})
     assert first.code == 1 and "the sitting ended here" in first.text
     partial = root / "results/toy/paper.partial"
-    assert sorted(p.name for p in partial.glob("*.json")) == ["seed-0.json", "seed-1.json"]
+    assert sorted(p.name for p in partial.glob("seed-*.json")) == ["seed-0.json", "seed-1.json"]
     second = litrec("run", "--profile", "paper", "--jobs", "1", cwd=root)
     assert second.code == 0, second.text
     assert not partial.exists()

@@ -83,3 +83,21 @@ def test_the_schema_and_the_validator_agree_on_the_field(tmp_path):
                         .read_text())
     assert "precondition" in json.dumps(schema)
     shutil.rmtree(root)
+
+
+def test_a_stale_result_stands_for_the_verdict_its_numbers_gave(ran, tmp_path):
+    """Evidence for suspect links: a result gone stale (here its code changed) stands for the
+    verdict the judge gave its numbers, a failed precondition inconclusive as when it was current."""
+    from litrec.verdicts.claims import ClaimStatus
+    from litrec.verdicts.reading import standing
+
+    root = tmp_path / "stale"
+    shutil.copytree(ran, root)
+    _, current = status(root)
+    module = root / "analysis" / "toy.py"
+    module.write_text(module.read_text() + "# an edit\n")
+    _, stale = status(root)
+    for cid in ("F1", "F2", "F3", "F4", "F5"):
+        assert stale[cid]["verdict"] == "stale"
+        assert stale[cid]["last_verdict"] == current[cid]["verdict"], cid
+        assert standing(ClaimStatus.from_row(stale[cid])) == current[cid]["verdict"], cid

@@ -247,8 +247,7 @@ class Inputs:
                 "isa": list(self.isa) if self.isa is not None else None, "cores": self.cores}
 
     def header(self) -> dict:
-        """What a result stores of its inputs (the fields `matches` reads): a result's header,
-        and the marker of a run under way (`litrec.results.resume.mark`)."""
+        """The inputs a result stores (what `matches` reads); also a run's marker (`resume.mark`)."""
         return {"format": RESULT_FORMAT, "profile": self.profile, "code_hash": self.code_hash,
                 "code_files": dict(self.files), "versions": dict(self.versions), "inputs": self.record(),
                 "dependencies": self.deps}
@@ -392,7 +391,6 @@ def analysis_inputs(root: Path, module: str, profile: str,
                   data, numeric_env(), interpreter(), machine_isa() if numeric else None,
                   machine_cores() if numeric else None, tuple(closure.problems + data_problems),
                   tuple(closure.data), dependency_versions(dependencies(closure.tops, packages, project)))
-
 
 
 def environment() -> dict:

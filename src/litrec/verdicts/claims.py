@@ -138,6 +138,9 @@ class ClaimStatus:
     # words, and whether it runs on this CPU (`status --check-current --under-way` lets it pass)
     rerun: str | None = None
     rerun_here: bool = False
+    # stale: the verdict the judge gives the stored numbers (a precondition unmet is inconclusive,
+    # as for a current result): what they last said, evidence for suspect links (`reading.standing`)
+    last_verdict: str | None = None
     extension_of: str | None = None  # an extension row: the claim whose verdict it leaves alone
 
     @property
@@ -177,6 +180,7 @@ class ClaimStatus:
                if self.expectation_changed else {}),
             **({"other_machine": True} if self.other_machine else {}),
             **({"rerun": self.rerun, "rerun_here": self.rerun_here} if self.rerun else {}),
+            **({"last_verdict": self.last_verdict} if self.last_verdict else {}),
             "extension_of": self.extension_of,
             "post_hoc": self.post_hoc,
             "rests_on_it": self.rests_on_it,
@@ -296,6 +300,7 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path, exp
     st.spread = {o.metric: spread[o.metric] for o in st.outcomes if o.metric in spread}
     if not state.current:
         st.verdict, st.reason, st.other_machine = "stale", state.reason, state.other_machine
+        st.last_verdict = got.verdict if expect else "unchecked"
         return st
     if not expect:  # every expectation of this profile is an extension: nothing of the paper's
         st.verdict = "unchecked"

@@ -58,11 +58,9 @@ def standing(status) -> str:
     """A claim's verdict as evidence: a stale result counts by what its numbers last said."""
     if status is None:
         return "unchecked"
-    if status.verdict != "stale" or not status.outcomes:
+    if status.verdict != "stale":
         return status.verdict
-    decisions = {o.decision for o in status.outcomes}
-    return ("not reproduced" if "fails" in decisions else
-            "inconclusive" if "inconclusive" in decisions else "reproduced")
+    return status.last_verdict or "stale"  # judged as a current result is: preconditions too
 
 
 class Reading:
