@@ -69,10 +69,13 @@ def test_a_rerun_under_way_passes_only_when_asked_and_only_for_the_present_input
 def test_only_the_work_of_the_marked_run_counts(tmp_path):
     results = tmp_path / "results"
     header = {"code_hash": "h1"}
+    assert resume.under_way(results, "a", "paper") is None              # never started
     resume.mark(results, "a", "paper", header, ["k1" * 20, "k2" * 20, "k3" * 20])
-    assert resume.under_way(results, "a", "paper") is None              # started, nothing done yet
+    started = resume.under_way(results, "a", "paper")                   # its points wait for a worker
+    assert started is not None and (started.kept, started.training) == (0, 0)
+    assert started.words().startswith("none of its 3 points done yet; started no git commit on ")
     resume.keep(results, "a", "paper", {"seed": 0}, "old" * 20, {"metrics": {"x": 1.0}})
-    assert resume.under_way(results, "a", "paper") is None              # a point of other inputs
+    assert resume.under_way(results, "a", "paper").kept == 0            # a point of other inputs
     resume.keep(results, "a", "paper", {"seed": 1}, "k2" * 20, {"metrics": {"x": 1.0}})
     held = results / "a" / "paper.partial" / "checkpoints" / ("k3" * 20)[:32]
     held.mkdir(parents=True)

@@ -12,10 +12,10 @@ committed, so that another session (or machine) continues the run.
 As it starts, a run says in the same folder what it computes from: `run.json`
 holds the inputs its result will be stored with (`Inputs.header`), how many
 points it has, and its sitting (when, host, commit), sealed. With it, `litrec
-status` can tell a result whose rerun at the present inputs is under way (points
-kept or trainings checkpointed by such a run: `under_way`) from one nobody reran,
-and `status --check-current --under-way` lets the first pass while the run goes
-on over several sessions.
+status` can tell a result whose rerun at the present inputs is under way (marked by such
+a run, with the points it kept and the trainings it checkpointed: `under_way`) from one
+nobody reran, and `status --check-current --under-way` lets the first pass while the
+run goes on over several sessions.
 
 While a point runs, its analysis may keep training checkpoints in
 `results/<analysis>/<profile>.partial/checkpoints/<key>/` (the folder is
@@ -286,15 +286,19 @@ class UnderWay:
         total = f" of {self.points}" if isinstance(self.points, int) else ""
         done = [f"{self.kept}{total} point{'s' * ((self.points or self.kept) != 1)} done" if self.kept else "",
                 f"{self.training} training{'s' * (self.training != 1)} checkpointed" if self.training else ""]
+        said = ", ".join(d for d in done if d) or (
+            f"none of its {self.points} point{'s' * (self.points != 1)} done yet" if self.points else "nothing done yet")
         place = sitting_place(self.sitting)
-        return ", ".join(d for d in done if d) + (f"; started {place}" if place else "")
+        return said + (f"; started {place}" if place else "")
 
 
 def under_way(results_dir: Path, name: str, profile: str) -> UnderWay | None:
-    """The run whose work the partial folder of `name`'s `profile` holds, or None: no marker,
-    a marker that does not read or whose seal is broken, or nothing of it kept or checkpointed
-    yet (points and checkpoints of other inputs left in the folder do not count). Whether it is
-    a rerun of the present inputs is the caller's to decide (`Inputs.matches` on its header)."""
+    """The run that marked the partial folder of `name`'s `profile` as it started, with what it
+    has done there (points kept, trainings checkpointed: those of other inputs left in the folder
+    do not count), or None: no marker, or one that does not read or whose seal is broken. A run
+    of several analyses marks each as it starts, so one whose points wait for a worker is under
+    way too. Whether it is a rerun of the present inputs is the caller's to decide
+    (`Inputs.matches` on its header)."""
     folder = partial_dir(Path(results_dir), name, profile)
     try:
         if folder.is_symlink() or (folder / RUN).is_symlink() or not (folder / RUN).is_file():
@@ -309,8 +313,6 @@ def under_way(results_dir: Path, name: str, profile: str) -> UnderWay | None:
             or data.get("profile") != profile):
         return None
     kept, training = _its_work(folder, {str(k) for k in keys})
-    if not kept and not training:
-        return None
     where = data.get("sitting")
     return UnderWay(header, len(keys), kept, training, where if isinstance(where, dict) else {})
 

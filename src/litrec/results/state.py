@@ -106,7 +106,7 @@ def _state(registry, results_dir, name, profile, result, versions, fp) -> Result
 def _rerun(results_dir, name: str, profile: str, fp: Inputs | None) -> tuple[str | None, bool]:
     """A run of the present inputs under way for `name`'s `profile`, in words (None when none), and
     whether it runs on this machine's CPU: its marker's inputs match `fp`, or differ only in the
-    machine (`Inputs.only_machine_differs`), and it has kept a point or checkpointed a training."""
+    machine (`Inputs.only_machine_differs`)."""
     if fp is None or fp.problems:
         return None, False
     run = under_way(Path(results_dir), name, profile)
