@@ -286,8 +286,8 @@ class UnderWay:
         total = f" of {self.points}" if isinstance(self.points, int) else ""
         done = [f"{self.kept}{total} point{'s' * ((self.points or self.kept) != 1)} done" if self.kept else "",
                 f"{self.training} training{'s' * (self.training != 1)} checkpointed" if self.training else ""]
-        said = ", ".join(d for d in done if d) or (
-            f"none of its {self.points} point{'s' * (self.points != 1)} done yet" if self.points else "nothing done yet")
+        waiting = f"none of its {self.points} point{'s' * (self.points != 1)} done yet" if self.points else ""
+        said = ", ".join(d for d in done if d) or waiting or "nothing done yet"
         place = sitting_place(self.sitting)
         return said + (f"; started {place}" if place else "")
 
