@@ -50,13 +50,21 @@ def test_a_rerun_under_way_passes_only_when_asked_and_only_for_the_present_input
     assert passed.returncode == 0
     assert "rerun of the present inputs is under way" in passed.stderr and "ARXIV-0000.00003#F1" in passed.stderr
 
+    marker = root / PARTIAL / "run.json"
+    mine = json.loads(marker.read_text())
+    other = {**mine["header"], "inputs": {**mine["header"]["inputs"], "isa": ["another", "cpu"]}}
+    resume.mark(root / "results", "toy", "paper", other, mine["keys"])  # as a run on another CPU marks it
+    row = status(root, profile="paper")[1]["F1"]
+    assert row["rerun_here"] is False and "(on another CPU)" in row["rerun"]
+    assert _check(root, "--under-way") == 1 and _check(root, "--under-way", "--any-machine") == 0
+    resume.mark(root / "results", "toy", "paper", mine["header"], mine["keys"])
+
     (root / "analysis" / "toy.py").write_text(FAILING + "# changed again\n")
     assert _check(root, "--under-way") == 1                              # kept seeds of other inputs
     assert "rerun" not in status(root, profile="paper")[1]["F1"]
 
     (root / "analysis" / "toy.py").write_text(FAILING)                   # back: the rerun is of it again
     assert _check(root, "--under-way") == 0
-    marker = root / PARTIAL / "run.json"
     data = json.loads(marker.read_text())
     data["keys"] = data["keys"][:1]                                      # edited: its seal breaks
     marker.write_text(json.dumps(data))
