@@ -181,9 +181,10 @@ def write_old_result(root: Path) -> None:
 
 
 def settled(results: Path) -> dict[str, bytes]:
-    """The analysis's stored result and figures (what must survive a failed or stopped run)."""
+    """The analysis's stored result and figures (what must survive a failed or stopped run); a
+    stopped run's work for a rerun (its partial folder, marked) is not among them."""
     return {k: v for k, v in snapshot(results / "toy").items()
-            if "error.log" not in k and k != ".litrec-lock"}
+            if "error.log" not in k and k != ".litrec-lock" and ".partial/" not in k}
 
 
 # ---------------------------------------------------------------- site --out

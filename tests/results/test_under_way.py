@@ -92,3 +92,18 @@ def test_only_the_work_of_the_marked_run_counts(tmp_path):
     assert run is not None and (run.header, run.points, run.kept, run.training) == (header, 3, 1, 1)
     assert run.words().startswith("1 of 3 points done, 1 training checkpointed; started ")
     assert resume.progress(results, "a", "paper") == (2, 1)             # the marker is no point
+
+
+def test_a_run_that_fails_before_doing_anything_leaves_no_rerun_under_way(tmp_path):
+    root = _project(tmp_path)
+    broken = TOY.replace('    rng = np.random.default_rng(config.seed)\n',
+                         '    raise RuntimeError("broken at once")\n')
+    (root / "analysis" / "toy.py").write_text(broken)
+    assert litrec("run", "--profile", "paper", "--jobs", "1", cwd=root).returncode != 0
+    assert not (root / PARTIAL).exists()                                 # marked as it started, taken back
+    assert "rerun" not in status(root, profile="paper")[1]["F1"]
+    assert _check(root, "--under-way") == 1
+
+    (root / "analysis" / "toy.py").write_text(FAILING)                   # one that keeps work, then fails
+    assert litrec("run", "--profile", "paper", "--jobs", "1", cwd=root, env={"TOY_STOP": "1"}).returncode != 0
+    assert (root / PARTIAL / "run.json").is_file()                       # its work stays marked

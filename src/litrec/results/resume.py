@@ -337,3 +337,19 @@ def _its_work(folder: Path, keys: set[str]) -> tuple[int, int]:
     except OSError:
         return 0, 0
     return kept, training
+
+
+def unmark(results_dir: Path, name: str, profile: str) -> None:
+    """Take back the marker of a run that failed having done nothing there (no point kept, no
+    training checkpointed under its keys), and the partial folder when that leaves it empty:
+    a failure leaves no run under way behind. Only what `mark` wrote goes."""
+    folder = partial_dir(Path(results_dir), name, profile)
+    run = under_way(results_dir, name, profile)
+    if run is None or run.kept or run.training:
+        return
+    try:
+        (folder / RUN).unlink()
+        if not any(folder.iterdir()):
+            folder.rmdir()
+    except OSError:
+        return

@@ -21,7 +21,7 @@ from litrec.results import ResultState, ledger, locked, result_state, result_sta
 from litrec.runs import interrupt
 from litrec.runs.options import RunOptions
 from litrec.runs.points import lay_out_remotely
-from litrec.runs.runner import Job, PointFailed, finish, keep_partials, mark_started, prepare, submit
+from litrec.runs.runner import Job, PointFailed, finish, keep_partials, mark_started, prepare, submit, unmark_failed
 from litrec.runs.targets import resolve_targets
 from litrec.util import AnalysisExited, InputsChanged, ResultsLocked, ResultsUnwritable, RunError
 from litrec.verdicts import claim_statuses
@@ -191,6 +191,7 @@ def _run_prepared(proj, plan_, prepared, options: RunOptions, events, fail, earl
             try:
                 payload = finish(job, results_dir, executor, progress)
             except Exception as exc:  # an analysis bug: say so, keep the old result, go on
+                unmark_failed(job, results_dir)
                 fail(name, exc)
                 continue
             except BaseException as exc:  # sys.exit in an analysis is a failure, Ctrl-C a stop
@@ -198,6 +199,7 @@ def _run_prepared(proj, plan_, prepared, options: RunOptions, events, fail, earl
                 if why_stopped is None:
                     events.interrupted(name)
                     raise
+                unmark_failed(job, results_dir)
                 fail(name, AnalysisExited(why_stopped))
                 continue
             plan_.states[name] = result_state(proj.registry, results_dir, name, profile,

@@ -130,6 +130,11 @@ def mark_started(job: Job, results_dir: Path) -> None:
     resume.mark(results_dir, job.name, job.profile, job.fp.header(), job.keys)
 
 
+def unmark_failed(job: Job, results_dir: Path) -> None:
+    """A job that failed takes back its marker where it did nothing (`resume.unmark`)."""
+    resume.unmark(results_dir, job.name, job.profile)
+
+
 def _keep(job: Job, i: int, out: dict | list[dict]) -> None:
     if job.partials is None or isinstance(out, list):
         return  # kept only where each point is one output (`keep_partials`)
