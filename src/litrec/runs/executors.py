@@ -180,8 +180,13 @@ class LocalExecutor:
 
     def __init__(self, jobs: int):
         self.jobs = jobs
-        self.pool = concurrent.futures.ProcessPoolExecutor(
-            max_workers=jobs, mp_context=multiprocessing.get_context(start_method()),
+        self.pool = self._pool(jobs)
+        self.side: concurrent.futures.ProcessPoolExecutor | None = None  # for `submit_first`
+
+    @staticmethod
+    def _pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
+        return concurrent.futures.ProcessPoolExecutor(
+            max_workers=workers, mp_context=multiprocessing.get_context(start_method()),
             initializer=_ignore_sigint)
 
     def describe(self) -> str:
@@ -197,6 +202,16 @@ class LocalExecutor:
         blocked, so a Ctrl-C before it is ready cannot hit it half way through its start."""
         with sigint_blocked():
             return self.pool.submit(fn, arg)
+
+    def submit_first(self, fn: Callable, arg: Any):
+        """Send one short call ahead of the points still waiting for a worker (an analysis's
+        seed figures, drawn once its points are back, so that its result is written then and not
+        after every other analysis's points): to a worker process of its own, started on first
+        use; a future."""
+        with sigint_blocked():
+            if self.side is None:
+                self.side = self._pool(1)
+            return self.side.submit(fn, arg)
 
     def as_completed(self, futures: Iterable) -> Iterator:
         """The futures, in the order they finish; a stop of the run is looked for between
@@ -217,22 +232,29 @@ class LocalExecutor:
 
     def close(self, wait: bool = True) -> None:
         """Shut the workers down: after their points (wait), or now, killing them."""
-        if wait:
-            self.pool.shutdown(wait=True, cancel_futures=True)
-            return
-        workers = list((getattr(self.pool, "_processes", None) or {}).values())
-        manager = getattr(self.pool, "_executor_manager_thread", None)
-        if manager is not None:
-            quiet_broken_pool(manager)
-        for proc in workers:
-            proc.terminate()
-        self.pool.shutdown(wait=False, cancel_futures=True)
-        for proc in workers:
-            proc.join(5)
-        if manager is not None:
-            # The manager closes its wake-up pipe now, or at exit concurrent.futures' hook
-            # races it (3.11 checks `_closed`, then writes: OSError: Bad file descriptor).
-            manager.join(5)
+        for pool in (self.pool, self.side):
+            if pool is not None:
+                _shut(pool, wait)
+
+
+def _shut(pool: concurrent.futures.ProcessPoolExecutor, wait: bool) -> None:
+    """Shut a process pool down: after its calls (wait), or now, killing its workers."""
+    if wait:
+        pool.shutdown(wait=True, cancel_futures=True)
+        return
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        quiet_broken_pool(manager)
+    for proc in workers:
+        proc.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in workers:
+        proc.join(5)
+    if manager is not None:
+        # The manager closes its wake-up pipe now, or at exit concurrent.futures' hook
+        # races it (3.11 checks `_closed`, then writes: OSError: Bad file descriptor).
+        manager.join(5)
 
 
 class DaskExecutor:
@@ -289,6 +311,10 @@ class DaskExecutor:
     def submit(self, fn: Callable, arg: Any):
         """Send one call to the cluster (pure=False, with retries); a future."""
         return self.client.submit(fn, arg, retries=2, pure=False)
+
+    def submit_first(self, fn: Callable, arg: Any):
+        """Send one short call ahead of the points still queued (dask's priority)."""
+        return self.client.submit(fn, arg, retries=2, pure=False, priority=1)
 
     def as_completed(self, futures: Iterable) -> Iterator:
         """The futures, in the order they finish."""

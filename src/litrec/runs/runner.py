@@ -254,10 +254,11 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
                          "of the same inputs (litrec.results.resume): "
                          + "; ".join(resume.sitting_words(job.grid[i], job.kept[i].get("sitting"))
                                   for i in sorted(job.kept)))
-    if job.seed_figures is not None:  # where the points ran: this process need not import it
+    if job.seed_figures is not None:  # where the points ran, ahead of those still queued: this
+        # process need not import it, and the result is written before other analyses' points end
         draw = (job.seed_figures, [{"seed": p.get("seed"), "metrics": o["metrics"]}
                                    for p, o in zip(job.grid, outs)])
-        drawn = executor.submit(draw_seed_figures, draw).result() if sent else draw_seed_figures(draw)
+        drawn = executor.submit_first(draw_seed_figures, draw).result() if sent else draw_seed_figures(draw)
         figures.update({f"{name}.svg": data for name, data in drawn.items()})
     payload = {
         "format": RESULT_FORMAT,
