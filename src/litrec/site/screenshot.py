@@ -13,7 +13,10 @@ picture shows (`picture_inputs`): the home page's generated Markdown
 (`index.md`, rendered from the records and results as `litrec site build`
 renders it, at the scale a reader sees first), and the files that decide how
 it looks (site/assets/extra.css, mkdocs.yml). `stale_inputs` names each that
-changed since; a test fails on any (tests/docs/test_screenshot.py). The page,
+changed since; a test fails on any (tests/docs/test_screenshot.py). The stamp
+also keeps the machine (instruction set, usable cores): on a machine of another
+kind the home page calls the results stale ("computed on another CPU"), so its
+Markdown is compared only on one of the picture's kind. The page,
 not the code behind it: an edit to litrec that leaves the home page's text as
 it was leaves the picture current, and one that changes it (a verdict, a
 reason, a layout) does not. File contents, never times: a clone has fresh
@@ -81,23 +84,52 @@ def stamp_path(png: Path) -> Path:
     return Path(png).with_name(Path(png).name + STAMP)
 
 
+def this_machine() -> dict:
+    """What decides, beside the project's files, which results the home page calls stale: the
+    CPU's instruction set and the usable cores (`litrec.analyses.inputs`)."""
+    from litrec.analyses.inputs import machine_cores, machine_isa
+
+    return {"isa": list(machine_isa()), "cores": machine_cores()}
+
+
 def write_stamp(png: Path, root: Path) -> Path:
-    """Keep the hashes of the picture's inputs, as they are now, beside the picture."""
+    """Keep the hashes of the picture's inputs, as they are now, beside the picture, with the
+    machine it was taken on."""
     path = stamp_path(png)
-    path.write_text(json.dumps({"inputs": picture_inputs(root)}, indent=1, sort_keys=True) + "\n",
-                    encoding="utf-8")
+    path.write_text(json.dumps({"inputs": picture_inputs(root), "machine": this_machine()},
+                               indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return path
+
+
+def taken_elsewhere(png: Path) -> str | None:
+    """Where the picture was taken on a machine of another kind, in words (else None): there the
+    home page says every result of this machine's kind stale ("computed on another CPU"), so its
+    generated Markdown is compared only on a machine of the picture's kind (`stale_inputs`)."""
+    try:
+        kept = json.loads(stamp_path(png).read_text(encoding="utf-8"))["machine"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    now = this_machine()
+    if kept == now:
+        return None
+    return (f"the picture was taken on a machine of {kept.get('cores')} usable cores, instruction set "
+            f"{' '.join(map(str, kept.get('isa') or []))}; this one has {now['cores']}, "
+            f"{' '.join(now['isa'])}")
 
 
 def stale_inputs(png: Path, root: Path) -> list[str]:
     """Each input of the picture that changed since it was taken (`changed: PATH`, `added: PATH`,
-    `removed: PATH`); empty when it is current. A picture without its stamp is one line."""
+    `removed: PATH`); empty when it is current. A picture without its stamp is one line. The
+    generated home page is left out on a machine of another kind than the picture's
+    (`taken_elsewhere`)."""
     path = stamp_path(png)
     try:
         kept = json.loads(path.read_text(encoding="utf-8"))["inputs"]
     except (OSError, ValueError, KeyError, TypeError):
         return [f"{path}: no record of the inputs the picture was made from"]
     now = picture_inputs(root)
+    if taken_elsewhere(png):
+        kept, now = ({k: v for k, v in d.items() if k != HOME} for d in (kept, now))
     return ([f"changed: {p}" for p in sorted(set(kept) & set(now)) if kept[p] != now[p]]
             + [f"added: {p}" for p in sorted(set(now) - set(kept))]
             + [f"removed: {p}" for p in sorted(set(kept) - set(now))])
