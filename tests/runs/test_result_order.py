@@ -7,6 +7,7 @@ import json
 
 from tests.support.files import write
 from tests.support.seeds_toy import TOY, litrec
+from tests.support.toy import analysis
 
 FIRST = TOY + '''
 
@@ -20,33 +21,16 @@ def seed_figures(points):
 '''
 
 # Each of its points waits (up to a minute) for the first analysis's result and says if it came.
-LATER = '''
-"""Points that wait for the first analysis's result."""
-import pathlib
-import time
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class Config:
-    """The seed."""
-
-    seed: int = 0
-
-
-PROFILES = {"quick": Config()}
-SEEDS = {"quick": (0, 1, 2)}
-
-
-def run(config, progress=None):
-    """1 where the first analysis's result was there while this point ran, else 0."""
-    there = pathlib.Path(__file__).parents[1] / "results" / "first" / "quick.json"
-    for _ in range(600):
-        if there.is_file():
-            return {"metrics": {"first_written": 1.0}}
-        time.sleep(0.1)
-    return {"metrics": {"first_written": 0.0}}
-'''
+LATER = analysis(doc="Points that wait for the first analysis's result.",
+                 head='import pathlib\nimport time\n\nSEEDS = {"quick": (0, 1, 2)}',
+                 fields="seed: int = 0", profiles='{"quick": Config()}', body="""
+there = pathlib.Path(__file__).parents[1] / "results" / "first" / "quick.json"
+for _ in range(600):
+    if there.is_file():
+        return {"metrics": {"first_written": 1.0}}
+    time.sleep(0.1)
+return {"metrics": {"first_written": 0.0}}
+""")
 
 PAPER = """id: ARXIV-0000.00009
 kind: literature
