@@ -87,7 +87,7 @@ def stamp_path(png: Path) -> Path:
 def this_machine() -> dict:
     """What decides, beside the project's files, which results the home page calls stale: the
     CPU's instruction set and the usable cores (`litrec.analyses.inputs`)."""
-    from litrec.analyses.inputs import machine_cores, machine_isa
+    from litrec.analyses import machine_cores, machine_isa
 
     return {"isa": list(machine_isa()), "cores": machine_cores()}
 
