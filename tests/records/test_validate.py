@@ -81,7 +81,7 @@ def test_standing_in_the_record_is_data(project):
     [
         ("id: NOTE-1\nkind: note\ntitle: [unclosed\n",
          "records/notes/NOTE-1.yaml:4:1: YAML syntax error: did not find expected ',' or ']' "
-         "(while parsing a flow sequence)"),
+         "(while parsing a flow sequence); close the list with ']', or quote the value if the '[' is text"),
         ("", "records/notes/NOTE-1.yaml:1:1: file is empty; a record is a YAML mapping with at least "
              "'id' and 'kind'"),
         ("# only a comment\n", "records/notes/NOTE-1.yaml:1:1: file is empty; a record is a YAML "
@@ -102,10 +102,21 @@ def test_standing_in_the_record_is_data(project):
          "records/notes/NOTE-1.yaml:2:9: character U+0001 is not allowed in YAML; remove it"),
         ("id: NOTE-1\nkind: note\n---\nid: NOTE-2\n",
          "records/notes/NOTE-1.yaml:3:1: YAML syntax error: but found another document (expected a "
-         "single document in the stream)"),
+         "single document in the stream); a record file holds one document: remove the '---' and what "
+         "follows, or move it to a file of its own"),
+        ("id: NOTE-1\nkind: note\nlinks:\n\t- rel: uses\n",
+         "records/notes/NOTE-1.yaml:4:1: YAML syntax error: found character that cannot start any token "
+         "(while scanning for the next token); a tab: YAML indents with spaces only; replace the tab "
+         "with spaces"),
+        ("id: NOTE-1\nkind: note\ntitle: `code`\n",
+         "records/notes/NOTE-1.yaml:3:8: YAML syntax error: found character that cannot start any token "
+         "(while scanning for the next token); a value cannot start with '`' in YAML; quote the value"),
+        ("id: NOTE-1\nkind: note\ntitle: Note: on reading\n",
+         "records/notes/NOTE-1.yaml:3:12: YAML syntax error: mapping values are not allowed in this "
+         "context; quote the value (it holds ': '), or indent it under its key"),
     ],
     ids=["syntax", "empty", "comment-only", "list", "scalar", "not-utf8", "python-tag", "dup-key",
-         "control-char", "two-documents"],
+         "control-char", "two-documents", "tab", "backtick", "colon-in-value"],
 )
 def test_file_level_errors(project, cli, content, expected):
     write_record(project, "notes/NOTE-1.yaml", content)
