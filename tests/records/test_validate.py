@@ -354,6 +354,51 @@ def test_registry_is_data_not_code(project, cli):
     assert "no registered analysis 'os.system'" in out
 
 
+@pytest.mark.parametrize("entry, expected", [
+    ("  module: ../../elsewhere/evil\n  title: t\n",
+     "analysis/registry.yaml:5:11: prop1-identity.module: must be a Python module name under analysis/ "
+     "(letters, digits and '_', a '.' between the names of a package and its module; no '/' and no "
+     "'.py'), e.g. prop1_identity for analysis/prop1_identity.py; found '../../elsewhere/evil'"),
+    ("  title: t\n",
+     "analysis/registry.yaml:5:3: prop1-identity.module: missing required field 'module'; add it"),
+    ("  module: prop1_identity\n  tittle: t\n",
+     "analysis/registry.yaml:6:3: prop1-identity.tittle: unknown field 'tittle'. Did you mean 'title'? "
+     "Allowed here: module, title, description"),
+    ("  module: 12\n  title: t\n",
+     "analysis/registry.yaml:5:11: prop1-identity.module: input should be a valid string; found 12"),
+], ids=["path", "missing", "misspelt", "number"])
+def test_a_bad_registry_entry_is_explained_and_its_claims_point_there(project, cli, entry, expected):
+    """A registry entry is taught as a record is (what was found, how to mend it), and a claim
+    naming that analysis says its entry is broken instead of calling the name unknown."""
+    reg = project / "analysis" / "registry.yaml"
+    text = reg.read_text()
+    start = text.index("prop1-identity:\n")
+    end = text.index("\n\n", start)
+    reg.write_text(text[:start] + "prop1-identity:\n" + entry.rstrip("\n") + text[end:])
+    code, out, _ = cli("validate")
+    assert code == 1
+    errors = error_lines(out)
+    assert expected in errors
+    naming = [e for e in errors if e.startswith("records/")]
+    assert naming, "the fixture's records name prop1-identity"
+    assert all("analysis 'prop1-identity' cannot be resolved: its entry in analysis/registry.yaml has "
+               "an error (reported there); fix the entry" in e for e in naming)
+
+
+def test_an_unreadable_registry_is_named_by_every_claim(project, cli):
+    reg = project / "analysis" / "registry.yaml"
+    reg.write_text(reg.read_text() + "broken: [\n")
+    code, out, _ = cli("validate")
+    assert code == 1
+    errors = error_lines(out)
+    assert errors[0].startswith("analysis/registry.yaml:")
+    assert "YAML syntax error" in errors[0]
+    naming = [e for e in errors if e.startswith("records/")]
+    assert naming and all("cannot be resolved: analysis/registry.yaml cannot be read (reported there); "
+                          "fix the registry first" in e for e in naming)
+    assert "no registered analysis" not in out
+
+
 def test_note_using_a_claim_the_anthology_rejects(project, cli):
     anth = project / "records" / "anthology" / "ANTH-LIT-533.yaml"
     anth.write_text(anth.read_text() + "  - rel: rejects\n    target: ARXIV-2212.07677#F2\n")

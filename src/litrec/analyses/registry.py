@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from litrec.analyses.contract import source_metrics, source_problems, source_profile_order
 from litrec.analyses.inputs import module_closure
@@ -32,6 +32,7 @@ from litrec.util import (
     YamlProblem,
     check,
     excerpt,
+    explain_error,
     format_field,
     load_bytes,
     locate,
@@ -41,6 +42,7 @@ from litrec.util import (
 )
 
 NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+MODULE_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
 class Entry(BaseModel):
@@ -48,10 +50,18 @@ class Entry(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    module: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$",
-                        description="module name inside analysis/, e.g. prop1_identity")
+    module: str = Field(description="module name inside analysis/, e.g. prop1_identity")
     title: str
     description: str | None = None
+
+    @field_validator("module")
+    @classmethod
+    def _module_name(cls, v: str) -> str:
+        if not MODULE_RE.match(v):
+            raise ValueError("must be a Python module name under analysis/ (letters, digits and '_', "
+                             "a '.' between the names of a package and its module; no '/' and no "
+                             "'.py'), e.g. prop1_identity for analysis/prop1_identity.py")
+        return v
 
 
 @dataclass
@@ -65,6 +75,7 @@ class Registry:
     metrics: dict[str, frozenset[str] | None] = field(default_factory=dict)  # None: not declared
     order: dict[str, tuple[str, ...]] = field(default_factory=dict)  # readable PROFILES, as listed
     declared_scales: tuple[str, ...] | None = None  # the `scales:` key, where given and valid
+    broken: set[str] = field(default_factory=set)  # names whose entry is there but not valid
 
     @property
     def scales(self) -> tuple[str, ...]:
@@ -116,10 +127,12 @@ def load_registry(analysis_dir: Path, diags: list[Diagnostic],
         try:
             reg.entries[name] = Entry.model_validate(raw)
         except ValidationError as exc:
+            reg.broken.add(name)
             for err in exc.errors(include_url=False):
                 loc = (name, *err["loc"])
-                line, col = locate(loaded.root, loc)
-                diags.append(Diagnostic(shown, line, col, format_field(loc), err["msg"], "registry"))
+                line, col = locate(loaded.root, loc, key=err["type"] == "extra_forbidden")
+                diags.append(Diagnostic(shown, line, col, format_field(loc), explain_error(err, Entry),
+                                        "registry"))
             continue
         path = reg.module_path(name)
         if not os.path.lexists(path):

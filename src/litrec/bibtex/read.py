@@ -42,7 +42,7 @@ from litrec.bibtex.urls import read_verbatim
 from litrec.bibtex.values import MONTHS, resolve, string_macros
 from litrec.records import ID_RE, today
 from litrec.records import model as m
-from litrec.util import Unconvertible, excerpt, format_field, strip_unsafe
+from litrec.util import Unconvertible, excerpt, explain_error, format_field, strip_unsafe
 
 ENTRY_TYPES = frozenset(get_args(m.ENTRY_TYPE))  # the entry types a record keeps
 _VENUES = ("journal", "booktitle", "school", "institution", "howpublished")  # the first is `venue`
@@ -384,6 +384,6 @@ def check_record(data: dict) -> None:
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
         raise Unconvertible(f"the record would be invalid: {format_field(tuple(err['loc']))}: "
-                            f"{err['msg']}") from None
+                            f"{explain_error(err, m.Literature)}") from None
     if not ID_RE["literature"].match(data["id"]):
         raise Unconvertible(f"'{excerpt(data['id'])}' is not a literature id")

@@ -37,6 +37,8 @@ class Collection:
     registry_exists: bool
     registry_names: set[str]
     registry_metrics: dict[str, frozenset[str] | None] = field(default_factory=dict)  # METRICS
+    registry_broken: set[str] = field(default_factory=set)  # entries there, but not valid
+    registry_unreadable: bool = False  # the registry's file has an error: no name resolves
     diagnostics: list[Diagnostic] = field(default_factory=list)
     edges: list[Edge] = field(default_factory=list)
     _roots: dict[str, LazyRoot] = field(default_factory=dict, repr=False)
@@ -194,6 +196,12 @@ def _check_analysis_name(proj, names, rid, shown, root, loc, name) -> None:
     elif not proj.registry_exists:
         msg = (f"analysis '{name}' cannot be resolved: no registry at "
                f"{proj.display(proj.analysis_dir / 'registry.yaml')}; create it or pass --analysis DIR")
+    elif proj.registry_unreadable:
+        msg = (f"analysis '{name}' cannot be resolved: {proj.display(proj.registry_path)} cannot be "
+               "read (reported there); fix the registry first")
+    elif name in proj.registry_broken:
+        msg = (f"analysis '{name}' cannot be resolved: its entry in {proj.display(proj.registry_path)} "
+               "has an error (reported there); fix the entry")
     else:
         close = difflib.get_close_matches(name, sorted(names), n=1)
         hint = f" Did you mean '{close[0]}'?" if close else ""

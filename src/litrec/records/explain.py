@@ -8,17 +8,22 @@ diagnostics: the field's line and column, what was found, what is allowed
 from __future__ import annotations
 
 import difflib
-import re
-import typing
 from pathlib import Path
-from typing import Any
 
-from pydantic import BaseModel, ValidationError
-from pydantic_core import ErrorDetails
+from pydantic import ValidationError
 
 from litrec.records import model as m
 from litrec.records.kinds import ID_RE, KIND, KINDS
-from litrec.util import GENERATED_PAGE_NAMES, Diagnostic, excerpt, format_field, locate
+from litrec.util import (
+    GENERATED_PAGE_NAMES,
+    Diagnostic,
+    data_loc,
+    excerpt,
+    explain_error,
+    format_field,
+    found,
+    locate,
+)
 
 
 def validate_record(data: dict, root, shown: str, diags: list[Diagnostic]):
@@ -29,7 +34,7 @@ def validate_record(data: dict, root, shown: str, diags: list[Diagnostic]):
         if kind is None:
             msg = f"missing field 'kind'; add one of: {', '.join(KINDS)}"
         elif not isinstance(kind, str):
-            msg = f"kind must be one word, found {_found(kind)}; write one of: {', '.join(KINDS)}"
+            msg = f"kind must be one word, found {found(kind)}; write one of: {', '.join(KINDS)}"
         else:
             close = difflib.get_close_matches(str(kind), KINDS, n=1)
             hint = f" Did you mean '{close[0]}'?" if close else ""
@@ -42,130 +47,22 @@ def validate_record(data: dict, root, shown: str, diags: list[Diagnostic]):
         seen: set[tuple] = set()
         for err in exc.errors(include_url=False):
             # a union reports each member's failure under a type tag: report the field once
-            loc = _data_loc(data, err["loc"])
+            loc = data_loc(data, err["loc"])
             if err["type"] == "missing":  # the missing field is no union tag, whatever its name
-                loc = _data_loc(data, err["loc"][:-1]) + tuple(err["loc"][-1:])
+                loc = data_loc(data, err["loc"][:-1]) + tuple(err["loc"][-1:])
             if loc in seen:
                 continue
             seen.add(loc)
             line, col = locate(root, loc, key=err["type"] == "extra_forbidden")
             diags.append(Diagnostic(
-                shown, line, col, format_field(loc), _explain(err, m.MODELS[kind]),
+                shown, line, col, format_field(loc), explain_error(err, m.MODELS[kind]),
                 f"schema-{err['type']}", record=_rid(data)))
         return None
-
-
-_UNION_TAG = re.compile(r"^(?:float|bool|int|str|date|none|list\[.*\]|dict\[.*\]|"
-                        r"literal\[.*\]|function-[a-z]+\[.*\])$")
-
-
-def _data_loc(data: Any, loc: tuple) -> tuple:
-    """`loc` without the union tags pydantic inserts (`float`, `date`, `function-after[...]`).
-
-    A part is a tag only where the data holds no such key: a field named `date`
-    is kept, so its errors stay at its line.
-    """
-    out = []
-    cur: Any = data
-    walked = True  # still inside the data: a scalar reached this way has no fields
-    for part in loc:
-        if isinstance(cur, dict) and part in cur:
-            cur = cur[part]
-        elif isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur):
-            cur = cur[part]
-        elif isinstance(part, str) and (_UNION_TAG.match(part) or (
-                walked and not isinstance(cur, (dict, list)))):
-            continue
-        else:
-            cur, walked = None, False
-        out.append(part)
-    return tuple(out)
 
 
 def _rid(data: dict) -> str | None:
     rid = data.get("id")
     return rid if isinstance(rid, str) else None
-
-
-def _found(value: Any) -> str:
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    return excerpt(repr(value), 60)
-
-
-def _explain(err: ErrorDetails, model_cls: type[BaseModel]) -> str:
-    typ = err["type"]
-    loc = tuple(err["loc"])
-    if typ == "extra_forbidden":
-        name = excerpt(loc[-1])
-        allowed = _fields_at(model_cls, loc[:-1])
-        close = difflib.get_close_matches(name, allowed, n=1)
-        hint = f" Did you mean '{close[0]}'?" if close else ""
-        return f"unknown field '{name}'.{hint} Allowed here: {', '.join(allowed)}"
-    if typ == "missing":
-        return f"missing required field '{loc[-1]}'; add it"
-    msg = err["msg"]
-    if msg.startswith("Value error, "):
-        msg = msg[len("Value error, "):]
-    if typ == "string_pattern_mismatch":
-        return f"{_found(err.get('input'))} is not of the expected form (pattern {err['ctx']['pattern']})"
-    inp = err.get("input")
-    if typ in ("float_type", "int_type") and isinstance(inp, str):
-        try:
-            float(inp.replace("_", ""))
-        except ValueError:
-            pass
-        else:
-            hint = ""
-            if re.fullmatch(r"\s*[+-]?\d+[eE][+-]?\d+\s*", inp):
-                mant, _, exp = inp.strip().lower().partition("e")
-                hint = f" (YAML reads an exponent without a dot as text: write {mant}.0e{exp})"
-            return f"expected a number, found the text {_found(inp)}; write it without quotes{hint}"
-    if typ == "date_type" and inp is not None and hasattr(inp, "hour"):
-        return f"expected a date without a time (YYYY-MM-DD), found {inp.isoformat()}"
-    if typ == "date_type" and isinstance(inp, str):
-        return f"expected a date, found the text {_found(inp)}; write it as YYYY-MM-DD without quotes"
-    if typ in ("union_tag_invalid", "literal_error", "enum"):
-        return f"found {_found(err.get('input'))}: {msg[0].lower() + msg[1:]}"
-    if typ == "value_error" and (inp is None or isinstance(inp, dict)):  # the message says it all
-        return msg[0].lower() + msg[1:]
-    return f"{msg[0].lower() + msg[1:]}; found {_found(err.get('input'))}"
-
-
-def _fields_at(model_cls: Any, loc: tuple) -> list[str]:
-    """Names of the fields allowed at `loc` inside `model_cls`, for did-you-mean."""
-    cur: Any = model_cls
-    for part in loc:
-        cur = _unwrap(cur)
-        if isinstance(part, int):
-            args = typing.get_args(cur)
-            cur = args[0] if args else None
-        elif isinstance(cur, type) and issubclass(cur, BaseModel) and part in cur.model_fields:
-            cur = cur.model_fields[part].annotation
-        else:
-            return []
-    cur = _unwrap(cur)
-    if isinstance(cur, type) and issubclass(cur, BaseModel):
-        return list(cur.model_fields)
-    return []
-
-
-def _unwrap(tp: Any) -> Any:
-    for _ in range(5):
-        args = typing.get_args(tp)
-        origin = typing.get_origin(tp)
-        if origin is typing.Annotated:
-            tp = args[0]
-        elif origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
-            rest = [a for a in args if a is not type(None)]
-            tp = rest[0] if len(rest) == 1 else tp
-            if len(rest) != 1:
-                return tp
-        else:
-            return tp
-    return tp
 
 
 def check_id(rec, path: Path, root, shown: str, diags: list[Diagnostic]) -> None:

@@ -198,9 +198,17 @@ def _between(out: Checked, files: _Files, analysis_dir: Path, reg: Registry, dis
             found = salvaged_facts(files.names[i], files.top, res.key)
             if found is not None and found.id not in facts:
                 facts[found.id], paths[found.id] = found, files.names[i]
+    # names whose registry entry is there but invalid: a claim naming one is told so, not "unknown"
+    problems = [Diagnostic(*d) for d in reg.problems]
+    broken = {d.field.split(".", 1)[0] for d in problems} - set(reg.names)
+    # the registry file itself unreadable (its YAML, its bytes): no claim's name can be resolved
+    shown = display(analysis_dir / "registry.yaml")
+    unreadable = any(d.path == shown and d.code not in ("registry", "contract", "inputs")
+                     for d in problems)
     col = Collection(facts, paths, display, analysis_dir,
                      analysis_dir / "registry.yaml", reg.exists, set(reg.names),
-                     {name: None if m is None else frozenset(m) for name, m in reg.metrics})
+                     {name: None if m is None else frozenset(m) for name, m in reg.metrics},
+                     registry_broken=broken, registry_unreadable=unreadable)
     run_checks(col, out.known)
     out.between = col.diagnostics
     out.diagnostics.extend(col.diagnostics)

@@ -1,5 +1,5 @@
 """Small shared pieces: atomic writes, confined reads, safe text, errors and diagnostics,
-canonical JSON, usable cores, YAML located, the witnessed record read, and the package faces
+canonical JSON, usable cores, YAML located, the witnessed record read, pydantic's errors taught, and the package faces
 (`faces.lazy_face`) every package's `__init__` is made of."""
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ OFFERS: dict[str, tuple[str, ...]] = {
     "formatting": ("excerpt", "fmt", "shorten"),
     "gitinfo": ("commit_of", "head_of"),
     "pagenames": ("GENERATED_PAGE_NAMES",),
+    "mend": ("data_loc", "explain_error", "found", "syntax_fix"),
     "safetext": ("raw_stream", "safe_streams", "safe_text", "strip_unsafe"),
     "settled": ("file_unchanged", "read_record"),
     "yamlsafe": ("LazyRoot", "load_bytes", "locate", "MAX_BYTES", "YamlProblem"),

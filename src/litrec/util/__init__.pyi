@@ -67,6 +67,12 @@ from litrec.util.gitinfo import (
 from litrec.util.pagenames import (
     GENERATED_PAGE_NAMES as GENERATED_PAGE_NAMES,
 )
+from litrec.util.mend import (
+    data_loc as data_loc,
+    explain_error as explain_error,
+    found as found,
+    syntax_fix as syntax_fix,
+)
 from litrec.util.safetext import (
     raw_stream as raw_stream,
     safe_streams as safe_streams,

@@ -18,6 +18,7 @@ import yaml
 
 from litrec.util.confine import MAX_RECORD_BYTES
 from litrec.util.formatting import excerpt, shorten
+from litrec.util.mend import syntax_fix
 
 try:  # the C composer is several times faster; both are safe
     from yaml import CSafeLoader as _Base
@@ -257,41 +258,6 @@ def _int_limit() -> int:
 
 _TAG_MSG = ("tag '{tag}' is not allowed in records; only plain YAML values "
             "(strings, numbers, booleans, dates, lists, mappings) are")
-
-
-# What a syntax error's words most often mean in a record, and how to mend it (first match wins)
-_SYNTAX_FIXES = (
-    ("another document", "a record file holds one document: remove the '---' and what follows, "
-                         "or move it to a file of its own"),
-    ("flow sequence", "close the list with ']', or quote the value if the '[' is text"),
-    ("flow mapping", "close the mapping with '}', or quote the value if the '{' is text"),
-    ("mapping values are not allowed", "quote the value (it holds ': '), or indent it under its key"),
-    ("could not find expected ':'", "a key needs ': ' after it; quote the line if it is text"),
-    ("quoted scalar", "close the quote, or double a ' inside a '...' value ('it''s')"),
-    ("block end", "line the entries of one list or mapping up at one indentation, and look above "
-                  "for a quote left open"),
-    ("block mapping", "line the keys of one mapping up at one indentation, and look above for a "
-                      "quote left open"),
-    ("alias", "quote a value that starts with '*' or '&'"),
-    ("anchor", "quote a value that starts with '*' or '&'"),
-)
-
-
-def syntax_fix(problem: str, context: str, text: str, mark: Any) -> str:
-    """How to mend a YAML syntax error, from its words and the line it stopped at."""
-    lines = text.splitlines()
-    line = lines[mark.line] if mark is not None and 0 <= mark.line < len(lines) else ""
-    head = line[: mark.column + 1] if mark is not None else ""
-    if "\t" in head:
-        return "a tab: YAML indents with spaces only; replace the tab with spaces"
-    at = line[mark.column: mark.column + 1] if mark is not None else ""
-    if at in ("`", "@"):
-        return f"a value cannot start with '{at}' in YAML; quote the value"
-    words = f"{problem} {context}"
-    for needle, fix in _SYNTAX_FIXES:
-        if needle in words:
-            return fix
-    return "check the indentation and the quoting at this line and the one before"
 
 
 def load_bytes(raw: bytes, collect: bool = False) -> Loaded:
