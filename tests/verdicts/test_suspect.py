@@ -154,3 +154,44 @@ def test_the_site_marks_suspect_records_and_claims(project, cli):
     assert "lr-s-suspect" not in p1  # only the claim that moved
     note = pages["records/NOTE-621.md"]
     assert "<code>litrec review NOTE-621</code>" in note
+
+
+def _merge_conflict(text: str) -> str:
+    """The review file as a merge of two branches leaves it: both sides between markers."""
+    head, _, rest = text.partition('"NOTE-621":')
+    return head + '<<<<<<< HEAD\n"NOTE-621":' + rest + "=======\n>>>>>>> other\n"
+
+
+def test_a_review_file_litrec_cannot_read_is_named_and_never_rewritten(project, cli):
+    """A merge conflict (or any unreadable review file): validate says where and how to mend it,
+    and `litrec review` refuses rather than rewrite the file with the other records' reviews lost."""
+    assert cli("review", "NOTE-621", "THEORY-169")[0] == 0
+    reviews = project / "reviews.yaml"
+    for broken in (_merge_conflict(reviews.read_text(encoding="utf-8")),
+                   reviews.read_text(encoding="utf-8").replace('"NOTE-621":', "- NOTE-621:")):
+        reviews.write_text(broken, encoding="utf-8")
+        code, out, _ = cli("validate")
+        [line] = [ln for ln in out.splitlines() if ln.startswith("reviews.yaml:")]
+        assert code == 0 and ": warning: " in line and "remove the conflict markers" in line
+        assert ("a merge left its conflict markers" in line) == ("<<<<<<<" in broken)
+        assert cli("validate", "--strict")[0] == 1
+        code, _, err = cli("review", "THEORY-169")
+        assert code == 1 and err.startswith("litrec review: error: reviews.yaml:")
+        assert "Nothing was written" in err
+        assert reviews.read_text(encoding="utf-8") == broken  # nothing lost
+
+
+def test_an_entry_edited_by_hand_is_named_and_still_counts(project, cli):
+    assert cli("review", "NOTE-621")[0] == 0
+    reviews = project / "reviews.yaml"
+    text = reviews.read_text(encoding="utf-8")
+    assert '"verdict": "missing"' in text  # the fixture holds no result
+    reviews.write_text(text.replace('"verdict": "missing"', '"verdict": "great"', 1), encoding="utf-8")
+    for _ in range(2):  # named again on the next run (not kept by the links' cache)
+        code, out, _ = cli("validate")
+        [line] = [ln for ln in out.splitlines() if ln.startswith("reviews.yaml:")]
+        assert code == 0 and "'great' is no verdict litrec gives" in line
+        assert "`litrec review NOTE-621` records it anew" in line
+        assert "its verdict moved from great to" in out  # the entry still counts: its link is suspect
+    assert cli("review", "NOTE-621")[0] == 0
+    assert "reviews.yaml:" not in cli("validate")[1]

@@ -121,9 +121,11 @@ def _reviews(records: Path, analysis: Path, results: Path, checked, strict: bool
     if not path.exists():
         return []
     display = PathDisplay()
-    found = _links(records, analysis, results, checked.paths, reading, use_cache)
-    if isinstance(found, str):
-        checked.diagnostics.append(Diagnostic(display(path), 1, 1, "", found, "reviews", "warning"))
+    found, problems = _links(records, analysis, results, checked.paths, reading, use_cache)
+    for p in problems:  # the file (no link judged) or an entry of it (the rest judged) not litrec's
+        checked.diagnostics.append(Diagnostic(display(path), p.line, p.col, "", p.message, "reviews",
+                                              "error" if strict else "warning"))
+    if found is None:
         return []
     hint = " (an error with --strict)" if not strict else ""
     for r, (file, line, col) in found:
@@ -144,13 +146,21 @@ def _reviews(records: Path, analysis: Path, results: Path, checked, strict: bool
 
 
 def _links(records: Path, analysis: Path, results: Path, paths: dict, reading: Callable[[], Any],
-           use_cache: bool) -> list | str:
-    """Each link's review with where it is written, `(LinkReview, (file, line, col))`: the
-    answer kept by the last run (`litrec.cache.linkmemo`) when nothing it depends on changed
-    (`links_key`), else worked out (and kept); or why the review file cannot be read."""
+           use_cache: bool) -> tuple[list | None, list]:
+    """(each link's review with where it is written, `(LinkReview, (file, line, col))`, or None
+    where the review file cannot be read; the file's problems, `ReviewProblem`s). The links are
+    the answer kept by the last run (`litrec.cache.linkmemo`) when nothing it depends on changed
+    (`links_key`), else worked out, and kept where the file has no problem (so each validate
+    names them until they are mended)."""
     from litrec.analyses import data_now
     from litrec.cache import linkmemo
-    from litrec.verdicts.suspect import LinkReview, judge_links, read_reviews, reviews_path
+    from litrec.verdicts.suspect import (
+        LinkReview,
+        judge_links,
+        read_reviews,
+        review_entry_problems,
+        reviews_path,
+    )
 
     root = Path(records).resolve().parent
     key = links_key(records, analysis, results) if use_cache else None
@@ -158,12 +168,15 @@ def _links(records: Path, analysis: Path, results: Path, paths: dict, reading: C
     if kept is not None:
         try:
             return [(LinkReview(**{k: v for k, v in row.items() if k not in WHERE}),
-                     tuple(row[k] for k in WHERE)) for row in kept.links]
+                     tuple(row[k] for k in WHERE)) for row in kept.links], []
         except (TypeError, KeyError):  # rows of another shape: never trusted, worked out again
             pass
     stored, problem = read_reviews(reviews_path(records))
     if problem is not None:
-        return problem
+        return None, [problem]
+    problems = review_entry_problems(reviews_path(records), stored)
+    if problems:
+        key = None  # not kept: the next validate names them again
     from litrec.util import LazyRoot, locate
 
     got = reading()
@@ -181,7 +194,7 @@ def _links(records: Path, analysis: Path, results: Path, paths: dict, reading: C
             sorted({p for i in inputs for p in i.patterns}),
             {f: d for i in inputs for f, d in i.data.items()})
         linkmemo.keep(root, key, answer, again=lambda: links_key(records, analysis, results))
-    return out
+    return out, problems
 
 
 def links_key(records: Path, analysis: Path, results: Path) -> str | None:

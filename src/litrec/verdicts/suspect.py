@@ -119,28 +119,85 @@ class Fingerprints:
         return self.claim(target) if "#" in target else self.record(target, seen)
 
 
-def read_reviews(path: Path) -> tuple[dict[str, dict[str, dict]], str | None]:
-    """The review file's entries by record and target, and a problem reading it (or None)."""
+@dataclass(frozen=True)
+class ReviewProblem:
+    """Why the review file, or one of its entries, cannot be trusted: where and what (the
+    message names the fix)."""
+
+    line: int
+    col: int
+    message: str
+
+
+REMEDY = ("reviews.yaml is written by litrec: after a merge, keep the lines of both sides (one "
+          "line per target) and remove the conflict markers; else restore it from git, or delete "
+          "it and run `litrec validate` for a new baseline (every link reviewed as it stands)")
+_FIELDS = {"content": str, "statement": str, "verdict": str, "verdicts": dict}
+
+
+def read_reviews(path: Path) -> tuple[dict[str, dict[str, dict]], ReviewProblem | None]:
+    """The review file's entries by record and target, and why it cannot be read (or None)."""
     try:
         raw = Path(path).read_bytes()
     except FileNotFoundError:
         return {}, None
     except OSError as exc:
-        return {}, f"cannot read {path}: {exc.strerror}"
+        return {}, ReviewProblem(1, 1, f"cannot read the file: {exc.strerror}")
     from litrec.util import YamlProblem, load_bytes  # PyYAML: only with a review file
 
+    marker = next((i for i, ln in enumerate(raw.splitlines(), 1)
+                   if ln.startswith((b"<<<<<<< ", b"=======", b">>>>>>> "))), None)
+    if marker is not None:
+        return {}, ReviewProblem(marker, 1, f"a merge left its conflict markers in the file; {REMEDY}")
     try:
         data = load_bytes(raw).data
     except YamlProblem as p:
-        return {}, f"{path}:{p.line}:{p.col}: {p.message}"
+        return {}, ReviewProblem(p.line or 1, p.col or 1, f"{p.message}; {REMEDY}")
     if data is None:
         return {}, None
     if not isinstance(data, dict) or not all(
             isinstance(v, dict) and all(isinstance(x, dict) for x in v.values())
             for v in data.values()):
-        return {}, (f"{path}: not what `litrec review` writes (a mapping of record ids to "
-                    "targets); delete it and review again")
+        return {}, ReviewProblem(1, 1, "not what `litrec review` writes (a mapping of record ids to "
+                                       f"targets); {REMEDY}")
     return data, None
+
+
+def review_entry_problems(path: Path, reviews: dict) -> list[ReviewProblem]:
+    """Each entry of a readable review file that is not what litrec writes (a field it does not
+    write, a value of another type, a verdict no judge gives), located: an edit by hand. The
+    entry still counts (a changed value makes its link suspect), so nothing is lost."""
+    from litrec.util import LazyRoot, excerpt, locate
+    from litrec.verdicts.claims import VERDICTS
+
+    root = LazyRoot(str(path))
+    out = []
+
+    def bad(loc: tuple, what: str) -> None:
+        line, col = locate(root, loc)
+        out.append(ReviewProblem(line, col, f"{loc[0]} → {loc[1]}: {what}; reviews.yaml is written "
+                                            f"by litrec, not by hand: restore the line from git, or "
+                                            f"`litrec review {loc[0]}` records it anew"))
+
+    for rid, targets in reviews.items():
+        for target, seen in targets.items():
+            for name, value in seen.items():
+                kind = _FIELDS.get(name)
+                if kind is None:
+                    bad((rid, target, name), f"'{excerpt(str(name))}' is no field litrec writes "
+                                             f"({', '.join(_FIELDS)})")
+                elif not isinstance(value, kind):
+                    bad((rid, target, name), f"{name} should be a {'mapping' if kind is dict else 'text'}, "
+                                             f"found {excerpt(repr(value), 60)}")
+                elif name == "verdict" and value not in VERDICTS:
+                    bad((rid, target, name), f"{excerpt(repr(value), 60)} is no verdict litrec "
+                                             f"gives ({', '.join(VERDICTS)})")
+                elif name == "verdicts":
+                    for cid, v in value.items():
+                        if not isinstance(v, str) or v not in VERDICTS:
+                            bad((rid, target, name, cid), f"{excerpt(repr(v), 60)} is no verdict "
+                                                          f"litrec gives ({', '.join(VERDICTS)})")
+    return out
 
 
 def link_reviews(proj: Project, results_dir: Path, profile: str | None = None,
@@ -202,8 +259,11 @@ def write_reviews(path: Path, reading: Reading, record_ids: list[str]) -> tuple[
     from litrec.util import replace_file
 
     reviews, problem = read_reviews(path)
-    if problem is not None:
-        reviews = {}
+    if problem is not None:  # rewriting it would lose every other record's reviews
+        from litrec.util import InputError, PathDisplay
+
+        raise InputError(f"{PathDisplay()(path)}:{problem.line}:{problem.col}: {problem.message}. "
+                         "Nothing was written")
     prints = Fingerprints(reading)
     counts = {}
     for rid in record_ids:
