@@ -146,7 +146,8 @@ def test_every_key_is_documented(project):
 
 def test_dot(project):
     code, out, _ = run_cli("litrec graph --format dot", project)
-    assert code == 0 and out.startswith("digraph litrec {") and out.endswith("}\n")
+    assert code == 0 and out.startswith("// Written by `litrec graph`")  # a comment, litrec's mark
+    assert out.splitlines()[1] == "digraph litrec {" and out.endswith("}\n")
     proj = load_project(project / "records")
     for rid in proj.records:
         assert re.search(rf'^  "{re.escape(rid)}" \[label=', out, re.M)
@@ -163,7 +164,8 @@ def test_dot_escapes_quotes(project):
 
 def test_mermaid(project):
     code, out, _ = run_cli("litrec graph --format mermaid", project)
-    assert code == 0 and out.startswith("graph LR\n")
+    assert code == 0 and out.startswith("%% Written by `litrec graph --format mermaid`")  # a comment
+    assert out.splitlines()[1] == "graph LR"
     proj = load_project(project / "records")
     assert len(re.findall(r"^  n\d+\[", out, re.M)) == len(proj.records)
     assert len(re.findall(r" -->\|", out)) == len(proj.edges)

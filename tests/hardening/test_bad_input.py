@@ -465,6 +465,7 @@ def test_unwritable_out_in_process(mini, monkeypatch, capsys, args):
 
     monkeypatch.setattr(Path, "write_text", refuse)
     monkeypatch.setattr(Path, "mkdir", refuse)
+    monkeypatch.setattr("litrec.util.atomic.write_new", lambda path, data: refuse(path))  # --out's file
     monkeypatch.chdir(mini)
     target = "out-folder" if args == ["schema"] else "out.txt"
     code = main([*args, "--out", target])
@@ -485,3 +486,33 @@ def test_unwritable_out(mini, litrec, args):
         one_error(res, 2, "litrec: error: --out 'locked/out.txt': cannot write it")
     finally:
         folder.chmod(0o755)
+
+
+OWN_OUT = [["export", "bibtex"], ["export", "json", "--profile", "quick"],
+           ["export", "tex", "--profile", "quick"], ["graph"], ["graph", "--format", "mermaid"],
+           ["graph", "--format", "json"]]
+
+
+@pytest.mark.parametrize("args", OWN_OUT, ids=" ".join)
+def test_out_replaces_only_what_litrec_wrote(mini, monkeypatch, capsys, args):
+    """`--out` onto a file litrec did not write (a manuscript, a hand-kept .bib, JSON of another
+    tool) is refused, the file kept byte for byte; onto an empty file or the command's own last
+    output, it writes."""
+    from litrec.commands import main
+
+    monkeypatch.chdir(mini)
+    assert main(["run", "--profile", "quick"]) == 0
+    for theirs in (b"\\documentclass{article}\n", b"@article{mine, title={Kept by hand}}\n",
+                   b'{"nodes": [], "edges": [], "mine": true}\n', b"// my own graph\n"):
+        (mini / "out.txt").write_bytes(theirs)
+        capsys.readouterr()
+        assert main([*args, "--out", "out.txt"]) == 2
+        err = capsys.readouterr().err
+        assert "--out 'out.txt' is a file litrec did not write" in err and "move the file away" in err
+        assert (mini / "out.txt").read_bytes() == theirs
+    (mini / "out.txt").write_bytes(b"")
+    assert main([*args, "--out", "out.txt"]) == 0
+    first = (mini / "out.txt").read_bytes()
+    assert first
+    assert main([*args, "--out", "out.txt"]) == 0  # its own output: replaced
+    assert (mini / "out.txt").read_bytes() == first

@@ -121,6 +121,10 @@ def check_out(path: Path, records: Path | None, folder: bool = False) -> None:
         return
     if path.is_dir():
         raise UsageError(f"--out '{path}' is a folder; give a file name, e.g. '{path / 'out'}'")
+    if os.path.lexists(path) and not litrec_wrote(path):
+        raise UsageError(f"--out '{path}' is a file litrec did not write (it does not begin as "
+                         "litrec's exports do), and litrec replaces only its own: give another "
+                         "name, or move the file away first")
     parent = path.parent
     if not parent.exists():
         raise UsageError(f"--out '{path}': the folder '{parent}' does not exist; create it first")
@@ -128,11 +132,44 @@ def check_out(path: Path, records: Path | None, folder: bool = False) -> None:
         raise UsageError(f"--out '{path}': '{parent}' is a file, not a folder")
 
 
+# How each file `--out` writes begins: `export tex` and `export bibtex`, and `graph` as dot and
+# Mermaid, with a comment saying litrec wrote it; the JSON documents by their shape
+_OWN_HEADS = (b"% Written by `litrec export ", b"// Written by `litrec graph", b"%% Written by `litrec graph")
+_OWN_JSON_BYTES = 1 << 28  # a JSON document larger than this is not read to be recognised
+
+
+def litrec_wrote(path: Path) -> bool:
+    """Whether the file at `path` is one a litrec export wrote (so `--out` may replace it): it
+    begins with an export's comment line, or it is `export json`'s document (`"format":
+    "litrec-graph"`) or `graph --format json`'s (nodes and edges, nothing else), or it is
+    empty. A link, a folder or an unreadable file is not."""
+    import json
+
+    if os.path.islink(path) or not os.path.isfile(path):
+        return False
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64)
+            if not head or head.startswith(_OWN_HEADS):  # an empty file: nothing to lose
+                return True
+            if not head.lstrip().startswith(b"{") or os.fstat(f.fileno()).st_size > _OWN_JSON_BYTES:
+                return False
+            f.seek(0)
+            doc = json.loads(f.read().decode("utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(doc, dict) and (doc.get("format") == "litrec-graph"
+                                      or (set(doc) == {"nodes", "edges"} and isinstance(doc["nodes"], list)))
+
+
 def write_out(path: Path, text: str, records: Path | None) -> None:
-    """Write --out, every failure (a folder, no parent, no permission) a UsageError naming it."""
+    """Write --out in one rename (a reader sees the old file or the new one), every failure (a
+    folder, no parent, no permission) a UsageError naming it."""
+    from litrec.util import replace_file
+
     check_out(path, records)
     try:
-        path.write_text(text, encoding="utf-8")
+        replace_file(path, text.encode("utf-8"))
     except OSError as exc:
         raise UsageError(f"--out '{path}': cannot write it ({exc.strerror or exc})") from None
 

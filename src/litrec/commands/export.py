@@ -52,7 +52,8 @@ def add_parser(sub) -> None:
 
 def _out_arg(q) -> None:
     q.add_argument("--out", type=Path, default=None, metavar="FILE",
-                   help="write to FILE (default: standard output)")
+                   help="write to FILE, where no file or one litrec wrote is (default: "
+                   "standard output)")
 
 
 def run(args) -> int:

@@ -15,7 +15,8 @@ def add_parser(sub) -> None:
     p.add_argument("--format", choices=("dot", "mermaid", "json"), default="dot",
                    help="output format (default: dot)")
     p.add_argument("--out", type=Path, default=None, metavar="FILE",
-                   help="write to FILE (default: standard output)")
+                   help="write to FILE, where no file or one litrec wrote is (default: "
+                   "standard output)")
     records_args(p)
 
 

@@ -260,4 +260,13 @@ def draw_graph(records: Path, analysis: Path | None, fmt: str) -> Drawn:
 
     proj = load_valid_project(records, analysis)
     render = {"dot": to_dot, "mermaid": to_mermaid, "json": to_json}[fmt]
-    return Drawn(render(proj), len(proj.records), len(proj.edges))
+    return Drawn(GRAPH_HEADERS.get(fmt, "") + render(proj), len(proj.records), len(proj.edges))
+
+
+# The first line of `litrec graph`'s text, a comment in each language (JSON has none: its shape
+# tells it), so `--out` replaces only a file litrec wrote
+GRAPH_HEADERS = {
+    "dot": "// Written by `litrec graph`: every record and typed link; regenerate it, do not edit it.\n",
+    "mermaid": "%% Written by `litrec graph --format mermaid`: every record and typed link; regenerate "
+               "it, do not edit it.\n",
+}
