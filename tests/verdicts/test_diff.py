@@ -177,3 +177,27 @@ def test_every_error_and_missing_side_says_why(repo, cli):
     for claim in json.loads(cli("diff", "--all", "--format", "json")[1])["claims"]:
         for side in (claim["old"], claim["new"]):
             assert side["verdict"] not in ("error", "missing") or side["reason"], claim
+
+
+def test_a_working_tree_result_not_current_is_said_so(repo, cli):
+    """A verdict moved by a result whose code changed since it ran is not shown as current: the
+    claim says its side is stale, and the summary names the result (JSON: `not_current`)."""
+    _f1(repo, 0.2)  # the working tree's F1 reproduces again ...
+    module = repo / "analysis" / "single_layer.py"
+    module.write_text(module.read_text() + "# edited after the run\n")  # ... but its code moved since
+    code, out, _ = cli("diff")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "ARXIV-2212.07677#F1  not reproduced → reproduced"
+    assert ("    new side: stale: its last run's numbers, not current (litrec status says why)"
+            in lines)
+    assert not any(ln.startswith("    old side: stale") for ln in lines)  # HEAD: as it stored it
+    assert lines[-1] == ("working tree (paper): 1 result not current, judged on their last run's "
+                         "numbers: single-layer-lsa (stale) (litrec status says why)")
+    doc = json.loads(cli("diff", "--format", "json")[1])
+    (claim,) = doc["claims"]
+    assert claim["new"]["state"] == "stale" and "code changed" in claim["new"]["state_reason"]
+    assert claim["old"]["state"] is None and doc["old"]["not_current"] == {}
+    assert doc["new"]["not_current"]["single-layer-lsa"]["state"] == "stale"
+    module.write_text(module.read_text().replace("# edited after the run\n", ""))
+    assert "not current" not in cli("diff")[1]  # current again: nothing said

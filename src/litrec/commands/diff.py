@@ -53,4 +53,6 @@ def run(args) -> int:
             print(f"    {note}")
     print(f"{found.changed} of {found.checked} checked claims changed from {found.old.label} to "
           f"{found.new.label}")
+    for line in found.not_current():  # never a verdict of a result not rerun read as current
+        print(line)
     return 0

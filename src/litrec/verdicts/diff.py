@@ -13,18 +13,22 @@ A side that cannot be judged says why: `error` with its reason, `missing` with
 the result it looked for. A result written before results stored their
 expectations is judged against the claim's expectations now, and says so; where
 those name a metric it lacks, its verdict is `no stored expectations`, not
-`error`. Nothing runs.
+`error`. A working-tree side whose result is not current (stale, modified: what
+`litrec status` says) is judged on its last run's numbers, and says so under each
+claim shown (`new side: stale: …`) and in the summary, so a verdict moved by a
+result not yet rerun never reads as a current one. Nothing runs.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from litrec.records import EXTENSION
-from litrec.results import result_path
+from litrec.results import result_path, result_states
 from litrec.util import UsageError, fmt, jsonread
 from litrec.verdicts.judge import MissingMetric
 from litrec.verdicts.rows import claim_rows, is_extension, judge, row_share
@@ -62,11 +66,15 @@ class Judged:
     reason: str | None = None      # why `error` or `missing`, or that the result stored no expectations
     edited: list[dict] = field(default_factory=list)  # {"old", "new"}: stored criterion -> the claim's now
     metrics: list[str] = field(default_factory=list, repr=False)  # each expectation's metric, in order
+    # a working-tree side's result, where not current: its state (stale, modified) and why
+    state: str | None = None
+    state_reason: str | None = None
 
     def to_json(self) -> dict:
         """As `litrec diff --format json` gives it."""
         return {"verdict": self.verdict, "expectations": self.expectations,
-                "outcomes": self.outcomes, "reason": self.reason, "edited": self.edited}
+                "outcomes": self.outcomes, "reason": self.reason, "edited": self.edited,
+                "state": self.state, "state_reason": self.state_reason}
 
 
 def pair(old: list[tuple[str, str]], new: list[tuple[str, str]]) -> list[dict]:
@@ -246,14 +254,18 @@ def changes(old: Judged, new: Judged) -> list[str]:
 
 def notes(d: ClaimDiff) -> list[str]:
     """What a shown claim's sides say of themselves beyond its changes: a result judged against
-    today's expectations, a missing result (a line each, `old side: ...`)."""
-    return [f"{side} side: {j.reason}" for side, j in (("old", d.old), ("new", d.new))
-            if j.reason and f"{side} side: {j.reason}" not in d.changes]
+    today's expectations, a missing result, a result not current (a line each, `old side: ...`)."""
+    out = [f"{side} side: {j.reason}" for side, j in (("old", d.old), ("new", d.new))
+           if j.reason and f"{side} side: {j.reason}" not in d.changes]
+    out += [f"{side} side: {j.state}: its last run's numbers, not current (litrec status says why)"
+            for side, j in (("old", d.old), ("new", d.new)) if j.state]
+    return out
 
 
 def diff(proj: Project, results_dir: Path, old: Side, new: Side,
-         only_changed: bool = True) -> list[ClaimDiff]:
-    """Every claim with a check, judged on both sides (only those that changed, by default)."""
+         only_changed: bool = True, states: dict[Side, dict] | None = None) -> list[ClaimDiff]:
+    """Every claim with a check, judged on both sides (only those that changed, by default);
+    `states`: each side's results not current (`behind`), worked out when not given."""
     cache: dict[tuple, dict | None] = {}
 
     def result(name: str, side: Side) -> dict | None:
@@ -266,6 +278,15 @@ def diff(proj: Project, results_dir: Path, old: Side, new: Side,
         path = result_path(results_dir, name, side.profile).as_posix()
         return f"{path} in {side.rev}" if side.rev else path
 
+    if states is None:
+        states = {side: behind(proj, results_dir, side) for side in (old, new)}
+
+    def stated(j: Judged, name: str, side: Side) -> Judged:
+        """`j` with its result's state, where a working-tree side's result is there but not current."""
+        state = states[side].get(name)
+        return j if state is None or j.verdict == "missing" else \
+            dataclasses.replace(j, state=state_words(state), state_reason=state.reason)
+
     out = []
     for rec, claim in proj.claims():
         if claim.check is None:
@@ -275,12 +296,30 @@ def diff(proj: Project, results_dir: Path, old: Side, new: Side,
                                         judged_in(claim.check.expect, new.profile)) else [])
         name = claim.check.analysis
         for extension in rows:
-            a = judge_side(ref, claim, result(name, old), old.profile, extension, where(name, old))
-            b = judge_side(ref, claim, result(name, new), new.profile, extension, where(name, new))
+            a = stated(judge_side(ref, claim, result(name, old), old.profile, extension,
+                                  where(name, old)), name, old)
+            b = stated(judge_side(ref, claim, result(name, new), new.profile, extension,
+                                  where(name, new)), name, new)
             found = changes(a, b)
             if found or not only_changed:
                 out.append(ClaimDiff(ref + (EXTENSION if extension else ""), a, b, found))
     return out
+
+
+def behind(proj: Project, results_dir: Path, side: Side) -> dict:
+    """The state of each checked claim's analysis result on a working-tree side that is stored
+    but not current (`litrec.results.result_states`, as status decides it), by analysis name;
+    empty for a commit, whose results are judged as that commit stored them."""
+    if side.rev is not None:
+        return {}
+    names = sorted({c.check.analysis for _, c in proj.claims() if c.check is not None})
+    states = result_states(getattr(proj, "registry", None), results_dir, names, side.profile)
+    return {n: st for n, st in states.items() if st.state in ("stale", "modified") and st.result is not None}
+
+
+def state_words(state) -> str:
+    """A result's state in a few words: `stale`, `stale, computed on another CPU`, `modified`."""
+    return state.state + (", computed on another CPU" if state.other_machine else "")
 
 
 def sides(revs: list[str], profiles: list[str] | None, first_scale: str) -> tuple[Side, Side]:
@@ -309,6 +348,7 @@ class Comparison:
     new: Side
     diffs: list[ClaimDiff]
     checked: int
+    behind: dict[Side, dict] = field(default_factory=dict)  # each side's results not current
 
     @property
     def changed(self) -> int:
@@ -317,7 +357,19 @@ class Comparison:
 
     def to_json(self) -> dict[str, Any]:
         """As `litrec diff --format json` prints it."""
-        return as_json(self.old, self.new, self.diffs)
+        doc = as_json(self.old, self.new, self.diffs)
+        for name, side in (("old", self.old), ("new", self.new)):
+            doc[name]["not_current"] = {n: {"state": st.state, "reason": st.reason}
+                                        for n, st in sorted(self.behind.get(side, {}).items())}
+        return doc
+
+    def not_current(self) -> list[str]:
+        """A line per side whose results are not all current: which, and in what state."""
+        return [f"{side.label}: {len(states)} result{'s' * (len(states) != 1)} not current, judged "
+                f"on their last run's numbers: "
+                + ", ".join(f"{n} ({state_words(st)})" for n, st in sorted(states.items()))
+                + " (litrec status says why)"
+                for side in (self.old, self.new) if (states := self.behind.get(side))]
 
 
 def compare(records: Path, analysis: Path | None, results_dir: Path, revs: list[str],
@@ -334,7 +386,8 @@ def compare(records: Path, analysis: Path | None, results_dir: Path, revs: list[
     proj = load_valid_project(records, analysis)
     checked = sum(1 + any(is_extension(e) for e in judged_in(c.check.expect, new.profile))
                   for _, c in proj.claims() if c.check is not None)  # extension rows count too
-    return Comparison(old, new, diff(proj, results_dir, old, new, only_changed), checked)
+    states = {side: behind(proj, results_dir, side) for side in (old, new)}
+    return Comparison(old, new, diff(proj, results_dir, old, new, only_changed, states), checked, states)
 
 
 def as_json(old: Side, new: Side, diffs: list[ClaimDiff]) -> dict[str, Any]:
