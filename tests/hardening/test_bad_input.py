@@ -516,3 +516,35 @@ def test_out_replaces_only_what_litrec_wrote(mini, monkeypatch, capsys, args):
     assert first
     assert main([*args, "--out", "out.txt"]) == 0  # its own output: replaced
     assert (mini / "out.txt").read_bytes() == first
+
+
+@pytest.mark.parametrize("theirs", ["a file", "a link", "a fifo"])
+def test_schema_out_replaces_only_its_own_schemas(mini, monkeypatch, capsys, theirs):
+    """`litrec schema --out DIR` onto a folder where a schema's name holds something litrec did
+    not write refuses, writing nothing; its own schemas (and an empty file) it replaces."""
+    from litrec.commands import main
+
+    monkeypatch.chdir(mini)
+    out = mini / "editor-schemas"
+    out.mkdir()
+    (out / "mine.txt").write_text("kept")
+    note = out / "note.schema.json"
+    if theirs == "a file":
+        note.write_text('{"title": "my own note schema"}')
+    elif theirs == "a link":
+        note.symlink_to(mini / "elsewhere.json")
+    else:
+        if not hasattr(os, "mkfifo"):
+            pytest.skip("no FIFOs here")
+        os.mkfifo(note)
+    before = snapshot(out)
+    assert main(["schema", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"'{note}' is a file litrec did not write" in err and "nothing was written" in err
+    assert snapshot(out) == before and os.path.lexists(note)  # a link or FIFO left in place too
+    note.unlink()
+    note.write_text("")
+    assert main(["schema", "--out", str(out)]) == 0
+    first = snapshot(out)
+    assert main(["schema", "--out", str(out)]) == 0  # its own: replaced (here, the same bytes)
+    assert snapshot(out) == first and (out / "mine.txt").read_text() == "kept"

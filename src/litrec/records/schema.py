@@ -149,15 +149,41 @@ def schema_text(kind: str) -> str:
     return json.dumps(schema_for(kind), indent=2, ensure_ascii=False) + "\n"
 
 
+def _ours(path: Path, kind: str) -> bool:
+    """Whether `path` may be replaced by `kind`'s schema: nothing there, an empty file, or a
+    schema litrec wrote for that kind (any version: its title says so). Never a link, a FIFO or
+    another file, which are not litrec's to replace."""
+    if not os.path.lexists(path):
+        return True
+    if path.is_symlink():
+        return False
+    try:
+        raw = read_regular(path)
+        doc = json.loads(raw.decode("utf-8")) if raw.strip() else None
+    except (Refused, OSError, ValueError):
+        return False
+    return doc is None or (isinstance(doc, dict) and doc.get("title") == f"litrec {kind} record")
+
+
 def write_schemas(out: Path) -> list[Path]:
-    """Write every kind's schema into a folder; return the paths."""
+    """Write every kind's schema into a folder; return the paths. `UsageError`, with nothing
+    written, where a file of a schema's name is there that litrec did not write."""
+    theirs = [out / schema_filename(k) for k in KINDS if not _ours(out / schema_filename(k), k)]
+    if theirs:
+        from litrec.util import UsageError
+
+        names = ", ".join(f"'{p}'" for p in theirs)
+        raise UsageError(f"{names} {'is a file' if len(theirs) == 1 else 'are files'} litrec did not "
+                         "write (not a litrec schema), and litrec replaces only its own: move "
+                         f"{'it' if len(theirs) == 1 else 'them'} away, or give another folder; "
+                         "nothing was written")
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for kind in KINDS:
         path = out / schema_filename(kind)
         text = schema_text(kind)
-        try:  # a link or a FIFO in its place is replaced, never followed
-            same = not path.is_symlink() and read_regular(path) == text.encode("utf-8")
+        try:
+            same = read_regular(path) == text.encode("utf-8")
         except (Refused, OSError):
             same = False
         if not same:
