@@ -123,7 +123,7 @@ def test_validate_hook_runs_for_records_analyses_and_results():
 def test_schema_hook_in_a_records_only_repository(repo):
     assert _run_hook(repo, "litrec-schema") == 0
     stale = repo / "schema" / "note.schema.json"
-    stale.write_text(stale.read_text().replace('"title"', '"titel"'))
+    stale.write_text(stale.read_text().replace('"additionalProperties": false', '"additionalProperties": true', 1))
     _git(repo, "add", "schema")
     assert _run_hook(repo, "litrec-schema") == 1  # rewritten: pre-commit fails the commit
     assert _run_hook(repo, "litrec-schema") == 0
