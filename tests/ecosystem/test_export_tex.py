@@ -25,6 +25,7 @@ from litrec.export.tex import (
     number,
     profile_name,
     record_tag,
+    registration_words,
     short_name,
 )
 from litrec.verdicts.claims import ClaimStatus
@@ -256,3 +257,18 @@ def test_json_export_exits_1_for_a_bad_signature_too(project, cli):
     code, out, err = cli("export", "json")
     assert code == 1 and json.loads(out)["format"] == "litrec-graph"
     assert "paper.json.sig: bad signature" in err
+
+
+@pytest.mark.parametrize("states, words", [
+    (["pre-registered", "pre-registered"], "pre-registered"),
+    (["pre-registered", "post hoc"], "post hoc: 1 of 2 criteria"),
+    (["uncommitted", "pre-registered", "pre-registered"], "uncommitted: 1 of 3 criteria"),
+    (["post hoc", "uncommitted", "unknown", "post hoc"],
+     "post hoc: 2 of 4 criteria; uncommitted: 1 of 4; unknown: 1 of 4"),
+    ([None], "unknown: 1 of 1 criteria"),
+])
+def test_the_registration_macro_calls_pre_registered_only_what_is(states, words):
+    """A criterion not yet committed, or whose history git cannot tell, is never counted as
+    pre-registered (the macro said so whenever none was post hoc)."""
+    outcomes = [SimpleNamespace(registration={"state": s} if s else None) for s in states]
+    assert registration_words(outcomes) == words

@@ -190,6 +190,20 @@ def _value(mean, interval, n) -> str:
     return number(mean)
 
 
+def registration_words(outcomes) -> str:
+    """The registration of a claim's criteria in words: `pre-registered` only when every one was
+    committed before the first result it judges; else how many are not, by state (`post hoc: 1 of
+    4 criteria; uncommitted: 1 of 4`), so an uncommitted or unknown criterion never reads as
+    pre-registered."""
+    states = [(o.registration or {}).get("state") or "unknown" for o in outcomes]
+    late = [(s, states.count(s)) for s in ("post hoc", "uncommitted", "unknown") if s in states]
+    if not late:
+        return "pre-registered"
+    first, n = late[0]
+    words = [f"{first}: {n} of {len(states)} criteria"] + [f"{s}: {k} of {len(states)}" for s, k in late[1:]]
+    return "; ".join(words)
+
+
 def _deciding(st: ClaimStatus):
     for decision in ("refused", "fails", "inconclusive"):
         for o in st.outcomes:
@@ -244,10 +258,9 @@ def macros(statuses: list[ClaimStatus], profile: str = "paper",
                 add(base + "Source", escape(_source(o.source)),
                     f"{st.claim}: where its expectation comes from", st.claim)
         if st.outcomes:
-            n_late = len(st.post_hoc)
-            add(base + "Registration",
-                f"post hoc: {n_late} of {len(st.outcomes)} criteria" if n_late else "pre-registered",
-                f"{st.claim}: criteria committed after the first result they judge", st.claim)
+            add(base + "Registration", escape(registration_words(st.outcomes)),
+                f"{st.claim}: whether its criteria were committed before the first result they "
+                "judge", st.claim)
         seen = set()
         for o in st.outcomes:
             if o.metric in seen or not _is_number(o.measured):
