@@ -283,8 +283,19 @@ def _not_a_folder(root: Path) -> None:
     (root / ".litrec-cache").write_bytes(b"mine")
 
 
-@pytest.mark.parametrize("rule", ["premise", *OFF, *LINKS, NOT_A_FOLDER, *DAMAGE, *FOREIGN])
-@pytest.mark.parametrize("use", sorted(ENTRY_USES))
+RULES = ["premise", *OFF, *LINKS, NOT_A_FOLDER, *DAMAGE, *FOREIGN]
+
+
+def _cases() -> list:
+    """Every (use, rule): in the everyday suite each use's premise (its cache is what is read)
+    and each rule once, the uses taken in turn; the whole grid with the slow tests (CI)."""
+    uses = sorted(ENTRY_USES)
+    everyday = {(u, "premise") for u in uses} | {(uses[i % len(uses)], r) for i, r in enumerate(RULES)}
+    return [pytest.param(u, r, id=f"{u}-{r}", marks=() if (u, r) in everyday else pytest.mark.slow)
+            for u in uses for r in RULES]
+
+
+@pytest.mark.parametrize("use, rule", _cases())
 def test_every_use_refuses_what_the_rules_refuse(use, rule, root, tmp_path, monkeypatch):
     u = ENTRY_USES[use]
     with monkeypatch.context() as m:
