@@ -488,12 +488,13 @@ def test_unwritable_out(mini, litrec, args):
         folder.chmod(0o755)
 
 
-OWN_OUT = [["export", "bibtex"], ["export", "json", "--profile", "quick"],
-           ["export", "tex", "--profile", "quick"], ["graph"], ["graph", "--format", "mermaid"],
-           ["graph", "--format", "json"]]
+OWN_OUT = [["export", "bibtex"], ["export", "tex", "--profile", "quick"]] + [  # the rest with slow
+    pytest.param(a, marks=pytest.mark.slow, id=" ".join(a)) for a in (
+        ["export", "json", "--profile", "quick"], ["graph"], ["graph", "--format", "mermaid"],
+        ["graph", "--format", "json"])]
 
 
-@pytest.mark.parametrize("args", OWN_OUT, ids=" ".join)
+@pytest.mark.parametrize("args", OWN_OUT, ids=lambda a: " ".join(a) if isinstance(a, list) else None)
 def test_out_replaces_only_what_litrec_wrote(mini, monkeypatch, capsys, args):
     """`--out` onto a file litrec did not write (a manuscript, a hand-kept .bib, JSON of another
     tool) is refused, the file kept byte for byte; onto an empty file or the command's own last
