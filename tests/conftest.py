@@ -128,3 +128,22 @@ def without_shared_compile_cache(monkeypatch):
         for name, value in saved.items():
             jax.config.update(name, value)
         cc.reset_cache()
+
+
+@pytest.fixture(autouse=True)
+def _keep_this_repositorys_analysis_package():
+    """A test that runs `litrec run` in this process imports its project's `analysis` package
+    (its folder put on `sys.path`); left so, the tests of this repository's analyses that the
+    worker runs next would import that project's package instead of this one. After each
+    test, `sys.path` and the `analysis` modules are as they were before it."""
+    def held() -> dict:
+        return {n: m for n, m in sys.modules.items() if n == "analysis" or n.startswith("analysis.")}
+
+    before, path = held(), list(sys.path)
+    yield
+    after = held()
+    for name in after.keys() - before.keys():
+        del sys.modules[name]
+    sys.modules.update({n: m for n, m in before.items() if after.get(n) is not m})
+    if sys.path != path:
+        sys.path[:] = path
