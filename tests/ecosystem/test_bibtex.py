@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from litrec.bibtex.citation import CITATION_FIELDS
 from litrec.bibtex.read import read_bibtex
-from litrec.bibtex.write import HEADER, bibtex_entry, bibtex_library, cite_key
+from litrec.bibtex.write import BIBTEX_HEADER, bibtex_entry, bibtex_library, cite_key
 from litrec.records import model as m
 from litrec.util.yamlsafe import load_bytes
 from tests.conftest import FIXTURES
@@ -295,7 +295,7 @@ def test_import_usage_errors(project):
 def test_export_command(project):
     code, out, err = run_cli("litrec export bibtex", project)
     assert code == 0 and err == ""
-    assert out == HEADER + bibtex_entry(SEED) + "\n"  # a comment line first: litrec wrote it
+    assert out == BIBTEX_HEADER + bibtex_entry(SEED) + "\n"  # a comment line first: litrec wrote it
     code, out, err = run_cli("litrec export bibtex NOTE-621 ARXIV-2212.0767", project)
     assert code == 1 and out == ""
     assert err.splitlines() == [
@@ -303,6 +303,6 @@ def test_export_command(project):
         "litrec export: no record 'ARXIV-2212.0767'; did you mean 'ARXIV-2212.07677'?"]
     code, _, err = run_cli("litrec export bibtex ARXIV-2212.07677 --out refs.bib", project)
     assert code == 0 and err == "wrote 1 entries to refs.bib\n"
-    assert (project / "refs.bib").read_text() == HEADER + bibtex_entry(SEED) + "\n"
+    assert (project / "refs.bib").read_text() == BIBTEX_HEADER + bibtex_entry(SEED) + "\n"
     back = read_bibtex((project / "refs.bib").read_text())  # the comment is no entry, and no error
     assert len(back.converted) == 1 and not back.failed

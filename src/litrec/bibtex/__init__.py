@@ -9,6 +9,6 @@ from litrec.util import lazy_face
 # package, not from the module behind it.
 OFFERS: dict[str, tuple[str, ...]] = {
     "importing": ("import_file",),
-    "write": ("bibtex_entry", "export_bibtex"),
+    "write": ("BIBTEX_HEADER", "bibtex_entry", "export_bibtex"),
 }
 __all__, __getattr__ = lazy_face(__name__, OFFERS)

@@ -262,10 +262,10 @@ def export_bibtex(records_dir, analysis_dir, ids: list[str]) -> tuple[str, int, 
     need_dir(records_dir, "records")
     chosen, problems = select_literature(load_project(records_dir, analysis_dir), ids)
     problems += shared_keys(chosen)
-    return ("" if problems else HEADER + bibtex_library(chosen)), len(chosen), problems
+    return ("" if problems else BIBTEX_HEADER + bibtex_library(chosen)), len(chosen), problems
 
 
 # The export's first line: BibTeX reads no text outside an entry, and `--out` replaces only a file
 # that begins so (one litrec wrote)
-HEADER = ("% Written by `litrec export bibtex` from the literature records: edit the records, "
+BIBTEX_HEADER = ("% Written by `litrec export bibtex` from the literature records: edit the records, "
           "then export again.\n\n")

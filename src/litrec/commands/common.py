@@ -132,9 +132,6 @@ def check_out(path: Path, records: Path | None, folder: bool = False) -> None:
         raise UsageError(f"--out '{path}': '{parent}' is a file, not a folder")
 
 
-# How each file `--out` writes begins: `export tex` and `export bibtex`, and `graph` as dot and
-# Mermaid, with a comment saying litrec wrote it; the JSON documents by their shape
-_OWN_HEADS = (b"% Written by `litrec export ", b"// Written by `litrec graph", b"%% Written by `litrec graph")
 _OWN_JSON_BYTES = 1 << 28  # a JSON document larger than this is not read to be recognised
 
 
@@ -145,12 +142,18 @@ def litrec_wrote(path: Path) -> bool:
     empty. A link, a folder or an unreadable file is not."""
     import json
 
+    from litrec.bibtex import BIBTEX_HEADER
+    from litrec.export import GRAPH_HEADERS, TEX_MARK
+
+    # how each text `--out` writes begins, a comment saying litrec wrote it; JSON by its shape
+    own = tuple(h.encode("utf-8") for h in (TEX_MARK, BIBTEX_HEADER.splitlines()[0],
+                                            *GRAPH_HEADERS.values()))
     if os.path.islink(path) or not os.path.isfile(path):
         return False
     try:
         with open(path, "rb") as f:
-            head = f.read(64)
-            if not head or head.startswith(_OWN_HEADS):  # an empty file: nothing to lose
+            head = f.read(max(map(len, own)))
+            if not head or head.startswith(own):  # an empty file: nothing to lose
                 return True
             if not head.lstrip().startswith(b"{") or os.fstat(f.fileno()).st_size > _OWN_JSON_BYTES:
                 return False

@@ -9,7 +9,7 @@ from litrec.util import lazy_face
 # What this package offers the others, by module (types: __init__.pyi): import these from the
 # package, not from the module behind it.
 OFFERS: dict[str, tuple[str, ...]] = {
-    "document": ("draw_graph", "graph_document", "graph_export", "to_mermaid"),
-    "tex": ("tex_export",),
+    "document": ("GRAPH_HEADERS", "draw_graph", "graph_document", "graph_export", "to_mermaid"),
+    "tex": ("TEX_MARK", "tex_export"),
 }
 __all__, __getattr__ = lazy_face(__name__, OFFERS)

@@ -293,11 +293,15 @@ class TexExport:
         return (self.text or "").count("\\newcommand")
 
 
+# How the macros file begins (its first line adds the profile): `--out` replaces a file so begun
+TEX_MARK = "% Written by `litrec export tex"
+
+
 def tex_document(proj: Project, statuses: list[ClaimStatus], profile: str) -> tuple[str, list[str]]:
     """The macros file (a header, then one `\\newcommand` per macro with what it holds), and
     a line per short name given up (`claim_names`)."""
     names, notes = claim_names(proj, [s.claim for s in statuses])
-    lines = [f"% Written by `litrec export tex --profile {profile}`: every claim's verdict and\n",
+    lines = [f"{TEX_MARK} --profile {profile}`: every claim's verdict and\n",
              "% numbers from the stored results. Do not edit; \\input it in the manuscript.\n",
              "% Names: site/manuscript.md (Names).\n"]
     lines += [f"% {escape(n)}\n" for n in notes]
