@@ -2,8 +2,9 @@
 
 `litrec export json` writes `graph_document(...)`: every record (its data as
 the kind's JSON Schema describes it), every link once with both its names,
-each record's links both ways, and every claim with its verdict and the
-provenance of the result behind it. The shape is versioned
+each record's links both ways, every claim with its verdict and the
+provenance of the result behind it, and what the claims came to, each paper's
+apart from the owner's own (`summary`, `litrec.verdicts.summary`). The shape is versioned
 (`"format": "litrec-graph", "version": 1`) and documented in
 site/export-format.md; a change that breaks a reader bumps the version.
 The document is deterministic: the same records and results give the same
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -28,7 +30,17 @@ from litrec.records import model as m
 from litrec.results import result_path
 from litrec.site import Arrow, Class, Node, flowchart, record_label
 from litrec.util import format_field, shorten
-from litrec.verdicts import EXTENSION, claim_statuses, project_scales, with_scales
+from litrec.verdicts import (
+    EXTENSION,
+    Count,
+    Tally,
+    claim_statuses,
+    project_scales,
+    tally_statuses,
+    tally_words,
+    verdict_counts,
+    with_scales,
+)
 
 FORMAT, VERSION = "litrec-graph", 2  # 2: verdicts over seeds, unchecked claims, pre-registration
 
@@ -67,7 +79,8 @@ def _extension_row(st) -> dict | None:
         return None
     return {"ref": st.claim, "verdict": st.verdict, "verdicts": st.verdicts, "reason": st.reason,
             "expect": st.expected, "expectation_changed": st.expectation_changed,
-            "post_hoc": st.post_hoc, "outcomes": [o.__dict__ for o in st.outcomes]}
+            "post_hoc": st.post_hoc, "how": st.how, "events": st.events,
+            "outcomes": [o.__dict__ for o in st.outcomes]}
 
 
 def graph_document(proj: Project, results_dir: Path, profile: str,
@@ -131,6 +144,10 @@ def graph_document(proj: Project, results_dir: Path, profile: str,
             "outcomes": [o.__dict__ for o in st.outcomes] if st else [],
             "rests_on_it": st.rests_on_it if st else [],
             "post_hoc": st.post_hoc if st else [],
+            "how": st.how if st else None,
+            "events": st.events if st else [],
+            "through": st.through if st else None,
+            "seeds_after_looking": st.seeds_after_looking if st else False,
             "extension": _extension_row(statuses.get(ref + EXTENSION)),
             "links_in": [{"rel": e.inverse, "source": e.source, "note": _note(proj.records[e.source], e)}
                          for e in proj.edges if e.target == rec.id and e.claim == c.id],
@@ -151,7 +168,23 @@ def graph_document(proj: Project, results_dir: Path, profile: str,
         "records": records,
         "links": links,
         "claims": claims,
+        "summary": claims_summary(proj, judged),
     })
+
+
+def _count_json(count) -> dict:
+    return {"claims": count.n, "verdicts": verdict_counts(count.claims),
+            "extensions": count.n_extensions, "extension_verdicts": verdict_counts(count.extensions)}
+
+
+def claims_summary(proj: Project, judged: list) -> dict:
+    """What the claims came to at the profile (`litrec.verdicts.summary`): the papers' claims
+    together, the owner's own (a note's, a theory's, ...), and each paper's apart, with its
+    title; each as how many claims, their verdicts, and their extension rows beside them."""
+    got = tally_statuses(judged)
+    return {"papers": _count_json(got.all_papers), "own": _count_json(got.own),
+            "by_paper": [{"paper": rid, "title": proj.records[rid].title, **_count_json(count)}
+                         for rid, count in got.papers.items()]}
 
 
 @dataclass(frozen=True)
@@ -167,16 +200,18 @@ class GraphExport:
         return json.dumps(self.doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
     def summary(self) -> str:
-        """`4 records, 3 links, 2 claims (1 not reproduced, 1 reproduced; profile paper)`."""
+        """`4 records, 3 links; 1 claim of ARXIV-2212.07677: 1 reproduced; 1 claim of your own:
+        1 not reproduced (profile paper)`: each paper's claims apart from the owner's, as
+        `litrec status` counts them (`litrec.verdicts.summary`)."""
         doc = self.doc
-        verdicts: dict[str, int] = {}
-        for c in doc["claims"]:
-            if c["verdict"]:
-                verdicts[c["verdict"]] = verdicts.get(c["verdict"], 0) + 1
-        counts = ", ".join(f"{n} {v.replace('_', ' ')}" for v, n in sorted(verdicts.items()))
-        return (f"{len(doc['records'])} records, {len(doc['links'])} links, "
-                f"{len(doc['claims'])} claims"
-                + (f" ({counts}; profile {doc['profile']})" if counts else ""))
+
+        def count(group: dict) -> Count:
+            return Count(Counter(group["verdicts"]), Counter(group["extension_verdicts"]))
+
+        got = Tally({g["paper"]: count(g) for g in doc["summary"]["by_paper"]},
+                    count(doc["summary"]["own"]))
+        return (f"{len(doc['records'])} records, {len(doc['links'])} links; "
+                f"{tally_words(got)} (profile {doc['profile']})")
 
 
 def graph_export(records: Path, analysis: Path | None, results_dir: Path,

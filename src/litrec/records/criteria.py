@@ -16,8 +16,16 @@ EXTENSION = "+ext"
 
 
 def criterion(data: dict) -> dict:
-    """An expectation's stored data (`model_dump(mode="json")`) without `PROSE`: what is judged."""
-    return {k: v for k, v in data.items() if k not in PROSE}
+    """An expectation's stored data (`model_dump(mode="json")`) without `PROSE`: what is judged,
+    and in which row (`row: extension` for litrec's own): a source relabelled to or from
+    `extension` moves the expectation between the claim's verdict and its extension row, so it
+    changes the criterion, though the rest of `source` is prose (a precondition stays in the
+    claim's row whatever its source: `litrec.verdicts.rows.is_extension`)."""
+    out = {k: v for k, v in data.items() if k not in PROSE}
+    source = data.get("source")
+    if isinstance(source, dict) and source.get("kind") == "extension" and not data.get("precondition"):
+        out["row"] = "extension"
+    return out
 
 
 def base_claim(ref: str) -> str:

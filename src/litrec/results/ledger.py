@@ -76,6 +76,11 @@ def entry(st: Status, result: dict, git: dict, expectations: dict | None,
         "reason": st.reason,
         "numbers": [{k: getattr(o, k) for k in NUMBERS} for o in st.outcomes],
         "seeds": st.seeds,
+        # the experiment it judged: the analysis's settings (its config without the seed) and
+        # code, so that a setting changed after a judged result is an event (`litrec.verdicts.events`)
+        "settings": {k: v for k, v in (result.get("config") or {}).items() if k != "seed"}
+        if isinstance(result.get("config"), dict) else None,
+        "code_hash": result.get("code_hash"),
         "result": result.get("content_hash"),
     }
 

@@ -34,7 +34,19 @@ def history(data: SiteData, ref: str, analysis: str) -> str:
                 "judgement says only what changed.") if first else "")
     return (p(f"<strong>History</strong> ({len(entries)} judgement{'s' * (len(entries) != 1)} "
               f"at {code(data.profile)}, oldest first, from the ledger "
-              f"{code(f'results/{analysis}/{data.profile}.history.jsonl')}):") + listed + ul(items))
+              f"{code(f'results/{analysis}/{data.profile}.history.jsonl')}):") + listed + ul(items)
+            + events_list(data.status_at(data.profile, ref)))
+
+
+def events_list(st) -> str:
+    """The events of the claim's protocol (`litrec.verdicts.events`), each in its plain line:
+    a criterion loosened, tightened, moved or removed after a look, the settings changed after
+    a judged result, seeds added after an inconclusive or failing judgement."""
+    events = getattr(st, "events", None) or []
+    if not events:
+        return ""
+    return (p(f"<strong>Events of its protocol</strong> ({len(events)}, from git and the ledgers "
+              "of every scale; registration is read from them too):") + ul([esc(e["text"]) for e in events]))
 
 
 def _expectation_texts(entry: dict) -> list[str]:
@@ -64,7 +76,7 @@ def history_changes(before: dict | None, after: dict) -> list[str]:
             [f"removed {', '.join(code(t) for t in removed)}"] if removed else [])
         out.append("expectations: " + "; ".join(said))
     elif _hash(before) != _hash(after):
-        out.append("expectations edited (their text unchanged)")
+        out.append("notes or sources of its expectations edited (their criteria unchanged)")
     was, now = _decisions(before), _decisions(after)
     for t, d in now.items():
         if t in was and was[t] != d:

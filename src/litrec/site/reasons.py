@@ -78,4 +78,25 @@ def reason_cell(st) -> str:
     if stats:
         out += ('<details class="lr-more"><summary>how it was decided</summary>'
                 + span("lr-reason", esc(stats)) + "</details>")
+    return out + how_cell(st)
+
+
+def how_cell(st) -> str:
+    """How the verdict was reached, where anything but pre-registration stands behind it
+    (`litrec.verdicts.events`): the line saying an event changed the verdict, the marks (post
+    hoc criteria, seeds added after looking) and the events folded under them; empty otherwise."""
+    out = ""
+    if getattr(st, "through", None):
+        out += "<br>" + span("lr-reason", esc(st.through))
+    post_hoc = getattr(st, "post_hoc", [])
+    if post_hoc:
+        out += "<br>" + badge("post hoc", "r") + " " + span("lr-reason", esc(
+            f"{len(post_hoc)} of {len(st.outcomes)} criteria committed after the claim was first judged"))
+    if getattr(st, "seeds_after_looking", False):
+        out += "<br>" + badge("seeds added after looking", "r")
+    events = getattr(st, "events", [])
+    if events:
+        items = "".join(f"<li>{esc(e['text'])}</li>" for e in events)
+        out += (f'<details class="lr-more"><summary>{_plural(len(events), "event")} of its protocol'
+                f"</summary><ul>{items}</ul></details>")
     return out

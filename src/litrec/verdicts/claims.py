@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from litrec.analyses import FALLBACK
 from litrec.records import EXTENSION, base_claim
 from litrec.results import ResultState, json_line, kept_summary, result_path, result_states, signature_state
+from litrec.verdicts.events import Events, how_judged, seeds_after_looking, through
 from litrec.verdicts.judge import MissingMetric, Outcome
 from litrec.verdicts.registration import Registrations
 from litrec.verdicts.rows import claim_rows, is_extension, judge, row_share, seed_metrics
@@ -142,6 +143,16 @@ class ClaimStatus:
     # as for a current result): what they last said, evidence for suspect links (`reading.standing`)
     last_verdict: str | None = None
     extension_of: str | None = None  # an extension row: the claim whose verdict it leaves alone
+    # how the verdict was reached (`litrec.verdicts.events`): the protocol's events (criteria
+    # loosened, moved or removed after a judgement, settings changed, seeds added after looking),
+    # the one line saying how an event changed the verdict, and the words every surface prints
+    events: list[dict] = field(default_factory=list)
+    through: str | None = None
+    how: str | None = None
+    seeds_after_looking: bool = False
+    # the kind of the record that holds the claim: `literature`, a paper's claim; any other, the
+    # owner's own (`litrec.verdicts.summary` counts them apart)
+    record_kind: str | None = None
 
     @property
     def post_hoc(self) -> list[str]:
@@ -182,7 +193,12 @@ class ClaimStatus:
             **({"rerun": self.rerun, "rerun_here": self.rerun_here} if self.rerun else {}),
             **({"last_verdict": self.last_verdict} if self.last_verdict else {}),
             "extension_of": self.extension_of,
+            "record_kind": self.record_kind,
             "post_hoc": self.post_hoc,
+            "how": self.how,
+            "events": self.events,
+            "through": self.through,
+            "seeds_after_looking": self.seeds_after_looking,
             "rests_on_it": self.rests_on_it,
             "spread": self.spread,
             "provenance": self.provenance,
@@ -234,7 +250,8 @@ def claim_statuses(proj: Project, results_dir: Path, profile: str,
         if claim.check is None:
             if wanted(ref):
                 out.append(ClaimStatus(ref, claim.title, None, profile, "unchecked",
-                                       reason="no analysis yet: the claim names none (check.analysis)"))
+                                       reason="no analysis yet: the claim names none (check.analysis)",
+                                       record_kind=rec.kind))
             continue
         judged = judged_in(claim.check.expect, profile)
         for suffix, expect in claim_rows(judged):
@@ -265,7 +282,8 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path, exp
     title = f"{claim.title} (litrec's extension)" if suffix else claim.title
     st = ClaimStatus(ref + suffix, title, name, profile, "missing",
                      expected=[e.describe() for e in expect], warnings=list(state.warnings),
-                     extension_of=ref if suffix else None, rerun=state.rerun, rerun_here=state.rerun_here)
+                     extension_of=ref if suffix else None, rerun=state.rerun, rerun_here=state.rerun_here,
+                     record_kind=rec.kind)
     if state.state == "missing":
         st.reason = f"{state.reason}; run: litrec run {ref} --profile {profile}"
         return st
@@ -294,6 +312,11 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path, exp
     st.outcomes = got.outcomes
     for o, e in zip(st.outcomes, expect):
         o.registration = asdict(regs.of(rec.id, claim.id, name, profile, e))
+    if regs.events is None:
+        regs.events = Events(regs)
+    st.events = regs.events.of(rec.id, claim.id, name, profile)
+    st.seeds_after_looking = seeds_after_looking(st.events)
+    st.how = how_judged(st.outcomes, st.events)
     flag_changed(st, ref, expect, judged, result)
     st.measured = {o.metric: o.measured for o in st.outcomes}
     spread = result.get("spread") or {}
@@ -309,6 +332,7 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path, exp
         return st
     st.verdict, st.reason = got.verdict, got.reason
     st.direction, st.seeds_needed = got.direction, got.seeds_needed
+    st.through = through(st.events, st.verdict, profile) if not suffix else None
     if st.expectation_changed:
         _judge_stored(st, result, name, profile, ref, judged, bool(suffix))
     return st
