@@ -82,7 +82,7 @@ def test_a_history_entry_says_only_what_changed():
         "expectations: added <code>cos &gt; 0.97</code>; removed <code>cos &gt; 0.99</code>",
         "<code>loss &lt; 1</code>: holds → fails"]
     edited = _entry(["cos > 0.99", "loss < 1"], ["fails", "holds"], h="other")
-    assert history_changes(first, edited) == ["expectations edited (their text unchanged)"]
+    assert history_changes(first, edited) == ["notes or sources of its expectations edited (their criteria unchanged)"]
 
 
 def _status(verdict, outcomes, reason=None, direction=None):

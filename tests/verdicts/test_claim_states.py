@@ -65,7 +65,8 @@ def test_an_inconclusive_outcome_is_never_turned_into_holds(project):
     assert st.reason == ("an interval straddles its threshold, wide because of the seed count: 3 "
                          "seeds, t = 4.3 with 2 degrees of freedom; likely reproduced: "
                          "max_abs_error_f32: mean 9e-06 below 1e-05: about 97 seeds would likely "
-                         "decide it holds")
+                         "decide it holds (seeds added after this look are marked: optional "
+                         "stopping)")
 
 
 def test_a_failing_outcome_outweighs_an_inconclusive_one(project):

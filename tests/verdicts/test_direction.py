@@ -33,7 +33,7 @@ def test_the_leaning_names_the_mean_the_threshold_and_the_seeds():
     o = judge([0.98, 0.985, 0.975], op=">", value=0.99)
     # t(3) * 0.005 / 2 = 0.00796 < 0.01, the gap; t(2) * 0.005 / sqrt(3) = 0.0124 is not
     assert o.seeds_needed == 4
-    assert leaning(o) == "mean 0.98 below 0.99: about 4 seeds would likely decide it fails"
+    assert leaning(o) == "mean 0.98 below 0.99: about 4 seeds would likely decide it fails (seeds added after this look are marked: optional stopping)"
     o = judge([0.5, 1.5, 1.0], op=">", value=1.0)
     assert leaning(o) == ("mean 1 at 1: undecided, no number of seeds would likely "
                           "decide it at this spread")
@@ -80,9 +80,9 @@ def test_equality_at_some_seeds_is_undecided():
 def test_the_claim_says_which_way_on_every_surface(tmp_path):
     # the toy's quick losses are 0.10126, 0.10346, 0.10189 (mean 0.1022, 95% [0.0994, 0.1050])
     root = write_project(tmp_path / "p",
-                         claim("F1", '{metric: loss_trained, op: "<", value: 0.1035, source: {kind: paper, where: §1, states: a test claim}}'),
-                         claim("F2", '{metric: loss_trained, op: "<", value: 0.1010, source: {kind: paper, where: §1, states: a test claim}}'),
-                         claim("F3", '{metric: loss_trained, op: "<", value: 0.2, source: {kind: paper, where: §1, states: a test claim}}'))
+                         claim("F1", '{metric: loss_trained, op: "<", value: 0.1035, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}'),
+                         claim("F2", '{metric: loss_trained, op: "<", value: 0.1010, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}'),
+                         claim("F3", '{metric: loss_trained, op: "<", value: 0.2, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}'))
     assert litrec("run", "--profile", "quick", "--jobs", "1", cwd=root).returncode == 0
     _, rows = status(root)
     assert rows["F1"]["verdict"] == "inconclusive" and rows["F1"]["direction"] == "likely reproduced"

@@ -19,8 +19,9 @@ import pytest
 
 from tests.support.seeds_toy import claim, litrec, site_pages, status, write_claims, write_project
 
-PAPER = "source: {kind: paper, where: Table 1, states: the trained loss is below 0.2}"
-OFFICIAL = "source: {kind: official, file: src/train.py, line: 12}"
+PAPER = ("source: {kind: paper, where: Table 1, quote: the trained loss is below 0.2, "
+         "threshold: paper}")
+OFFICIAL = "source: {kind: official, file: src/train.py, line: 12, threshold: official}"
 EXTENSION = "source: {kind: extension, reason: litrec's stricter test}"
 # the toy's trained loss is about 0.1 at every seed: `< 0.2` holds, `< 0.05` fails
 HOLDS = "{metric: loss_trained, op: '<', value: 0.2, " + PAPER + "}"
@@ -54,7 +55,7 @@ def test_an_extension_that_fails_leaves_the_claims_verdict_alone(ran):
     assert [o["expectation"] for o in ext["outcomes"]] == ["loss_trained < 0.05"]
     assert ext["outcomes"][0]["source"] == {"kind": "extension", "reason": "litrec's stricter test"}
     assert rows["F1"]["outcomes"][1]["source"] == {"kind": "official", "file": "src/train.py",
-                                                   "line": 12}
+                                                   "line": 12, "threshold": "official"}
 
 
 def test_the_extension_row_is_shown_beside_the_claim(ran, tmp_path):
@@ -62,7 +63,8 @@ def test_the_extension_row_is_shown_beside_the_claim(ran, tmp_path):
     lines = out.splitlines()
     assert lines[0].startswith("ARXIV-0000.00003#F1 ") and "reproduced" in lines[0]
     assert lines[1].startswith("ARXIV-0000.00003#F1+ext") and "not reproduced" in lines[1]
-    assert "1 claim: 1 reproduced; 1 extension beside them: 1 not reproduced" in out
+    assert ("1 claim of ARXIV-0000.00003: 1 reproduced; 1 extension beside them: 1 not "
+            "reproduced (profile quick)") in out
     doc = json.loads(litrec("export", "json", "--profile", "quick", cwd=ran).stdout)
     (c,) = doc["claims"]
     assert c["verdict"] == "reproduced" and c["extension"]["verdict"] == "not reproduced"
@@ -71,6 +73,37 @@ def test_the_extension_row_is_shown_beside_the_claim(ran, tmp_path):
     page = site_pages(ran)["records/ARXIV-0000.00003.md"]
     assert "litrec's extensions" in page and "litrec&#x27;s stricter test" in page or \
         "litrec's stricter test" in page
+
+
+def test_status_and_the_site_say_whose_each_threshold_is(tmp_path):
+    """The paper's, the official code's, or litrec's with its reason: on `status --verbose` and in
+    the claim's expectation table on its page (record text escaped)."""
+    ours = ("{metric: loss_trained, op: '<', value: 0.15, source: {kind: paper, where: Table 1, "
+            "quote: the trained loss is below 0.2, threshold: litrec, "
+            "threshold_reason: a margin <over> 0.1}}")
+    root = write_project(tmp_path, claim("F1", HOLDS, ALSO, ours, STRICT))
+    assert litrec("run", "--profile", "quick", "--allow-not-reproduced", cwd=root).returncode == 0
+    text = " ".join(litrec("status", "--profile", "quick", "--verbose", cwd=root,
+                           env={"COLUMNS": "400"}).stdout.split())
+    assert "“the trained loss is below 0.2”; threshold: the paper's;" in text
+    assert "official code, src/train.py:12; threshold: the official code's;" in text
+    assert "threshold: litrec's (a margin <over> 0.1)" in text
+    assert "litrec's extension: litrec's stricter test; threshold: litrec's;" in text
+    page = site_pages(root)["records/ARXIV-0000.00003.md"]
+    assert "threshold: the paper&#x27;s" in page and "threshold: the official code&#x27;s" in page
+    assert "threshold: litrec&#x27;s (a margin &lt;over&gt; 0.1)" in page
+    assert "a margin <over>" not in page
+
+
+def test_quotes_left_unchecked_are_said_by_validate_not_by_the_site(tmp_path):
+    """The paper's text is git-ignored: whether it is there is the machine's, not the records'."""
+    root = write_project(tmp_path, claim("F1", HOLDS))
+    rec = root / "records" / "literature" / "ARXIV-0000.00003.yaml"
+    rec.write_text(rec.read_text().replace("title: A toy paper\n",
+                                           "title: A toy paper\ntext: texts/toy.txt\n"))
+    proc = litrec("validate", cwd=root)
+    assert proc.returncode == 0 and "1 quote of ARXIV-0000.00003's paper sources not checked" in proc.stdout
+    assert "not checked" not in site_pages(root)["index.md"]
 
 
 def test_a_claim_whose_only_expectations_are_extensions_is_not_judged_on_them(tmp_path):
@@ -114,8 +147,8 @@ def test_a_note_needs_no_source(tmp_path):
 
 @pytest.mark.parametrize("source, needle", [
     ("{kind: paper, states: x}", "where"),
-    ("{kind: paper, where: Fig. 1}", "quote (its words), states (in yours) or number"),
-    ("{kind: official, file: a.py}", "line"),
+    ("{kind: paper, where: Fig. 1, threshold: paper}", "add quote: the paper's own words at Fig. 1"),
+    ("{kind: official, file: a.py, threshold: official}", "line"),
     ("{kind: extension}", "reason"),
     ("{kind: extension, reason: r, file: a.py}", "file and line to kind official"),
     ("{kind: code, where: x}", "paper"),
@@ -134,7 +167,7 @@ def test_a_reworded_note_or_a_new_source_is_no_changed_expectation(tmp_path):
     root = write_project(tmp_path, claim("F1", HOLDS))
     litrec("run", "--profile", "quick", cwd=root)
     reworded = HOLDS.replace(PAPER, "note: a new note, source: {kind: paper, where: Fig. 2, "
-                                    "quote: other words}")
+                                    "quote: other words, threshold: litrec, threshold_reason: why}")
     write_claims(root, claim("F1", reworded))
     _, rows = status(root)
     assert rows["F1"]["verdict"] == "reproduced" and not rows["F1"]["expectation_changed"]
@@ -177,7 +210,8 @@ def test_registration_is_read_from_history_and_a_post_hoc_criterion_is_marked(tm
     assert doc["claims"][0]["post_hoc"] == ["loss_trained < 0.15"]
     assert doc["claims"][0]["outcomes"][0]["registration"]["state"] == "post hoc"
     tex = litrec("export", "tex", "--profile", "quick", cwd=root).stdout
-    assert "FOneQuickRegistration}{post hoc: 1 of 1 criteria}" in tex and "(post hoc)}" in tex
+    assert "FOneQuickRegistration}{post hoc: 1 of 1 criteria; 1 event: tightened" in tex
+    assert "(post hoc)}" in tex
     page = site_pages(root)["records/ARXIV-0000.00003.md"]
     assert "lr-r-post-hoc" in page
     # a criterion restored to what was committed before the first result is pre-registered again
@@ -211,7 +245,7 @@ def test_a_kept_answer_follows_the_commit(tmp_path):
 def test_a_criterion_committed_in_the_first_results_second_is_judged_by_the_runs_commit(tmp_path):
     """Git and results keep whole seconds. A threshold moved and committed in the very second the
     first result started (the commit's date set to it) is post hoc: that result ran from a commit
-    without it. The criterion committed before the run, tied or not, is pre-registered."""
+    without it, an ancestor of the threshold's; ancestry decides, not the tie of seconds."""
     root = write_project(tmp_path, claim("F1", HOLDS))
     _git(root, "init", "-q", "-b", "main")
     _git(root, "add", "-A")
@@ -223,5 +257,5 @@ def test_a_criterion_committed_in_the_first_results_second_is_judged_by_the_runs
     _git(root, "commit", "-q", "-am", "moved in the result's second", when=started)
     _, rows = status(root)
     (o,) = rows["F1"]["outcomes"]
-    assert o["registration"]["committed"] == o["registration"]["first_result"]  # the tie
-    assert o["registration"]["state"] == "post hoc"
+    assert o["registration"]["committed"][:19] == started[:19]  # dated in the result's second
+    assert o["registration"]["state"] == "post hoc" and "ancestor" in o["registration"]["why"]

@@ -111,13 +111,13 @@ def test_an_undecided_list_leans_without_a_mean_or_threshold_of_its_own():
     o = evaluate(E(metric="g", op="<", value=1.0), [{"g": [0.1, 0.8]}, {"g": [0.2, 0.9]},
                                                     {"g": [0.3, 1.0]}])
     assert o.decision == "inconclusive" and o.mean is None and o.threshold is None
-    assert leaning(o) == "about 7 seeds would likely decide it holds"
+    assert leaning(o) == "about 7 seeds would likely decide it holds (seeds added after this look are marked: optional stopping)"
     o = evaluate(E(metric="g", op="<", value=1.0), [{"g": [0.1, 0.9]}, {"g": [0.2, 1.0]},
                                                     {"g": [0.3, 1.1]}])
     assert leaning(o) == "undecided, no number of seeds would likely decide it at this spread"
     o = evaluate(E(metric="g", op=">", value=0.99), [{"g": [1.0, 0.98]}, {"g": [1.2, 0.985]},
                                                      {"g": [0.995, 0.975]}])
-    assert leaning(o) == f"about {o.seeds_needed} seeds would likely decide it fails"
+    assert leaning(o) == f"about {o.seeds_needed} seeds would likely decide it fails (seeds added after this look are marked: optional stopping)"
     # both elements straddle: the first needs 12 seeds, the second 4; the list, the most
     assert o.seeds_needed == 12
 
@@ -183,13 +183,14 @@ def test_a_status_row_has_every_field():
     st = ClaimStatus("R#C", "Title", "an", "paper", "not reproduced", measured={"m": 1.0},
                      expected=["m < 1"], reason="why", provenance={"seed": 0},
                      rests_on_it=["NOTE-1"], spread={"m": {"std": 0.1}}, seeds=[0, 1],
-                     seeds_needed=None, direction=None, warnings=["w"])
+                     seeds_needed=None, direction=None, warnings=["w"], record_kind="literature")
     assert st.row() == {
         "claim": "R#C", "title": "Title", "analysis": "an", "profile": "paper",
         "verdict": "not reproduced", "verdicts": {"paper": "not reproduced"}, "seeds": [0, 1],
         "seeds_needed": None, "direction": None, "measured": {"m": 1.0}, "expected": ["m < 1"],
         "outcomes": [], "reason": "why", "expectation_changed": False, "extension_of": None, "post_hoc": [],
-        "rests_on_it": ["NOTE-1"],
+        "how": None, "events": [], "through": None, "seeds_after_looking": False,
+        "record_kind": "literature", "rests_on_it": ["NOTE-1"],
         "spread": {"m": {"std": 0.1}}, "provenance": {"seed": 0}, "warnings": ["w"]}
     st.verdicts = {"paper": "not reproduced", "paper_full": "missing"}
     st.expectation_changed, st.stored_expectations = True, ["m < 2"]
@@ -521,12 +522,13 @@ def test_a_zero_tolerance_is_exact(measured, decision, judged):
 
 
 @pytest.mark.parametrize("mean, threshold, judged, text", [
-    (0.5, None, None, "about 5 seeds would likely decide it holds"),
-    (None, 1.0, None, "about 5 seeds would likely decide it holds"),
-    ("x", 1.0, None, "about 5 seeds would likely decide it holds"),
-    (0.5, 1.0, None, "mean 0.5 below 1: about 5 seeds would likely decide it holds"),
+    (0.5, None, None, "about 5 seeds would likely decide it holds (seeds added after this look are marked: optional stopping)"),
+    (None, 1.0, None, "about 5 seeds would likely decide it holds (seeds added after this look are marked: optional stopping)"),
+    ("x", 1.0, None, "about 5 seeds would likely decide it holds (seeds added after this look are marked: optional stopping)"),
+    (0.5, 1.0, None, "mean 0.5 below 1: about 5 seeds would likely decide it holds (seeds added after this look are marked: optional stopping)"),
     (9.0, 1.0, {"quantity": "q", "mean": 0.5}, "mean of q 0.5 below 1: about 5 seeds would "
-                                                "likely decide it holds"),
+                                                "likely decide it holds (seeds added after this "
+                                                "look are marked: optional stopping)"),
 ])
 def test_the_leaning_says_where_only_with_a_mean_and_a_threshold(mean, threshold, judged, text):
     o = Outcome("m < 1", "m", None, None, None, decision="inconclusive", mean=mean,

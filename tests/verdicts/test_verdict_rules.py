@@ -138,9 +138,9 @@ def test_an_open_outcome_leans_to_the_side_of_its_mean(op, m, t, direction):
 def test_the_leaning_in_words():
     o = evaluate(E(metric="m", op="<", value=1.0), [{"m": v} for v in (0.8, 0.9, 1.0)])
     assert o.decision == "inconclusive" and o.threshold == 1.0 and o.direction == "likely holds"
-    assert leaning(o) == f"mean 0.9 below 1: about {o.seeds_needed} seeds would likely decide it holds"
+    assert leaning(o) == f"mean 0.9 below 1: about {o.seeds_needed} seeds would likely decide it holds (seeds added after this look are marked: optional stopping)"
     o = evaluate(E(metric="m", op="<", value=1.0), [{"m": v} for v in (1.0, 1.1, 1.2)])
-    assert leaning(o) == f"mean 1.1 above 1: about {o.seeds_needed} seeds would likely decide it fails"
+    assert leaning(o) == f"mean 1.1 above 1: about {o.seeds_needed} seeds would likely decide it fails (seeds added after this look are marked: optional stopping)"
     o = evaluate(E(metric="m", op="<", value=1.0), [{"m": v} for v in (0.9, 1.0, 1.1)])
     assert leaning(o) == "mean 1 at 1: undecided, no number of seeds would likely decide it at this spread"
     o = evaluate(E(metric="a", op="<", ref="b"), [{"a": v, "b": 1.0} for v in (0.8, 0.9, 1.0)])
@@ -250,4 +250,4 @@ def test_the_leaning_of_a_list_has_no_single_mean():
     rows = [{"g": [0.8, 0.8]}, {"g": [0.9, 0.9]}, {"g": [1.0, 1.0]}]
     o = evaluate(E(metric="g", op="<", value=1.0), rows)
     assert o.mean is None and o.values is None
-    assert leaning(o) == f"about {o.seeds_needed} seeds would likely decide it holds"
+    assert leaning(o) == f"about {o.seeds_needed} seeds would likely decide it holds (seeds added after this look are marked: optional stopping)"

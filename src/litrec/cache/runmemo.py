@@ -11,8 +11,9 @@ kept in `.litrec-cache/run/PROFILE.bin` (`litrec.cache`), under a key made of al
   anywhere in them, or a file that cannot be read, means no key (and no memo);
 - the folders as given and the working folder (messages name paths);
 - the profile and the targets;
-- the git commit checked out (each expectation's registration, pre-registered or
-  post hoc, is read from git history: `litrec.verdicts.registration`);
+- the git commit checked out and every branch and remote tip (each expectation's
+  registration, pre-registered or post hoc, is read from the history of every branch:
+  `litrec.verdicts.registration`);
 - litrec's version and the source of each of its modules, what the caller says
   every result shares (`shared`: `litrec.analyses.memo.memo_key` passes the
   interpreter, the numerics environment variables and the instruction set, and
@@ -51,7 +52,7 @@ from pathlib import Path
 
 from litrec import __version__
 from litrec.cache.slots import Slot, data_unchanged, litrec_code_hash, named
-from litrec.util import head_of
+from litrec.util import refs_of
 
 SUBDIR = "run"
 FORMAT = 3
@@ -127,7 +128,7 @@ def inputs_key(records: Path, analysis: Path, results: Path, profile: str,
     # the commit checked out: the registration of every expectation is read from git history
     head = [FORMAT, __version__, _litrec_sources(), sys.version, shared, os.getcwd(),
             str(records), str(analysis), str(results), profile, list(targets), any_machine,
-            head_of(Path(records).resolve().parent)]
+            refs_of(Path(records).resolve().parent)]
     h.update(json.dumps(head).encode() + b"\0")
     _packages(h, Path(records).resolve().parent,
               [Path(f).resolve() for f in (records, analysis, results)])

@@ -55,4 +55,8 @@ def run(args) -> int:
           f"{found.new.label}")
     for line in found.not_current():  # never a verdict of a result not rerun read as current
         print(line)
+    for ref, events in found.events.items():  # what moved in the protocol between the sides
+        print(f"{ref}: {len(events)} event{'s' * (len(events) != 1)} of its protocol between the sides")
+        for e in events:
+            print(f"    {e['text']}")
     return 0

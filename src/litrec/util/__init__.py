@@ -21,7 +21,7 @@ OFFERS: dict[str, tuple[str, ...]] = {
                "ResultsUnwritable", "RunError", "SiteError", "SweepError", "TargetError", "Unconvertible",
                "UndeclaredInput", "UsageError"),
     "formatting": ("excerpt", "fmt", "shorten"),
-    "gitinfo": ("commit_of", "head_of"),
+    "gitinfo": ("commit_of", "head_of", "refs_of"),
     "pagenames": ("GENERATED_PAGE_NAMES",),
     "mend": ("data_loc", "explain_error", "found", "syntax_fix"),
     "safetext": ("raw_stream", "safe_streams", "safe_text", "strip_unsafe"),

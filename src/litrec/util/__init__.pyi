@@ -63,6 +63,7 @@ from litrec.util.formatting import (
 from litrec.util.gitinfo import (
     commit_of as commit_of,
     head_of as head_of,
+    refs_of as refs_of,
 )
 from litrec.util.pagenames import (
     GENERATED_PAGE_NAMES as GENERATED_PAGE_NAMES,

@@ -42,3 +42,13 @@ def head_of(root: Path) -> str | None:
     """The commit checked out at `root` (40 hex digits), or None where git cannot say."""
     head = _git(root, "rev-parse", "--verify", "HEAD")
     return head.strip() if head and len(head.strip()) >= 40 else None
+
+
+def refs_of(root: Path) -> str | None:
+    """HEAD and every branch and remote tip, as one string: what the committed history of every
+    branch says depends on (registration reads them all); None where git cannot say."""
+    head = head_of(root)
+    if head is None:
+        return None
+    tips = _git(root, "for-each-ref", "--format=%(objectname) %(refname)", "refs/heads", "refs/remotes")
+    return head + "\n" + (tips or "")

@@ -1,22 +1,21 @@
 """What changed between two sets of stored results: two commits, or two profiles.
 
-`litrec diff` reads each side's result files (`results/<analysis>/<profile>.json`:
-from the working tree, or from a commit with `git show REV:path`) and judges
-every claim on each side against the expectations that side's result stored
-when it ran, so each side says what it said then; a claim's extensions are
-compared in a row of their own (`REF+ext`). A claim changed when its verdict,
-an expectation, or a deciding number (mean or interval) differs, or when its
-expectations now differ from those the new side's result stored (*expectation
+`litrec diff` reads each side's result files (`results/<analysis>/<profile>.json`: from the
+working tree, or from a commit with `git show REV:path`) and judges every claim on each side
+against the expectations that side's result stored when it ran, so each side says what it
+said then; a claim's extensions are compared in a row of their own (`REF+ext`). A claim
+changed when its verdict, an expectation, or a deciding number (mean or interval) differs, or
+when its expectations now differ from those the new side's result stored (*expectation
 changed*, as `litrec status` says, shown as the old criterion and the new one).
 
-A side that cannot be judged says why: `error` with its reason, `missing` with
-the result it looked for. A result written before results stored their
-expectations is judged against the claim's expectations now, and says so; where
-those name a metric it lacks, its verdict is `no stored expectations`, not
-`error`. A working-tree side whose result is not current (stale, modified: what
-`litrec status` says) is judged on its last run's numbers, and says so under each
-claim shown (`new side: stale: …`) and in the summary, so a verdict moved by a
-result not yet rerun never reads as a current one. Nothing runs.
+A side that cannot be judged says why: `error` with its reason, `missing` with the result it
+looked for. A result written before results stored their expectations is judged against the
+claim's expectations now, and says so; where those name a metric it lacks, its verdict is `no
+stored expectations`, not `error`. A working-tree side whose result is not current (stale,
+modified: what `litrec status` says) is judged on its last run's numbers, and says so under
+each claim shown (`new side: stale: …`) and in the summary, so a verdict moved by a result not
+yet rerun never reads as a current one. The claims' protocol events (`litrec.verdicts.events`)
+that came between two commits are listed too. Nothing runs.
 """
 
 from __future__ import annotations
@@ -30,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from litrec.records import EXTENSION
 from litrec.results import result_path, result_states
 from litrec.util import UsageError, fmt, jsonread
+from litrec.verdicts.events import events_between
 from litrec.verdicts.judge import MissingMetric
 from litrec.verdicts.rows import claim_rows, is_extension, judge, row_share
 from litrec.verdicts.stored import criterion_key, judged_in, stored_expectations
@@ -349,6 +349,7 @@ class Comparison:
     diffs: list[ClaimDiff]
     checked: int
     behind: dict[Side, dict] = field(default_factory=dict)  # each side's results not current
+    events: dict[str, list[dict]] = field(default_factory=dict)  # claim -> its events between the sides
 
     @property
     def changed(self) -> int:
@@ -357,7 +358,7 @@ class Comparison:
 
     def to_json(self) -> dict[str, Any]:
         """As `litrec diff --format json` prints it."""
-        doc = as_json(self.old, self.new, self.diffs)
+        doc = {**as_json(self.old, self.new, self.diffs), "events": self.events}
         for name, side in (("old", self.old), ("new", self.new)):
             doc[name]["not_current"] = {n: {"state": st.state, "reason": st.reason}
                                         for n, st in sorted(self.behind.get(side, {}).items())}
@@ -387,7 +388,9 @@ def compare(records: Path, analysis: Path | None, results_dir: Path, revs: list[
     checked = sum(1 + any(is_extension(e) for e in judged_in(c.check.expect, new.profile))
                   for _, c in proj.claims() if c.check is not None)  # extension rows count too
     states = {side: behind(proj, results_dir, side) for side in (old, new)}
-    return Comparison(old, new, diff(proj, results_dir, old, new, only_changed, states), checked, states)
+    return Comparison(old, new, diff(proj, results_dir, old, new, only_changed, states), checked, states,
+                      {} if old.rev is None or old.rev == new.rev else
+                      events_between(proj, results_dir, old.rev, new.rev, new.profile))
 
 
 def as_json(old: Side, new: Side, diffs: list[ClaimDiff]) -> dict[str, Any]:

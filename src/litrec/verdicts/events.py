@@ -26,7 +26,7 @@ import json
 from typing import Any
 
 from litrec.records import EXTENSION
-from litrec.verdicts.judgements import Judgement
+from litrec.verdicts.judgements import Judgement, git
 from litrec.verdicts.registration import Registrations, identity
 
 LOOSER = {"<": 1, "<=": 1, ">": -1, ">=": -1}  # which way a larger right-hand side loosens
@@ -127,6 +127,21 @@ class Events:
             self._claims[key] = events
         return self._claims[key]
 
+    def between(self, rid: str, claim_id: str, analysis: str, profile: str, old: str | None,
+                new: str | None) -> list[dict]:
+        """The events of the claim at `profile` that came after commit `old` and no later than
+        commit `new` (None: the working tree, so every later one): what `litrec diff` shows
+        between its two sides."""
+        graph = self.regs.judgements.graph
+        out = []
+        for e in self.of(rid, claim_id, analysis, profile):
+            commit = e.get("commit")
+            if not commit or (old and graph.order(commit, old) in ("before", "same")):
+                continue
+            if new is None or graph.order(commit, new) in ("before", "same"):
+                out.append(e)
+        return out
+
     def _place(self, events: list[dict], at: list[Judgement]) -> None:
         """The verdicts at one scale just before and just after each criterion event."""
         for e in events:
@@ -137,6 +152,18 @@ class Events:
             e["verdict_after"] = at[i + 1].verdict() if i + 1 < len(at) else None
             e["interval"] = i + 1
             e.setdefault("scale", None)
+
+
+def events_between(proj: Any, results_dir: Any, old: str, new: str | None,
+                   profile: str) -> dict[str, list[dict]]:
+    """Each claim's events at `profile` that came between revision `old` and revision `new`
+    (None: the working tree), for `litrec diff`; claims without any are left out."""
+    regs = Registrations(proj, results_dir)
+    commit = lambda rev: (git(regs.root, "rev-parse", "--verify", f"{rev}^{{commit}}") or b"").decode().strip() or None  # noqa: E731
+    events, a, b = Events(regs), commit(old), new and commit(new)
+    found = {f"{rec.id}#{c.id}": events.between(rec.id, c.id, c.check.analysis, profile, a, b)
+             for rec, c in proj.claims() if c.check is not None}
+    return {ref: evs for ref, evs in found.items() if evs}
 
 
 def _changes(prev: list, now: list) -> list[dict]:

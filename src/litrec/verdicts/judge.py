@@ -327,7 +327,8 @@ def _judge_lists(exp: Expectation, seeds: list[dict], out: Outcome) -> None:
 def leaning(o: Outcome, terminal: bool = True) -> str | None:
     """Where an inconclusive outcome's mean sits and which way more seeds would likely decide it.
 
-    `mean 0.982 below 0.99: about 4 seeds would likely decide it fails`; None when decided.
+    `mean 0.982 below 0.99: about 4 seeds would likely decide it fails (seeds added after this
+    look are marked: optional stopping)`; None when decided.
     """
     if o.decision != "inconclusive":
         return None
@@ -342,7 +343,10 @@ def leaning(o: Outcome, terminal: bool = True) -> str | None:
     if o.direction == "undecided":
         return where + "undecided, no number of seeds would likely decide it at this spread"
     way = "holds" if o.direction == "likely holds" else "fails"
-    return where + f"about {o.seeds_needed} seeds would likely decide it {way}"
+    # a forecast, not a plan: seeds added because of this look are optional stopping, and the
+    # verdict they give is marked "seeds added after looking" (`litrec.verdicts.events`)
+    return where + (f"about {o.seeds_needed} seeds would likely decide it {way} (seeds added "
+                    "after this look are marked: optional stopping)")
 
 
 def claim_verdict(outcomes: list[Outcome], where) -> tuple[str, str | None, str | None, int | None]:

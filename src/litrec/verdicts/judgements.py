@@ -35,7 +35,7 @@ from typing import Any
 from litrec.cache import historymemo
 from litrec.records import EXTENSION, base_claim
 from litrec.results import read_history
-from litrec.util import jsonread
+from litrec.util import jsonread, refs_of
 
 TIMEOUT_S = 20.0
 LEDGER = ".history.jsonl"
@@ -67,16 +67,6 @@ def blobs(root: Path, specs: list[str]) -> dict[str, bytes | None]:
             found[spec] = out[pos:pos + size]
             pos += size + 1
     return found
-
-
-def refs_of(root: Path) -> str | None:
-    """HEAD and every branch and remote tip, as one string: what the committed history read
-    here depends on (None: no git, or no commit yet)."""
-    head = git(root, "rev-parse", "--verify", "-q", "HEAD")
-    if not head:
-        return None
-    tips = git(root, "for-each-ref", "--format=%(objectname) %(refname)", "refs/heads", "refs/remotes") or b""
-    return head.decode().strip() + "\n" + tips.decode()
 
 
 def when(text: Any) -> dt.datetime | None:
