@@ -95,6 +95,11 @@ def test_a_threshold_set_after_a_quick_judgement_reads_post_hoc_after_a_fresh_cl
     assert r["how"].startswith("post hoc: 1 of 1 criteria; 1 event: tightened")
     tex = litrec("export", "tex", "--profile", "quick", cwd=clone).stdout
     assert "QuickRegistration}{post hoc" in tex and "pre-registered" not in tex
+    said = litrec("diff", "HEAD~1", "--profile", "quick", cwd=clone).stdout
+    assert "1 event of its protocol between the sides" in said and "tightened: loss_trained < 0.2" in said
+    doc = json.loads(litrec("diff", "HEAD~1", "--profile", "quick", "--format", "json", cwd=clone).stdout)
+    assert [e["kind"] for e in doc["events"]["ARXIV-0000.00003#F1"]] == ["tightened"]
+    assert litrec("diff", "HEAD", "--profile", "quick", "--format", "json", cwd=clone).stdout.count('"tightened"') == 0
 
 
 @pytest.mark.slow

@@ -30,7 +30,8 @@ def reader_hash() -> str:
     """A hash of the litrec modules whose code reads the history: a new litrec, new answers."""
     if not _READER:
         _READER.append(litrec_code_hash(litrec_closure((
-            "verdicts/registration", "verdicts/judgements", "records/criteria", "records/expectation", "cache/historymemo"))))
+            "verdicts/registration", "verdicts/judgements", "records/criteria", "records/expectation",
+            "cache/historymemo"))))
     return _READER[0]
 
 

@@ -2,7 +2,8 @@
 (`claims`; one expectation: `judge`; a claim's row against a result, the one way every
 surface judges: `rows`), pre-registration from history (`registration`), `status`, `diff`,
 the reading of a project's records beside their verdicts (`reading`), suspect links
-(`suspect`) and the validation report that gathers them (`report`)."""
+(`suspect`) and the validation report that gathers them (`report`); what the claims came to,
+each paper's apart from the owner's own (`summary`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ OFFERS: dict[str, tuple[str, ...]] = {
     "claims": ("claim_statuses", "ClaimStatus", "EXTENSION", "headline", "project_scales", "result_problems",
                "scales_of", "VERDICTS", "with_scales"),
     "diff": ("compare", "notes"),
+    "events": ("how_judged",),
     "judge": ("get_metric", "leaning", "Outcome"),
     "registration": ("Registrations",),
     "report": ("validation_report",),
@@ -22,6 +24,8 @@ OFFERS: dict[str, tuple[str, ...]] = {
                "rerun_under_way"),
     "stored": ("expectation_record", "judged_in"),
     "suspect": ("link_reviews", "review_records", "suspects"),
-    "words": ("mark", "STYLE", "word"),
+    "summary": ("Count", "counts_words", "is_papers", "tally", "Tally", "tally_statuses", "tally_words",
+                "verdict_counts"),
+    "words": ("mark", "STYLE", "threshold_words", "word"),
 }
 __all__, __getattr__ = lazy_face(__name__, OFFERS)

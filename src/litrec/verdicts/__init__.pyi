@@ -15,6 +15,9 @@ from litrec.verdicts.diff import (
     compare as compare,
     notes as notes,
 )
+from litrec.verdicts.events import (
+    how_judged as how_judged,
+)
 from litrec.verdicts.judge import (
     get_metric as get_metric,
     leaning as leaning,
@@ -46,9 +49,20 @@ from litrec.verdicts.suspect import (
     review_records as review_records,
     suspects as suspects,
 )
+from litrec.verdicts.summary import (
+    Count as Count,
+    counts_words as counts_words,
+    is_papers as is_papers,
+    tally as tally,
+    Tally as Tally,
+    tally_statuses as tally_statuses,
+    tally_words as tally_words,
+    verdict_counts as verdict_counts,
+)
 from litrec.verdicts.words import (
     mark as mark,
     STYLE as STYLE,
+    threshold_words as threshold_words,
     word as word,
 )
 

@@ -195,8 +195,9 @@ def _ledger_events(found: list[Judgement], profile: str) -> list[dict]:
     at = [j for j in found if j.profile == profile]
     out = []
     for prev, nxt in zip(at, at[1:]):
-        base = {"scale": profile, "commit": nxt.commit, "interval": at.index(nxt), "when": nxt.when.isoformat(timespec="seconds"),
-                "after": prev.words(), "verdict_before": prev.verdict(), "verdict_after": nxt.verdict()}
+        base = {"scale": profile, "commit": nxt.commit, "interval": at.index(nxt),
+                "when": nxt.when.isoformat(timespec="seconds"), "after": prev.words(),
+                "verdict_before": prev.verdict(), "verdict_after": nxt.verdict()}
         if prev.settings is not None and nxt.settings is not None and prev.settings != nxt.settings:
             keys = sorted(set(prev.settings) | set(nxt.settings),
                           key=lambda k: list(nxt.settings or {}).index(k) if k in (nxt.settings or {}) else 0)

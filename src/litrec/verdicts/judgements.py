@@ -180,7 +180,8 @@ def _from_result(raw: bytes | None, holder: str, profile: str) -> dict | None:
             item = items[i] if isinstance(items, list) and i < len(items) else None
             rows.setdefault(_result_row(item), []).append(str(text))
         claims[str(ref)] = rows
-    git_ = data.get("git") if isinstance(data.get("git"), dict) else {}
+    found = data.get("git")
+    git_: dict = found if isinstance(found, dict) else {}
     return {"started": data.get("started"), "profile": profile, "holder": holder,
             "commit": git_.get("commit"), "dirty": git_.get("dirty"), "claims": claims,
             "seeds": data.get("seeds"), "settings": _settings(data.get("config")),
@@ -270,7 +271,8 @@ class Judgements:
                           else kept.get("settings"), result=result if isinstance(result, str) else None)
             for e in rows:
                 row = EXTENSION if e["claim"].endswith(EXTENSION) else ""
-                exp = e.get("expectations") if isinstance(e.get("expectations"), dict) else {}
+                held = e.get("expectations")
+                exp: dict = held if isinstance(held, dict) else {}
                 j.forms[row] = [str(t) for t in exp.get("text") or []]
                 j.verdicts[row] = str(e.get("verdict"))
                 for n in e.get("numbers") or ():

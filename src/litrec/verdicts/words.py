@@ -70,6 +70,26 @@ def meaning(state: str) -> str:
             or REVIEW_MEANING.get(state) or DECISIONS.get(state, ("", ""))[1])
 
 
+# whose an expectation's threshold is (`Source.threshold`) -> how every surface says it
+THRESHOLD_WORDS = {"paper": "the paper's", "official": "the official code's", "litrec": "litrec's"}
+
+
+def threshold_words(source: dict | None) -> str:
+    """Whose the threshold is, as a source written out says it (`Source`, dumped):
+    `threshold: the paper's`, `threshold: the official code's`, `threshold: litrec's (why)`;
+    an extension's is litrec's unless it says otherwise, and its reason stands for the
+    threshold's when the extension gives none (shown beside it already, so not repeated).
+    Empty without a source; `threshold: whose not said` for one written before the field."""
+    if not source:
+        return ""
+    origin = source.get("threshold") or ("litrec" if source.get("kind") == "extension" else None)
+    if origin is None:
+        return "threshold: whose not said"
+    text = f"threshold: {THRESHOLD_WORDS.get(origin, origin)}"
+    why = source.get("threshold_reason")
+    return f"{text} ({why})" if why else text
+
+
 def mark(decision: str) -> str:
     """The mark of an outcome's decision (✓ ✗ ? !), a blank for one not known."""
     return DECISIONS.get(decision, (" ", ""))[0]
