@@ -221,3 +221,16 @@ def test_a_criterion_set_after_a_judgement_at_another_scale_is_post_hoc(tmp_path
     run(root)
     reg = row(root)["outcomes"][0]["registration"]
     assert reg["state"] == "post hoc" and reg["seen"].startswith("reproduced at paper")
+
+
+def test_a_source_written_before_litrec_asked_for_more_is_no_event(tmp_path):
+    """A record committed when sources needed no `threshold` (today's litrec refuses it) keeps
+    its criteria in history: filling in the source later is prose, no criterion removed or added."""
+    old = HOLDS.replace(", threshold: official", "")
+    root = repo(tmp_path, old)
+    write_claims(root, claim("F1", HOLDS))
+    commit(root, "the source says whose the threshold is")
+    run(root)
+    r = row(root)
+    assert r["events"] == [] and states(r) == ["pre-registered"]
+    assert r["outcomes"][0]["registration"]["commit"] == git(root, "rev-list", "--max-parents=0", "HEAD").strip()

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from litrec.cache import historymemo
-from litrec.records import EXTENSION
+from litrec.records import EXTENSION, criterion
 from litrec.verdicts.judgements import Judgement, Judgements, blobs, git
 from litrec.verdicts.stored import criterion_key
 
@@ -111,11 +111,17 @@ def criteria_in(raw: bytes | None) -> dict[str, list[list[str]]]:
         expect = check.get("expect") if isinstance(check, dict) else None
         found = out.setdefault(str(claim.get("id")), [])
         for item in expect if isinstance(expect, list) else ():
-            try:
-                e = Expectation.model_validate(item)
+            if not isinstance(item, dict):
+                continue
+            source = item.get("source")  # prose, read for its row only: an older record's
+            kind = source.get("kind") if isinstance(source, dict) else None  # may lack a field
+            try:                                                              # litrec now asks
+                e = Expectation.model_validate({k: v for k, v in item.items() if k != "source"})
             except ValueError:
                 continue
-            found.append([criterion_key(e.criterion()), e.describe(), row_of(e)])
+            data = e.model_dump(mode="json")
+            row = EXTENSION if kind == "extension" and not e.precondition else ""
+            found.append([criterion_key(criterion({**data, "source": {"kind": kind}})), e.describe(), row])
     return out
 
 
