@@ -6,7 +6,7 @@ analysis that computes them (its config, its seeds). Registration
 events say what moved, read from git and the ledger (`litrec.verdicts.judgements`):
 
 - `loosened`, `tightened`, `changed`: a criterion's threshold (old → new), from the record's
-  committed history, with what had been judged before the commit (or "before any recorded
+  committed history (`replaced`: another comparison of the same metric took its place), with what had been judged before the commit (or "before any recorded
   judgement": a quick run no ledger kept cannot be excluded);
 - `moved to extension`, `moved into the claim`, `removed`: a criterion left the claim's row after
   it had been judged (with its decision then: after it failed, after it was inconclusive);
@@ -184,8 +184,11 @@ def _changes(prev: list, now: list) -> list[dict]:
             t, r, k = same[0]
             kind = direction(json.loads(key), json.loads(k)) if r == row else "changed"
             out.append({"kind": kind, "old": text, "new": t, "row_": row})
-        else:
-            out.append({"kind": "removed", "old": text, "new": None, "row_": row})
+        else:  # a new criterion on the same metric in the same row stands in its place
+            metric = text.split()[0]
+            came = [t for (t, r) in after if r == row and (t, r) not in before and t.split()[0] == metric]
+            out.append({"kind": "replaced", "old": text, "new": came[0], "row_": row} if came else
+                       {"kind": "removed", "old": text, "new": None, "row_": row})
     return out
 
 

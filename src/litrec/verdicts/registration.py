@@ -71,7 +71,7 @@ class Registration:
 
 def _commits(root: Path, rel: str) -> list[tuple[str, int]] | None:
     """(commit, committer time) of every commit touching `rel`, newest first; None: no git."""
-    out = git(root, "log", "--format=%H %ct", "--", rel)
+    out = git(root, "log", "--first-parent", "--format=%H %ct", "--", rel)
     if out is None:  # a repository without a commit yet has no history; no repository, no answer
         return [] if git(root, "rev-parse", "--git-dir") is not None else None
     rows = [line.split() for line in out.decode().splitlines() if line.strip()]
