@@ -87,6 +87,7 @@ class Graph:
         self.root = root
         self._parents: dict[str, list[str]] | None = None
         self._ancestors: dict[str, frozenset[str]] = {}
+        self._orders: dict[tuple[str | None, str], str] = {}
 
     def parents(self) -> dict[str, list[str]]:
         if self._parents is None:
@@ -113,15 +114,11 @@ class Graph:
     def order(self, a: str | None, b: str) -> str:
         """How commit `a` stands to `b`: `same`, `before` (an ancestor), `after` (a descendant)
         or `unrelated` (another branch, a commit no branch holds, or no commit)."""
-        if not a:
-            return "unrelated"
-        if a == b:
-            return "same"
-        if a in self.ancestors(b):
-            return "before"
-        if b in self.ancestors(a):
-            return "after"
-        return "unrelated"
+        if (a, b) not in self._orders:
+            self._orders[a, b] = ("unrelated" if not a else "same" if a == b else
+                                  "before" if a in self.ancestors(b) else
+                                  "after" if b in self.ancestors(a) else "unrelated")
+        return self._orders[a, b]
 
 
 @dataclass
