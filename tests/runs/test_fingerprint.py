@@ -83,7 +83,7 @@ claims:
     check:
       analysis: numpy-only
       expect:
-        - {metric: mean, op: "≈", value: 0.5, abs_tol: 0.05, source: {kind: paper, where: §1, states: a test claim}}
+        - {metric: mean, op: "≈", value: 0.5, abs_tol: 0.05, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}
 """
 
 
@@ -232,6 +232,25 @@ def test_a_result_of_another_cpu_is_stale_here_and_passes_check_current_only_wit
     assert main(["status", "--profile", "quick", "--check-current", "--any-machine"]) == 1
     assert "other_machine" not in json.dumps(
         [main(["status", "--profile", "quick", "--format", "json"]), capsys.readouterr().out])
+
+
+def test_check_current_on_another_cpu_never_passes_a_changed_expectation(root, monkeypatch, capsys):
+    """A threshold edited after the run: on a runner of another CPU the result reads stale before
+    it reads expectation changed, and `--any-machine` must not let the edit through."""
+    from litrec.analyses import inputs as inputs_module
+    from litrec.commands import main
+
+    assert _litrec(root, "run", "numpy-only", "--profile", "quick").returncode == 0
+    here = inputs_module.machine_isa()
+    monkeypatch.setattr(inputs_module, "machine_isa", lambda: (*here, "amx_tile_x"))
+    assert main(["status", "--profile", "quick", "--check-current", "--any-machine"]) == 0
+    rec = root / "records/literature/ARXIV-0000.00002.yaml"
+    rec.write_text(rec.read_text(encoding="utf-8").replace("abs_tol: 0.05", "abs_tol: 0.2"), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["status", "--profile", "quick", "--check-current", "--any-machine"]) == 1
+    err = capsys.readouterr().err
+    assert "ARXIV-0000.00002#F1 is stale: computed on another CPU" in err
+    assert "its expectations also changed since the run" in err
 
 
 def test_a_result_computed_with_other_usable_cores_is_stale_here(root, monkeypatch, capsys):

@@ -69,7 +69,9 @@ def run(args) -> int:
         going = rerun_under_way(found.behind, args.any_machine) if args.under_way else []
         behind = [s for s in found.behind if s not in elsewhere and s not in going]
         for s in behind:
-            print(f"litrec status: {s.claim} is {s.verdict.replace('_', ' ')}: {s.reason}",
+            changed = ("; its expectations also changed since the run" if s.expectation_changed
+                       and s.verdict != "expectation changed" else "")
+            print(f"litrec status: {s.claim} is {s.verdict.replace('_', ' ')}: {s.reason}{changed}",
                   file=sys.stderr)
         if elsewhere:
             print(other_cpu_note("status", [s.claim for s in elsewhere],

@@ -90,12 +90,14 @@ def rerun_under_way(statuses: list[ClaimStatus], any_machine: bool = False) -> l
     on this CPU, or on any with `any_machine`): `status --check-current --under-way` lets them pass,
     as a run of hours committed part by part over several sessions needs."""
     return [s for s in statuses if s.verdict in ("stale", "missing") and s.rerun
-            and (s.rerun_here or any_machine)]
+            and (s.rerun_here or any_machine) and not s.expectation_changed]
 
 
 def on_other_machine(statuses: list[ClaimStatus]) -> list[ClaimStatus]:
-    """The claims of `statuses` stale only because another CPU computed their result."""
-    return [s for s in statuses if s.verdict == "stale" and s.other_machine]
+    """The claims of `statuses` stale only because another CPU computed their result: not one
+    whose expectations also changed since its run (`--check-current --any-machine` must never
+    let an edited threshold through because the CPU differs)."""
+    return [s for s in statuses if s.verdict == "stale" and s.other_machine and not s.expectation_changed]
 
 
 def status(records: Path, analysis: Path | None, results: Path, profile: str,
