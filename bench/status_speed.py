@@ -64,8 +64,8 @@ def main() -> None:
         if args.project == "toy":
             for tree in trees:
                 where[tree.name] = write_project(tree.root.parent / f"toy-{trees.index(tree)}", claim(
-                    "F1", '{metric: loss_trained, op: ">", value: 0.0, source: {kind: paper, where: §1, '
-                    'states: a test claim}}'))
+                    "F1", '{metric: loss_trained, op: ">", value: 0.0, source: {kind: extension, '
+                    'reason: a source every release reads}}'))
                 _once([sys.executable, "-m", "litrec", "run", "--profile", profile, "--jobs", "1"], tree,
                       where[tree.name])
         for tree in trees:

@@ -115,8 +115,8 @@ def add_a_paper(root: Path) -> dict[str, str]:
             check:
               analysis: {NAME}
               expect:
-                - {{metric: mean, op: "≈", value: 0.5, abs_tol: 0.02, paper: 0.5, source: {{kind: paper, where: §1, states: a test claim}}}}
-                - {{metric: in_range, op: "==", value: true, source: {{kind: paper, where: §1, states: a test claim}}}}
+                - {{metric: mean, op: "≈", value: 0.5, abs_tol: 0.02, paper: 0.5, source: {{kind: paper, where: §1, quote: a test claim, threshold: paper}}}}
+                - {{metric: in_range, op: "==", value: true, source: {{kind: paper, where: §1, quote: a test claim, threshold: paper}}}}
         """)
     _write(root / "records" / "notes" / f"{note}.yaml", f"""\
         # yaml-language-server: $schema=../../schema/note.schema.json

@@ -40,7 +40,7 @@ claims:
     check:
       analysis: toy
       expect:
-        - {metric: n, op: "<", value: 10, source: {kind: paper, where: §1, states: a test claim}}
+        - {metric: n, op: "<", value: 10, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}
 '''
 
 

@@ -115,14 +115,14 @@ def test_kind_that_is_not_text(mini, litrec, kind, found):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("expect, field, needle", [
-    ('{metric: total, op: ">=", value: .nan, source: {kind: paper, where: §1, states: a test claim}}', "value", "finite number"),
-    ('{metric: total, op: ">=", value: .inf, source: {kind: paper, where: §1, states: a test claim}}', "value", "finite number"),
-    ('{metric: total, op: ">=", value: null, source: {kind: paper, where: §1, states: a test claim}}', "value", "null is not a right-hand side"),
-    ('{metric: total, op: ">=", ref: null, value: 3, source: {kind: paper, where: §1, states: a test claim}}', "ref", "null is not a right-hand side"),
-    ('{metric: total, op: ">=", ref: .nan, source: {kind: paper, where: §1, states: a test claim}}', "ref", "valid string"),
-    ('{metric: total, op: ">=", value: 3, factor: .nan, source: {kind: paper, where: §1, states: a test claim}}', "factor", "finite number"),
-    ('{metric: total, op: "≈", value: 3, abs_tol: .nan, source: {kind: paper, where: §1, states: a test claim}}', "abs_tol", "finite number"),
-    ('{metric: total, op: ">=", value: 3, paper: .nan, source: {kind: paper, where: §1, states: a test claim}}', "paper", "finite number"),
+    ('{metric: total, op: ">=", value: .nan, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}', "value", "finite number"),
+    ('{metric: total, op: ">=", value: .inf, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}', "value", "finite number"),
+    ('{metric: total, op: ">=", value: null, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}', "value", "null is not a right-hand side"),
+    ('{metric: total, op: ">=", ref: null, value: 3, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}', "ref", "null is not a right-hand side"),
+    ('{metric: total, op: ">=", ref: .nan, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}', "ref", "valid string"),
+    ('{metric: total, op: ">=", value: 3, factor: .nan, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}', "factor", "finite number"),
+    ('{metric: total, op: "≈", value: 3, abs_tol: .nan, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}', "abs_tol", "finite number"),
+    ('{metric: total, op: ">=", value: 3, paper: .nan, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}', "paper", "finite number"),
 ], ids=["nan-value", "inf-value", "null-value", "null-ref", "nan-ref", "nan-factor",
         "nan-tolerance", "nan-paper"])
 def test_nan_or_null_in_an_expectation(mini, litrec, expect, field, needle):
@@ -131,14 +131,14 @@ def test_nan_or_null_in_an_expectation(mini, litrec, expect, field, needle):
 
 
 def test_boolean_value_with_an_ordering_op(mini, litrec):
-    validate_one(mini, litrec, PAPER_FILE, paper_with('{metric: total, op: ">=", value: true, source: {kind: paper, where: §1, states: a test claim}}'),
+    validate_one(mini, litrec, PAPER_FILE, paper_with('{metric: total, op: ">=", value: true, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}'),
                  f"{PAPER_FILE}:12:11: claims[0].check.expect[0]:", "only be compared with '=='")
 
 
 @pytest.mark.parametrize("literal", ["1.0e+999", "-2.5e+400"])
 def test_float_too_large(mini, litrec, literal):
     validate_one(mini, litrec, PAPER_FILE,
-                 paper_with(f'{{metric: total, op: ">=", value: {literal}, source: {{kind: paper, where: §1, states: a test claim}}}}'),
+                 paper_with(f'{{metric: total, op: ">=", value: {literal}, source: {{kind: paper, where: §1, quote: a test claim, threshold: paper}}}}'),
                  f"{PAPER_FILE}:12:", "claims[0].check.expect[0].value:", "too large")
 
 

@@ -164,7 +164,7 @@ claims:
     check:
       analysis: toy
       expect:
-        - {{metric: {json.dumps("total" + HOSTILE)}, op: ">=", value: 10, source: {{kind: paper, where: §1, states: a test claim}}}}
+        - {{metric: {json.dumps("total" + HOSTILE)}, op: ">=", value: 10, source: {{kind: paper, where: §1, quote: a test claim, threshold: paper}}}}
 """)
     for args in (["status"], ["run", "--profile", "quick"], ["status", "--profile", "quick"],
                  ["graph"], ["graph", "--format", "mermaid"], ["export", "bibtex"]):
@@ -192,7 +192,7 @@ claims:
     check:
       analysis: toy
       expect:
-        - {metric: "[/red] [bold]x", op: ">=", value: 10, source: {kind: paper, where: §1, states: a test claim}}
+        - {metric: "[/red] [bold]x", op: ">=", value: 10, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}
 """)
     res = litrec("status", "--verbose", cwd=mini)
     assert res.code == 0 and "[/red] [bold]x" in res.out, res.text

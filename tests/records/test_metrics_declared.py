@@ -43,7 +43,7 @@ claims:
     check:
       analysis: toy
       expect:
-        - {metric: err_ols, op: "<", ref: err_avg, source: {kind: paper, where: §1, states: a test claim}}
+        - {metric: err_ols, op: "<", ref: err_avg, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}
 '''
 
 

@@ -189,7 +189,7 @@ def test_nested_errors_point_at_the_nested_line(project, cli):
     write_record(project, "notes/NOTE-1.yaml", (
         "id: NOTE-1\nkind: note\nclaims:\n  - id: C1\n    kind: guess\n    title: t\n"
         "    statement: s\n    check:\n      analysis: prop1-identity\n      expect:\n"
-        "        - {metric: m, op: \"≈\", value: 1, source: {kind: paper, where: §1, states: a test claim}}\n"))
+        "        - {metric: m, op: \"≈\", value: 1, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}\n"))
     code, out, _ = cli("validate")
     assert error_lines(out) == [
         "records/notes/NOTE-1.yaml:5:11: claims[0].kind: found 'guess': input should be "
@@ -334,7 +334,7 @@ def test_unregistered_analysis(project, cli):
     write_record(project, "notes/NOTE-1.yaml", (
         "id: NOTE-1\nkind: note\nclaims:\n  - id: C1\n    kind: finding\n    title: t\n"
         "    statement: s\n    check:\n      analysis: prop1-identiy\n      expect:\n"
-        "        - {metric: m, op: \"<\", value: 1, source: {kind: paper, where: §1, states: a test claim}}\n"))
+        "        - {metric: m, op: \"<\", value: 1, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}\n"))
     code, out, _ = cli("validate")
     assert code == 1
     [err] = error_lines(out)
@@ -348,7 +348,7 @@ def test_registry_is_data_not_code(project, cli):
     write_record(project, "notes/NOTE-1.yaml", (
         "id: NOTE-1\nkind: note\nclaims:\n  - id: C1\n    kind: finding\n    title: t\n"
         "    statement: s\n    check:\n      analysis: os.system\n      expect:\n"
-        "        - {metric: m, op: \"<\", value: 1, source: {kind: paper, where: §1, states: a test claim}}\n"))
+        "        - {metric: m, op: \"<\", value: 1, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}\n"))
     code, out, _ = cli("validate")
     assert code == 1
     assert "no registered analysis 'os.system'" in out

@@ -11,9 +11,9 @@ import pytest
 from litrec.results.ledger import history_problems, line_hash
 from tests.support.seeds_toy import claim, litrec, site_pages, status, write_claims, write_project
 
-TIGHT = claim("F1", '{metric: loss_trained, op: "<", value: 0.099, source: {kind: paper, where: §1, states: a test claim}}')  # mean 0.1022: fails
-LOOSE = claim("F1", '{metric: loss_trained, op: "<", value: 0.2, source: {kind: paper, where: §1, states: a test claim}}')
-OTHER = claim("F2", '{metric: loss_trained, op: ">", value: 0.0, source: {kind: paper, where: §1, states: a test claim}}')
+TIGHT = claim("F1", '{metric: loss_trained, op: "<", value: 0.099, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}')  # mean 0.1022: fails
+LOOSE = claim("F1", '{metric: loss_trained, op: "<", value: 0.2, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}')
+OTHER = claim("F2", '{metric: loss_trained, op: ">", value: 0.0, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}')
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from tests.support.signing import keypair
 pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None,
                                 reason="ssh-keygen is not installed (openssh-client)")
 
-F1 = claim("F1", '{metric: loss_trained, op: "<", value: 0.099, source: {kind: paper, where: §1, states: a test claim}}')  # mean 0.1022: not reproduced
+F1 = claim("F1", '{metric: loss_trained, op: "<", value: 0.099, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}')  # mean 0.1022: not reproduced
 
 
 @pytest.fixture(scope="module")

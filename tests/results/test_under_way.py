@@ -24,7 +24,7 @@ PARTIAL = Path("results/toy/paper.partial")
 
 def _project(tmp_path: Path) -> Path:
     root = write_project(tmp_path, claim("F1", '{metric: loss_trained, op: "<", value: 0.5, '
-                                               'source: {kind: paper, where: §1, states: a test claim}}'))
+                                               'source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}'))
     assert litrec("run", "--profile", "paper", "--jobs", "1", cwd=root).returncode == 0
     return root
 

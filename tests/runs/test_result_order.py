@@ -43,7 +43,7 @@ claims:
     check:
       analysis: first
       expect:
-        - {metric: loss_trained, op: "<", value: 0.5, source: {kind: paper, where: §1, states: a test claim}}
+        - {metric: loss_trained, op: "<", value: 0.5, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}
   - id: F2
     kind: finding
     title: Written
@@ -51,7 +51,7 @@ claims:
     check:
       analysis: later
       expect:
-        - {metric: first_written, op: ">", value: 0.5, source: {kind: paper, where: §1, states: a test claim}}
+        - {metric: first_written, op: ">", value: 0.5, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}
 """
 
 

@@ -84,7 +84,7 @@ claims:
     check:
       analysis: toy
       expect:
-        - {metric: loss, op: "<", value: 10, source: {kind: paper, where: §1, states: a test claim}}
+        - {metric: loss, op: "<", value: 10, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}
 '''
 
 
@@ -242,8 +242,8 @@ def test_a_finished_point_leaves_no_checkpoints_and_an_unfinished_one_keeps_them
     write_analysis(tmp_path, FAILING)
     rec = tmp_path / "records" / "literature" / "ARXIV-0000.00009.yaml"
     rec.parent.mkdir(parents=True)
-    rec.write_text(PAPER.lstrip().replace("{metric: loss, op: \"<\", value: 10, source: {kind: paper, where: §1, states: a test claim}}",
-                                          "{metric: loss, op: \"<\", value: 1, source: {kind: paper, where: §1, states: a test claim}}"))
+    rec.write_text(PAPER.lstrip().replace("{metric: loss, op: \"<\", value: 10, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}",
+                                          "{metric: loss, op: \"<\", value: 1, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}"))
     importable(tmp_path, monkeypatch)  # this project's `analysis` runs here; then back
     code, out, err = cli("run", "--profile", "quick", "--jobs", "1")
     assert code != 0 and "seed 1 stops here" in out + err

@@ -90,7 +90,7 @@ claims:
     check:
       analysis: {name}
       expect:
-        - {{metric: loss, op: "<", value: 1.0, source: {{kind: paper, where: §1, states: a test claim}}}}
+        - {{metric: loss, op: "<", value: 1.0, source: {{kind: paper, where: §1, quote: a test claim, threshold: paper}}}}
 '''
 
 

@@ -238,7 +238,7 @@ def test_an_analysis_without_the_profile_is_not_run_for_it_and_the_run_says_so(s
     lit = sweep_project / "records" / "literature" / "ARXIV-0000.00002.yaml"
     lit.write_text(lit.read_text() + "".join(f"  {line}\n" for line in [
         "- id: F2", "  kind: finding", "  title: Another level", "  statement: Another level.",
-        "  check:", "    analysis: quick-only", "    expect:", "      - {metric: level, op: \">\", value: 9, source: {kind: paper, where: §1, states: a test claim}}"]))
+        "  check:", "    analysis: quick-only", "    expect:", "      - {metric: level, op: \">\", value: 9, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}"]))
     for _ in range(2):                                    # the second answered from the run memo
         code, out, err = cli("run", "--profile", "paper", "--jobs", "1")
         assert code == 0, err

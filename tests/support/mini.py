@@ -28,7 +28,7 @@ claims:
     check:
       analysis: toy
       expect:
-        - {metric: total, op: ">=", value: 10, source: {kind: paper, where: §1, states: a test claim}}
+        - {metric: total, op: ">=", value: 10, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}
 '''
 
 NOTE = '''

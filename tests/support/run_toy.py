@@ -55,9 +55,9 @@ claims:
     check:
       analysis: toy
       expect:
-        - {metric: total, op: ">", value: 10, source: {kind: paper, where: §1, states: a test claim}}
-        - {metric: nested.ok, op: "==", value: true, source: {kind: paper, where: §1, states: a test claim}}
-        - {metric: xs, op: ">=", value: 0, source: {kind: paper, where: §1, states: a test claim}}
+        - {metric: total, op: ">", value: 10, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}
+        - {metric: nested.ok, op: "==", value: true, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}
+        - {metric: xs, op: ">=", value: 0, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}
   - id: F2
     kind: finding
     title: Total is huge
@@ -65,7 +65,7 @@ claims:
     check:
       analysis: toy
       expect:
-        - {metric: total, op: ">", value: 1000, paper: 1234, source: {kind: paper, where: §1, states: a test claim}}
+        - {metric: total, op: ">", value: 1000, paper: 1234, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}
 '''
 
 NOTE = '''

@@ -60,8 +60,8 @@ claims:
     check:
       analysis: toy-sweep
       expect:
-        - {metric: level, op: ">", value: 9, source: {kind: paper, where: §1, states: a test claim}}
-        - {metric: ok, op: "==", value: true, source: {kind: paper, where: §1, states: a test claim}}
+        - {metric: level, op: ">", value: 9, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}
+        - {metric: ok, op: "==", value: true, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}
 '''
 
 

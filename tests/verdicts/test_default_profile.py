@@ -11,7 +11,7 @@ from tests.support.seeds_toy import TOY, claim, litrec, write_project
 SMALL_FULL = TOY.replace('"paper": Config(wiggle=0.002)}', '"small": Config(wiggle=0.002), '
                          '"full": Config(wiggle=0.0005)}').replace(
     '"paper": (0, 1, 2)}', '"small": (0, 1, 2), "full": (0, 1, 2, 3, 4)}')
-F1 = claim("F1", '{metric: loss_trained, op: ">", value: 0.0, source: {kind: paper, where: §1, states: a test claim}}')
+F1 = claim("F1", '{metric: loss_trained, op: ">", value: 0.0, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}')
 
 
 def _export_profile(root, tmp_path, name: str) -> str:

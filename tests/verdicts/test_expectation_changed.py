@@ -10,11 +10,11 @@ import pytest
 from tests.support.seeds_toy import claim, litrec, site_pages, status, write_claims, write_project
 
 # the toy's quick losses are 0.10126, 0.10346, 0.10189 (mean 0.1022)
-BEFORE = claim("F1", '{metric: loss_trained, op: "<", value: 0.5, source: {kind: paper, where: §1, states: a test claim}}',
-               '{metric: loss_trained, op: "<", ref: loss_gd, source: {kind: paper, where: §1, states: a test claim}}')
-AFTER = claim("F1", '{metric: loss_trained, op: "<", value: 0.05, source: {kind: paper, where: §1, states: a test claim}}',
-              '{metric: loss_trained, op: "<", ref: loss_gd, source: {kind: paper, where: §1, states: a test claim}}')
-OTHER = claim("F2", '{metric: loss_trained, op: ">", value: 0.0, source: {kind: paper, where: §1, states: a test claim}}')
+BEFORE = claim("F1", '{metric: loss_trained, op: "<", value: 0.5, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}',
+               '{metric: loss_trained, op: "<", ref: loss_gd, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}')
+AFTER = claim("F1", '{metric: loss_trained, op: "<", value: 0.05, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}',
+              '{metric: loss_trained, op: "<", ref: loss_gd, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}')
+OTHER = claim("F2", '{metric: loss_trained, op: ">", value: 0.0, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}')
 
 
 @pytest.fixture(scope="module")
@@ -63,14 +63,15 @@ def test_check_current_exits_1_and_the_text_says_so(changed):
     lines = proc.stdout.splitlines()
     row = next(ln for ln in lines if ln.startswith("ARXIV-0000.00003#F1"))
     assert "expectation changed" in row
-    summary = next(ln for ln in lines if ln.startswith("2 claims:"))
-    assert summary.startswith("2 claims: 1 reproduced, 1 expectation changed (profile quick)")
+    summary = next(ln for ln in lines if ln.startswith("2 claims of"))
+    assert summary.startswith("2 claims of ARXIV-0000.00003: 1 reproduced, 1 expectation changed "
+                              "(profile quick)")
 
 
 def test_a_loosened_expectation_never_turns_into_reproduced(tmp_path):
-    root = write_project(tmp_path / "loose", claim("F1", '{metric: loss_trained, op: "<", value: 0.099, source: {kind: paper, where: §1, states: a test claim}}'))
+    root = write_project(tmp_path / "loose", claim("F1", '{metric: loss_trained, op: "<", value: 0.099, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}'))
     assert litrec("run", "--profile", "quick", "--jobs", "1", cwd=root).returncode == 1  # mean 0.1022
-    write_claims(root, claim("F1", '{metric: loss_trained, op: "<", value: 0.2, source: {kind: paper, where: §1, states: a test claim}}'))  # after the run
+    write_claims(root, claim("F1", '{metric: loss_trained, op: "<", value: 0.2, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}'))  # after the run
     code, rows = status(root, "--check-current")
     assert code == 1 and rows["F1"]["verdict"] == "expectation changed"
     assert rows["F1"]["stored_verdict"] == "not reproduced"

@@ -11,20 +11,20 @@ from litrec.records.expectation import Expectation
 from litrec.verdicts.claims import expectation_record
 from tests.support.seeds_toy import claim, litrec, status, write_project
 
-BASELINE = '{metric: baseline_drop, op: ">", value: 0.9, precondition: true, source: {kind: paper, where: §1, states: a test claim}}'
-BASELINE_OK = '{metric: baseline_drop, op: ">", value: 0.4, precondition: true, source: {kind: paper, where: §1, states: a test claim}}'
-BASELINE_UNSURE = '{metric: baseline_drop, op: ">", value: 0.51, precondition: true, source: {kind: paper, where: §1, states: a test claim}}'
+BASELINE = '{metric: baseline_drop, op: ">", value: 0.9, precondition: true, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}'
+BASELINE_OK = '{metric: baseline_drop, op: ">", value: 0.4, precondition: true, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}'
+BASELINE_UNSURE = '{metric: baseline_drop, op: ">", value: 0.51, precondition: true, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}'
 
 
 @pytest.fixture(scope="module")
 def ran(tmp_path_factory):
     root = write_project(
         tmp_path_factory.mktemp("pre"),
-        claim("F1", '{metric: loss_trained, op: "<", ref: loss_gd, source: {kind: paper, where: §1, states: a test claim}}', BASELINE),
-        claim("F2", '{metric: loss_trained, op: ">", value: 0.5, source: {kind: paper, where: §1, states: a test claim}}', BASELINE),
-        claim("F3", '{metric: loss_trained, op: ">", value: 0.5, source: {kind: paper, where: §1, states: a test claim}}', BASELINE_OK),
-        claim("F4", '{metric: loss_trained, op: "<", value: 0.5, source: {kind: paper, where: §1, states: a test claim}}', BASELINE_OK),
-        claim("F5", '{metric: loss_trained, op: ">", value: 0.5, source: {kind: paper, where: §1, states: a test claim}}', BASELINE_UNSURE))
+        claim("F1", '{metric: loss_trained, op: "<", ref: loss_gd, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}', BASELINE),
+        claim("F2", '{metric: loss_trained, op: ">", value: 0.5, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}', BASELINE),
+        claim("F3", '{metric: loss_trained, op: ">", value: 0.5, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}', BASELINE_OK),
+        claim("F4", '{metric: loss_trained, op: "<", value: 0.5, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}', BASELINE_OK),
+        claim("F5", '{metric: loss_trained, op: ">", value: 0.5, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}', BASELINE_UNSURE))
     proc = litrec("run", "--profile", "quick", "--jobs", "1", cwd=root)
     assert proc.returncode == 1, proc.stdout + proc.stderr  # F3 is not reproduced
     return root
@@ -76,7 +76,7 @@ def test_a_precondition_marks_its_expectation_and_the_default_hashes_as_before()
 
 
 def test_the_schema_and_the_validator_agree_on_the_field(tmp_path):
-    root = write_project(tmp_path / "p", claim("F1", '{metric: a, op: ">", value: 1, precondition: "yes", source: {kind: paper, where: §1, states: a test claim}}'))
+    root = write_project(tmp_path / "p", claim("F1", '{metric: a, op: ">", value: 1, precondition: "yes", source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}'))
     proc = litrec("validate", cwd=root)
     assert proc.returncode == 1 and "precondition" in proc.stdout
     schema = json.loads((__import__("tests.conftest").conftest.REPO / "schema" / "literature.schema.json")

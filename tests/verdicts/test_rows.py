@@ -15,7 +15,7 @@ from tests.conftest import REPO
 
 SRC = REPO / "src" / "litrec"
 EXT = {"kind": "extension", "reason": "litrec's own test"}
-PAPER = {"kind": "paper", "where": "§1", "states": "a test claim"}
+PAPER = {"kind": "paper", "where": "§1", "quote": "a test claim", "threshold": "paper"}
 
 
 def E(**kw) -> Expectation:

@@ -62,8 +62,8 @@ claims:
     check:
       analysis: toy
       expect:
-        - {metric: loss_trained, op: "<", ref: loss_gd, source: {kind: paper, where: §1, states: a test claim}}
-        - {metric: loss_trained, op: "<", value: 0.5, source: {kind: paper, where: §1, states: a test claim}}
+        - {metric: loss_trained, op: "<", ref: loss_gd, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}
+        - {metric: loss_trained, op: "<", value: 0.5, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}
   - id: F2
     kind: finding
     title: Not checked by machine
@@ -159,9 +159,9 @@ def test_an_expectation_for_another_profile_is_neither_judged_nor_a_change(ran, 
     shutil.copytree(ran, root)
     rec = root / "records" / "literature" / "ARXIV-0000.00003.yaml"
     rec.write_text(rec.read_text().replace(
-        "        - {metric: loss_trained, op: \"<\", value: 0.5, source: {kind: paper, where: §1, states: a test claim}}\n",
-        "        - {metric: loss_trained, op: \"<\", value: 0.5, source: {kind: paper, where: §1, states: a test claim}}\n"
-        "        - {metric: loss_trained, op: \"<\", value: 0.01, profiles: [paper], source: {kind: paper, where: §1, states: a test claim}}\n"))
+        "        - {metric: loss_trained, op: \"<\", value: 0.5, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}\n",
+        "        - {metric: loss_trained, op: \"<\", value: 0.5, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}\n"
+        "        - {metric: loss_trained, op: \"<\", value: 0.01, profiles: [paper], source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}\n"))
     code, rows = status(root, "--check-current")
     f1 = next(r for r in rows if r["claim"].endswith("#F1"))
     assert code == 0 and f1["verdict"] == "reproduced" and f1["expectation_changed"] is False

@@ -19,8 +19,8 @@ def ran(tmp_path_factory):
     # at paper (wiggle 0.002) 0.1009 lies inside the interval [0.09988, 0.10100],
     # at paper_full (0.0005, five seeds) above [0.09959, 0.10082]: inconclusive, then reproduced
     root = write_project(tmp_path_factory.mktemp("scales"),
-                         claim("F1", '{metric: loss_trained, op: "<", value: 0.1009, source: {kind: paper, where: §1, states: a test claim}}'),
-                         claim("F2", '{metric: loss_trained, op: ">", value: 0.0, source: {kind: paper, where: §1, states: a test claim}}'))
+                         claim("F1", '{metric: loss_trained, op: "<", value: 0.1009, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}'),
+                         claim("F2", '{metric: loss_trained, op: ">", value: 0.0, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}'))
     (root / "analysis" / "toy.py").write_text(FULL)
     assert litrec("run", "--profile", "paper", "--jobs", "1", cwd=root).returncode == 0
     assert litrec("run", "--profile", "paper_full", "--jobs", "1", cwd=root).returncode == 0
@@ -38,7 +38,7 @@ def test_status_json_gives_the_verdict_at_both_scales(ran):
 
 
 def test_a_scale_not_run_is_missing_beside_the_other(tmp_path):
-    root = write_project(tmp_path / "p", claim("F2", '{metric: loss_trained, op: ">", value: 0.0, source: {kind: paper, where: §1, states: a test claim}}'))
+    root = write_project(tmp_path / "p", claim("F2", '{metric: loss_trained, op: ">", value: 0.0, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}'))
     assert litrec("run", "--profile", "quick", "--jobs", "1", cwd=root).returncode == 0
     _, rows = status(root)
     assert rows["F2"]["verdict"] == "reproduced"
@@ -52,12 +52,12 @@ def test_a_scale_not_run_is_missing_beside_the_other(tmp_path):
 def test_the_text_says_the_other_scale_and_which_one_is_shown(ran):
     lines = litrec("status", "--profile", "paper", cwd=ran).stdout.splitlines()
     # the paper's own scale leads the summary, the table's profile follows; neither is cut
-    assert lines[-2:] == ["at paper_full, the paper's own scale: 2 claims: 2 reproduced",
-                          "  2 claims: 1 reproduced, 1 inconclusive (profile paper)"]
+    assert lines[-2:] == ["at paper_full, the paper's own scale: 2 claims of ARXIV-0000.00003: 2 reproduced",
+                          "  2 claims of ARXIV-0000.00003: 1 reproduced, 1 inconclusive (profile paper)"]
     # without --profile, status shows the paper's own scale, the reduced one beside it
     plain = litrec("status", cwd=ran).stdout.splitlines()
-    assert plain[-2:] == ["2 claims: 2 reproduced (profile paper_full, the paper's own scale)",
-                          "  at paper: 2 claims: 1 reproduced, 1 inconclusive"]
+    assert plain[-2:] == ["2 claims of ARXIV-0000.00003: 2 reproduced (profile paper_full, the paper's own scale)",
+                          "  at paper: 2 claims of ARXIV-0000.00003: 1 reproduced, 1 inconclusive"]
     row = next(ln for ln in plain if ln.startswith("ARXIV-0000.00003#F1"))
     assert "reproduced" in row
     assert any("at paper: inconclusive" in ln for ln in plain)
@@ -90,15 +90,15 @@ def test_the_dashboard_says_which_scale_its_headline_uses(ran):
 def test_a_run_at_another_profile_names_the_paper_s_own_scale_in_its_summary(tmp_path):
     """`litrec run --profile quick` where `paper_full` has results: its summary gives the counts
     at the paper's own scale in one line, first; a scale with no result says nothing."""
-    root = write_project(tmp_path / "p", claim("F2", '{metric: loss_trained, op: ">", value: 0.0, source: {kind: paper, where: §1, states: a test claim}}'))
+    root = write_project(tmp_path / "p", claim("F2", '{metric: loss_trained, op: ">", value: 0.0, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}'))
     (root / "analysis" / "toy.py").write_text(FULL)
     assert litrec("run", "--profile", "paper_full", "--jobs", "1", cwd=root).returncode == 0
     for _ in range(2):  # a run, then one answered without running anything: the same summary
         proc = litrec("run", "--profile", "quick", "--jobs", "1", cwd=root)
         assert proc.returncode == 0, proc.stderr
         lines = proc.stdout.splitlines()
-        assert lines[-2:] == ["at paper_full, the paper's own scale: 1 claim: 1 reproduced",
-                              "  1 claim: 1 reproduced (profile quick)"], proc.stdout
+        assert lines[-2:] == ["at paper_full, the paper's own scale: 1 claim of ARXIV-0000.00003: 1 reproduced",
+                              "  1 claim of ARXIV-0000.00003: 1 reproduced (profile quick)"], proc.stdout
         assert "at paper:" not in proc.stdout  # no result at paper: not summarised
 
 
@@ -114,8 +114,8 @@ def small_full(tmp_path_factory):
     """Another paper's profile names, `small` and `full` (the toy's wiggle as at paper and
     paper_full): F1 inconclusive at small, reproduced at full."""
     root = write_project(tmp_path_factory.mktemp("small_full"),
-                         claim("F1", '{metric: loss_trained, op: "<", value: 0.1009, source: {kind: paper, where: §1, states: a test claim}}'),
-                         claim("F2", '{metric: loss_trained, op: ">", value: 0.0, source: {kind: paper, where: §1, states: a test claim}}'))
+                         claim("F1", '{metric: loss_trained, op: "<", value: 0.1009, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}'),
+                         claim("F2", '{metric: loss_trained, op: ">", value: 0.0, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}'))
     (root / "analysis" / "toy.py").write_text(SMALL_FULL)
     for profile in ("small", "full"):
         proc = litrec("run", "--profile", profile, "--jobs", "1", cwd=root)
@@ -125,12 +125,12 @@ def small_full(tmp_path_factory):
 
 def test_another_paper_s_profile_names_are_its_scales_in_status(small_full):
     plain = litrec("status", cwd=small_full).stdout.splitlines()
-    assert plain[-2:] == ["2 claims: 2 reproduced (profile full, the paper's own scale)",
-                          "  at small: 2 claims: 1 reproduced, 1 inconclusive"]
+    assert plain[-2:] == ["2 claims of ARXIV-0000.00003: 2 reproduced (profile full, the paper's own scale)",
+                          "  at small: 2 claims of ARXIV-0000.00003: 1 reproduced, 1 inconclusive"]
     assert any("at small: inconclusive" in ln for ln in plain)
     lines = litrec("status", "--profile", "small", cwd=small_full).stdout.splitlines()
-    assert lines[-2:] == ["at full, the paper's own scale: 2 claims: 2 reproduced",
-                          "  2 claims: 1 reproduced, 1 inconclusive (profile small)"]
+    assert lines[-2:] == ["at full, the paper's own scale: 2 claims of ARXIV-0000.00003: 2 reproduced",
+                          "  2 claims of ARXIV-0000.00003: 1 reproduced, 1 inconclusive (profile small)"]
     _, rows = status(small_full, profile="small")
     assert rows["F1"]["verdicts"] == {"small": "inconclusive", "full": "reproduced"}
     assert "paper" not in litrec("status", cwd=small_full).stdout.replace("the paper's own", "")

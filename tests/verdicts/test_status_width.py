@@ -63,9 +63,10 @@ def test_rows_and_summary_wrap_and_never_cut_a_verdict_a_count_or_the_expectatio
     assert not any("…" in line for line in lines), "\n".join(lines)  # nothing cut
     claims = json.loads(_status(both_scales, columns, "--profile", "paper", "--format", "json"))
     rows, summary = _blocks(lines, claims)
-    assert summary == ("at paper_full, the paper's own scale: 6 claims: 1 reproduced, 1 not "
-                       "reproduced, 4 missing 6 claims: 1 reproduced, 1 inconclusive, 4 missing "
-                       "(profile paper)")
+    assert summary == ("at paper_full, the paper's own scale: 5 claims of ARXIV-2212.07677: 1 not "
+                       "reproduced, 4 missing; 1 claim of your own: 1 reproduced 5 claims of "
+                       "ARXIV-2212.07677: 1 inconclusive, 4 missing; 1 claim of your own: 1 "
+                       "reproduced (profile paper)")
     for c in claims:
         text = rows[c["claim"]]
         assert f'{c["claim"]} {c["verdict"]} ' in text + " "  # the verdict, beside the claim
@@ -93,9 +94,10 @@ def test_rows_and_summary_wrap_and_never_cut_a_verdict_a_count_or_the_expectatio
 def test_a_narrow_terminal_wraps_the_summary_and_cuts_no_count(judged):
     lines = _status(judged, 40).splitlines()
     assert all(len(line) <= 40 for line in lines), "\n".join(lines)
-    summary = next(i for i, ln in enumerate(lines) if ln.startswith("6 claims:"))
+    summary = next(i for i, ln in enumerate(lines) if ln.startswith("5 claims of"))
     assert " ".join(ln.strip() for ln in lines[summary:]) == \
-        "6 claims: 1 reproduced, 1 inconclusive, 4 missing (profile paper)"
+        ("5 claims of ARXIV-2212.07677: 1 inconclusive, 4 missing; 1 claim of your own: 1 "
+         "reproduced (profile paper)")
     assert "expected ≈ loss_gd (±0.01 rel)" in " ".join(ln.strip() for ln in lines)
 
 

@@ -20,6 +20,7 @@ from litrec.util import fmt
 
 Op = Literal["<", "<=", ">", ">=", "≈", "==", "between"]
 SourceKind = Literal["paper", "official", "extension"]
+ThresholdOrigin = Literal["paper", "official", "litrec"]
 
 
 
@@ -35,48 +36,82 @@ def _present(name: str) -> JsonDict:
 
 
 class Source(Strict):
-    """Where an expectation comes from: the paper's text, the official code, or litrec's own test.
+    """Where an expectation comes from (the paper's text, the official code, or litrec's own
+    test), and whose its threshold is.
 
-    `paper`: `where` (section, figure, table, proposition) and what it says there: `quote`,
-    the paper's own words, `states`, what it states in the record's words (a proposition's
-    content, what a figure shows), and/or `number`, the value stated. `official`: `file` in the official
-    code and `line` (a line, a range, or a notebook cell), `number` where it prints one.
-    `extension`: `reason`, why litrec tests more than the paper states.
+    `paper`: `where` (section, figure, table, appendix, equation, proposition) and `quote`, the
+    paper's own words there (checked against the paper's text where the record names one:
+    `Literature.text`); beside them `states`, what it states in the record's words, and
+    `number`, the value it prints. `official`: `file` in the official code and `line` (a line,
+    a range, or a notebook cell), `number` where it prints one. `extension`: `reason`, why
+    litrec tests more than the paper states.
+
+    `threshold` says whose the line the metric is judged against is (its value, factor,
+    tolerance or position; for a bare comparison with another metric, the relation):
+    `paper` (the paper prints that number or states that relation), `official` (the official
+    code's output prints it) or `litrec` (litrec's own choice, `threshold_reason` saying why).
+    A paper or official source must say it: a missing origin never reads as the paper's. An
+    extension's threshold is litrec's unless it says otherwise, its `reason` standing for
+    `threshold_reason` when that is not given. None of these fields changes what is judged
+    (`litrec.records.criteria`): rewording them never makes a stored result stale.
     """
 
     # what `_complete` checks, said to JSON-schema validators too (editors, CI without litrec)
     model_config = ConfigDict(**Strict.model_config, json_schema_extra={"allOf": [
         {"if": {"properties": {"kind": {"const": "paper"}}},
-         "then": {"required": ["where"], "properties": {"where": _TEXT},
-                  "anyOf": [_given("quote"), _given("states"), _present("number")],
+         "then": {"required": ["where", "quote", "threshold"],
+                  "properties": {"where": _TEXT, "quote": _TEXT},
                   "not": {"anyOf": [_present("file"), _present("reason")]}}},
         {"if": {"properties": {"kind": {"const": "official"}}},
-         "then": {"required": ["file", "line"], "properties": {"file": _TEXT, "line": {"not": {"type": "null"}}},
+         "then": {"required": ["file", "line", "threshold"],
+                  "properties": {"file": _TEXT, "line": {"not": {"type": "null"}}},
                   "not": {"anyOf": [_present("reason"), _present("quote"), _present("states")]}}},
         {"if": {"properties": {"kind": {"const": "extension"}}},
          "then": {"required": ["reason"], "properties": {"reason": _TEXT},
                   "not": {"anyOf": [_present("quote"), _present("states"), _present("file")]}}},
+        {"if": {"required": ["threshold"], "properties": {"threshold": {"const": "litrec"}}},
+         "then": {"anyOf": [_given("threshold_reason"),
+                            {"properties": {"kind": {"const": "extension"}}}]}},
     ]})
 
     kind: SourceKind = Field(description="paper, official (the authors' code) or extension (litrec's own)")
-    where: str | None = Field(None, description="paper: section, figure, table: 'Fig. 5', '§4'")
-    quote: str | None = Field(None, description="paper: its own words, quoted")
-    states: str | None = Field(None, description="paper: what it states there, in the record's words")
-    number: float | str | None = Field(None, description="paper or official: the number stated")
+    where: str | None = Field(None, description="paper: its place: section, figure, table, "
+                              "appendix, equation, proposition: '§3, Figure 2', 'Appendix A.10'")
+    quote: str | None = Field(None, description="paper: its own words at `where`, verbatim "
+                              "(required); checked against the paper's text where the literature "
+                              "record names one (`text`)")
+    states: str | None = Field(None, description="paper: what it states there, in the record's "
+                               "words (a paraphrase beside the quote)")
+    number: float | str | None = Field(None, description="paper or official: the number it prints")
     file: str | None = Field(None, description="official: the file in the official code")
     line: int | str | None = Field(None, description="official: the line(s) or notebook cell")
     reason: str | None = Field(None, description="extension: why litrec tests this")
+    threshold: ThresholdOrigin | None = Field(
+        None, description="whose the threshold is: paper (the paper prints that number or states "
+        "that relation), official (the official code's output prints it) or litrec (litrec's "
+        "choice: give threshold_reason); required for paper and official sources, litrec for an "
+        "extension unless it says otherwise")
+    threshold_reason: str | None = Field(
+        None, description="why the threshold is what it is: required when it is litrec's (an "
+        "extension's reason stands for it when not given)")
 
     @model_validator(mode="after")
     def _complete(self) -> Source:
+        missing = []  # what a well-formed source still lacks: said together, each with its fix
         if self.kind == "paper":
-            if not self.where or not (self.quote or self.states or self.number is not None):
-                raise ValueError("a paper source needs where (the section, figure or table) and "
-                                 "what it says there: quote (its words), states (in yours) or "
-                                 "number (the value it states)")
+            if not self.where:
+                raise ValueError("a paper source needs where: its place in the paper (section, "
+                                 "figure, table, appendix, equation or proposition), and quote: "
+                                 "the paper's own words there")
+            if not self.quote:
+                has = ("only states: (a paraphrase)" if self.states else "only number:"
+                       if self.number is not None else "none")
+                missing.append(f"a paper source needs quote:, the paper's own words, and has "
+                               f"{has}; add quote: the paper's own words at {self.where}; "
+                               "keep states: for your paraphrase")
             if self.file is not None or self.reason is not None:
-                raise ValueError("a paper source takes where, quote and number; file and line "
-                                 "belong to kind official, reason to kind extension")
+                raise ValueError("a paper source takes where, quote, states and number; file and "
+                                 "line belong to kind official, reason to kind extension")
         elif self.kind == "official":
             if not self.file or self.line is None:
                 raise ValueError("an official source needs file (in the official code) and line "
@@ -92,7 +127,21 @@ class Source(Strict):
                 raise ValueError("an extension takes reason (and where, if it refines a place in "
                                  "the paper); quote and states belong to kind paper, file and "
                                  "line to kind official")
+        if self.threshold is None and self.kind != "extension":
+            missing.append(f"a{'n' * (self.kind == 'official')} {self.kind} source needs "
+                           "threshold: whose the threshold is: paper (the paper prints that "
+                           "number or states that relation), official (the official code "
+                           "prints it) or litrec (your choice, with threshold_reason: why)")
+        elif self.origin() == "litrec" and not (self.threshold_reason or self.kind == "extension"):
+            missing.append("threshold: litrec needs threshold_reason: why litrec chose this "
+                           "threshold (a tolerance for noise, a margin over a measured value)")
+        if missing:
+            raise ValueError("; ".join(missing))
         return self
+
+    def origin(self) -> str:
+        """Whose the threshold is: `paper`, `official` or `litrec` (an extension's, unless said)."""
+        return self.threshold or "litrec"
 
     def cite(self) -> str:
         """The source in a few words: `paper, Fig. 5`, `official, src/train.py:307`, `extension`."""

@@ -98,8 +98,8 @@ def check_id(rec, path: Path, root, shown: str, diags: list[Diagnostic]) -> None
             "id-filename", record=rec.id))
 
 
-SOURCE_HINT = ("source: {kind: paper, where: 'Fig. 5', quote: 'the sentence'}, "
-               "{kind: official, file: 'src/train.py', line: 307} or "
+SOURCE_HINT = ("source: {kind: paper, where: 'Fig. 5', quote: 'the sentence', threshold: paper}, "
+               "{kind: official, file: 'src/train.py', line: 307, threshold: official} or "
                "{kind: extension, reason: 'why litrec tests more'}")
 
 

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 
 from litrec.records.discover import read_problem
 from litrec.records.explain import check_id, check_sources, validate_record
+from litrec.records.quotes import quotes_of
 from litrec.util import Diagnostic, Refused, YamlProblem, load_bytes, read_record
 
 
@@ -41,6 +42,8 @@ class Facts(NamedTuple):
     known_from: str | None
     reading: tuple = ()    # what a record resting on this one read of it (`reading_of`)
     bibtex_key: str | None = None  # a literature record's citation key, as written
+    text: str | None = None  # a literature record's paper text (`text`), as written
+    quotes: tuple = ()     # ((quote, field location), ...) of its paper sources
 
 
 def folded(value: Any) -> str:
@@ -73,7 +76,7 @@ def facts_of(rec: Any) -> Facts:
     discs = tuple(d.analysis for d in getattr(rec, "discrepancies", None) or ())
     return Facts(rec.id, rec.kind, tuple(rec.refs()), claims, discs,
                  getattr(rec, "status", None), rec.partial, rec.known_from, reading_of(rec),
-                 getattr(rec, "bibtex_key", None))
+                 getattr(rec, "bibtex_key", None), getattr(rec, "text", None), quotes_of(rec))
 
 
 def salvaged_facts(path: str, root: Path, key: tuple | None = None) -> Facts | None:

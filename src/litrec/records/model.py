@@ -26,6 +26,7 @@ from pydantic import Field, field_validator
 from litrec.records.expectation import Expectation
 from litrec.records.kinds import KINDS
 from litrec.records.locators import Where
+from litrec.records.quotes import TEXT_PATH_PATTERN, text_path_problem
 from litrec.records.strict import Strict
 
 # --------------------------------------------------------------------------- ids
@@ -258,10 +259,25 @@ class Literature(Base):
     abstract: str | None = Field(None, description="the paper's own abstract, as plain text")
     keywords: list[str] = Field(default_factory=list, description="the paper's own keywords")
     code: str | None = Field(None, description="where the paper's official code lives")
+    text: str | None = Field(None, description="the paper's text as a local file, relative to "
+                             "the project root (texts/2212.07677.txt; usually one git ignores): "
+                             "`litrec validate` checks every quote of the paper's sources in it, "
+                             "and says once that it did not when the file is not there",
+                             json_schema_extra={"pattern": TEXT_PATH_PATTERN})
     question: Markdown | None = Field(None, description="the question this record asks of the paper")
     filed: Filing | None = None
     claims: list[Claim] = Field(default_factory=list)
     discrepancies: list[Discrepancy] = Field(default_factory=list)
+
+    @field_validator("text")
+    @classmethod
+    def _inside_the_project(cls, v: str | None) -> str | None:
+        if v is None:
+            return v
+        problem = text_path_problem(v)
+        if problem:
+            raise ValueError(problem)
+        return v
 
     @field_validator("bibtex_title")
     @classmethod

@@ -58,7 +58,8 @@ def claim_block(claim_id: str, kind: str, title: str | None, indent: str) -> lis
         f"{inner}#   analysis: a-registered-name\n",
         f"{inner}#   expect:\n",
         f"{inner}#     - {{metric: loss, op: \"<\", value: 0.1,\n",
-        f"{inner}#        source: {{kind: paper, where: \"Table 1\", quote: \"the paper's words\"}}}}\n",
+        f"{inner}#        source: {{kind: paper, where: \"Table 1\", quote: \"the paper's words\",\n",
+        f"{inner}#                 threshold: litrec, threshold_reason: \"why this number\"}}}}\n",
     ]
 
 

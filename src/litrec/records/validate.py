@@ -9,7 +9,8 @@ file, registry or working folder changed, the checks between records are not
 run again either: a warm run reads and hashes the files and prints. The
 problems it reports are the same with and without the cache, in the same order:
 those of the scan, of each file in path order, duplicate ids, the registry's,
-then those between records.
+then those between records, then the quotes of each paper against its local
+text (`litrec.records.quotes`), read afresh every run.
 """
 
 from __future__ import annotations
@@ -110,6 +111,10 @@ def check_collection(records_dir: Path, analysis_dir: Path | None = None, *,
     out.registry = registry
     out.paths = {rid: Path(names[i]) for rid, i in out.winner.items()}
     out._files = files
+    # the quotes against each paper's local text: never kept, the text is no record file
+    from litrec.records.quotes import check_quotes
+
+    out.diagnostics.extend(check_quotes(records_dir, out.facts(), out.paths, display))
     if want_models:
         out.models = {rid: files.models[i] for rid, i in out.winner.items()}
     return out

@@ -10,7 +10,7 @@ from litrec.site.pagedata import SiteData, anchor
 from litrec.site.plots import interval_plot, row_of
 from litrec.site.stored_html import a, code, esc, inline_md, p, span, table, ul, words
 from litrec.util import fmt
-from litrec.verdicts import claim_rows, judged_in, leaning, project_scales, word
+from litrec.verdicts import claim_rows, judged_in, leaning, project_scales, threshold_words, word
 
 
 def badge(value: str, family: str = "v") -> str:
@@ -145,8 +145,8 @@ def outcome_rows(data: SiteData, ref: str, claim, suffix: str = "") -> list[dict
 
 
 def source_cell(r: dict) -> str:
-    """Where an expectation comes from (paper, official code, litrec's extension), and a mark
-    when it was committed after the first result it judges."""
+    """Where an expectation comes from (paper, official code, litrec's extension), whose its
+    threshold is, and a mark when it was committed after the first result it judges."""
     src = r["source"]
     if src is None:
         text = "—"
@@ -159,11 +159,14 @@ def source_cell(r: dict) -> str:
             f" line {esc(line)}" if line[:1].isdigit() else f", {esc(line)}")
     else:
         text = "litrec's extension<br>" + span("lr-reason", esc(src.reason or ""))
+    if src is not None:  # whose the threshold is: the paper's, the official code's or litrec's
+        text += "<br>" + span("lr-reason lr-threshold", esc(threshold_words(src.model_dump(exclude_none=True))))
     reg = r["registration"]
     if reg.get("state") == "post hoc":
+        after = (f"after {reg['seen']} {reg.get('why') or ''}".rstrip() if reg.get("seen") else
+                 f"after the first judgement ({(reg.get('first_result') or '')[:16].replace('T', ' ')})")
         text += ("<br>" + badge("post hoc", "r") + " " + span(
-            "lr-reason", esc(f"committed {(reg.get('committed') or '')[:16].replace('T', ' ')}, "
-                             f"after the first result ({(reg.get('first_result') or '')[:16].replace('T', ' ')})")))
+            "lr-reason", esc(f"committed {(reg.get('committed') or '')[:16].replace('T', ' ')}, {after}")))
     elif reg.get("state") == "uncommitted":
         text += "<br>" + badge("uncommitted", "r")
     return text

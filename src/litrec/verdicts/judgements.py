@@ -90,6 +90,7 @@ class Graph:
         self._orders: dict[tuple[str | None, str], str] = {}
 
     def parents(self) -> dict[str, list[str]]:
+        """{commit: its parents} of every commit on every branch and remote, and HEAD."""
         if self._parents is None:
             out = git(self.root, "rev-list", "--all", "HEAD", "--parents") or b""
             self._parents = {}
@@ -224,6 +225,7 @@ class Judgements:
         self._by_analysis: dict[str, list[tuple[str, Judgement]]] = {}
 
     def refs(self) -> str | None:
+        """HEAD and every branch tip (`litrec.util.refs_of`), read once."""
         if not self._refs:
             self._refs.append(refs_of(self.root))
         return self._refs[0]
