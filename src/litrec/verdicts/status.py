@@ -90,7 +90,7 @@ def rerun_under_way(statuses: list[ClaimStatus], any_machine: bool = False) -> l
     on this CPU, or on any with `any_machine`): `status --check-current --under-way` lets them pass,
     as a run of hours committed part by part over several sessions needs."""
     return [s for s in statuses if s.verdict in ("stale", "missing") and s.rerun
-            and (s.rerun_here or any_machine) and not s.expectation_changed]
+            and (s.rerun_here or any_machine)]  # expectations changed too: the rerun judges them
 
 
 def on_other_machine(statuses: list[ClaimStatus]) -> list[ClaimStatus]:
