@@ -109,7 +109,8 @@ def test_export_is_deterministic_and_strict_json(project):
 def test_out_file_and_summary(project):
     code, out, err = run_cli("litrec export json --out graph.json --profile quick", project)
     assert code == 0 and out == ""
-    assert err == "wrote graph.json: 8 records, 13 links, 6 claims (6 missing; profile quick)\n"
+    assert err == ("wrote graph.json: 8 records, 13 links; 5 claims of ARXIV-2212.07677: 5 missing; "
+                   "1 claim of your own: 1 missing (profile quick)\n")
     assert json.loads((project / "graph.json").read_text())["profile"] == "quick"
 
 

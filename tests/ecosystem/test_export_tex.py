@@ -23,11 +23,12 @@ from litrec.export.tex import (
     macros,
     metric_name,
     number,
+    paper_names,
     profile_name,
     record_tag,
-    registration_words,
     short_name,
 )
+from litrec.verdicts import how_judged
 from litrec.verdicts.claims import ClaimStatus
 from tests.conftest import REPO
 from tests.support.results import GOOD, sealed_result
@@ -96,6 +97,26 @@ def test_two_claims_whose_short_names_collide_both_take_their_long_names():
     (note,) = notes
     assert "ARXIV-2212.07677#F1 and ARXIV-2301.00001#F1 would share the short name " \
            "\\litrecOswaldFOne" in note
+
+
+def test_two_papers_by_one_first_author_count_under_their_long_names():
+    """A paper's counts are named by its tag, as its claims are; two papers by one first author,
+    or a paper whose tag is a group's (`Papers`, `Own`), take their ids spelt instead, saying so."""
+    proj = SimpleNamespace(records={
+        "ARXIV-2212.07677": _rec("ARXIV-2212.07677", authors=["Johannes von Oswald"]),
+        "ARXIV-2301.00001": _rec("ARXIV-2301.00001", authors=["Oswald, Anna"]),
+        "DOI-10.1_x": _rec("DOI-10.1_x", authors=["Grace Own"]),
+        "ARXIV-0000.00002": _rec("ARXIV-0000.00002", authors=["Ada Lovelace"])})
+    names, notes = paper_names(proj, list(proj.records))
+    assert names == {"ARXIV-2212.07677": "ARXIVTwoTwoOneTwoZeroSevenSixSevenSeven",
+                     "ARXIV-2301.00001": "ARXIVTwoThreeZeroOneZeroZeroZeroZeroOne",
+                     "DOI-10.1_x": "DOIOneZeroOneX", "ARXIV-0000.00002": "Lovelace"}
+    assert notes == [
+        "papers ARXIV-2212.07677 and ARXIV-2301.00001 would share the count macros "
+        "\\litrecOswald...: each takes its long name (\\litrecARXIVTwoTwoOneTwoZeroSevenSixSevenSeven..., "
+        "\\litrecARXIVTwoThreeZeroOneZeroZeroZeroZeroOne...)",
+        "paper DOI-10.1_x's count macros would be \\litrecOwn..., a group's: it takes its long name "
+        "(\\litrecDOIOneZeroOneX...)"]
 
 
 def test_the_profile_is_in_every_name():
@@ -264,11 +285,19 @@ def test_json_export_exits_1_for_a_bad_signature_too(project, cli):
     (["pre-registered", "post hoc"], "post hoc: 1 of 2 criteria"),
     (["uncommitted", "pre-registered", "pre-registered"], "uncommitted: 1 of 3 criteria"),
     (["post hoc", "uncommitted", "unknown", "post hoc"],
-     "post hoc: 2 of 4 criteria; uncommitted: 1 of 4; unknown: 1 of 4"),
+     "post hoc: 2 of 4 criteria; uncommitted: 1 of 4 criteria; unknown: 1 of 4 criteria"),
     ([None], "unknown: 1 of 1 criteria"),
 ])
 def test_the_registration_macro_calls_pre_registered_only_what_is(states, words):
     """A criterion not yet committed, or whose history git cannot tell, is never counted as
     pre-registered (the macro said so whenever none was post hoc)."""
     outcomes = [SimpleNamespace(registration={"state": s} if s else None) for s in states]
-    assert registration_words(outcomes) == words
+    assert how_judged(outcomes, []) == words
+
+
+def test_the_registration_macro_is_not_pre_registered_where_an_event_applies():
+    """Every criterion registered first, yet a threshold loosened after a look: the macro names
+    the event and never says pre-registered."""
+    outcomes = [SimpleNamespace(registration={"state": "pre-registered"})]
+    event = {"short": "loosened: gap < 0.05 → gap < 0.1", "text": "loosened ..."}
+    assert how_judged(outcomes, [event]) == "1 event: loosened: gap < 0.05 → gap < 0.1"

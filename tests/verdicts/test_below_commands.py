@@ -66,9 +66,9 @@ def test_graph_export_says_what_it_holds_and_which_results_are_damaged(judged):
 
     found = graph_export(judged / "records", None, judged / "results", "paper")
     doc = found.doc
-    assert found.summary().startswith(f"{len(doc['records'])} records, {len(doc['links'])} links, "
-                                      f"{len(doc['claims'])} claims (")
-    assert "1 inconclusive" in found.summary() and found.summary().endswith("; profile paper)")
+    assert found.summary() == (f"{len(doc['records'])} records, {len(doc['links'])} links; 5 claims "
+                               "of ARXIV-2212.07677: 1 inconclusive, 4 missing; 1 claim of your "
+                               "own: 1 reproduced (profile paper)")
     assert found.errors == [] and found.text.endswith("}\n")
     (judged / "results" / "single-layer-lsa" / "paper.json").write_text("{", encoding="utf-8")
     damaged = graph_export(judged / "records", None, judged / "results", "paper")

@@ -9,7 +9,8 @@ out of the claim moved since it was last reviewed. Nothing is cut: a verdict,
 a count or an expectation is never lost to the terminal's width, piped or not.
 The number is shortened first (its `n=`, then its interval) so that it stays
 on the claim's line; what still does not fit is wrapped, each continuation line
-indented. A summary line follows, wrapped the same way. `--verbose` adds every
+indented. A summary line follows, wrapped the same way: each paper's claims counted apart
+from the owner's own (`litrec.verdicts.summary`). `--verbose` adds every
 outcome under its claim: both sides' per-seed values, the interval, the
 evaluation noise, the reason for every mark, and an expectation that changed
 since the run. The state words are `litrec.verdicts.words`'.
@@ -17,14 +18,25 @@ since the run. The state words are `litrec.verdicts.words`'.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from rich.text import Text
 
 from litrec.commands.common import console
 from litrec.util import fmt
-from litrec.verdicts import STYLE, VERDICTS, ClaimStatus, Outcome, by_result, leaning, mark, scales_of, word
+from litrec.verdicts import (
+    STYLE,
+    ClaimStatus,
+    Outcome,
+    by_result,
+    leaning,
+    mark,
+    scales_of,
+    tally_statuses,
+    tally_words,
+    threshold_words,
+    word,
+)
 
 JUDGED = ("reproduced", "not reproduced", "inconclusive", "stale")  # states shown with numbers
 VERDICT_WIDTH = 14  # `not reproduced`; the column is as wide as the longest verdict shown
@@ -81,7 +93,8 @@ def reason(s: ClaimStatus) -> str:
               if scale != s.profile and v and v != s.verdict and v != "missing"]
     late = ([f"post hoc: {s.post_hoc[0]}"] if len(s.post_hoc) == 1 else
             [f"post hoc: {len(s.post_hoc)} of its {len(s.outcomes)} criteria, committed after the "
-             f"first result they judge"] if s.post_hoc else [])
+             f"claim was first judged"] if s.post_hoc else [])
+    late += event_words(s)
     if s.verdict == "reproduced" and not s.expectation_changed:
         return "; ".join(others + late)
     text = s.reason or ""
@@ -97,21 +110,28 @@ def reason(s: ClaimStatus) -> str:
     return "; ".join([*others, text.strip("; "), *late]).strip("; ")
 
 
-def _counts(statuses: list[ClaimStatus], verdict_of) -> str:
-    counts = Counter(verdict_of(s) for s in statuses)
-    order = list(VERDICTS) + sorted(v for v in counts if v not in VERDICTS and v)
-    return ", ".join(f"{counts[v]} {word(v)}" for v in order if counts[v]) or "none"
+EVENTS_SHOWN = 3  # events named in a claim's row; `--verbose` lists every one
+
+
+def event_words(s: ClaimStatus) -> list[str]:
+    """How the verdict was reached where something moved after a look (`litrec.verdicts.events`):
+    the line saying how an event changed the verdict, the optional-stopping mark, the events."""
+    out = [s.through] if s.through else []
+    if s.seeds_after_looking:
+        out.append("seeds added after looking (optional stopping)")
+    shown = [e["short"] for e in s.events[:EVENTS_SHOWN]]
+    if shown:
+        more = len(s.events) - len(shown)
+        out.append(f"event{'s' * (len(s.events) > 1)}: " + "; ".join(shown)
+                   + (f"; and {more} more (--verbose)" if more > 0 else ""))
+    return out
 
 
 def _scale_counts(statuses: list[ClaimStatus], verdict_of) -> str:
-    """`6 claims: 4 reproduced, 2 stale; 3 extensions: ...` (the extension rows counted apart)."""
-    own = [s for s in statuses if not s.extension_of]
-    ext = [s for s in statuses if s.extension_of]
-    text = f"{len(own)} claim{'s' * (len(own) != 1)}: {_counts(own, verdict_of)}"
-    if ext:
-        text += (f"; {len(ext)} extension{'s' * (len(ext) != 1)} beside them: "
-                 f"{_counts(ext, verdict_of)}")
-    return text
+    """`5 claims of ARXIV-2212.07677: 4 reproduced, 1 stale; 3 extensions beside them: ...; 1
+    claim of your own: 1 reproduced`: each paper's claims apart from the owner's
+    (`litrec.verdicts.summary`), the extension rows beside their claims."""
+    return tally_words(tally_statuses(statuses, verdict_of))
 
 
 def summary_lines(statuses: list[ClaimStatus], profile: str,
@@ -148,8 +168,8 @@ def summary_lines(statuses: list[ClaimStatus], profile: str,
 
 
 def summary_line(statuses: list[ClaimStatus], profile: str) -> str:
-    """The summary in one line: `6 claims: 5 reproduced, 1 inconclusive (profile paper); at
-    paper_full: ...`."""
+    """The summary in one line: `5 claims of ARXIV-2212.07677: 4 reproduced, 1 inconclusive; 1
+    claim of your own: 1 reproduced (profile paper); at paper_full: ...`."""
     return "; ".join(summary_lines(statuses, profile))
 
 
@@ -248,6 +268,10 @@ def _outcomes(out, s: ClaimStatus, width: int) -> None:
         if o.expectation_changed:
             say(f"  expectation changed after the run: was {o.stored_expectation or '(none)'}, "
                 f"now {o.expectation}")
+    if s.how and not s.events:
+        say(f"how it was judged: {s.how}")
+    for e in s.events:
+        say(f"event: {e['text']}")
 
 
 def outcome_text(o: Outcome) -> str:
@@ -279,7 +303,12 @@ def outcome_text(o: Outcome) -> str:
 
 
 def source_words(src: dict) -> str:
-    """Where an expectation comes from, in a line: `paper, §4, Figure 5: the trained ...`."""
+    """Where an expectation comes from and whose its threshold is, in a line: `paper, §4,
+    Figure 5: “the trained ...”; threshold: litrec's (a 5% tolerance)`."""
+    return f"{_where_from(src)}; {threshold_words(src)}"
+
+
+def _where_from(src: dict) -> str:
     kind = src.get("kind")
     if kind == "paper":
         said = src.get("quote") and f"“{src['quote']}”" or src.get("states") or ""
@@ -304,10 +333,13 @@ def registration_words(reg: dict) -> str:
         return {"uncommitted": "uncommitted: commit it before the run that judges it",
                 "unknown": "registration unknown (no git history)"}[state]
     when = lambda t: (t or "")[:16].replace("T", " ")  # noqa: E731
-    first = f", first result {when(reg.get('first_result'))}" if reg.get("first_result") \
-        else ", no result held its metrics then"
+    first = f", first judged {when(reg.get('first_result'))}" if reg.get("first_result") \
+        else ", its claim not judged yet"
+    if state == "post hoc" and reg.get("seen"):
+        first = f", after {reg['seen']} {reg.get('why') or ''}".rstrip()
+    late = f"; {reg['contradiction']}" if reg.get("contradiction") else ""
     return (f"{state.upper() if state == 'post hoc' else state} (committed "
-            f"{when(reg.get('committed'))} in {(reg.get('commit') or '')[:8]}{first})")
+            f"{when(reg.get('committed'))} in {(reg.get('commit') or '')[:8]}{first}){late}")
 
 
 def wrap(text: str, width: int, indent: int = 4, hang: int = 6) -> list[str]:

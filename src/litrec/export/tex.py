@@ -30,9 +30,26 @@ Per claim and profile (`\\litrec<C><P>` below):
   first result it judges);
 - `<C><P>Source`: where that expectation comes from (`paper, §4, Figure 5`, `official
   code, FILE, line N`, `litrec's extension`);
-- `<C><P>Registration`: `pre-registered`, or `post hoc: k of n criteria`;
+- `<C><P>Registration`: how the verdict was reached (`litrec.verdicts.events.how_judged`):
+  `pre-registered` only when every criterion's present form was committed before the claim was
+  first judged (at any scale) and no event of its protocol applies; else `post hoc: k of n
+  criteria` and each event (`loosened: x < 0.05 → x < 0.1`, `settings changed at paper_full
+  (steps)`, `seeds added after looking at paper_full (5 → 8)`, a criterion `moved to the
+  extension row after it failed`);
+- `<C><P>Events`: how many events; `<C><P>Through`, where an event changed the verdict, the
+  line that says so (`reproduced after the experiment changed (steps); before: inconclusive at
+  paper_full`);
 - per metric its expectations name, `<C><P><Metric>` (value with interval),
   `<C><P><Metric>Mean`, `...Low`, `...High`, `...N` (`ood.max_rel_gap` -> `OodMaxRelGap`).
+
+Counts at the profile, each paper's claims apart from the owner's own (`litrec.verdicts.summary`;
+`\\litrec<G><P>` below), `<G>` being `Papers` (every paper's claims together), `Own` (the
+claims of the owner's notes, theories, ...) or a paper's tag (`Oswald`; its id spelt where two
+papers share a tag or the tag is a group's, `paper_names`):
+
+- `<G><P>Claims`: how many claims; `<G><P><Verdict>`: how many have each verdict, every verdict
+  defined, 0 included (`\\litrecPapersPaperReproduced`, `\\litrecOwnPaperNotReproduced`);
+- `<G><P>Extensions`, `<G><P>Ext<Verdict>`: the same for their extension rows, beside them.
 
 A number is one `\\ensuremath{...}` (`\\ensuremath{0.2067}`, `\\ensuremath{4.441\\times10^{-16}}`,
 `\\ensuremath{0.2067\\ [0.2031, 0.2104]}`), so it works in running text and inside `$...$`
@@ -51,6 +68,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from litrec.util import LitrecError, fmt
+from litrec.verdicts import how_judged
 
 if TYPE_CHECKING:
     from litrec.records import Project
@@ -190,20 +208,6 @@ def _value(mean, interval, n) -> str:
     return number(mean)
 
 
-def registration_words(outcomes) -> str:
-    """The registration of a claim's criteria in words: `pre-registered` only when every one was
-    committed before the first result it judges; else how many are not, by state (`post hoc: 1 of
-    4 criteria; uncommitted: 1 of 4`), so an uncommitted or unknown criterion never reads as
-    pre-registered."""
-    states = [(o.registration or {}).get("state") or "unknown" for o in outcomes]
-    late = [(s, states.count(s)) for s in ("post hoc", "uncommitted", "unknown") if s in states]
-    if not late:
-        return "pre-registered"
-    first, n = late[0]
-    words = [f"{first}: {n} of {len(states)} criteria"] + [f"{s}: {k} of {len(states)}" for s, k in late[1:]]
-    return "; ".join(words)
-
-
 def _deciding(st: ClaimStatus):
     for decision in ("refused", "fails", "inconclusive"):
         for o in st.outcomes:
@@ -258,9 +262,13 @@ def macros(statuses: list[ClaimStatus], profile: str = "paper",
                 add(base + "Source", escape(_source(o.source)),
                     f"{st.claim}: where its expectation comes from", st.claim)
         if st.outcomes:
-            add(base + "Registration", escape(registration_words(st.outcomes)),
-                f"{st.claim}: whether its criteria were committed before the first result they "
-                "judge", st.claim)
+            add(base + "Registration", escape(st.how or how_judged(st.outcomes, st.events)),
+                f"{st.claim}: whether its criteria were committed before the claim was first "
+                "judged, and every event of its protocol after a look", st.claim)
+            add(base + "Events", str(len(st.events)), f"{st.claim}: events of its protocol", st.claim)
+            if st.through:
+                add(base + "Through", escape(st.through),
+                    f"{st.claim}: how an event changed its verdict", st.claim)
         seen = set()
         for o in st.outcomes:
             if o.metric in seen or not _is_number(o.measured):
@@ -276,6 +284,58 @@ def macros(statuses: list[ClaimStatus], profile: str = "paper",
                     st.claim)
             add(name + "N", str(o.n), f"{st.claim}: {o.metric}, seeds", st.claim)
     return out
+
+
+GROUPS = ("Papers", "Own")  # the names of the papers' claims together and of the owner's own
+
+
+def paper_names(proj: Project, papers: list[str]) -> tuple[dict[str, str], list[str]]:
+    """Each paper's name in its count macros: its record's tag (`Oswald`, as its claims'); its
+    long name, its id spelt (`ARXIVTwoTwoOneTwoZeroSevenSixSevenSeven`), where another paper has
+    the same tag or the tag is a group's (`Papers`, `Own`); and a line for each tag given up."""
+    tags = {rid: record_tag(proj.records[rid]) for rid in papers}
+    shared: dict[str, list[str]] = {}
+    for rid, tag in tags.items():
+        shared.setdefault(tag, []).append(rid)
+    names, notes = {}, []
+    for rid, tag in tags.items():
+        taken = len(shared[tag]) > 1 or tag in GROUPS
+        names[rid] = claim_name(rid) if taken else tag
+    for tag, rids in sorted(shared.items()):
+        longs = ", ".join(f"\\{PREFIX}{claim_name(r)}..." for r in sorted(rids))
+        if len(rids) > 1:
+            notes.append(f"papers {' and '.join(sorted(rids))} would share the count macros "
+                         f"\\{PREFIX}{tag}...: each takes its long name ({longs})")
+        elif tag in GROUPS:
+            notes.append(f"paper {rids[0]}'s count macros would be \\{PREFIX}{tag}..., a group's: "
+                         f"it takes its long name ({longs})")
+    return names, notes
+
+
+def count_macros(proj: Project, statuses: list[ClaimStatus], profile: str = "paper"
+                 ) -> tuple[list[tuple[str, str, str]], list[str]]:
+    """`(name, value, what it is)` for the counts at `profile` (`litrec.verdicts.summary`): the
+    papers' claims together (`Papers`), the owner's own (`Own`), then each paper's
+    (`paper_names`); for each, how many claims, how many have each verdict (every verdict, 0
+    included, so a manuscript never loses a macro to a verdict no claim has), and the same for
+    their extension rows (`Extensions`, `Ext<Verdict>`). And a line for each tag given up."""
+    from litrec.verdicts import VERDICTS, tally_statuses
+
+    got = tally_statuses(statuses)
+    names, notes = paper_names(proj, list(got.papers))
+    groups = [("Papers", "the papers' claims", got.all_papers), ("Own", "your own claims", got.own)]
+    groups += [(names[rid], f"{rid}'s claims", count) for rid, count in got.papers.items()]
+    at = profile_name(profile)
+    out = []
+    for group, whose, count in groups:
+        base = PREFIX + group + at
+        out.append((base + "Claims", str(count.n), f"{whose}: how many"))
+        out += [(base + spell(v, True), str(count.claims[v]), f"{whose}: {v}") for v in VERDICTS]
+        out.append((base + "Extensions", str(count.n_extensions),
+                    f"{whose}: how many extension rows beside them"))
+        out += [(base + "Ext" + spell(v, True), str(count.extensions[v]), f"{whose}: extensions {v}")
+                for v in VERDICTS]
+    return out, notes
 
 
 @dataclass
@@ -301,11 +361,22 @@ def tex_document(proj: Project, statuses: list[ClaimStatus], profile: str) -> tu
     """The macros file (a header, then one `\\newcommand` per macro with what it holds), and
     a line per short name given up (`claim_names`)."""
     names, notes = claim_names(proj, [s.claim for s in statuses])
+    claims = macros(statuses, profile, names)
+    counts, count_notes = count_macros(proj, statuses, profile)
+    notes += count_notes
+    taken = {name for name, _, _ in claims}
+    for name, _, what in counts:
+        if name in taken:
+            raise NameClash(f"\\{name} would be both a claim's macro and a count ({what}); "
+                            "rename the record or the claim")
     lines = [f"{TEX_MARK} --profile {profile}`: every claim's verdict and\n",
              "% numbers from the stored results. Do not edit; \\input it in the manuscript.\n",
              "% Names: site/manuscript.md (Names).\n"]
     lines += [f"% {escape(n)}\n" for n in notes]
-    for name, value, what in macros(statuses, profile, names):
+    for name, value, what in claims:
+        lines.append(f"\\newcommand{{\\{name}}}{{{value}}}% {escape(what)}\n")
+    lines.append("% Counts: each paper's claims apart from your own (site/manuscript.md).\n")
+    for name, value, what in counts:
         lines.append(f"\\newcommand{{\\{name}}}{{{value}}}% {escape(what)}\n")
     return "".join(lines), notes
 

@@ -10,6 +10,7 @@ from collections import Counter
 
 from litrec.records import KIND, KINDS
 from litrec.results import kept_summary
+from litrec.site.claim_counts import count_rows
 from litrec.site.claim_pieces import (
     PROBLEM_ORDER,
     analysis_link,
@@ -80,8 +81,9 @@ def home(data: SiteData, intro: str) -> str:
                            " one first; claims with a problem at any scale come first. Under each "
                            "verdict, why in a sentence; the statistics behind it are folded under "
                            "<em>how it was decided</em>. Each claim's page shows every expectation "
-                           "with its interval."),
-                         ul(_scale_counts(data, s, rows) for s in scales),
+                           "with its interval. First, what each paper's claims came to, apart from "
+                           "the owner's own (the claims of the owner's notes, theories and works)."),
+                         table(["Whose claims"] + heads[1:], count_rows(data, page, rows, scales)),
                          table(heads, _dashboard_rows(data, page, rows, scales),
                                cls="lr-dashboard")))
     out.append("## The owner's records { #owners }\n")
@@ -107,7 +109,7 @@ def home(data: SiteData, intro: str) -> str:
     else:
         out.append(block(p("None: every entry holds its own content.")))
     out.append("## Validation notes { #validation }\n")
-    notes = [d for d in proj.diagnostics if d.code != "partial"]
+    notes = [d for d in proj.diagnostics if d.code not in ("partial", "quotes-unchecked")]  # alike anywhere
     errors = [d for d in notes if d.severity == "error"]
     parts = []
     if errors:
@@ -125,17 +127,6 @@ def home(data: SiteData, intro: str) -> str:
 # The kinds the record's owner writes (the literature is the papers' own, and the anthology is a
 # collection of its own, with its own section): shown on the home page as records.
 OWNERS_KINDS = tuple(k for k in KINDS if k not in ("literature", "anthology"))
-
-def _scale_counts(data: SiteData, scale: str, rows) -> str:
-    """`At paper: 4 reproduced, 2 inconclusive.` for the claims (extensions counted apart)."""
-    refs = [f"{r.id}#{c.id}" for r, c in rows]
-    got = Counter(st.verdict if (st := data.status_at(scale, ref)) else "unchecked" for ref in refs)
-    ext = Counter(st.verdict for ref in refs if (st := data.status_at(scale, ref + EXTENSION)))
-    said = ", ".join(f"{got[v]} {badge(v)}" for v in PROBLEM_ORDER if got.get(v))
-    if ext:
-        said += "; litrec's extensions: " + ", ".join(f"{ext[v]} {badge(v)}" for v in PROBLEM_ORDER
-                                                       if ext.get(v))
-    return f"At {code(scale)}: {said}."
 
 
 def _dashboard_rows(data: SiteData, page: str, rows, scales: list[str]):
@@ -163,10 +154,6 @@ def _dashboard_rows(data: SiteData, page: str, rows, scales: list[str]):
                 if st.rests_on_it:
                     cell += "<br>" + span("lr-reason", "rests on it: " + ", ".join(
                         ref_link(data, page, r) for r in st.rests_on_it))
-                if st.post_hoc:
-                    cell += "<br>" + badge("post hoc", "r") + " " + span("lr-reason", esc(
-                        f"{len(st.post_hoc)} of {len(st.outcomes)} criteria committed after the "
-                        "first result they judge"))
             cells.append(cell)
         yield [f"{ref_link(data, page, ref)}<br>{esc(c.title)}"] + cells
         if any(data.status_at(s, ref + EXTENSION) is not None for s in scales):
