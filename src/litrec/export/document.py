@@ -2,7 +2,8 @@
 
 `litrec export json` writes `graph_document(...)`: every record (its data as
 the kind's JSON Schema describes it), every link once with both its names,
-each record's links both ways, every claim with its verdict and the
+each record's links both ways, its prose with each cited stored number rendered
+(`rendered`, `litrec.verdicts.cited`), every claim with its verdict and the
 provenance of the result behind it, and what the claims came to, each paper's
 apart from the owner's own (`summary`, `litrec.verdicts.summary`). The shape is versioned
 (`"format": "litrec-graph", "version": 1`) and documented in
@@ -33,9 +34,11 @@ from litrec.util import format_field, shorten
 from litrec.verdicts import (
     EXTENSION,
     Count,
+    StoredNumbers,
     Tally,
     claim_statuses,
     project_scales,
+    rendered_fields,
     tally_statuses,
     tally_words,
     verdict_counts,
@@ -102,6 +105,7 @@ def graph_document(proj: Project, results_dir: Path, profile: str,
     reviews: dict[str, list[dict]] = {rid: [] for rid in proj.records}
     for r in link_reviews(proj, results_dir):
         reviews[r.record].append(r.to_json())
+    numbers = StoredNumbers(results_dir, proj.registry)
     records = []
     for rid in sorted(proj.records):
         rec = proj.records[rid]
@@ -116,6 +120,7 @@ def graph_document(proj: Project, results_dir: Path, profile: str,
             "reviews": reviews[rid],
             "suspect": any(r["state"] == "suspect" for r in reviews[rid]),
             "data": rec.model_dump(mode="json"),
+            "rendered": rendered_fields(rec, numbers),
         })
     claims = []
     for rec, c in proj.claims():

@@ -35,6 +35,10 @@ from litrec.records.newrecord import (
     write_replace as write_replace,
     yaml_scalar as yaml_scalar,
 )
+from litrec.records.placeholders import (
+    prose_fields as prose_fields,
+    scan_placeholders as scan_placeholders,
+)
 from litrec.records.project import (
     Edge as Edge,
     Project as Project,

@@ -3,8 +3,9 @@
 Each check adds diagnostics to the collection and never stops at the first:
 dangling records and claims (with did-you-mean), relation kinds, cycles in
 acyclic relations, `supersedes` against `status`, claims naming unregistered
-analyses, the anthology's keeps/rejects against the notes that use a claim, and
-one citation key (`bibtex_key`) kept by two literature records.
+analyses, the anthology's keeps/rejects against the notes that use a claim, one
+citation key (`bibtex_key`) kept by two literature records, and placeholders of stored
+numbers in prose that name no registered analysis (`litrec.records.placeholders`).
 
 The checks read each record's `Facts` (plain data, `litrec.records.filecheck`), never
 its model: validation can take them from the cache without building models.
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from litrec.records import model as m
 from litrec.records.filecheck import Facts
+from litrec.records.placeholders import check_cited
 from litrec.records.project import Edge
 from litrec.util import Diagnostic, LazyRoot, Severity, excerpt, format_field, locate
 
@@ -69,6 +71,7 @@ def run_checks(col: Collection, known: set[str]) -> None:
     check_supersedes(col)
     check_anthology(col)
     check_bibtex_keys(col)
+    check_cited(col)
     for rid in sorted(col.records):
         rec = col.records[rid]
         if rec.partial:

@@ -25,8 +25,9 @@ from typing import Any, NamedTuple
 
 from litrec.records.discover import read_problem
 from litrec.records.explain import check_id, check_sources, validate_record
+from litrec.records.placeholders import cited_in
 from litrec.records.quotes import quotes_of
-from litrec.util import Diagnostic, Refused, YamlProblem, load_bytes, read_record
+from litrec.util import Diagnostic, Refused, YamlProblem, format_field, load_bytes, read_record
 
 
 class Facts(NamedTuple):
@@ -44,6 +45,7 @@ class Facts(NamedTuple):
     bibtex_key: str | None = None  # a literature record's citation key, as written
     text: str | None = None  # a literature record's paper text (`text`), as written
     quotes: tuple = ()     # ((quote, field location), ...) of its paper sources
+    cites: tuple = ()      # its prose's placeholders of stored numbers (`litrec.records.placeholders`)
 
 
 def folded(value: Any) -> str:
@@ -163,7 +165,10 @@ def check_bytes(path: Path, raw: bytes):
            if d.field not in unread])
     if rec is None or loaded.problems:
         return True, raw_id, problems, None, None
-    return True, raw_id, problems, tuple(facts_of(rec)), rec
+    cites, bad = cited_in(rec, loaded.root, raw.decode("utf-8").removeprefix("\ufeff"))
+    problems += tuple((line, col, format_field(loc), msg, "placeholder-syntax", "error", rec.id)
+                      for line, col, loc, msg in bad)
+    return True, raw_id, problems, tuple(facts_of(rec)._replace(cites=cites)), rec
 
 
 def check_chunk(job: tuple[list[str], Path]) -> list:

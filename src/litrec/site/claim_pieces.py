@@ -103,7 +103,7 @@ def edge_note(data: SiteData, e) -> str | None:
     try:
         field, idx = e.loc[0], e.loc[1]
         if field in ("links", "bibliography"):
-            return getattr(rec, field)[idx].note
+            return data.cited(getattr(rec, field)[idx].note)
     except (IndexError, TypeError, AttributeError):
         pass
     return None
@@ -138,7 +138,7 @@ def outcome_rows(data: SiteData, ref: str, claim, suffix: str = "") -> list[dict
             "holds": o.holds if (o is not None and judged) else None,
             "decision": o.decision if (o is not None and judged) else None,
             "outcome": o,
-            "paper": exp.paper, "official": exp.official, "note": exp.note,
+            "paper": exp.paper, "official": exp.official, "note": data.cited(exp.note),
             "source": exp.source, "registration": (o.registration or {}) if o is not None else {},
         })
     return rows

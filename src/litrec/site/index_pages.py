@@ -165,7 +165,7 @@ def _dashboard_rows(data: SiteData, page: str, rows, scales: list[str]):
 def _owner_row(data: SiteData, page: str, rid: str) -> list[str]:
     """One of the owner's records: its id, kind, title (and its claims' verdicts), its links."""
     rec = data.project.records[rid]
-    title = esc(rec.title or " ".join(str(rec.summary or "").split()))
+    title = esc(rec.title or " ".join(str(data.cited(rec.summary) or "").split()))
     claims = " ".join(f"{esc(c.id)} {badge(verdict_of(data, f'{rid}#{c.id}'))}"
                       for c in getattr(rec, "claims", []) or [])
     if claims:

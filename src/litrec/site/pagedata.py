@@ -22,7 +22,7 @@ from litrec.records import Edge, Project, page_of
 from litrec.results import ResultState, result_states
 from litrec.site.svg import UnsafeFigure, sanitise_svg
 from litrec.util import Refused, project_root, read_file
-from litrec.verdicts import ClaimStatus, claim_statuses, get_metric, with_scales
+from litrec.verdicts import ClaimStatus, StoredNumbers, claim_statuses, get_metric, with_scales
 
 
 def anchor(claim_id: str) -> str:
@@ -118,6 +118,7 @@ class SiteData:
     directory_urls: bool = False
     refused: list[str] = field(default_factory=list)  # files not published, with why
     suspects: dict[str, list[str]] = field(default_factory=dict)  # record or claim -> why (links)
+    numbers: StoredNumbers | None = None  # what placeholders in prose cite (`litrec.verdicts.cited`)
     _figures: dict[str, list[tuple[str, str, bytes]]] = field(default_factory=dict, repr=False)
     _at_scale: dict[str, dict[str, ClaimStatus]] = field(default_factory=dict, repr=False)
 
@@ -130,6 +131,13 @@ class SiteData:
             self._at_scale[scale] = {s.claim: s for s in claim_statuses(
                 self.project, self.results_dir, scale, only=set(self.statuses))}
         return self._at_scale[scale].get(ref)
+
+    def cited(self, text: str | None) -> str | None:
+        """Record prose with each placeholder of a stored number replaced by the number, read
+        from its result (`litrec.verdicts.cited`); escape it as the prose it is."""
+        if self.numbers is None:
+            self.numbers = StoredNumbers(self.results_dir, self.project.registry)
+        return self.numbers.render(text)
 
     def record_page(self, rid: str) -> str:
         """The docs page of a record."""
@@ -231,8 +239,9 @@ def gather(project: Project, results_dir: Path, profile: str,
         out_edges[e.source].append(e)
     from litrec.verdicts import suspects
 
+    numbers = StoredNumbers(Path(results_dir), reg, {(n, profile): st for n, st in states.items()})
     return SiteData(project, profile, statuses, analyses, dict(out_edges), Path(results_dir),
-                    directory_urls, suspects=suspects(project, Path(results_dir)))
+                    directory_urls, suspects=suspects(project, Path(results_dir)), numbers=numbers)
 
 
 _RASTER = (".png", ".jpg", ".jpeg", ".gif", ".webp")

@@ -1,7 +1,8 @@
 """One generated page per record: its fields for a reader, claims with verdicts, links, graph.
 
 Headings and record prose are Markdown (escaped by `safe_markdown`); everything else is
-stored HTML (escaped by `stored_html`), see `stored_html`.
+stored HTML (escaped by `stored_html`), see `stored_html`. A placeholder of a stored number in
+prose is replaced by the number before it is escaped (`SiteData.cited`).
 """
 
 from __future__ import annotations
@@ -82,18 +83,19 @@ def record_page(data: SiteData, rid: str) -> str:
     if rec.kind == "literature":
         out.append(_citation(data, rec, page))
     if rec.summary:
-        out.append(prose(rec.summary, resolve, 3))
+        out.append(prose(data.cited(rec.summary), resolve, 3))
     if getattr(rec, "question", None):
-        out.append("**The question this record asks.** " + prose(rec.question, resolve, 3))
+        out.append("**The question this record asks.** " + prose(data.cited(rec.question), resolve, 3))
     if rec.kind == "decision":
         for name in ("context", "decision", "consequences"):
             if getattr(rec, name):
-                out.append(f"## {name.capitalize()}\n\n" + prose(getattr(rec, name), resolve, 3))
+                out.append(f"## {name.capitalize()}\n\n"
+                           + prose(data.cited(getattr(rec, name)), resolve, 3))
     if rec.body:
-        out.append(prose(rec.body, resolve, 2))
+        out.append(prose(data.cited(rec.body), resolve, 2))
     if rec.kind == "work" and rec.bibliography:
         out.append("## Bibliography\n" + block(table(["Entry", "Status", "Note"], (
-            [ref_link(data, page, b.ref), badge(b.status, "s"), esc(b.note or "")]
+            [ref_link(data, page, b.ref), badge(b.status, "s"), esc(data.cited(b.note) or "")]
             for b in rec.bibliography))))
     claims = getattr(rec, "claims", []) or []
     if claims:
@@ -168,7 +170,7 @@ def _claim(data: SiteData, rec, c, page: str) -> str:
         meta.append("checked by " + analysis_link(data, page, c.check.analysis)
                     + f" (profile {esc(data.profile)})")
     out.append(block(p(" · ".join(meta), "lr-meta") + _suspect(data, ref)))
-    out.append(prose(c.statement, data.resolver(page), 4))
+    out.append(prose(data.cited(c.statement), data.resolver(page), 4))
     st = data.statuses.get(ref)
     parts = []
     if not c.check:  # the badge says `unchecked`, as the command line does; the reason says why
@@ -247,7 +249,7 @@ def _discrepancies(data: SiteData, rec, page: str) -> str:
             items.append(f"<strong>Measured by</strong>: {analysis_link(data, page, d.analysis)} "
                          f"{badge(info.state if info else 'not_run')}" + ul(values))
         if d.note:
-            items.append(f"<strong>Note</strong>: {esc(d.note)}")
+            items.append(f"<strong>Note</strong>: {esc(data.cited(d.note))}")
         out.append(block(ul(items)))
     return "\n".join(out)
 

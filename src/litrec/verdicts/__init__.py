@@ -3,7 +3,8 @@
 surface judges: `rows`), pre-registration from history (`registration`), `status`, `diff`,
 the reading of a project's records beside their verdicts (`reading`), suspect links
 (`suspect`) and the validation report that gathers them (`report`); what the claims came to,
-each paper's apart from the owner's own (`summary`)."""
+each paper's apart from the owner's own (`summary`); the stored numbers a record's prose
+cites (`cited`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from litrec.util import lazy_face
 # What this package offers the others, by module (types: __init__.pyi): import these from the
 # package, not from the module behind it.
 OFFERS: dict[str, tuple[str, ...]] = {
+    "cited": ("cited_problems", "rendered_fields", "StoredNumbers"),
     "claims": ("claim_statuses", "ClaimStatus", "EXTENSION", "headline", "project_scales", "result_problems",
                "scales_of", "VERDICTS", "with_scales"),
     "diff": ("compare", "notes"),

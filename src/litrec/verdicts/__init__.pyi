@@ -1,5 +1,10 @@
 """Types of `litrec.verdicts`'s face (`OFFERS` in `__init__.py`), for type checkers."""
 
+from litrec.verdicts.cited import (
+    cited_problems as cited_problems,
+    rendered_fields as rendered_fields,
+    StoredNumbers as StoredNumbers,
+)
 from litrec.verdicts.claims import (
     claim_statuses as claim_statuses,
     ClaimStatus as ClaimStatus,

@@ -2,7 +2,8 @@
 
 `validation_report` checks the collection (`litrec.records.validate`), then, when
 the project has a results folder, that its files are as litrec wrote them and
-that its ledgers read; and the links whose target moved since their record was
+that its ledgers read, and that each stored number a record's prose cites is in its result
+(`litrec.verdicts.cited`); and the links whose target moved since their record was
 reviewed (`litrec.verdicts.suspect`). A valid project without a review file gets
 its baseline here (every link as it stands now, in `reviews.yaml`), so suspect
 links work from the first validate on. Each problem is a `Diagnostic`; `strict`
@@ -66,6 +67,10 @@ def validation_report(records: Path, analysis: Path | None = None, results: Path
 
         checked.diagnostics.extend(modified_results(results, PathDisplay()))
         checked.diagnostics.extend(history_problems(results, PathDisplay()))
+        from litrec.verdicts.cited import cited_problems
+
+        checked.diagnostics.extend(cited_problems(checked.facts(), checked.paths, results,
+                                                  PathDisplay()))
     if strict:
         checked.diagnostics = [dataclasses.replace(d, severity="error")
                                if d.severity == "warning" else d for d in checked.diagnostics]
