@@ -6,8 +6,9 @@ analysis that computes them (its config, its seeds). Registration
 events say what moved, read from git and the ledger (`litrec.verdicts.judgements`):
 
 - `loosened`, `tightened`, `changed`: a criterion's threshold (old → new), from the record's
-  committed history (`replaced`: another comparison of the same metric took its place), with what had been judged before the commit (or "before any recorded
-  judgement": a quick run no ledger kept cannot be excluded);
+  committed history (`replaced`: another comparison of the same metric took its place), with
+  what had been judged before the commit (or "before any recorded judgement": a quick run no
+  ledger kept cannot be excluded);
 - `moved to extension`, `moved into the claim`, `removed`: a criterion left the claim's row after
   it had been judged (with its decision then: after it failed, after it was inconclusive);
 - `settings changed`: the analysis's settings differ between two judgements at one scale (which
