@@ -65,6 +65,24 @@ def test_figure5_measure_of_the_construction():
     assert f5["own"] == pytest.approx(11 ** 0.5, rel=1e-5)
     assert f5["next"] == pytest.approx(1.0, rel=1e-4)
     assert f5["other"] == pytest.approx(1 / 19, rel=1e-4)
+    assert f5["other_excl_next"] < 1e-4  # nothing but its own and the next token reaches a token
+
+
+def test_figure5_measure_on_many_tasks_in_chunks_is_the_measure_on_all_at_once():
+    """The notebook's 10,000 tasks are measured in chunks (a Jacobian per task): the mean of the
+    chunks' means, weighted by their sizes, is the mean over all (a ragged last chunk too)."""
+    d, N, P = 10, 10, 10
+    t = task_lib.sample_tasks(jax.random.key(8), 100, N, d)
+    pe = jnp.asarray(c.positional_encoding(2 * N + 1, P, 1e4))
+    tokens, D, _ = c.token_format("official", d, P)
+    layer = jax.tree.map(lambda w: w[0], __import__("analysis.lib.train", fromlist=["x"]).init_lsa(
+        jax.random.key(9), D, 1.0, n_layers=2))
+    whole = m.figure5_sensitivities(layer, t.X, t.Y, t.x_q, pe, tokens)
+    parts = m.figure5_chunked(layer, t.X, t.Y, t.x_q, pe, tokens, chunk=32)
+    assert set(parts) == {"own", "next", "other", "other_excl_next"}
+    for name, value in parts.items():
+        assert value == pytest.approx(float(whole[name]), rel=1e-5), name
+    assert float(whole["other_excl_next"]) < float(whole["other"])  # the next token left out
 
 
 @pytest.mark.slow

@@ -204,7 +204,7 @@ def test_seeds_added_after_an_inconclusive_judgement_are_marked(tmp_path):
     r = row(root)
     assert r["seeds_after_looking"] and kinds(r) == ["seeds added"]
     assert "seeds added after looking at quick" in r["events"][0]["text"] and "3 → 6 seeds" in r["events"][0]["text"]
-    text = litrec("status", "--profile", "quick", cwd=root).stdout
+    text = " ".join(litrec("status", "--profile", "quick", cwd=root).stdout.split())  # unwrapped
     assert "seeds added after looking (optional stopping)" in text
     doc = json.loads(litrec("export", "json", "--profile", "quick", cwd=root).stdout)
     assert doc["claims"][0]["seeds_after_looking"] is True
