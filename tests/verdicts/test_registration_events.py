@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.files import write
-from tests.support.seeds_toy import TOY, claim, litrec, status, write_claims, write_project
+from tests.support.seeds_toy import TOY, claim, litrec, site_pages, status, write_claims, write_project
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="no git on this machine")
 
@@ -100,6 +100,10 @@ def test_a_threshold_set_after_a_quick_judgement_reads_post_hoc_after_a_fresh_cl
     doc = json.loads(litrec("diff", "HEAD~1", "--profile", "quick", "--format", "json", cwd=clone).stdout)
     assert [e["kind"] for e in doc["events"]["ARXIV-0000.00003#F1"]] == ["tightened"]
     assert litrec("diff", "HEAD", "--profile", "quick", "--format", "json", cwd=clone).stdout.count('"tightened"') == 0
+    pages = site_pages(clone)
+    assert "1 event of its protocol" in pages["index.md"] and "lr-r-post-hoc" in pages["index.md"]
+    page = pages["records/ARXIV-0000.00003.md"]
+    assert "Events of its protocol" in page and "tightened: loss_trained &lt; 0.2 → loss_trained &lt; 0.15" in page
 
 
 @pytest.mark.slow
