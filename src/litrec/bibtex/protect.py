@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from litrec.records import brace_parts
+
 OPEN, CLOSE = "\ue000", "\ue001"  # a protecting brace pair, through LaTeX decoding
 # what takes the group after it as an argument: a control word (`\emph{`) or an accent (`\"{`)
 _CONTROL_BEFORE = re.compile(r"\\(?:[A-Za-z]+|[`'^\"~=.])\s*$")
@@ -109,24 +111,6 @@ def from_marked(marked: str) -> str:
 
 def pieces(protected: str) -> list[tuple[str, bool]]:
     """The parts of a protected form as (text, protected), escapes read, braces gone; a part
-    holds at most one level (an inner pair is part of its outer one)."""
-    out: list[tuple[str, bool]] = []
-    text, depth, i = [], 0, 0
-    while i < len(protected):
-        ch = protected[i]
-        if ch == "\\" and protected[i + 1:i + 2] in ("{", "}", "\\"):
-            text.append(protected[i + 1])
-            i += 2
-            continue
-        if ch in "{}" and (depth == 0 and ch == "{" or depth == 1 and ch == "}"):
-            if text:
-                out.append(("".join(text), depth == 1))
-            text = []
-        if ch in "{}":
-            depth += 1 if ch == "{" else -1
-        else:
-            text.append(ch)
-        i += 1
-    if text:
-        out.append(("".join(text), depth > 0))
-    return out
+    holds at most one level (an inner pair is part of its outer one). The records' own parser
+    (`litrec.records.brace_parts`), so a title reads the same when validated and exported."""
+    return brace_parts(protected)

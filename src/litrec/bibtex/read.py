@@ -39,7 +39,7 @@ from litrec.bibtex.identifiers import arxiv_number as _arxiv_number
 from litrec.bibtex.identifiers import doi_of as _doi
 from litrec.bibtex.protect import automatic, from_marked, mark_protection, plain, tidy
 from litrec.bibtex.urls import read_verbatim
-from litrec.bibtex.values import MONTHS, resolve, string_macros
+from litrec.bibtex.values import MONTHS, literal_braces, resolve, string_macros, unbalanced
 from litrec.records import ID_RE, today
 from litrec.records import model as m
 from litrec.util import Unconvertible, excerpt, explain_error, format_field, strip_unsafe
@@ -277,19 +277,25 @@ def _dropped(entry: Entry, raw: dict[str, str], data: dict, venue_from: str | No
 
 
 def _values(entry: Entry, macros: dict | None) -> dict[str, str]:
-    """Each field's text (lower-case names), without control characters or terminal sequences."""
+    """Each field's text (lower-case names), without control characters or terminal sequences,
+    its literal braces as `\\{` and `\\}` (`values.literal_braces`). Unconvertible where any
+    field, used or not, does not balance as BibTeX counts braces (`values.unbalanced`)."""
     out = {}
     for f in entry.fields:
         key = f.key.lower()
         if not isinstance(f.value, str) or key in out:
             continue
+        problem = macros is not None and unbalanced(f.value)
+        if problem:
+            at = f" (line {f.start_line + 1})" if isinstance(f.start_line, int) else ""
+            raise Unconvertible(f"{key}{at}: {problem}")
         try:
             value = f.value if macros is None else resolve(f.value, macros)
         except Unconvertible as exc:
             if key in _USED:
                 raise Unconvertible(f"{key}: {exc}") from None
             continue
-        out[key] = strip_unsafe(value)
+        out[key] = literal_braces(strip_unsafe(value))
     return out
 
 

@@ -2,13 +2,17 @@
 
 bibtexparser hands over a value as written (`foo # { and more}`); `resolve`
 turns it into its text, with the file's `@string` macros and BibTeX's month
-names, or raises Unconvertible naming what cannot be read.
+names, or raises Unconvertible naming what cannot be read. A braced or quoted part must
+balance as BibTeX counts braces, every `{` and `}` whether or not a backslash precedes it
+(`litrec.records.bibtex_unbalanced`): `{A \\} B}` ends at `\\}` for BibTeX, which reads what
+follows as more of the entry or as another entry, so it is refused (`unbalanced`).
 """
 
 from __future__ import annotations
 
 import re
 
+from litrec.records import bibtex_unbalanced
 from litrec.util import Unconvertible
 
 MONTHS = {m[:3]: m for m in ("january", "february", "march", "april", "may", "june", "july",
@@ -18,7 +22,7 @@ _MACRO = re.compile(r"[A-Za-z_][^\s\"#%'(),={}]*")
 
 def _pieces(value: str) -> list[str]:
     """The parts of a value joined by `#` outside braces and quotes (`\\{`, `\\}` and `\\"` are
-    characters, as bibtexparser reads them and `litrec export bibtex` writes them)."""
+    characters, as bibtexparser reads them; `unbalanced` then counts as BibTeX does)."""
     parts, start, depth, quoted, escaped = [], 0, 0, False, False
     for i, ch in enumerate(value):
         if escaped or ch == "\\":
@@ -36,9 +40,42 @@ def _pieces(value: str) -> list[str]:
     return [p.strip() for p in parts]
 
 
+# how `export bibtex` writes a brace of the text itself: balanced, as BibTeX counts braces
+_LITERAL_BRACE = re.compile(r"\\textbrace(left|right)(?![A-Za-z])\s*(?:\{\})?")
+
+
+def literal_braces(text: str) -> str:
+    """`text` with each `\\textbraceleft{}` and `\\textbraceright{}` (a brace of the text
+    itself, as `litrec export bibtex` writes it) as `\\{` and `\\}`, which LaTeX decoding reads."""
+    return _LITERAL_BRACE.sub(lambda found: "\\{" if found.group(1) == "left" else "\\}", text)
+
+
+def unbalanced(value: str) -> str | None:
+    """Why BibTeX would read `value` (a field's value as written) otherwise than litrec does:
+    a braced or quoted part whose braces do not balance when every brace counts, backslash
+    or not; None when every part balances."""
+    for part in _pieces(value):
+        if len(part) >= 2 and (part[0], part[-1]) in (("{", "}"), ('"', '"')):
+            found = bibtex_unbalanced(part[1:-1])
+            if found is None:
+                continue
+            what = (f"the '}}' at character {found.at} of its text closes the field for BibTeX"
+                    if found.brace == "}" else
+                    f"the '{{' at character {found.at} of its text is never closed for BibTeX")
+            return (f"{what}, which counts every brace, a backslash before it or not (so BibTeX "
+                    "would read the rest as more of the entry, or as another entry); write a "
+                    "brace of the text itself as \\textbraceleft{} or \\textbraceright{}, or "
+                    "give it its partner")
+    return None
+
+
 def resolve(value: str, macros: dict) -> str:
     """The text of a value as written; `macros` maps lower-case @string names to their text
-    (or to the Unconvertible that reading them raised)."""
+    (or to the Unconvertible that reading them raised). Unconvertible where a part does not
+    balance as BibTeX counts braces (`unbalanced`)."""
+    problem = unbalanced(value)
+    if problem:
+        raise Unconvertible(problem)
     out = []
     for part in _pieces(value):
         if len(part) >= 2 and (part[0], part[-1]) in (("{", "}"), ('"', '"')):

@@ -2,7 +2,9 @@
 
 `bibtex_entry(record)` is the entry for one record (the site's copy button
 uses it); `litrec export bibtex` writes one per literature record. Text fields
-are LaTeX-encoded (`João` -> `Jo\\~ao`, `&` -> `\\&`); a title keeps the braces
+are LaTeX-encoded (`João` -> `Jo\\~ao`, `&` -> `\\&`, a brace of the text itself `}` ->
+`\\textbraceright{}`, so every value balances as BibTeX counts braces, a backslash before
+one or not; an entry whose value would not is refused); a title keeps the braces
 of `bibtex_title`, else words with capitals past their first letter are braced so
 bibliography styles keep them (`protect.py`); URLs and DOIs are written as they
 are (`urls.py`). The key is the record's `bibtex_key`, else one that reads
@@ -27,7 +29,8 @@ from bibtexparser.model import Block, Entry, Field
 from litrec.bibtex.citation import brace_specials, quiet
 from litrec.bibtex.protect import automatic, pieces
 from litrec.bibtex.urls import write_verbatim
-from litrec.util import strip_unsafe
+from litrec.records import bibtex_unbalanced
+from litrec.util import Unconvertible, strip_unsafe
 
 _CONFERENCE = re.compile(
     r"\b(conference|proceedings|workshop|symposium|icml|iclr|neurips|nips|aaai|ijcai|acl|emnlp"
@@ -98,6 +101,10 @@ def _entry(record, key: str | None = None) -> Entry:
 
     def add(name: str, value: str | None, enclosing: str | None = None) -> None:
         value = value and strip_unsafe(value)  # no terminal sequence or control character in a .bib
+        problem = value and bibtex_unbalanced(value)
+        if problem:  # never, by construction: refused rather than written for BibTeX to misread
+            raise Unconvertible(f"{record.id}: {name}: {problem}, counting braces as BibTeX does; "
+                                "the entry is not written")
         if value:
             fields.append(Field(name, value, enclosing=enclosing))
 
@@ -159,8 +166,11 @@ def _latex(text: str, keep_spaces: bool = False) -> str:
         " " if text[-1:].isspace() and words else "")
 
 
+# A brace of the text is a command, never `\{`: BibTeX counts every brace, a backslash before it
+# or not, so a lone `\}` would end the field (and what follows would read as another entry).
 _SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-             "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+             "{": r"\textbraceleft{}", "}": r"\textbraceright{}", "~": r"\textasciitilde{}",
+             "^": r"\textasciicircum{}"}
 
 
 @functools.cache

@@ -73,9 +73,10 @@ def positive_int(text: str) -> int:
 def console(stderr: bool = False):
     """The rich Console every command prints through; `NO_COLOR` turns every style off.
 
-    It writes its own colours to the real stream and passes every string it renders
-    (table cells included) through `safe_text`; text from the records still needs
-    `rich.markup.escape` where it sits inside markup.
+    It writes its own colours to the real stream and passes all the text it writes (every
+    string it renders, and every segment, a `Text` built from record text or a table cell)
+    through `safe_text`; text from the records still needs `rich.markup.escape` where it
+    sits inside markup.
     """
     plain = bool(os.environ.get("NO_COLOR"))
     stream = raw_stream(sys.stderr if stderr else sys.stdout)
@@ -87,13 +88,22 @@ def console(stderr: bool = False):
 def _safe_console():
     """rich's Console, rendering every string through `safe_text` (rich is imported on first use)."""
     from rich.console import Console
+    from rich.segment import Segment
 
     class SafeConsole(Console):
-        """A Console whose strings lose their control characters before rendering."""
+        """A Console whose text loses its control characters before it is written: strings as
+        they are rendered, and every segment of text whatever made it (a `Text` built from
+        record text, a table cell), so only rich's own styles and controls reach the terminal."""
 
         def render_str(self, text: str, **kwargs):
             """The Text of `text` made safe."""
             return super().render_str(safe_text(text), **kwargs)
+
+        def render(self, renderable, options=None):
+            """The segments of `renderable`, each one's text through `safe_text` (rich's
+            control segments, its cursor moves, as they are)."""
+            for seg in super().render(renderable, options):
+                yield seg if seg.control else Segment(safe_text(seg.text), seg.style, seg.control)
 
     return SafeConsole
 

@@ -53,7 +53,9 @@ papers share a tag or the tag is a group's, `paper_names`):
 
 A number is one `\\ensuremath{...}` (`\\ensuremath{0.2067}`, `\\ensuremath{4.441\\times10^{-16}}`,
 `\\ensuremath{0.2067\\ [0.2031, 0.2104]}`), so it works in running text and inside `$...$`
-alike. No file is written where `litrec status` would exit 1 (a damaged result, one that
+alike. Every string from the records, in a value or a `%` comment, passes through one escaper
+(`litrec.export.texescape.escape`): one line, no control character, TeX's specials as text.
+No file is written where `litrec status` would exit 1 (a damaged result, one that
 cannot be judged, a bad signature: `litrec.verdicts.status.Status.refusals`). Nothing is
 computed here: the values are the stored results' (`litrec.verdicts.claims`).
 """
@@ -67,6 +69,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from litrec.export.texescape import comment, escape
 from litrec.util import LitrecError, fmt
 from litrec.verdicts import how_judged
 
@@ -76,12 +79,6 @@ if TYPE_CHECKING:
 
 DIGITS = ("Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine")
 PREFIX = "litrec"
-_TEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "#": r"\#", "$": r"\$",
-                "%": r"\%", "&": r"\&", "_": r"\_", "^": r"\^{}", "~": r"\~{}"}
-_SYMBOLS = {"§": r"\S{}", "≈": r"\ensuremath{\approx}", "×": r"\ensuremath{\times}",
-            "±": r"\ensuremath{\pm}", "≤": r"\ensuremath{\le}", "≥": r"\ensuremath{\ge}", "−": "-",
-            "<=": r"\ensuremath{\le}", ">=": r"\ensuremath{\ge}", "<": r"\ensuremath{<}",
-            ">": r"\ensuremath{>}", "==": "="}
 
 
 class NameClash(LitrecError):
@@ -158,22 +155,6 @@ def claim_names(proj: Project, refs: list[str]) -> tuple[dict[str, str], list[st
                          f"\\{PREFIX}{name}...: each takes its long name ("
                          + ", ".join(f"\\{PREFIX}{claim_name(c)}..." for c in sorted(claims)) + ")")
     return names, notes
-
-
-def escape(text: str) -> str:
-    """Text safe in a TeX document, with litrec's maths symbols as TeX's."""
-    text = str(text)
-    out, i = [], 0
-    while i < len(text):
-        two = text[i:i + 2]
-        if two in _SYMBOLS:
-            out.append(_SYMBOLS[two])
-            i += 2
-            continue
-        c = text[i]
-        out.append(_SYMBOLS.get(c) or _TEX_SPECIAL.get(c) or c)
-        i += 1
-    return "".join(out)
 
 
 def _maths(x) -> str:
@@ -372,12 +353,12 @@ def tex_document(proj: Project, statuses: list[ClaimStatus], profile: str) -> tu
     lines = [f"{TEX_MARK} --profile {profile}`: every claim's verdict and\n",
              "% numbers from the stored results. Do not edit; \\input it in the manuscript.\n",
              "% Names: site/manuscript.md (Names).\n"]
-    lines += [f"% {escape(n)}\n" for n in notes]
-    for name, value, what in claims:
-        lines.append(f"\\newcommand{{\\{name}}}{{{value}}}% {escape(what)}\n")
+    lines += [comment(n) for n in notes]
+    for name, value, what in claims:  # every value and comment made one line by `escape`
+        lines.append(f"\\newcommand{{\\{name}}}{{{value}}}{comment(what)}")
     lines.append("% Counts: each paper's claims apart from your own (site/manuscript.md).\n")
     for name, value, what in counts:
-        lines.append(f"\\newcommand{{\\{name}}}{{{value}}}% {escape(what)}\n")
+        lines.append(f"\\newcommand{{\\{name}}}{{{value}}}{comment(what)}")
     return "".join(lines), notes
 
 

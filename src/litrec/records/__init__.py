@@ -7,6 +7,7 @@ from litrec.util import lazy_face
 # What this package offers the others, by module (types: __init__.pyi): import these from the
 # package, not from the module behind it.
 OFFERS: dict[str, tuple[str, ...]] = {
+    "braces": ("bibtex_unbalanced", "brace_parts", "Unbalanced"),
     "criteria": ("base_claim", "criterion", "EXTENSION"),
     "expectation": ("Expectation",),
     "filecheck": ("reading_of",),

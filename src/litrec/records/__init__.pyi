@@ -1,5 +1,10 @@
 """Types of `litrec.records`'s face (`OFFERS` in `__init__.py`), for type checkers."""
 
+from litrec.records.braces import (
+    bibtex_unbalanced as bibtex_unbalanced,
+    brace_parts as brace_parts,
+    Unbalanced as Unbalanced,
+)
 from litrec.records.criteria import (
     base_claim as base_claim,
     criterion as criterion,

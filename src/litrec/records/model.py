@@ -23,6 +23,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
+from litrec.records.braces import unprotected  # the one brace parser, shared with bibtex/
 from litrec.records.expectation import Expectation
 from litrec.records.kinds import KINDS
 from litrec.records.locators import Where
@@ -36,28 +37,6 @@ CLAIM_ID_RE = re.compile(rf"^{CLAIM_ID}$")
 REF_RE = re.compile(rf"^(?P<record>[^#\s]+)(?:#(?P<claim>{CLAIM_ID}))?$")
 # a BibTeX citation key `\cite` can hold: none of space, comma, braces, % # \ ~ " ( ) =
 BIBTEX_KEY_RE = re.compile(r'^[^\s,{}%#\\~"()=\x00-\x1f\x7f]+$')
-
-
-def unprotected(protected: str) -> str:
-    """The text of a title with BibTeX case protection (`{GD}`): its braces gone, `\\{`, `\\}`
-    and `\\\\` read as `{`, `}` and `\\`; raise ValueError if a brace is unmatched."""
-    out, depth, i = [], 0, 0
-    while i < len(protected):
-        ch = protected[i]
-        if ch == "\\" and protected[i + 1:i + 2] in ("{", "}", "\\"):
-            out.append(protected[i + 1])
-            i += 2
-            continue
-        if ch in "{}":
-            depth += 1 if ch == "{" else -1
-            if depth < 0:
-                raise ValueError(f"the '}}' at character {i + 1} closes no brace")
-        else:
-            out.append(ch)
-        i += 1
-    if depth:
-        raise ValueError("a '{' is never closed")
-    return "".join(out)
 
 
 # --------------------------------------------------------------------- relations
