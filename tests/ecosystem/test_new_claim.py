@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import os
+import stat
+
 from litrec.records.newclaim import append_claim
 
 LIT = "records/literature/ARXIV-2212.07677.yaml"
@@ -49,6 +52,34 @@ def test_refusals(project, cli):
     assert code == 1 and "did you mean 'ARXIV-2212.07677'?" in err
     code, _, err = cli("new", "claim", "ADR-013")
     assert code == 2 and "holds no claims" in err
+
+
+def test_a_linked_record_stays_a_link_and_keeps_its_mode(project, cli):
+    link = project / "records/theories/THEORY-169.yaml"
+    kept = project / "kept" / "THEORY-169.yaml"  # the file itself lives elsewhere in the project
+    kept.parent.mkdir()
+    link.rename(kept)
+    link.symlink_to(os.path.relpath(kept, link.parent))
+    kept.chmod(0o600)
+    code, out, err = cli("new", "claim", "THEORY-169", "--kind", "observation")
+    assert code == 0, err
+    assert link.is_symlink() and link.resolve() == kept.resolve()
+    assert "  - id: C1\n" in kept.read_text(encoding="utf-8")
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    assert cli("validate")[0] == 0
+
+
+def test_a_record_linked_out_of_the_project_is_refused(project, cli, tmp_path):
+    link = project / "records/theories/THEORY-169.yaml"
+    outside = tmp_path / "elsewhere" / "THEORY-169.yaml"
+    outside.parent.mkdir()
+    link.rename(outside)
+    link.symlink_to(outside)
+    before = outside.read_bytes()
+    code, _, err = cli("new", "claim", "THEORY-169", "--kind", "observation")
+    assert code == 2 and "is a symbolic link to a file outside the project" in err
+    assert "nothing was written" in err
+    assert outside.read_bytes() == before and link.is_symlink()
 
 
 def test_the_hint_for_a_proposition(project, capsys):

@@ -179,3 +179,71 @@ def test_a_claims_entry_cut_from_the_results_judgement_is_located(ran, tmp_path)
     proc = litrec("validate", cwd=root)
     assert proc.returncode == 1, proc.stdout
     assert "no entry judges ARXIV-0000.00003#F2 on the stored result quick.json" in " ".join(proc.stdout.split())
+
+
+# ------------------------------------------------------------------ a write that fails part-way
+
+
+def _entries(n: int) -> list[dict]:
+    return [{"claim": f"ARXIV-0000.00003#F{i}", "verdict": "reproduced", "result": "r" * 8}
+            for i in range(1, n + 1)]
+
+
+def test_an_append_onto_a_torn_tail_drops_it_with_a_warning_and_keeps_the_chain(tmp_path):
+    from litrec.results.ledger import append, history_path
+
+    results = tmp_path / "results"
+    append(results, "toy", "quick", _entries(2))
+    path = history_path(results, "toy", "quick")
+    whole = path.read_bytes()
+    path.write_bytes(whole + b'{"claim":"ARXIV-0000.00003#F3","entry":3,"pr')  # the disk filled up
+    assert "the last line is cut short" in history_problems(results)[0].message  # validate says so
+    heard: list[str] = []
+    append(results, "toy", "quick", _entries(1), warn=heard.append)
+    assert path.read_bytes().startswith(whole)  # the whole lines, byte for byte
+    got = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [e["entry"] for e in got] == [1, 2, 3]
+    assert got[2]["prev"] == line_hash(whole.decode().splitlines()[1])
+    assert history_problems(results) == []
+    assert len(heard) == 1 and "quick.history.jsonl:3: dropped a torn last line (44 bytes" in heard[0]
+    assert '{"claim":"ARXIV-0000.00003#F3","entry":3,"pr' in heard[0]
+
+
+def test_a_write_that_fails_part_way_leaves_the_ledger_as_it_was(tmp_path, monkeypatch):
+    from litrec.results.ledger import append, history_path
+    from litrec.util import atomic
+
+    results = tmp_path / "results"
+    append(results, "toy", "quick", _entries(2))
+    path = history_path(results, "toy", "quick")
+    before = path.read_bytes()
+
+    def full_disk(dest, data, mode=None):
+        with open(dest, "xb") as fh:
+            fh.write(data[:len(data) - 30])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(atomic, "write_new", full_disk)
+    with pytest.raises(OSError):
+        append(results, "toy", "quick", _entries(1))
+    assert path.read_bytes() == before
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary left
+    monkeypatch.undo()
+    append(results, "toy", "quick", _entries(1))
+    assert history_problems(results) == []
+
+
+def test_a_run_after_a_torn_append_warns_and_leaves_a_ledger_validate_accepts(ran, tmp_path):
+    root = tmp_path / "copy"
+    shutil.copytree(ran, root)
+    path = root / "results" / "toy" / "quick.history.jsonl"
+    path.write_bytes(path.read_bytes() + b'{"format":1,"when":"2026-')
+    proc = litrec("validate", cwd=root)
+    assert proc.returncode == 1 and "quick.history.jsonl:5:1: the last line is cut short" in proc.stdout
+    proc = litrec("run", "--profile", "quick", "--jobs", "1", "--force", cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    said = " ".join(proc.stderr.split())
+    assert "warning: toy: " in said and "quick.history.jsonl:5: dropped a torn last line" in said
+    assert [json.loads(line)["entry"] for line in lines(root)] == [1, 2, 3, 4, 5, 6]
+    proc = litrec("validate", cwd=root)
+    assert proc.returncode == 0, proc.stdout

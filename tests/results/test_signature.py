@@ -146,3 +146,17 @@ def test_entries_appended_after_signing_leave_the_signature_whole(signed, tmp_pa
     path.write_text(path.read_text() + json.dumps(later, sort_keys=True, separators=(",", ":")) + "\n")
     _, rows = status(root, env=env)
     assert rows["F1"]["provenance"]["signature"] == "signed"
+
+
+def test_a_noop_run_sees_a_signer_removed_from_the_allowed_signers(signed, tmp_path):
+    root, key, _, _ = copy(signed, tmp_path)
+    allowed = tmp_path / "allowed_signers"
+    allowed.write_text(f"ada@example.org {(key.parent / 'id.pub').read_text()}")
+    env = {"LITREC_ALLOWED_SIGNERS": str(allowed)}
+    for _ in range(2):  # the second answers from the run memo
+        proc = litrec("run", "--profile", "quick", "--jobs", "1", cwd=root, env=env)
+        assert "1 signed" in proc.stdout, proc.stdout
+    other = keypair(tmp_path / "other", "eve@example.org")
+    allowed.write_text(f"eve@example.org {(other.parent / 'id.pub').read_text()}")  # ada removed
+    proc = litrec("run", "--profile", "quick", "--jobs", "1", cwd=root, env=env)
+    assert "1 bad signature" in proc.stdout and "1 signed" not in proc.stdout, proc.stdout

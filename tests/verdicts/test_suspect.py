@@ -195,3 +195,92 @@ def test_an_entry_edited_by_hand_is_named_and_still_counts(project, cli):
         assert "its verdict moved from great to" in out  # the entry still counts: its link is suspect
     assert cli("review", "NOTE-621")[0] == 0
     assert "reviews.yaml:" not in cli("validate")[1]
+
+
+def _git(root, *args) -> str:
+    import subprocess
+
+    return subprocess.run(["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@example.org",
+                           *args], check=True, capture_output=True, text=True).stdout.strip()
+
+
+def test_a_committed_review_file_deleted_is_an_error_never_a_new_baseline(project, cli):
+    import shutil
+
+    if shutil.which("git") is None:
+        import pytest
+
+        pytest.skip("git is not installed")
+    reviews = project / "reviews.yaml"
+    _git(project, "init", "-q")
+    assert cli("validate")[0] == 0 and reviews.exists()  # the first baseline
+    assert cli("review", "NOTE-621")[0] == 0
+    _git(project, "add", ".")
+    _git(project, "commit", "-qm", "records and their reviews")
+    kept = reviews.read_bytes()
+    head = _git(project, "rev-parse", "HEAD")[:12]
+    reviews.unlink()
+    _git(project, "commit", "-qam", "an accident: commit -a takes the deletion along")
+    code, out, err = cli("validate")
+    [line] = [ln for ln in out.splitlines() if ln.startswith("reviews.yaml:")]
+    assert code == 1 and line.startswith("reviews.yaml:1:1: missing, while commit ")
+    assert f"restore it: git checkout {_git(project, 'rev-parse', 'HEAD')[:12]}^ -- reviews.yaml" in line
+    assert "baseline yet" not in err and not reviews.exists()
+    code, _, err = cli("review", "THEORY-169")  # one record's review would drop the others'
+    assert code == 1 and "Nothing was written" in err and not reviews.exists()
+    assert "litrec review NOTE-621 THEORY-169" in err  # the deliberate new baseline, named
+    _git(project, "checkout", f"{head}", "--", "reviews.yaml")  # the fix it names
+    assert reviews.read_bytes() == kept and cli("validate")[0] == 0
+    reviews.unlink()  # deleted, not committed: git still tracks it
+    code, out, _ = cli("validate")
+    assert code == 1 and "missing, while git tracks it" in out and "git checkout -- reviews.yaml" in out
+    assert cli("review", "NOTE-621", "THEORY-169")[0] == 0  # a new baseline, asked for by name
+    assert cli("validate")[0] == 0
+
+
+def test_a_review_file_never_committed_gets_its_baseline_again(project, cli):
+    _git(project, "init", "-q")  # a repository, but the review file was never committed
+    assert cli("validate")[0] == 0
+    (project / "reviews.yaml").unlink()
+    code, _, err = cli("validate")
+    assert code == 0 and "no review baseline yet" in err and (project / "reviews.yaml").exists()
+
+
+def test_two_reviews_at_once_both_land(project, monkeypatch):
+    """Each review reads the file, adds its record and writes it back; without the project's
+    review lock both read the same file and the second write loses the first review."""
+    import threading
+    import time
+
+    from litrec.records.load import load_project
+    from litrec.verdicts import suspect
+    from litrec.verdicts.reading import project_reading
+
+    reading = project_reading(load_project(project / "records"), project / "results")
+    path = project / "reviews.yaml"
+    read = suspect.read_reviews
+
+    def slow_read(p):
+        got = read(p)
+        time.sleep(0.3)  # both have read before either writes, unless one waits for the other
+        return got
+
+    monkeypatch.setattr(suspect, "read_reviews", slow_read)
+    failed: list[BaseException] = []
+
+    def review(rid):
+        try:
+            suspect.write_reviews(path, reading, [rid])
+        except BaseException as exc:  # a thread's failure, reported below
+            failed.append(exc)
+
+    threads = [threading.Thread(target=review, args=(rid,)) for rid in ("NOTE-621", "THEORY-169")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failed == []
+    assert set(read(path)[0]) == {"NOTE-621", "THEORY-169"}
+    from litrec.verdicts.reviewfile import LOCK
+
+    assert not (project / LOCK).exists()  # the lock file goes with its holder

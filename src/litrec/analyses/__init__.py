@@ -23,7 +23,8 @@ from litrec.util import lazy_face
 # package, not from the module behind it.
 OFFERS: dict[str, tuple[str, ...]] = {
     "analysisimport": ("compiled_sources", "expecting", "load_analysis"),
-    "contract": ("bound_names", "check_module", "check_output", "check_seed_outputs", "declares", "source_problems"),
+    "contract": ("bound_names", "check_figure_names", "check_module", "check_output", "check_seed_outputs",
+                 "declares", "FIGURE_NAME_FIX", "figure_name_problem", "source_problems"),
     "datafiles": ("data_files", "watch_paths"),
     "inputs": ("Inputs", "interpreter", "is_numeric_variable", "machine_cores", "machine_isa", "module_imports",
                "numeric_env", "RESULT_FORMAT", "result_inputs"),

@@ -7,10 +7,13 @@ from litrec.analyses.analysisimport import (
 )
 from litrec.analyses.contract import (
     bound_names as bound_names,
+    check_figure_names as check_figure_names,
     check_module as check_module,
     check_output as check_output,
     check_seed_outputs as check_seed_outputs,
     declares as declares,
+    FIGURE_NAME_FIX as FIGURE_NAME_FIX,
+    figure_name_problem as figure_name_problem,
     source_problems as source_problems,
 )
 from litrec.analyses.datafiles import (

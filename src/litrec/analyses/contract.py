@@ -6,7 +6,8 @@ A registered module provides
   configuration, a frozen dataclass;
 - `run(config, progress=None) -> dict`: the analysis; it returns `metrics`
   (numbers, booleans, strings, lists of them or nested mappings), and
-  optionally `figures` (name -> matplotlib figure) and `notes` (strings);
+  optionally `figures` (name -> matplotlib figure; the name is its file's,
+  `figure_name_problem`: no folder, no leading dot) and `notes` (strings);
 - optionally `SEEDS`: per profile, the seeds to run (`{"paper": (0, 1, 2)}`);
   each seed runs `run` once with `config.seed` set, and the judge decides on
   the interval over seeds;
@@ -44,7 +45,7 @@ import ast
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol, TypedDict
 
-from litrec.util import ContractError
+from litrec.util import ContractError, excerpt
 
 Progress = Callable[..., None]  # progress(done, total, description="")
 
@@ -204,6 +205,7 @@ def check_output(out: Any, where: str, fn: str = "run", declared: Any = None) ->
         raise ContractError(f"{where}.{fn} returned {found}; expected a dict with a 'metrics' mapping")
     if not isinstance(out.get("figures", {}), Mapping):
         raise ContractError(f"{where}.{fn} returned 'figures' that is not a mapping of names to figures")
+    check_figure_names(out.get("figures") or {}, f"{where}.{fn}")
     notes = out.get("notes", [])
     if isinstance(notes, (str, bytes)) or not isinstance(notes, (list, tuple)):
         raise ContractError(f"{where}.{fn} returned 'notes' that is not a list of strings")
@@ -217,6 +219,38 @@ def check_output(out: Any, where: str, fn: str = "run", declared: Any = None) ->
         out = {**out, "notes": [*notes, f"{where}.{fn} returned metrics its METRICS do not "
                                          f"declare: {shown}; add them to METRICS"]}
     return out
+
+
+FIGURE_NAME_FIX = ("a figure's name is the name of its file in results/<analysis>/<profile>/: give a "
+                   "plain name, such as 'loss_curve' (letters, digits, '_', '-', '.'; no folder)")
+
+
+def figure_name_problem(name: Any) -> str | None:
+    """Why `name` cannot name a figure's file inside its result's folder (None when it can): it
+    would lead out of the folder (a slash or backslash, `..`, an absolute path, a drive),
+    hide or clash with litrec's own files (a leading dot), or is empty, not text, or holds a
+    control character."""
+    if not isinstance(name, str):
+        return f"a {type(name).__name__}, not text"
+    if not name:
+        return "empty"
+    if any(c in name for c in "/\\:"):
+        return "it names a folder or a drive, which would write outside the result's folder"
+    if name.startswith("."):
+        return "it starts with a dot ('..' leads out of the result's folder; '.' hides the file)"
+    if any(ord(c) < 32 or ord(c) == 127 for c in name):
+        return "it holds a control character"
+    return None
+
+
+def check_figure_names(figures: Mapping, where: str) -> None:
+    """ContractError naming `where` (the module and function that drew them), the figure's name
+    and the fix, for the first name of `figures` that `figure_name_problem` refuses."""
+    for name in figures:
+        why = figure_name_problem(str(name))  # the runner names the file str(name).svg
+        if why is not None:
+            raise ContractError(f"{where} returned a figure named {excerpt(repr(name), 80)}: {why}; "
+                                f"{FIGURE_NAME_FIX}. No result was written")
 
 
 def check_seed_outputs(outs: Any, seeds: list[int], where: str,

@@ -12,14 +12,17 @@ def memo_key(records: Path, analysis: Path, results: Path, profile: str, targets
              any_machine: bool = False) -> str | None:
     """The key of a no-op run's kept answer (`litrec.cache.runmemo.inputs_key`), with what
     every result shares worked out here: the interpreter, the numerics environment variables
-    and the instruction set (`litrec.analyses.inputs.environment`), and the source digest of
-    every editable install (`litrec.analyses.packages.editable_digests`)."""
+    and the instruction set (`litrec.analyses.inputs.environment`), the source digest of
+    every editable install (`litrec.analyses.packages.editable_digests`), and the allowed
+    signers, which decide whether a signed result reads signed or bad (`litrec.util.signers_key`)."""
     from litrec.analyses.inputs import environment
     from litrec.analyses.packages import editable_digests
     from litrec.cache import runmemo
+    from litrec.util import signers_key
 
     return runmemo.inputs_key(records, analysis, results, profile, targets,
-                              [environment(), editable_digests()], any_machine)
+                              [environment(), editable_digests(), signers_key(Path(records).resolve().parent)],
+                              any_machine)
 
 
 def data_now(project: Path) -> Callable[[list[str]], dict]:

@@ -107,6 +107,9 @@ def _printed(profile: str, bar):
         def interrupted(self, name: str) -> None:
             self.out.print("[red]" + _plain(f"interrupted: {name}; its previous result is kept"))
 
+        def warned(self, name: str, message: str) -> None:
+            self.out.print("[yellow]" + _plain(f"warning: {name}: {message}"))
+
     return _Printed(profile, bar)
 
 

@@ -6,7 +6,9 @@ claims inside a literature record (or a note, or a theory), addressed as
 so the file's other content, its layout and its comments stay as they were:
 the new claim goes after the last line of the list (or a `claims:` key is
 added at the end), indented as the list's other items are. The result must
-validate before it is written; the file is replaced in one rename.
+validate before it is written; the file is replaced in one rename, as itself: a
+record that is a symbolic link (inside the project) stays one and its target is
+replaced, and the file keeps its mode; a link out of the project is refused.
 """
 
 from __future__ import annotations
@@ -132,8 +134,8 @@ def new_claim(records_dir: Path, record_id: str | None, kind: str, claim_id: str
     no such record."""
     import difflib
 
-    from litrec.records.newrecord import existing_ids, write_replace
-    from litrec.util import NotCreated, need_dir
+    from litrec.records.newrecord import display, existing_ids, write_replace
+    from litrec.util import NotCreated, Refused, check, need_dir, project_root
 
     if not record_id:
         raise UsageError("give the record that holds the claim: litrec new claim ARXIV-2212.07677")
@@ -144,6 +146,10 @@ def new_claim(records_dir: Path, record_id: str | None, kind: str, claim_id: str
         close = difflib.get_close_matches(record_id, sorted(ids), n=1)
         hint = f"; did you mean '{close[0]}'?" if close else ""
         raise NotCreated(f"no record '{record_id}'{hint}")
+    try:  # a record linked out of the project is not litrec's to read or write
+        check(path, project_root(records_dir))
+    except Refused as exc:
+        raise UsageError(f"{display(path)} {exc.message}; nothing was written") from None
     new = plan_claim(record_id, path, kind, claim_id, title)
     write_replace(path, new.text)
     return new, path

@@ -20,7 +20,7 @@ import yaml
 from litrec.records import model as m
 from litrec.records.discover import find_record_files
 from litrec.records.kinds import ANTHOLOGY_KINDS, ID_RE, KIND, kind_of_id
-from litrec.util import GENERATED_PAGE_NAMES, load_bytes, replace_file
+from litrec.util import GENERATED_PAGE_NAMES, load_bytes, rewrite_file
 
 # ------------------------------------------------------------------ files
 
@@ -50,9 +50,11 @@ def write_new(path: Path, text: str) -> None:
 
 
 def write_replace(path: Path, text: str) -> None:
-    """Replace `path` with `text` atomically: a crash leaves the old file whole (the new one
-    gets the usual mode, 0644 under the usual umask, not a temporary file's 0600)."""
-    replace_file(path, text.encode("utf-8"))
+    """Replace `path` with `text` atomically, as the same file (`litrec.util.rewrite_file`): a
+    crash leaves the old file whole; a symbolic link stays a link, its target replaced; the
+    file keeps its mode (a new one gets the usual mode, 0644 under the usual umask, not a
+    temporary file's 0600). The caller decides whether a link may be followed."""
+    rewrite_file(path, text.encode("utf-8"))
 
 
 def display(path: Path) -> str:

@@ -19,8 +19,10 @@ earlier judgement and re-chaining every line after it (what `line_hash` alone
 allows anyone to do) no longer meets that hash. Every claim a result checks
 must have its entry. The result's own entries come after its anchor; a
 signature covers them (`judged_through`), so only a signed result's judgement is
-proof against a re-chained rewrite. The file is committed beside the result; the
-result's fingerprint never reads it, so appending to it leaves a result as
+proof against a re-chained rewrite. An append rewrites the file in one rename, so a
+failed write leaves no torn line; a torn tail found (no final newline) is dropped
+with a warning before the new entries are chained. The file is committed beside
+the result; the result's fingerprint never reads it, so appending to it leaves a result as
 current as it was.
 """
 
@@ -29,12 +31,13 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-import os
+import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from litrec.records import base_claim
-from litrec.util import Diagnostic, canonical_json, jsonread
+from litrec.util import Diagnostic, canonical_json, excerpt, jsonread, rewrite_file
 
 Status = Any  # a `litrec.verdicts.claims.ClaimStatus` (not imported: it imports this module)
 
@@ -86,18 +89,20 @@ def entry(st: Status, result: dict, git: dict, expectations: dict | None,
 
 
 def record(proj: Project, results_dir: Path, name: str, profile: str, state: ResultState,
-           expectations: dict[str, dict], statuses: list[Status]) -> None:
+           expectations: dict[str, dict], statuses: list[Status],
+           warn: Callable[[str], None] | None = None) -> None:
     """Append the judgement of every claim a new result checks (`statuses`, judged by the caller
     on that result; `expectations` as the result stores them, per claim) to its ledger, an
-    entry per row (a claim's extension row too). The runner calls it with the results folder
-    locked."""
+    entry per row (a claim's extension row too); `warn` hears of a torn tail dropped (`append`).
+    The runner calls it with the results folder locked."""
     from litrec.util import commit_of
 
     if not expectations or state.result is None:
         return
     git = commit_of(proj.records_dir.parent, TRACKED) or {}
     append(results_dir, name, profile,
-           [entry(st, state.result, git, expectations.get(base_claim(st.claim))) for st in statuses])
+           [entry(st, state.result, git, expectations.get(base_claim(st.claim))) for st in statuses],
+           warn)
 
 
 def anchor(results_dir: Path, name: str, profile: str) -> dict:
@@ -127,22 +132,38 @@ def judged_through(result_file: Path, result: dict) -> bytes:
     return b"".join(lines[:last + 1])
 
 
-def _last_line(path: Path) -> tuple[int, str | None]:
-    """(number of lines, the last line) of the ledger; (0, None) when there is none."""
+def _whole(path: Path) -> tuple[bytes, bytes]:
+    """(the ledger's whole lines, its torn tail): the bytes after the last newline, which only a
+    write that failed part-way leaves (every entry is written with its newline). Both empty when
+    there is no ledger."""
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except (FileNotFoundError, NotADirectoryError):  # no ledger (or no folder) yet
-        return 0, None
-    lines = text.splitlines()
+        return b"", b""
+    cut = raw.rfind(b"\n") + 1
+    return raw[:cut], raw[cut:]
+
+
+def _last_line(path: Path) -> tuple[int, str | None]:
+    """(number of whole lines, the last of them) of the ledger; (0, None) when there is none.
+    A torn tail (`_whole`) is no line: `append` drops it before it chains a new entry."""
+    lines = _whole(path)[0].decode("utf-8").splitlines()
     return len(lines), (lines[-1] if lines else None)
 
 
-def append(results_dir: Path, name: str, profile: str, entries: list[dict]) -> Path:
+def append(results_dir: Path, name: str, profile: str, entries: list[dict],
+           warn: Callable[[str], None] | None = None) -> Path:
     """Append `entries` to the analysis's ledger, each chained to the line before it.
 
-    The caller holds the results folder's lock (`litrec.results.store.locked`).
+    The ledger is rewritten whole, its old lines byte for byte and the new ones after them, in
+    one rename (`litrec.util.rewrite_file`): a write that fails part-way leaves the old ledger
+    as it was, never a torn line. A torn tail an earlier writer left (bytes after the last
+    newline) is dropped first, and `warn` is told what was dropped and where; the new entries
+    chain to the last whole line, as the result's anchor (`anchor`) did. The caller holds the
+    results folder's lock (`litrec.results.store.locked`).
     """
     path = history_path(results_dir, name, profile)
+    kept, torn = _whole(path)
     count, last = _last_line(path)
     lines = []
     for i, e in enumerate(entries):
@@ -152,10 +173,12 @@ def append(results_dir: Path, name: str, profile: str, entries: list[dict]) -> P
     if not lines:
         return path
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a", encoding="utf-8") as f:
-        f.write("".join(line + "\n" for line in lines))
-        f.flush()
-        os.fsync(f.fileno())
+    rewrite_file(path, kept + "".join(line + "\n" for line in lines).encode("utf-8"))
+    if torn:
+        said = (f"{path}:{count + 1}: dropped a torn last line ({len(torn)} bytes without a newline, "
+                f"left by a write that failed part-way: {excerpt(torn.decode('utf-8', 'replace'), 60)}); "
+                f"the {count} entries before it are kept and this run's judgements follow them")
+        (warn or warnings.warn)(said)
     return path
 
 

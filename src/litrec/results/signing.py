@@ -41,6 +41,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
+from litrec.util import allowed_signers, config_path, git_config
+
 NAMESPACE = "litrec-result"
 STATES = ("signed", "unsigned", "bad")
 TIMEOUT_S = 30
@@ -63,46 +65,25 @@ def unsign(result_file: Path) -> None:
         pass
 
 
-def _git_config(root: Path, key: str) -> str | None:
-    try:
-        run = subprocess.run(["git", "-C", str(root), "config", "--get", key], capture_output=True,
-                             text=True, timeout=TIMEOUT_S, stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    value = run.stdout.strip()
-    return value or None if run.returncode == 0 else None
-
-
-def _expand(path: str, root: Path) -> Path:
-    p = Path(os.path.expanduser(path))
-    return p if p.is_absolute() else root / p
-
-
 def signing_key(root: Path, given: Path | None = None) -> Path:
     """The private key to sign with (SigningError when none is configured or it is not a file)."""
     if given is not None:
         key, where = Path(given), "--key"
     elif os.environ.get("LITREC_SIGNING_KEY"):
-        key, where = _expand(os.environ["LITREC_SIGNING_KEY"], root), "LITREC_SIGNING_KEY"
+        key, where = config_path(os.environ["LITREC_SIGNING_KEY"], root), "LITREC_SIGNING_KEY"
     else:
-        value = _git_config(root, "user.signingkey")
+        value = git_config(root, "user.signingkey")
         if value is None:
             raise SigningError("no signing key: give --key FILE (an SSH private key), set "
                                "LITREC_SIGNING_KEY, or git config user.signingkey FILE")
         if value.startswith("key::"):
             raise SigningError("git's user.signingkey is a literal public key (key::...); give "
                                "the private key's file with --key or LITREC_SIGNING_KEY")
-        key, where = _expand(value, root), "git config user.signingkey"
+        key, where = config_path(value, root), "git config user.signingkey"
     if not key.is_file():
         raise SigningError(f"{where}: '{key}' is not a file; give an SSH private key "
                            "(ssh-keygen -t ed25519 makes one)")
     return key
-
-
-def allowed_signers(root: Path) -> Path | None:
-    """The allowed-signers file, where one is configured."""
-    value = os.environ.get("LITREC_ALLOWED_SIGNERS") or _git_config(root, "gpg.ssh.allowedSignersFile")
-    return _expand(value, root) if value else None
 
 
 def _keygen() -> str:

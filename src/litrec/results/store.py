@@ -22,15 +22,18 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
+from litrec.analyses import FIGURE_NAME_FIX, figure_name_problem
 from litrec.results.fields import RERUN, field_name, json_line, result_problem
 from litrec.util import (
+    ContractError,
     DamagedResult,
     Refused,
     ResultsLocked,
     ResultsUnwritable,
+    acquire,
+    excerpt,
     fresh_dir,
     fresh_name,
     jsonread,
@@ -40,12 +43,6 @@ from litrec.util import (
     sync_dir,
     write_new,
 )
-
-fcntl: ModuleType | None
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - not on Windows: no lock, one run at a time by hand
-    fcntl = None
 
 LOCK = ".litrec-lock"
 
@@ -133,7 +130,17 @@ def write_result(results_dir: Path, name: str, profile: str, payload: dict,
     new folder `<profile>.new-*`; the JSON, pointing there, replaces the old one in one
     rename; only then are the old figures removed, the new ones linked into `<profile>/`
     and the JSON rewritten to point there. Unchanged figures are left as they are.
+
+    A figure's file name that would lead out of `<profile>/` (a folder, `..`, an absolute
+    path: `litrec.analyses.figure_name_problem`) is a ContractError naming the analysis, the
+    name and the fix, before anything is written or replaced.
     """
+    for fname in figures:
+        why = figure_name_problem(fname)
+        if why is not None:
+            raise ContractError(f"analysis '{name}' drew a figure whose file would be "
+                                f"{excerpt(repr(fname), 80)}: {why}; {FIGURE_NAME_FIX}. Nothing "
+                                "was written: the stored result is as it was")
     folder = Path(results_dir) / name
     folder.mkdir(parents=True, exist_ok=True)
     out = folder / f"{profile}.json"
@@ -304,23 +311,13 @@ def locked(results_dir: Path, name: str) -> Iterator[Path]:
 
 
 def _lock(lock: Path, name: str) -> int:
-    """Open and lock the lock file (the file that is there now, not one just removed)."""
-    while True:
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
-        if fcntl is None:
-            return fd
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            raise ResultsLocked(f"another litrec run is running '{name}' (it holds {lock}); "
-                                "wait for it to finish, then run again") from None
-        try:
-            if os.stat(lock).st_ino == os.fstat(fd).st_ino:
-                return fd
-        except FileNotFoundError:
-            pass
-        os.close(fd)
+    """Open and lock the lock file (the file that is there now, not one just removed:
+    `litrec.util.lockfile`); ResultsLocked at once when another run holds it."""
+    fd = acquire(lock)
+    if fd is None:
+        raise ResultsLocked(f"another litrec run is running '{name}' (it holds {lock}); "
+                            "wait for it to finish, then run again")
+    return fd
 
 
 def _why(exc: OSError, folder: Path) -> str:

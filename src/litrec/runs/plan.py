@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -84,6 +85,10 @@ class Events:
 
     def interrupted(self, name: str) -> None:
         """The run was interrupted while this analysis ran."""
+
+    def warned(self, name: str, message: str) -> None:
+        """Something of this analysis was mended on the way, and the user should know (a torn
+        last line dropped from its ledger)."""
 
 
 def run_plan(proj: Project, plan_: Plan, options: RunOptions, events: Events,
@@ -210,7 +215,8 @@ def _run_prepared(proj, plan_, prepared, options: RunOptions, events, fail, earl
                                   job.expectations,
                                   claim_statuses(proj, results_dir, profile,
                                                  only=set(job.expectations),
-                                                 states={name: plan_.states[name]}))
+                                                 states={name: plan_.states[name]}),
+                                  warn=functools.partial(events.warned, name))
             except OSError as exc:  # the result is written; its judgement could not be kept
                 fail(name, ResultsUnwritable(f"cannot append to the ledger of '{name}' "
                                              f"({exc.strerror or exc}): the result is written, "

@@ -25,7 +25,7 @@ import dataclasses
 import sys
 from typing import TYPE_CHECKING, Any
 
-from litrec.analyses import bound_names, check_module, load_analysis
+from litrec.analyses import bound_names, check_figure_names, check_module, load_analysis
 from litrec.runs import interrupt
 from litrec.runs.sweep import config_json, make_config, plan, svg_bytes
 from litrec.util import AnalysisExited, ContractError, Refused, RunError, SweepError, project_root, read_file
@@ -93,6 +93,7 @@ def draw_seed_figures(job: tuple[Spec, list[dict]]) -> dict[str, bytes]:
     spec, points = job
     module, _ = load_analysis(spec.root, spec.package, spec.module)
     drawn = module.seed_figures(points)
+    check_figure_names(drawn or {}, f"{module.__name__}.seed_figures")
     return {str(name): svg_bytes(fig) for name, fig in (drawn or {}).items()}
 
 

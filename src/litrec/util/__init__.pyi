@@ -5,6 +5,7 @@ from litrec.util.atomic import (
     fresh_dir as fresh_dir,
     fresh_name as fresh_name,
     replace_file as replace_file,
+    rewrite_file as rewrite_file,
     sync_dir as sync_dir,
     write_new as write_new,
 )
@@ -60,9 +61,14 @@ from litrec.util.formatting import (
     fmt as fmt,
     shorten as shorten,
 )
+from litrec.util.lockfile import (
+    acquire as acquire,
+    release as release,
+)
 from litrec.util.gitinfo import (
     commit_of as commit_of,
     head_of as head_of,
+    held_by_git as held_by_git,
     refs_of as refs_of,
 )
 from litrec.util.pagenames import (
@@ -73,6 +79,12 @@ from litrec.util.mend import (
     explain_error as explain_error,
     found as found,
     syntax_fix as syntax_fix,
+)
+from litrec.util.signers import (
+    allowed_signers as allowed_signers,
+    config_path as config_path,
+    git_config as git_config,
+    signers_key as signers_key,
 )
 from litrec.util.safetext import (
     raw_stream as raw_stream,

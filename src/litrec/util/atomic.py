@@ -2,14 +2,16 @@
 
 Everything is made with the modes any other program would give it (0666 for
 a file, 0777 for a folder, less the umask), not the private 0600/0700 of
-`tempfile`. A crash leaves the old file whole and at most a hidden temporary
-beside it, which the next writer of the same target may remove.
+`tempfile`; a file rewritten in place (`rewrite_file`) keeps its own mode, and a
+symbolic link to it stays a link. A crash leaves the old file whole and at most
+a hidden temporary beside it, which the next writer of the same target may remove.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+import stat
 from pathlib import Path
 
 
@@ -32,21 +34,26 @@ def fresh_dir(parent: Path, prefix: str) -> Path:
             continue
 
 
-def write_new(path: Path, data: bytes) -> None:
-    """Create `path` (which must not exist) holding `data`, flushed to disk."""
+def write_new(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Create `path` (which must not exist) holding `data`, flushed to disk (with `mode`, the
+    umask aside, where given)."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     with os.fdopen(fd, "wb") as fh:
+        if mode is not None:
+            os.chmod(path, mode)  # by name: os.fchmod is not on every platform
         fh.write(data)
         fh.flush()
         os.fsync(fh.fileno())
 
 
-def replace_file(path: Path, data: bytes, prefix: str | None = None) -> None:
-    """Replace `path` with `data` in one rename: a reader sees the old bytes or the new ones."""
+def replace_file(path: Path, data: bytes, prefix: str | None = None,
+                 mode: int | None = None) -> None:
+    """Replace `path` with `data` in one rename: a reader sees the old bytes or the new ones
+    (the new file has `mode` where given)."""
     path = Path(path)
     tmp = fresh_name(path.parent, prefix or f".{path.name}-", ".tmp")
     try:
-        write_new(tmp, data)
+        write_new(tmp, data, mode)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -55,6 +62,20 @@ def replace_file(path: Path, data: bytes, prefix: str | None = None) -> None:
             pass
         raise
     sync_dir(path.parent)
+
+
+def rewrite_file(path: Path, data: bytes) -> Path:
+    """Replace the file at `path` with `data` in one rename, as the same file to its owner: a
+    symbolic link is kept and the file it leads to is replaced, and the file keeps its mode
+    (a file that is not there yet gets the usual one). Returns the path replaced. The caller
+    decides whether a link may be followed (`litrec.util.confine.check`)."""
+    real = Path(os.path.realpath(path))
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(real).st_mode)
+    except FileNotFoundError:
+        mode = None
+    replace_file(real, data, mode=mode)
+    return real
 
 
 def sync_dir(path: Path) -> None:

@@ -86,16 +86,19 @@ def validation_report(records: Path, analysis: Path | None = None, results: Path
     # only when no review file exists yet or the kept answer cannot be used
     reading = functools.cache(lambda: checked_reading(checked, Path(records), folder, results))
     if record_baseline:
-        report.baseline = _baseline(records, reading)
+        report.baseline = _baseline(records, reading, checked)
     report.links = _reviews(records, folder, results, checked, strict, reading,
                             use_cache and not caching_off())
     return report
 
 
-def _baseline(records: Path, reading: Callable[[], Any]) -> str | None:
+def _baseline(records: Path, reading: Callable[[], Any], checked) -> str | None:
     """Record the review baseline when the project has no review file and some record rests on
-    another: what it says, in a line; None when nothing was recorded."""
-    from litrec.util import PathDisplay
+    another: what it says, in a line; None when nothing was recorded. Where git holds the
+    file the work tree lacks, nothing is recorded and `checked` gets an error at the file,
+    naming how to restore it (`litrec.verdicts.reviewfile.lost_reviews`)."""
+    from litrec.util import Diagnostic, PathDisplay
+    from litrec.verdicts.reviewfile import LostReviews
     from litrec.verdicts.suspect import record_baseline, reviews_path
 
     path = reviews_path(records)
@@ -104,6 +107,9 @@ def _baseline(records: Path, reading: Callable[[], Any]) -> str | None:
     where = PathDisplay()(path)
     try:
         done = record_baseline(path, reading())
+    except LostReviews as exc:
+        checked.diagnostics.append(Diagnostic(where, 1, 1, "", str(exc), "reviews", "error"))
+        return None
     except OSError as exc:
         return (f"no review baseline: cannot write {where}: {exc.strerror}; suspect links are "
                 "off until it can be written (litrec review ID)")

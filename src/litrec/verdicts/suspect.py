@@ -16,14 +16,16 @@ plain data written only by litrec and committed with the records: it is the
 project's review state. The first `litrec validate` of a project without one
 records a baseline (`baseline`: every record's links as they stand then), so
 suspect links work from the first commit; after that only `litrec review`
-writes it. When a target's statement or verdict no longer matches, the link is
-*suspect*: `litrec validate` warns (an error with `--strict`) and says what
-moved; `litrec status` marks the claims it runs into or out of (`suspects`)
-and counts them as warnings; `litrec validate --format json`, `status --format
-json` and `litrec export json` list it; the site marks the records and claims.
-A link never reviewed is *unreviewed* (a note, shown with `--verbose`).
-Reviewing the dependent record again clears it. Nothing here runs an analysis:
-verdicts come from the stored results.
+writes it, one command at a time, and a file git holds that the work tree lacks
+is restored from git, never made anew (`litrec.verdicts.reviewfile`). When a
+target's statement or verdict no longer matches, the link is *suspect*: `litrec
+validate` warns (an error with `--strict`) and says what moved; `litrec status`
+marks the claims it runs into or out of (`suspects`) and counts them as warnings;
+`litrec validate --format json`, `status --format json` and `litrec export json`
+list it; the site marks the records and claims. A link never reviewed is
+*unreviewed* (a note, shown with `--verbose`). Reviewing the dependent record
+again clears it. Nothing here runs an analysis: verdicts come from the stored
+results.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from litrec.util import canonical_digest, canonical_json
 from litrec.verdicts.reading import Reading, project_reading
+from litrec.verdicts.reviewfile import LostReviews, locked_reviews, lost_reviews
 
 if TYPE_CHECKING:
     from litrec.records import Project
@@ -131,7 +134,8 @@ class ReviewProblem:
 
 REMEDY = ("reviews.yaml is written by litrec: after a merge, keep the lines of both sides (one "
           "line per target) and remove the conflict markers; else restore it from git, or delete "
-          "it and run `litrec validate` for a new baseline (every link reviewed as it stands)")
+          "it and run `litrec review` with every record that rests on another, for a new baseline "
+          "(every link reviewed as it stands)")
 _FIELDS = {"content": str, "statement": str, "verdict": str, "verdicts": dict}
 
 
@@ -255,15 +259,27 @@ def review(proj: Project, results_dir: Path, record_ids: list[str],
 
 
 def write_reviews(path: Path, reading: Reading, record_ids: list[str]) -> tuple[Path, dict[str, int]]:
-    """`review` of what `reading` says, into the review file `path`."""
-    from litrec.util import replace_file
+    """`review` of what `reading` says, into the review file `path`, read and written under the
+    project's review lock (`locked_reviews`), so that two reviews at once both land. A file git
+    holds that the work tree lacks (`lost_reviews`) is refused, unless `record_ids` name every
+    record that rests on another: a new baseline asked for by name."""
+    with locked_reviews(path):
+        return _write_reviews(path, reading, record_ids)
+
+
+def _write_reviews(path: Path, reading: Reading, record_ids: list[str]) -> tuple[Path, dict[str, int]]:
+    from litrec.util import InputError, PathDisplay, replace_file
 
     reviews, problem = read_reviews(path)
     if problem is not None:  # rewriting it would lose every other record's reviews
-        from litrec.util import InputError, PathDisplay
-
         raise InputError(f"{PathDisplay()(path)}:{problem.line}:{problem.col}: {problem.message}. "
                          "Nothing was written")
+    resting = sorted({d.record for d in reading.deps})
+    lost = lost_reviews(path) if set(resting) - set(record_ids) else None
+    if lost is not None:  # writing it would lose every other record's reviews, unseen
+        raise InputError(f"{PathDisplay()(path)}:1:1: {lost}; or, to start again from every link "
+                         f"as it stands now, review every record that rests on another: litrec "
+                         f"review {' '.join(resting)}. Nothing was written")
     prints = Fingerprints(reading)
     counts = {}
     for rid in record_ids:
@@ -284,13 +300,21 @@ def baseline(proj: Project, results_dir: Path) -> tuple[Path, int, int] | None:
 
 
 def record_baseline(path: Path, reading: Reading) -> tuple[Path, int, int] | None:
-    """`baseline` of what `reading` says, into the review file `path`."""
+    """`baseline` of what `reading` says, into the review file `path`. `LostReviews` where git
+    holds the file the work tree lacks: the project's reviews were recorded, and a new baseline
+    would hide every suspect link (`lost_reviews`)."""
     if path.exists() or path.is_symlink():
         return None
     records = sorted({d.record for d in reading.deps})
     if not records:
         return None
-    write_reviews(path, reading, records)
+    lost = lost_reviews(path)
+    if lost is not None:
+        raise LostReviews(lost)
+    with locked_reviews(path):
+        if path.exists() or path.is_symlink():  # written while this one waited
+            return None
+        _write_reviews(path, reading, records)
     return path, len(records), len(reading.deps)
 
 
