@@ -53,7 +53,10 @@ def replace_file(path: Path, data: bytes, prefix: str | None = None,
     path = Path(path)
     tmp = fresh_name(path.parent, prefix or f".{path.name}-", ".tmp")
     try:
-        write_new(tmp, data, mode)
+        if mode is None:
+            write_new(tmp, data)
+        else:
+            write_new(tmp, data, mode)
         os.replace(tmp, path)
     except BaseException:
         try:
