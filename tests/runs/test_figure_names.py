@@ -16,12 +16,12 @@ def _tree(root: Path) -> dict[str, bytes]:
             if p.is_file() and "__pycache__" not in p.parts and ".litrec-cache" not in p.parts}
 
 
-@pytest.mark.parametrize("name", ["../../escape", "sub/escape", "ABSOLUTE", ".."])
+@pytest.mark.parametrize("name", ["../../figure-escape-probe", "sub/figure-escape-probe", "ABSOLUTE", ".."])
 def test_a_figure_name_leading_out_of_its_folder_is_refused_before_anything_is_written(toy, cli, name):
     cli("run", "--profile", "quick")
     results = toy / "results"
     assert (results / "toy" / "quick" / "line.svg").is_file()
-    name = str(toy / "escape") if name == "ABSOLUTE" else name
+    name = str(toy / "figure-escape-probe") if name == "ABSOLUTE" else name
     module = toy / "analysis" / "toy.py"
     module.write_text(module.read_text().replace('"figures": {"line": fig}', f'"figures": {{{name!r}: fig}}'))
     before = _tree(results)
@@ -32,7 +32,7 @@ def test_a_figure_name_leading_out_of_its_folder_is_refused_before_anything_is_w
     assert repr(name)[:60] in said and "give a plain name, such as 'loss_curve'" in said
     assert "its previous result is kept" in said
     assert {k: v for k, v in _tree(results).items() if not k.endswith(".error.log")} == before  # byte for byte
-    assert not any("escape" in p.name for p in toy.parent.rglob("*"))
+    assert not any("figure-escape-probe" in p.name for p in toy.parent.rglob("*"))
     module.write_text(module.read_text().replace(f'"figures": {{{name!r}: fig}}', '"figures": {"line": fig}'))
     assert cli("validate")[0] == 0
 
