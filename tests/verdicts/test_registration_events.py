@@ -238,3 +238,28 @@ def test_a_source_written_before_litrec_asked_for_more_is_no_event(tmp_path):
     r = row(root)
     assert r["events"] == [] and states(r) == ["pre-registered"]
     assert r["outcomes"][0]["registration"]["commit"] == git(root, "rev-list", "--max-parents=0", "HEAD").strip()
+
+
+def test_a_scale_the_claims_analysis_lacks_is_not_judged_and_no_hint_names_it(tmp_path):
+    """Two papers' analyses, one with a `paper_full` profile and one without: at `paper_full`
+    the other's claim is unchecked, says why, and passes --check-current; the hint printed for
+    the claim that lacks a result is a command that works."""
+    root = write_project(tmp_path, claim("F1", HOLDS))
+    big = TOY.replace('"paper": Config(wiggle=0.002)}', '"paper": Config(wiggle=0.002), "paper_full": Config()}')
+    big = big.replace('"paper": (0, 1, 2)}', '"paper": (0, 1, 2), "paper_full": (0, 1)}')
+    write(root, "analysis/big.py", big)
+    write(root, "analysis/registry.yaml", "toy:\n  module: toy\n  title: Toy\nbig:\n  module: big\n  title: Big\n")
+    write(root, "records/literature/ARXIV-0000.00004.yaml",
+          "id: ARXIV-0000.00004\nkind: literature\ntitle: Another paper\nclaims:\n"
+          + "".join("  " + line + "\n" for line in claim("G1", HOLDS).replace("analysis: toy", "analysis: big")
+                    .splitlines()))
+    code, rows = status(root, profile="paper_full")
+    assert rows["F1"]["verdict"] == "unchecked" and "has no profile 'paper_full'" in rows["F1"]["reason"]
+    assert rows["G1"]["verdict"] == "missing"
+    text = litrec("status", "--profile", "paper_full", cwd=root).stdout
+    assert "ARXIV-0000.00003#F1 --profile paper_full" not in text
+    hint = next(line for line in text.splitlines() if "litrec run ARXIV-0000.00004#G1" in line)
+    command = hint[hint.index("litrec run"):].split(";")[0].split()
+    assert litrec(*command[1:], cwd=root).returncode == 0
+    assert status(root, profile="paper_full")[1]["G1"]["verdict"] == "reproduced"
+    assert litrec("status", "--profile", "paper_full", "--check-current", cwd=root).returncode == 0

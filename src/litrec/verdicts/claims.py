@@ -143,9 +143,8 @@ class ClaimStatus:
     # as for a current result): what they last said, evidence for suspect links (`reading.standing`)
     last_verdict: str | None = None
     extension_of: str | None = None  # an extension row: the claim whose verdict it leaves alone
-    # how the verdict was reached (`litrec.verdicts.events`): the protocol's events (criteria
-    # loosened, moved or removed after a judgement, settings changed, seeds added after looking),
-    # the one line saying how an event changed the verdict, and the words every surface prints
+    # how the verdict was reached (`litrec.verdicts.events`): the protocol's events, the line
+    # saying how one changed the verdict, and the words every surface prints
     events: list[dict] = field(default_factory=list)
     through: str | None = None
     how: str | None = None
@@ -285,6 +284,11 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path, exp
                      extension_of=ref if suffix else None, rerun=state.rerun, rerun_here=state.rerun_here,
                      record_kind=rec.kind)
     if state.state == "missing":
+        known = getattr(getattr(regs.proj, "registry", None), "profiles", {}).get(name)
+        if known is not None and profile not in known:  # a scale of another paper, not this one's
+            st.verdict, st.reason = "unchecked", (f"its analysis '{name}' has no profile '{profile}' (its "
+                                                  f"profiles: {', '.join(sorted(known))}): not judged here")
+            return st
         st.reason = f"{state.reason}; run: litrec run {ref} --profile {profile}"
         return st
     if state.state == "modified":
