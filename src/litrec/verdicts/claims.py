@@ -285,7 +285,7 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path, exp
                      record_kind=rec.kind)
     if state.state == "missing":
         known = getattr(getattr(regs.proj, "registry", None), "profiles", {}).get(name)
-        if known is not None and profile not in known:  # a scale of another paper, not this one's
+        if known and profile not in known:  # a scale of another paper (no PROFILES: unknown)
             st.verdict, st.reason = "unchecked", (f"its analysis '{name}' has no profile '{profile}' (its "
                                                   f"profiles: {', '.join(sorted(known))}): not judged here")
             return st

@@ -136,6 +136,11 @@ def checked_reading(checked, records_dir: Path, analysis_dir: Path, results_dir:
 
         registry = load_registry(analysis_dir, [])
         at = profile or registry.scales[0]
+        for rid, f in facts.items():  # an analysis without the scale: unchecked there (`claims`)
+            for cid, analysis, _ in f.claims:
+                known = registry.profiles.get(analysis) if analysis else None
+                if known and at not in known:  # an empty PROFILES says nothing of it
+                    verdicts[f"{rid}#{cid}"] = "unchecked"
         states = result_states(registry, results_dir, named, at)
         judged = {n for n, st in states.items() if st.state != "missing"}
         need = sorted(rid for rid, f in facts.items() if any(a in judged for _, a, _ in f.claims))
