@@ -2,7 +2,8 @@
 
 A ```console block is a session: `$ COMMAND` lines, each followed by its output
 and, when the exit status is not 0, a line `[exit N]`. COMMAND is `litrec ...`
-(optionally after `NAME=VALUE` settings of the environment), `cat FILE` or
+(optionally after `NAME=VALUE` settings of the environment), `cat FILE`,
+`rm FILE`, `git ...` (a fixed author and date, no user configuration) or
 `sed -i 's/OLD/NEW/' FILE` (an edit the example makes to a record); it runs
 as its own process, with this environment's litrec first on PATH, in a sandbox
 the page names (`SANDBOXES`): each `## ` section gets a fresh one. In a shown
@@ -72,13 +73,21 @@ def run(line: str, cwd: Path) -> str:
     """One command's output as a terminal shows it (stdout and stderr interleaved)."""
     argv = shlex.split(line)
     env = {**os.environ, "SOURCE_DATE_EPOCH": EPOCH, "COLUMNS": "200", "NO_COLOR": "1",
-           "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}", "PYTHONPATH": str(cwd)}
+           "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}", "PYTHONPATH": str(cwd),
+           "GIT_AUTHOR_NAME": "A. Researcher", "GIT_AUTHOR_EMAIL": "a@example.org",
+           "GIT_COMMITTER_NAME": "A. Researcher", "GIT_COMMITTER_EMAIL": "a@example.org",
+           "GIT_AUTHOR_DATE": f"@{EPOCH} +0000", "GIT_COMMITTER_DATE": f"@{EPOCH} +0000",
+           "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
     while argv and re.fullmatch(r"[A-Z_][A-Z0-9_]*=.*", argv[0]):
         name, _, value = argv.pop(0).partition("=")
         env[name] = value
     if argv[0] == "cat":
         return (cwd / argv[1]).read_text(encoding="utf-8")
-    assert argv[0] in ("litrec", "sed"), f"a console example runs litrec, cat or sed, not: {line}"
+    if argv[0] == "rm":
+        assert len(argv) == 2 and not argv[1].startswith(("-", "/")) and ".." not in argv[1], line
+        (cwd / argv[1]).unlink()
+        return ""
+    assert argv[0] in ("litrec", "sed", "git"), f"a console example runs litrec, cat, rm, sed or git, not: {line}"
     assert argv[0] != "sed" or argv[1] == "-i", f"a sed example edits a file in place: {line}"
     proc = subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True, timeout=300)
