@@ -1,7 +1,7 @@
 """`make mutation`: mutation testing of the verdict core, and its score.
 
 Runs mutmut (pinned in pyproject's dev extras and constraints.txt; its settings are pyproject's
-[tool.mutmut]) on judge, stats, expectation, verdicts, state and seal. mutmut runs each mutant
+[tool.mutmut]) on judge, stats, expectation, operators, verdicts, state and seal. mutmut runs each mutant
 against the tests that reach its function (tests/verdicts, less the ones that run litrec in a
 subprocess, which never sees a mutant, and the tests of `diff` and suspect links, which only pass
 through the core). Then this script prints, per module, how many

@@ -30,7 +30,8 @@ import pytest
 from tests.support.files import snapshot, write
 
 # The mini project's analysis, made to draw a figure that carries the run's token
-# (TOY_TOKEN), to note when it starts (TOY_STARTED) and to take a moment (TOY_SLEEP).
+# (TOY_TOKEN), to note when it starts (TOY_STARTED) and to take a moment (TOY_SLEEP): variables it
+# declares (ENV), so each is an input of its result.
 SLOW = '''
 """A toy analysis that takes a moment and draws a figure stamped with its run."""
 import os
@@ -47,6 +48,7 @@ class Config:
 
 
 PROFILES = {"quick": Config(n=5), "paper": Config(n=6)}
+ENV = ("TOY_SWEEP", "TOY_STARTED", "TOY_SLEEP", "TOY_TOKEN")
 if os.environ.get("TOY_SWEEP"):
     SWEEP = {"quick": {"seed": [0, 1, 2, 3]}}
 
@@ -91,6 +93,14 @@ markdown_extensions:
           class: mermaid
           format: !!python/name:pymdownx.superfences.fence_code_format
 """
+
+
+@pytest.fixture(autouse=True)
+def _hook_alone(monkeypatch):
+    """The toy notes its start in a file of the test's (TOY_STARTED) and some hooks touch the
+    results folder, neither of which a sandbox holds: the audit hook alone watches here
+    (LITREC_SANDBOX=off); a signal during a sandboxed run is tests/runs/test_sandbox.py's."""
+    monkeypatch.setenv("LITREC_SANDBOX", "off")
 
 
 def slow(root: Path, hook: str = "pass", top: str = "") -> None:

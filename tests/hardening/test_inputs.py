@@ -244,9 +244,26 @@ def test_a_data_file_changed_while_the_analysis_runs_stores_nothing(tmp_path, li
                                '    return {"metrics"')
     root = project_with(tmp_path / "p", editing)
     write(root, "analysis/data/a.txt", "1 2 3 4 5 6 7 8 9 10\n")
-    done = litrec("run", "--profile", "quick", cwd=root)
+    # the analysis edits its own input here; a sandbox mounts it read-only (the next test)
+    done = litrec("run", "--profile", "quick", cwd=root, env={"LITREC_SANDBOX": "off"})
     assert done.code == 1 and "Traceback" not in done.text
     assert "changed while the analysis ran" in done.text
+    assert not (root / "results/toy/quick.json").exists()
+
+
+def test_in_a_sandbox_an_analysis_cannot_change_its_declared_data(tmp_path, litrec):
+    from litrec.runs import sandbox
+
+    if sandbox.unavailable() is not None:
+        pytest.skip(f"no sandbox on this machine: {sandbox.unavailable()}")
+    editing = COUNTING.replace('    return {"metrics"', '    (folder / "a.txt").write_text("1\\n")\n'
+                               '    return {"metrics"')
+    root = project_with(tmp_path / "p", editing)
+    write(root, "analysis/data/a.txt", "1 2 3 4 5 6 7 8 9 10\n")
+    done = litrec("run", "--profile", "quick", cwd=root)
+    assert done.code == 1 and "Traceback" not in done.text
+    assert "Read-only file system" in done.text, done.text
+    assert (root / "analysis/data/a.txt").read_text() == "1 2 3 4 5 6 7 8 9 10\n"
     assert not (root / "results/toy/quick.json").exists()
 
 

@@ -3,8 +3,8 @@ origin, not trust: `litrec sign` refuses it without `--force` (naming the kept s
 sittings, what their seal proves and the two ways forward), signs it with `--force` and names
 what the signature vouches for; `status --verbose`, `--format json` and the site say it.
 
-The project is real: a sweep over three seeds whose first sitting stops at seed 2 (the
-analysis fails there while TOY_STOP_AT names it), so seeds 0 and 1 are kept sealed in
+The project is real: a sweep over three seeds whose first sitting is interrupted at seed 2 (a
+slow point, killed while it runs), so seeds 0 and 1 are kept sealed in
 `results/toy/paper.partial/`, and a second sitting computes seed 2 and writes the result. The
 project is a git repository, so each sitting records its commit.
 """
@@ -21,7 +21,7 @@ import pytest
 from tests.conftest import REPO
 from tests.support.files import snapshot
 from tests.support.mini import PAPER
-from tests.support.seeds_toy import site_pages
+from tests.support.seeds_toy import killed, site_pages
 from tests.support.toy import write_project
 
 SWEEP = '''
@@ -61,9 +61,9 @@ def kept(tmp_path, litrec):
     _git(root, "init", "-q")
     _git(root, "add", ".")
     _git(root, "commit", "-q", "-m", "toy")
-    first = litrec("run", "--profile", "paper", "--jobs", "1", cwd=root, env={"TOY_STOP_AT": "2"})
-    assert first.code == 1 and "the sitting ended here" in first.text
     partial = root / "results/toy/paper.partial"
+    first = killed(root, partial / "seed-1.json", "run", "--profile", "paper", "--jobs", "1")
+    assert first.returncode != 0
     assert sorted(p.name for p in partial.glob("seed-*.json")) == ["seed-0.json", "seed-1.json"]
     second = litrec("run", "--profile", "paper", "--jobs", "1", cwd=root)
     assert second.code == 0, second.text

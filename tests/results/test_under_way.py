@@ -1,7 +1,7 @@
 """A rerun under way: a run of hours committed part by part is told from a result nobody reran.
 
 The toy analysis's code changes (its result goes stale), and a rerun keeps two of its three seeds
-before it stops. `status` says the rerun of the present inputs is under way, and
+before its sitting ends (killed while its third, slow, seed runs). `status` says the rerun of the present inputs is under way, and
 `--check-current --under-way` lets the claim pass; once the code changes again, or the marker
 is edited, the kept seeds are no rerun of the present inputs and it fails again.
 """
@@ -12,14 +12,19 @@ import json
 from pathlib import Path
 
 from litrec.results import resume
-from tests.support.seeds_toy import TOY, claim, litrec, status, write_project
+from tests.support.seeds_toy import TOY, claim, killed, litrec, status, write_project
 
 FAILING = TOY.replace('    rng = np.random.default_rng(config.seed)\n',
-                      '    import os\n'
-                      '    if config.seed == 2 and os.environ.get("TOY_STOP"):\n'
-                      '        raise RuntimeError("stopped at seed 2")\n'
+                      '    import time\n'
+                      '    if config.seed == 2:\n'
+                      '        time.sleep(3)  # a long point: the sitting ends here (killed)\n'
                       '    rng = np.random.default_rng(config.seed)\n')
 PARTIAL = Path("results/toy/paper.partial")
+
+
+def _stop_at_seed_2(root: Path):
+    """A rerun killed once seeds 0 and 1 are kept."""
+    return killed(root, root / PARTIAL / "seed-1.json", "run", "--profile", "paper", "--jobs", "1")
 
 
 def _project(tmp_path: Path) -> Path:
@@ -37,7 +42,7 @@ def test_a_rerun_under_way_passes_only_when_asked_and_only_for_the_present_input
     root = _project(tmp_path)
     (root / "analysis" / "toy.py").write_text(FAILING)                  # the code changes: stale
     assert _check(root) == 1 and _check(root, "--under-way") == 1        # nobody reran it yet
-    stopped = litrec("run", "--profile", "paper", "--jobs", "1", cwd=root, env={"TOY_STOP": "1"})
+    stopped = _stop_at_seed_2(root)
     assert stopped.returncode != 0
     assert sorted(p.name for p in (root / PARTIAL).glob("*.json")) == ["run.json", "seed-0.json", "seed-1.json"]
 
@@ -105,5 +110,5 @@ def test_a_run_that_fails_before_doing_anything_leaves_no_rerun_under_way(tmp_pa
     assert _check(root, "--under-way") == 1
 
     (root / "analysis" / "toy.py").write_text(FAILING)                   # one that keeps work, then fails
-    assert litrec("run", "--profile", "paper", "--jobs", "1", cwd=root, env={"TOY_STOP": "1"}).returncode != 0
+    assert _stop_at_seed_2(root).returncode != 0
     assert (root / PARTIAL / "run.json").is_file()                       # its work stays marked

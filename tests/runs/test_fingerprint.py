@@ -298,7 +298,7 @@ def test_a_result_stored_before_the_cores_were_keyed_counts_every_cpu_of_its_pla
     assert now(None, isa=None).matches(plain)
 
 
-def test_run_any_machine_leaves_a_result_of_another_cpu_alone_and_a_plain_run_reruns_it(
+def test_run_leaves_a_result_of_another_cpu_alone_and_rerun_other_machine_reruns_it(
         root, monkeypatch, capsys):
     from litrec.analyses import inputs as inputs_module
     from litrec.commands import main
@@ -324,20 +324,23 @@ def _any_machine_then_plain(root, monkeypatch, capsys, main, inputs_module):
 
     for module in (inputs_module, sweep):  # the run and the process computing it, both "there"
         monkeypatch.setattr(module, "machine_isa", lambda: other)
+    monkeypatch.setenv("LITREC_SANDBOX", "off")  # the point runs in this process, where the CPU is patched
     reg = _registry(root)
     capsys.readouterr()
-    for _ in range(2):  # the second answered from the run memo: the same
+    for flag in ("--any-machine", None, None):  # the default; the third answered from the run memo
         # --jobs 1: in this process, no worker started under the patched CPU outlives the test
-        assert main(["run", "numpy-only", "--profile", "quick", "--any-machine", "--jobs", "1"]) == 0
+        assert main(["run", "numpy-only", "--profile", "quick", *filter(None, [flag]), "--jobs", "1"]) == 0
         err = capsys.readouterr().err
-        assert "1 claim rest on results computed on another CPU or with other usable cores, left as they are" in err, err
-        assert "ARXIV-0000.00002#F1" in err
-        assert "nothing to run: 0 analyses current" in err, err
+        assert "litrec run: kept 1 result computed on another CPU (" in err, err
+        assert "not recomputed: numpy-only;" in err
+        assert "recompute them here: litrec run numpy-only --profile quick --rerun-other-machine (about " in err
+        assert "nothing to run: 1 result of another CPU kept as it is for profile 'quick'" in err, err
+        assert "0 analyses current" not in err
         assert stored.read_bytes() == before  # neither rerun nor re-stamped
         assert result_state(reg, root / "results", "numpy-only", "quick").other_machine
 
-    # without the flag the memo of the run above is not taken: the result is computed here
-    assert main(["run", "numpy-only", "--profile", "quick", "--jobs", "1"]) == 0
+    # asked: the memo of the runs above is not taken, the result is computed here
+    assert main(["run", "numpy-only", "--profile", "quick", "--rerun-other-machine", "--jobs", "1"]) == 0
     assert "running numpy-only (quick): computed on another CPU" in capsys.readouterr().err
     assert stored.read_bytes() != before
     assert json.loads(stored.read_text(encoding="utf-8"))["inputs"]["isa"] == list(other)

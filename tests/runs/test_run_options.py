@@ -54,7 +54,7 @@ def _counted(monkeypatch, cls) -> list:
 
 def test_the_command_builds_the_options_once_from_what_it_parsed(toy, cli, monkeypatch):
     import litrec.runs.reproduce
-    from litrec.runs.reproduce import Outcome
+    from litrec.runs.reproduce import Reproduction
 
     expected = RunOptions(records=Path("records"), analysis=toy.resolve() / "analysis",
                           results=Path("elsewhere"), profile="quick",
@@ -63,7 +63,7 @@ def test_the_command_builds_the_options_once_from_what_it_parsed(toy, cli, monke
                           any_machine=True)
     calls = []
     monkeypatch.setattr(litrec.runs.reproduce, "reproduce",
-                        lambda *args, **kwargs: calls.append((args, kwargs)) or Outcome())
+                        lambda *args, **kwargs: calls.append((args, kwargs)) or Reproduction())
     options, specs = _counted(monkeypatch, RunOptions), _counted(monkeypatch, ExecutorSpec)
     code, _, err = cli("run", "toy", "ARXIV-0000.00001#F1", "--profile", "quick", "--jobs", "3",
                        "--results", "elsewhere", "--force", "--no-compile-cache", "--any-machine",

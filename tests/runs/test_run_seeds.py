@@ -13,6 +13,13 @@ from litrec.analyses.contract import check_module, check_seed_outputs, source_pr
 from litrec.util.errors import ContractError
 from tests.conftest import without_times
 
+
+@pytest.fixture(autouse=True)
+def _hook_alone(monkeypatch):
+    """The toy logs its calls beside its module, which a sandbox mounts read-only: the audit hook alone watches (LITREC_SANDBOX=off); the sandbox's own tests are
+    tests/runs/test_sandbox.py."""
+    monkeypatch.setenv("LITREC_SANDBOX", "off")
+
 # One seed's output depends on the seed and on the swept field n (NumPy only).
 PLAIN = '''
 """A toy trained model, one seed per call."""

@@ -141,7 +141,8 @@ def test_a_memo_of_another_shape_is_never_trusted(toy, cli, full_runs, monkeypat
     _memo_ready(cli)
     slot = Slot(toy, "run", "quick")
     key = memo_key(Path("records"), Path("records").resolve().parent / "analysis",
-                   Path("results"), "quick", [])  # as the command makes it, from toy/
+                   Path("results"), "quick", [], True)  # as the command makes it, from toy/ (another
+    # CPU's results kept: `any_machine`, unless --rerun-other-machine)
     held = plain(runmemo.recall(Path("records"), "quick", key, lambda patterns: {}))
     held["claims"][0]["verdict"] = "not reproduced"  # what a forged memo would say
     if damage == "misshapen rows":  # sealed, key right, rows of another shape

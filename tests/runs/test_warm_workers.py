@@ -49,7 +49,10 @@ def run(config, progress=None):
 
 
 @pytest.mark.parametrize("executor", ["local", pytest.param("dask", marks=pytest.mark.slow)])
-def test_a_worker_imports_the_analysis_once_for_all_its_points(sweep_project, cli, executor):
+def test_a_worker_imports_the_analysis_once_for_all_its_points(sweep_project, cli, executor, monkeypatch):
+    # the worker itself, not the sandboxed point server it keeps per analysis (litrec.runs.sandbox),
+    # which could not write its log into the project
+    monkeypatch.setenv("LITREC_SANDBOX", "off")
     log = sweep_project / "imports"
     log.mkdir()
     write_toy(sweep_project)

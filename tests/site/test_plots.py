@@ -21,7 +21,7 @@ def _row(**exp):
 
 def test_each_rule_is_the_one_the_judge_applies():
     e, r = _row(metric="err", op="<", value=1e-10)
-    assert rule(e, 1e-10) == ("<", 1e-10) and r.quantity == "err" and r.decision == "holds"
+    assert rule(e) == ("<", 1e-10) and r.quantity == "err" and r.decision == "holds"
     assert len(r.values) == 3 and r.low <= r.mean <= r.high
     e, r = _row(metric="loss", op="≈", ref="gd", rel_tol=0.05)
     assert (r.op, r.threshold, r.quantity) == ("band", 0.0, "q = (measured − expected)/tol")

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 from tests.support.toy import write_analysis
@@ -75,6 +77,22 @@ def litrec(*args, cwd: Path, env: dict | None = None) -> subprocess.CompletedPro
     full = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120", **(env or {})}
     return subprocess.run([sys.executable, "-m", "litrec", *map(str, args)], cwd=cwd,
                           capture_output=True, text=True, env=full, timeout=300)
+
+
+def killed(root: Path, when: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    """litrec ARGS in `root`, its whole process group killed (SIGKILL, as a machine that goes down)
+    as soon as the file `when` exists: a sitting that ends part-way, the way a hermetic point
+    cannot be told to end (it sees no undeclared variable or file)."""
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120"}
+    proc = subprocess.Popen([sys.executable, "-m", "litrec", *args], cwd=root, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + timeout
+    while proc.poll() is None and not when.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+    out, err = proc.communicate(timeout=timeout)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
 def status(root: Path, *extra: str, profile: str = "quick",

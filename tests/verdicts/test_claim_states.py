@@ -257,9 +257,9 @@ def test_each_way_a_seal_is_broken_is_named(tmp_path):
                 {k: v for k, v in data.items() if k != "content_hash"}, sort_keys=True,
                 separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()}
 
-    no_hashes = resealed({"figures": {"c": "p/c.svg"}, "figure_hashes": None})
+    no_hashes = resealed({"figures": {"c": "p/c.svg"}, "figure_hashes": None, "line_endings": "lf"})
     assert broken_seal(no_hashes, tmp_path) == "its figure hashes are missing"
-    unlisted = resealed({"figures": {}, "figure_hashes": good["figure_hashes"]})
+    unlisted = resealed({"figures": {}, "figure_hashes": good["figure_hashes"], "line_endings": "lf"})
     assert broken_seal(unlisted, tmp_path) == "its figure c.svg is not listed in it"
     (tmp_path / "p" / "c.svg").unlink()
     assert broken_seal(good, tmp_path) == "its figure c.svg is missing"
@@ -286,7 +286,7 @@ def test_seal_reads_back_as_json_and_hashes_every_figure():
     want = hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":"),
                                      ensure_ascii=False, allow_nan=True).encode()).hexdigest()
     assert data["content_hash"] == want
-    assert seal({"x": "é"}, {})["content_hash"] == hashlib.sha256('{"figure_hashes":{},"x":"é"}'
+    assert seal({"x": "é"}, {})["content_hash"] == hashlib.sha256('{"figure_hashes":{},"line_endings":"lf","x":"é"}'
                                                                    .encode()).hexdigest()
 
 
@@ -515,7 +515,7 @@ def test_an_unknown_profile_lists_every_known_one(project):
 
 def test_a_figure_is_hashed_by_its_file_name_not_its_folder():
     data = seal({"figures": {"c": "p.new-1/c.svg"}}, {"c.svg": b"x"})
-    body = {"figures": {"c": "c.svg"}, "figure_hashes": data["figure_hashes"]}
+    body = {"figures": {"c": "c.svg"}, "figure_hashes": data["figure_hashes"], "line_endings": "lf"}
     blob = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     assert data["content_hash"] == hashlib.sha256(blob.encode()).hexdigest()
     assert data["figures"] == {"c": "p.new-1/c.svg"}

@@ -68,10 +68,12 @@ def test_the_rows_of_a_claim_and_their_share_of_stored_expectations():
     assert (is_extension(own), is_extension(ext), is_extension(pre)) == (False, True, False)
     assert claim_rows([own, ext, pre]) == [("", [own, pre]), ("+ext", [ext])]
     assert claim_rows([own]) == [("", [own])]
-    # what a result stored is shared out by criterion: a note reworded leaves it in its row
-    stored = [own.model_copy(update={"note": "reworded"}), ext]
-    assert row_share(stored, [own, ext], extension=False) == [stored[0]]
-    assert row_share(stored, [own, ext], extension=True) == [ext]
+    # what a result stored is shared out by each one's own row: a note reworded leaves it in its
+    # row, and an extension edited since (another tolerance) stays in the extension row
+    edited = ext.model_copy(update={"value": 0.05})
+    stored = [own.model_copy(update={"note": "reworded"}), edited, pre]
+    assert row_share(stored, extension=False) == [stored[0], pre]
+    assert row_share(stored, extension=True) == [edited]
 
 
 def _calls(path, names: set[str]) -> list[str]:

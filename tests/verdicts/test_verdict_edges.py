@@ -392,7 +392,8 @@ def test_a_nan_in_a_result_is_sealed_and_verified(tmp_path):
 
 def test_a_figure_deeper_in_folders_is_hashed_and_found_by_its_file_name(tmp_path):
     data = seal({"figures": {"c": "a/p.new-1/c.svg"}}, {"c.svg": b"x"})
-    body = {"figures": {"c": "c.svg"}, "figure_hashes": {"c.svg": hashlib.sha256(b"x").hexdigest()}}
+    body = {"figures": {"c": "c.svg"}, "figure_hashes": {"c.svg": hashlib.sha256(b"x").hexdigest()},
+            "line_endings": "lf"}
     blob = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     assert data["content_hash"] == hashlib.sha256(blob.encode()).hexdigest()
     (tmp_path / "a" / "p.new-1").mkdir(parents=True)

@@ -20,6 +20,10 @@ from litrec.analyses.datafiles import (
     data_files as data_files,
     watch_paths as watch_paths,
 )
+from litrec.analyses.environ import (
+    cleaned as cleaned,
+    replace_environ as replace_environ,
+)
 from litrec.analyses.inputs import (
     Inputs as Inputs,
     interpreter as interpreter,
@@ -41,7 +45,9 @@ from litrec.analyses.memo import (
 )
 from litrec.analyses.observe import (
     check as check,
+    named_when_it_fails as named_when_it_fails,
     observing as observing,
+    refusal as refusal,
 )
 from litrec.analyses.packages import (
     dependency_versions as dependency_versions,

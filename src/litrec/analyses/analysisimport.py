@@ -8,6 +8,11 @@ therefore found as usual but compiled from the bytes read (`_HashedSource`),
 and with the hashes of the run's inputs (`litrec.analyses.inputs`) a module whose bytes
 are others is refused (InputsChanged): the code that runs is the code hashed.
 No `.pyc` is read or written for them.
+
+What a module reads as it is imported (a data file read at its top level) is kept with it and
+counted as read by every point that uses it (`litrec.analyses.observe.note_reads`), however
+long before the point it was imported: the runner imports an analysis to lay out its points,
+and a worker keeps what it imported for its next points.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import sys
 from pathlib import Path
 from typing import cast
 
+from litrec.analyses.observe import note_reads, recording
 from litrec.util import InputsChanged, SweepError
 
 
@@ -38,6 +44,13 @@ class _HashedSource(importlib.machinery.SourceFileLoader):
             raise InputsChanged(_changed_message(path))
         _READ[path] = digest
         return compile(raw, path, "exec", dont_inherit=True)
+
+    def exec_module(self, module):
+        with recording() as reads:  # what it reads as it is imported: for every point using it
+            try:
+                super().exec_module(module)
+            finally:
+                _IMPORT_READS[self.get_filename(module.__name__)] = tuple(reads)
 
 
 class _AnalysisFinder:
@@ -66,6 +79,7 @@ _PACKAGES: set[str] = set()
 _READ: dict[str, str] = {}                   # source path -> SHA-256 of the bytes compiled
 _EXPECTED: dict[str, str] | None = None      # source path -> the hash the run expects
 _LOADED: dict[str, str] = {}                 # package -> the folder it was imported from
+_IMPORT_READS: dict[str, tuple[str, ...]] = {}  # source path -> the files read as it was imported
 
 
 def _changed_message(path: str) -> str:
@@ -145,6 +159,7 @@ def load_analysis(root: str, package: str, module: str, expected: dict[str, str]
         path = getattr(loaded, "__file__", None)
         if (name == package or name.startswith(package + ".")) and path in _READ:
             files[Path(path).relative_to(base).as_posix()] = _READ[path]
+            note_reads(_IMPORT_READS.get(path, ()))  # imported before this point, perhaps
     return mod, dict(sorted(files.items()))
 
 

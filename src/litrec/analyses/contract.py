@@ -29,6 +29,12 @@ A registered module provides
   point of the other SWEEP fields instead of `run` once per seed (on several
   workers, once per group of the seeds per worker), and stores the same result.
 
+A module (or a helper of its package that it imports) may also declare its inputs beyond its
+code: `DATA`, the data files it reads (`litrec.analyses.datafiles`), and `ENV`, the environment
+variables it reads, a literal tuple of names (`ENV = ("TOY_DRAWS",)`): a point sees only
+those of the environment and the few every point keeps, and their values are part of the
+result's key (`litrec.analyses.environ`).
+
 `run` may also return `noise`: per dotted metric name, the standard error of
 that metric due to the finite evaluation set, shown beside it.
 
@@ -45,6 +51,7 @@ import ast
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol, TypedDict
 
+from litrec.analyses.environ import name_problem
 from litrec.util import ContractError, excerpt
 
 Progress = Callable[..., None]  # progress(done, total, description="")
@@ -123,10 +130,24 @@ def source_problems(source: str) -> list[str]:
                             "run_seeds(config, seeds, progress=None)")
         if "SEEDS" not in names:
             problems.append("defines run_seeds() but no SEEDS (the seeds it runs, per profile)")
+    if "ENV" in names:
+        problems += env_problems(getattr(names["ENV"], "value", None))
     if "METRICS" in names and source_metrics(source) is None:
         problems.append("METRICS is not a literal tuple of metric names "
                         "(METRICS = (\"loss\", \"ood.max_gap\"))")
     return problems
+
+
+ENV_EXAMPLE = 'ENV = ("TOY_DRAWS",)'
+
+
+def env_problems(node: ast.AST | None) -> list[str]:
+    """What is wrong with the value an `ENV = ...` statement gives (its AST node): not a literal
+    tuple of text, or a text that cannot name a variable an analysis declares."""
+    elts = node.elts if isinstance(node, (ast.Tuple, ast.List)) else None
+    if elts is None or not all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in elts):
+        return [f"ENV is not a literal tuple of environment variable names ({ENV_EXAMPLE})"]
+    return [f"ENV: {why}" for e in elts if (why := name_problem(getattr(e, "value", None)))]
 
 
 def check_module(mod: Any, name: str) -> None:
@@ -160,6 +181,15 @@ def check_module(mod: Any, name: str) -> None:
     if getattr(mod, "run_seeds", None) is not None and not callable(mod.run_seeds):
         raise ContractError(f"{where}: run_seeds must be a function run_seeds(config, seeds, "
                             "progress=None)")
+    env = getattr(mod, "ENV", None)
+    if env is not None:
+        if isinstance(env, (str, bytes)) or not isinstance(env, (list, tuple)):
+            raise ContractError(f"{where}: ENV must be a tuple of environment variable names "
+                                f"({ENV_EXAMPLE}), found {type(env).__name__}")
+        for value in env:
+            why = name_problem(value)
+            if why is not None:
+                raise ContractError(f"{where}: ENV: {why}; declare the variables it reads, {ENV_EXAMPLE}")
     metrics = getattr(mod, "METRICS", None)
     if metrics is not None and (isinstance(metrics, (str, bytes)) or not isinstance(
             metrics, (list, tuple, set, frozenset)) or not all(isinstance(m, str) for m in metrics)):

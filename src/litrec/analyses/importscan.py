@@ -2,10 +2,10 @@
 
 The modules of the analysis package it imports (by `import` statements, and by
 `importlib.import_module` or `__import__` with a literal name), the top-level
-names of the other modules it imports, the data files it declares (`DATA`) and
-the modules it declares it may load by a computed name (`IMPORTS`); a module
-loaded by a computed name without `IMPORTS`, or a `DATA` that is not literal,
-is a located problem.
+names of the other modules it imports, the data files it declares (`DATA`), the environment
+variables it declares (`ENV`) and the modules it declares it may load by a computed name
+(`IMPORTS`); a module loaded by a computed name without `IMPORTS`, or a `DATA` or `ENV` that is
+not literal, is a located problem.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 
 DATA_NAME = "DATA"        # a module's declared data files
+ENV_NAME = "ENV"          # a module's declared environment variables (`litrec.analyses.environ`)
 IMPORTS_NAME = "IMPORTS"  # a module's declared modules loaded by a computed name
 
 
@@ -54,6 +55,7 @@ def read_source(tree: ast.AST, package: str, current: str, path: str) -> dict:
     found: set[str] = set()
     tops: set[str] = set()
     data: list[str] = []
+    env: list[str] = []
     problems: list[str] = []
     cur_pkg = current.rpartition(".")[0]
 
@@ -76,6 +78,14 @@ def read_source(tree: ast.AST, package: str, current: str, path: str) -> dict:
                                     f"{DATA_NAME} = (\"data/prices.csv\",)")
                 else:
                     data += values
+            if ENV_NAME in names:
+                values = _literal_strings(node.value)
+                if values is None:
+                    problems.append(f"{path}:{node.lineno}: {ENV_NAME} must be a literal tuple "
+                                    "of environment variable names, e.g. "
+                                    f"{ENV_NAME} = (\"TOY_DRAWS\",)")
+                else:
+                    env += values
             if IMPORTS_NAME in names:
                 declared = _literal_strings(node.value)
                 if declared is None:
@@ -120,4 +130,4 @@ def read_source(tree: ast.AST, package: str, current: str, path: str) -> dict:
                     f"the module by name, or list every module it may load in {IMPORTS_NAME} = "
                     f"(\"{package}.name\", ...) at the top of the module")
     return {"modules": sorted(found), "tops": sorted(tops - {package}), "data": data,
-            "problems": problems}
+            "env": env, "problems": problems}

@@ -17,7 +17,8 @@ calls (staleness in `litrec.results.state`, the runner and its workers, the run 
 - **versions**: the installed distributions it imports, wherever installed (the
   project's own `.venv` included). An analysis that imports JAX (or optax, or
   jaxlib) records jax, jaxlib, numpy and optax, as results always have; one that
-  imports no JAX records the distributions of what it does import;
+  imports no JAX records the distributions of what it does import; an editable install
+  (`pip install -e`) by the SHA-256 of the files it loads (`litrec.analyses.packages.package_versions`);
 - **dependencies**: what its imports' distributions require, transitively (installed metadata,
   `litrec.analyses.packages.dependencies`), each with its version or, installed editable, the SHA-256
   of its sources; stored apart (a result written before them is judged on the rest);
@@ -50,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from litrec.analyses.datafiles import data_files, watch_paths
+from litrec.analyses.environ import declared_values, env_diff, environ_changed
 from litrec.analyses.importscan import read_source
 from litrec.analyses.machine import other_cores, other_cpu
 from litrec.analyses.packages import (
@@ -58,7 +60,7 @@ from litrec.analyses.packages import (
     dependencies,
     dependency_versions,
     package_versions,
-    short_version,
+    version_changes,
     versioned_packages,
 )
 from litrec.cache import fact
@@ -171,6 +173,7 @@ class Closure:
     files: dict[str, str]                     # path relative to the project -> SHA-256
     tops: set[str]                            # top-level names of the other modules imported
     data: list[str] = field(default_factory=list)      # declared DATA patterns, in order
+    env: list[str] = field(default_factory=list)       # declared ENV variables, in order
     problems: list[str] = field(default_factory=list)  # located
 
 
@@ -205,6 +208,7 @@ def module_closure(root: Path, module: str) -> Closure:
         todo.extend(facts["modules"])
         out.tops |= set(facts["tops"])
         out.data += [d for d in facts["data"] if d not in out.data]
+        out.env += [e for e in facts.get("env", ()) if e not in out.env]
         out.problems += facts["problems"]
     out.files = dict(sorted(out.files.items()))
     return out
@@ -235,6 +239,7 @@ class Inputs:
     problems: tuple[str, ...] = ()   # located: what keeps these inputs from being known
     patterns: tuple[str, ...] = ()   # the DATA entries that `data` was expanded from
     deps: dict[str, str | None] = field(default_factory=dict)  # the distributions those require
+    environ: dict[str, str | None] = field(default_factory=dict)  # the ENV declared: value, None unset
 
     @property
     def uses_jax(self) -> bool:
@@ -244,7 +249,8 @@ class Inputs:
     def record(self) -> dict:
         """What a result stores of its inputs beside `code_hash`, `code_files` and `versions`."""
         return {"data": dict(self.data), "env": dict(self.env), "python": self.python,
-                "isa": list(self.isa) if self.isa is not None else None, "cores": self.cores}
+                "isa": list(self.isa) if self.isa is not None else None, "cores": self.cores,
+                **({"environ": dict(self.environ)} if self.environ else {})}  # only where declared
 
     def header(self) -> dict:
         """The inputs a result stores (what `matches` reads); also a run's marker (`resume.mark`)."""
@@ -302,14 +308,11 @@ class Inputs:
             changed = [f for f, h in self.files.items() if old.get(f) != h]
             changed += [f for f in old if f not in self.files]
             return "code changed: " + ", ".join(changed or ["(unknown)"])
-        got = result.get("versions") or {}
-        diff = [f"{k} {got.get(k)} -> {v}" for k, v in self.versions.items() if got.get(k) != v]
+        diff = version_changes(result.get("versions") or {}, self.versions, self.versions)  # editable: hash
         if diff:
             return "versions changed: " + ", ".join(diff)
         deps = result.get("dependencies", self.deps)
-        deps = deps if isinstance(deps, dict) else {}
-        diff = [f"{k} {short_version(deps.get(k))} -> {short_version(self.deps.get(k))}"
-                for k in sorted(set(deps) | set(self.deps), key=str.lower) if deps.get(k) != self.deps.get(k)]
+        diff = version_changes(deps if isinstance(deps, dict) else {}, self.deps)
         if diff:
             return "dependencies changed: " + ", ".join(diff)
         stored = stored_inputs(result)
@@ -324,7 +327,8 @@ class Inputs:
         if changed:
             parts.append("data changed: " + ", ".join(changed))
         if stored.get("env") != now["env"]:
-            parts.append(f"numerics environment changed: {_env_diff(stored.get('env'), self.env)}")
+            parts.append(f"numerics environment changed: {env_diff(stored.get('env'), self.env)}")
+        parts += [w] if (w := environ_changed(stored.get("environ"), self.environ)) else []  # ENV
         if stored.get("python") != now["python"]:
             parts.append(f"interpreter changed: {stored.get('python')} -> {self.python}")
         if stored.get("isa") != now["isa"]:
@@ -349,13 +353,6 @@ def stored_inputs(result: dict) -> dict | None:
     count = plat.get("cpu_count") if isinstance(plat, dict) else None
     ran_on = count if isinstance(stored.get("isa"), list) and isinstance(count, int) else None
     return {**stored, "cores": ran_on}
-
-
-def _env_diff(old, new: dict) -> str:
-    old = old if isinstance(old, dict) else {}
-    keys = sorted(set(old) | set(new))
-    return ", ".join(f"{k} {old.get(k, '(unset)')!s} -> {new.get(k, '(unset)')!s}"
-                     for k in keys if old.get(k) != new.get(k)) or "(recorded in another form)"
 
 
 def result_inputs(registry: Any, name: str, profile: str,
@@ -390,7 +387,8 @@ def analysis_inputs(root: Path, module: str, profile: str,
     return Inputs(h.hexdigest(), closure.files, profile, {p: known[p] for p in packages},
                   data, numeric_env(), interpreter(), machine_isa() if numeric else None,
                   machine_cores() if numeric else None, tuple(closure.problems + data_problems),
-                  tuple(closure.data), dependency_versions(dependencies(closure.tops, packages, project)))
+                  tuple(closure.data), dependency_versions(dependencies(closure.tops, packages, project)),
+                  declared_values(closure.env))
 
 
 def environment() -> dict:

@@ -14,14 +14,19 @@ def memo_key(records: Path, analysis: Path, results: Path, profile: str, targets
     every result shares worked out here: the interpreter, the numerics environment variables
     and the instruction set (`litrec.analyses.inputs.environment`), the source digest of
     every editable install (`litrec.analyses.packages.editable_digests`), and the allowed
-    signers, which decide whether a signed result reads signed or bad (`litrec.util.signers_key`)."""
+    signers, which decide whether a signed result reads signed or bad (`litrec.util.signers_key`),
+    and the value of every environment variable a module of the analysis folder declares in ENV
+    (`litrec.analyses.environ.declared_in_folder`)."""
+    from litrec.analyses.environ import declared_in_folder
     from litrec.analyses.inputs import environment
     from litrec.analyses.packages import editable_digests
     from litrec.cache import runmemo
     from litrec.util import signers_key
 
+    declared = declared_in_folder(analysis)  # beside the others only where declared: keys as before
     return runmemo.inputs_key(records, analysis, results, profile, targets,
-                              [environment(), editable_digests(), signers_key(Path(records).resolve().parent)],
+                              [environment(), editable_digests(), signers_key(Path(records).resolve().parent),
+                               *([declared] if declared else [])],
                               any_machine)
 
 

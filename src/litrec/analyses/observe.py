@@ -25,6 +25,20 @@ Outside the project nothing is refused (Python, its packages, fonts, `/proc`): t
 packages are inputs by their versions, and an editable install by the hash of its source
 (`litrec.analyses.packages`), which is also allowed where it lies inside the project.
 
+What a module reads as it is imported counts too. An analysis module, or a helper of its
+package, that reads a file at its top level (`VALUE = json.loads(Path(__file__).with_name(
+"values.json").read_text())`) reads it once, when it is imported: perhaps before any point runs
+(the runner imports an analysis to lay out its points) and never again for the points after
+(a worker keeps what it imported). So each module of an analysis package is imported while its
+reads are recorded (`recording`, observed or not), and they count as read by every point that
+uses the module (`note_reads`, from `litrec.analyses.analysisimport.load_analysis`).
+
+The hook also keeps the paths inside the project handed to other readers (a program started,
+SQLite, a C function called through ctypes where Python audits it, `_TRIED`): one naming a file
+the inputs do not hold is refused too. What reads past Python altogether is kept out by the
+sandbox each point runs in where the machine has one (`litrec.runs.sandbox`), and a point that
+fails on an undeclared read is refused for that read (`named_when_it_fails`).
+
 An audit hook cannot be removed, so one is installed per process, the first time a
 point runs, and does nothing (one attribute test) outside a point.
 """
@@ -34,7 +48,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,6 +63,7 @@ class Observation:
     root: str
     skip: tuple[str, ...]                      # folders inside root whose files are not the project's
     opened: dict[str, None] = field(default_factory=dict)   # absolute paths, in order, once each
+    tried: dict[str, None] = field(default_factory=dict)    # paths handed to other readers (`_TRIED`)
 
     def inside(self, path: str) -> str | None:
         """`path` relative to the project when it is inside it and not in a skipped folder."""
@@ -61,12 +76,25 @@ class Observation:
 
 
 _CURRENT: Observation | None = None
+_RECORDING: list[dict[str, None]] = []  # the reads of the modules being imported (`recording`)
 _INSTALLED = False
 
 
+# Readers past `open`: a program started (its arguments), a C function called through ctypes (its
+# text arguments), an SQLite database opened. Their paths inside the project are kept as tried:
+# one naming a file there that the inputs do not hold is refused (`check`), and under the
+# sandbox (`litrec.runs.sandbox`), where such a file is absent, it names what the point missed.
+_TRIED = frozenset({"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
+                    "ctypes.call_function", "sqlite3.connect"})
+
+
 def _hook(event: str, args: tuple) -> None:
+    if event != "open":
+        if event in _TRIED and _CURRENT is not None:
+            _note_tried(_CURRENT, event, args)
+        return
     obs = _CURRENT
-    if obs is None or event != "open":
+    if obs is None and not _RECORDING:
         return
     path, mode = args[0], args[1]
     if not isinstance(path, (str, bytes, os.PathLike)) or isinstance(path, int):
@@ -79,10 +107,35 @@ def _hook(event: str, args: tuple) -> None:
             return
     try:
         text = os.fsdecode(path)
-        full = text if os.path.isabs(text) else os.path.join(os.getcwd(), text)
-        obs.opened.setdefault(os.path.normpath(full), None)
+        full = os.path.normpath(text if os.path.isabs(text) else os.path.join(os.getcwd(), text))
     except (TypeError, ValueError, OSError):
         return
+    if obs is not None:
+        obs.opened.setdefault(full, None)
+    for reads in _RECORDING:
+        reads.setdefault(full, None)
+
+
+def _note_tried(obs: Observation, event: str, args: tuple) -> None:
+    """Keep the paths inside the project among a reader's text arguments (`_TRIED`)."""
+    where = os.getcwd()
+    if event == "subprocess.Popen" and len(args) > 2 and isinstance(args[2], (str, bytes, os.PathLike)):
+        where = os.path.join(where, os.fsdecode(args[2]))
+    items: list = []
+    for arg in args:
+        items.extend(arg if isinstance(arg, (list, tuple)) else [arg])
+    for item in items:
+        if not isinstance(item, (str, bytes, os.PathLike)):
+            continue
+        try:
+            text = os.fsdecode(item)
+        except (TypeError, ValueError):
+            continue
+        for word in text.split():
+            for token in {word, word.rpartition("=")[2], word.removeprefix("file:").partition("?")[0]}:
+                full = os.path.normpath(os.path.join(where, token.strip("'\"")))
+                if token and obs.inside(full) is not None:
+                    obs.tried.setdefault(full, None)
 
 
 def _install() -> None:
@@ -125,6 +178,43 @@ def observing(root: str | Path, litrecs: tuple[str | None, ...] = ()) -> Iterato
         _CURRENT = before
 
 
+@contextlib.contextmanager
+def recording() -> Iterator[dict[str, None]]:
+    """While inside: every file opened for reading, anywhere, observed or not, into the dict
+    given (absolute paths, in order, once each): what a module reads as it is imported
+    (`litrec.analyses.analysisimport`), which may be before any point is observed."""
+    _install()
+    reads: dict[str, None] = {}
+    _RECORDING.append(reads)
+    try:
+        yield reads
+    finally:
+        _RECORDING[:] = [r for r in _RECORDING if r is not reads]
+
+
+def note_reads(paths: Iterable[str]) -> None:
+    """Count `paths` as read by the point observed now (no point: nothing): what the modules it
+    uses read when they were imported, in this point or before it (`recording`)."""
+    obs = _CURRENT
+    if obs is not None:
+        for path in paths:
+            obs.opened.setdefault(path, None)
+
+
+@contextlib.contextmanager
+def named_when_it_fails(check: Callable[[], None]) -> Iterator[None]:
+    """A point that fails having read past its inputs fails with the UndeclaredInput that
+    `check()` raises, naming what it read (a file the sandbox did not hold, that it failed on)."""
+    try:
+        yield
+    except Exception as exc:
+        try:
+            check()
+        except UndeclaredInput as refused:
+            raise refused from exc
+        raise
+
+
 def _module_file(mod) -> str | None:
     path = getattr(mod, "__file__", None)
     if not isinstance(path, str):
@@ -154,7 +244,8 @@ def check(obs: Observation, package: str, code_files: dict[str, str] | None,
             continue  # compiled from its hashed bytes (analysisimport refuses any other)
         modules.append((name, obs.inside(path)))
     shown = {rel for _, rel in modules}
-    for path in obs.opened:
+    tried = [p for p in obs.tried if p not in obs.opened and os.path.isfile(p)]  # not an option's word
+    for path in [*obs.opened, *tried]:
         real = os.path.normpath(os.path.realpath(path))
         rel = obs.inside(real)
         if rel is None or real in allowed or real.startswith(sources):
@@ -164,8 +255,13 @@ def check(obs: Observation, package: str, code_files: dict[str, str] | None,
         if rel in shown or os.path.isdir(path):
             continue
         files.append(rel)
-    if not modules and not files:
-        return
+    if modules or files:
+        raise refusal(package, modules, files)
+
+
+def refusal(package: str, modules: Sequence[tuple[str, str | None]], files: Sequence[str]) -> UndeclaredInput:
+    """The error of a point that imported `modules` ((name, path inside the project)) and read
+    `files` (paths inside the project) that its inputs do not hold: each named, with the fix."""
     parts = []
     if modules:
         parts.append("imported " + ", ".join(f"{name} from {rel}" for name, rel in sorted(modules))
@@ -183,6 +279,5 @@ def check(obs: Observation, package: str, code_files: dict[str, str] | None,
         parts.append("read " + ", ".join(data_read)
                      + " (not declared: add it to the module's DATA, e.g. DATA = ['"
                      + data_read[0] + "'], so that its bytes are an input of the result)")
-    raise UndeclaredInput("the analysis " + "; and ".join(parts)
-                          + "; nothing was stored")
+    return UndeclaredInput("the analysis " + "; and ".join(parts) + "; nothing was stored")
 

@@ -18,7 +18,11 @@ JAX_IMPORTS = frozenset({"jax", "jaxlib", "optax"})
 
 
 def package_versions(names=VERSIONED) -> dict[str, str | None]:
-    """Installed versions of the named distributions, in order (None: not installed).
+    """Installed versions of the named distributions, in order (None: not installed); an
+    editable install (`pip install -e`, whose source changes under one version) as
+    `editable sha256:HEX`, the SHA-256 of the files its import names load (`editable_source`),
+    so that an edit to them is seen, whether the analysis imports it or what it imports
+    requires it (litrec aside: a result records its version apart, `_NOT_DEPENDENCIES`).
 
     Read from the names of the `NAME-VERSION.dist-info` folders on `sys.path`
     (what pip installs, in the project's `.venv` or anywhere else), in the order
@@ -26,9 +30,13 @@ def package_versions(names=VERSIONED) -> dict[str, str | None]:
     importing `importlib.metadata`, whose import alone is a tenth of a no-op `litrec run`.
     """
     found = dist_info_versions()
+    folders = _dist_info_folders()
     out: dict[str, str | None] = {}
     for name in names:
-        out[name] = found.get(_normalized(name)) or _metadata_version(name)
+        key = _normalized(name)
+        source = editable_source(folders[key], name) if key in folders and key not in _NOT_DEPENDENCIES else None
+        out[name] = (f"editable sha256:{source_digest(source)}" if source
+                     else found.get(key) or _metadata_version(name))
     return out
 
 
@@ -106,9 +114,78 @@ def _distributions_of(root: Path | None = None) -> dict[str, tuple[str, ...]]:
 
 
 def _packages_distributions() -> dict[str, tuple[str, ...]]:
+    """`importlib.metadata.packages_distributions`, and the names an editable install loads
+    that its file list does not show (`_editable_names`)."""
     from importlib import metadata
 
-    return {k: tuple(v) for k, v in metadata.packages_distributions().items()}
+    out = {k: tuple(v) for k, v in metadata.packages_distributions().items()}
+    for dist in metadata.distributions():
+        name = dist.metadata["Name"]
+        for top in _editable_names(dist) if name else ():
+            if name not in out.get(top, ()):
+                out[top] = (*out.get(top, ()), name)
+    return out
+
+
+def _editable_names(dist) -> set[str]:
+    """The top-level names an editable install (PEP 610's `dir_info.editable`) loads: its
+    file list holds no module, only how to find them: the keys of the `MAPPING` of a setuptools
+    `__editable___*_finder.py` (name -> folder), and the modules and packages of the folders a
+    `.pth` file of it puts on the path (setuptools' src layout, hatchling, flit)."""
+    import ast
+    import json
+
+    try:
+        direct = json.loads(dist.read_text("direct_url.json") or "null")
+    except ValueError:
+        return set()
+    if not (isinstance(direct, dict) and isinstance(direct.get("dir_info"), dict)
+            and direct["dir_info"].get("editable")):
+        return set()
+    names: set[str] = set()
+    for file in dist.files or ():
+        path = str(dist.locate_file(file))
+        if file.name.startswith("__editable__") and file.name.endswith("_finder.py"):
+            try:
+                tree = ast.parse(_read_text(path))
+            except (SyntaxError, ValueError):
+                continue
+            for node in ast.walk(tree):
+                if (isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "MAPPING" for t in node.targets)
+                        and isinstance(node.value, ast.Dict)):
+                    names |= {str(k.value).partition(".")[0] for k in node.value.keys
+                              if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+        elif file.name.endswith(".pth"):
+            for line in _read_text(path).splitlines():  # a folder, relative to the .pth's own
+                line = line.strip()
+                folder = os.path.join(os.path.dirname(path), line)
+                if line and not line.startswith(("#", "import ", "import\t")) and os.path.isdir(folder):
+                    names |= _module_names(folder)
+    return names
+
+
+def _read_text(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.read(1 << 20)
+    except OSError:
+        return ""
+
+
+def _module_names(folder: str) -> set[str]:
+    """The importable top-level names in `folder`: its `.py` modules and its packages."""
+    out: set[str] = set()
+    try:
+        entries = os.listdir(folder)
+    except OSError:
+        return out
+    for entry in entries:
+        stem, dot, ext = entry.partition(".")
+        if not stem.isidentifier():
+            continue
+        if (dot and ext == "py") or (not dot and os.path.isfile(os.path.join(folder, entry, "__init__.py"))):
+            out.add(stem)
+    return out
 
 
 def versioned_packages(imports, root: Path | None = None) -> tuple[str, ...]:
@@ -194,16 +271,9 @@ def dependencies(imports, recorded=(), root: Path | None = None) -> tuple[str, .
 
 
 def dependency_versions(names) -> dict[str, str | None]:
-    """Each named distribution's version, in order (None: not installed); an editable install
-    (`pip install -e`, whose source can change under one version) as `editable sha256:HEX` of
-    its source files, so that an edit to them is seen."""
-    versions = package_versions(names)
-    out: dict[str, str | None] = {}
-    for name in names:
-        folder = _dist_info_folders().get(_normalized(name))
-        source = editable_source(folder, name) if folder else None
-        out[name] = f"editable sha256:{source_digest(source)}" if source else versions[name]
-    return out
+    """Each named distribution's version, in order, as `package_versions` reads it (None: not
+    installed; an editable install as the SHA-256 of its source)."""
+    return package_versions(names)
 
 
 def editable_source(folder: str, name: str) -> list[str] | None:
@@ -290,6 +360,14 @@ def source_digest(places: list[str]) -> str:
                 data = b"(unreadable)"
             h.update(f"{os.path.relpath(path, place)}\0{len(data)}\0".encode() + data)
     return h.hexdigest()
+
+
+def version_changes(old: dict, new: dict, names=None) -> list[str]:
+    """`name OLD -> NEW` for each distribution of `names` (default: of either, sorted) whose
+    version differs between `old` and `new` (`short_version`)."""
+    keys = names if names is not None else sorted(set(old) | set(new), key=str.lower)
+    return [f"{k} {short_version(old.get(k))} -> {short_version(new.get(k))}" for k in keys
+            if old.get(k) != new.get(k)]
 
 
 def short_version(version) -> str:

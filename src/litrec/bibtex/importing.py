@@ -90,7 +90,7 @@ def _check_text(text: str) -> None:
 
 
 @dataclass
-class Outcome:
+class Written:
     """One record written (or that would be, in a dry run) from an entry."""
 
     action: str  # created, updated (or "would create", "would update" in a dry run)
@@ -103,7 +103,7 @@ class Outcome:
 
 def import_bibtex(text: str, records_dir: Path, force: bool = False, dry_run: bool = False,
                   filed: dt.date | None = None, ids: dict[str, str] | None = None
-                  ) -> tuple[list[Outcome], list[Failure]]:
+                  ) -> tuple[list[Written], list[Failure]]:
     """Write a literature record per convertible entry; return what was done and what failed.
 
     `ids` gives the record id of an entry by its citation key; a key the text lacks is a
@@ -116,7 +116,7 @@ def import_bibtex(text: str, records_dir: Path, force: bool = False, dry_run: bo
         raise UsageError(f"--id {unknown[0]}=...: no entry has the key '{unknown[0]}' "
                          f"(keys: {known})")
     failed = list(read.failed)
-    done: list[Outcome] = []
+    done: list[Written] = []
     existing = existing_ids(records_dir)  # record id -> its file
     for conv in read.converted:
         rid = conv.data["id"]
@@ -154,7 +154,7 @@ def import_bibtex(text: str, records_dir: Path, force: bool = False, dry_run: bo
             continue
         if dry_run and action != "unchanged":
             action = f"would {action[:-1]}"
-        done.append(Outcome(action, rid, path, conv.line, conv.key, conv.dropped))
+        done.append(Written(action, rid, path, conv.line, conv.key, conv.dropped))
     failed.sort(key=lambda f: f.line)
     return done, failed
 
@@ -166,7 +166,7 @@ class Imported:
 
     source: Any
     shown: str
-    done: list[Outcome]
+    done: list[Written]
     failed: list[Failure]
 
 

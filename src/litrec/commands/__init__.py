@@ -77,7 +77,11 @@ def main(argv: list[str] | None = None) -> int:
     with safe_streams():
         try:
             with interrupt.handling() if stops else contextlib.nullcontext():
-                return _main(argv)
+                try:
+                    return _main(argv)
+                except Exception:  # a library that wrapped the signal's exception in its own
+                    interrupt.check()  # (pydantic-core, building a validator): the signal it was
+                    raise
         except KeyboardInterrupt as exc:  # Ctrl-C (130) or, during a run, SIGTERM (143); also
             code = getattr(exc, "exit_code", 130)  # while the command line is parsed
             print(f"litrec: {'terminated' if code == 143 else 'interrupted'}", file=sys.stderr)

@@ -9,7 +9,7 @@ from pathlib import Path
 from litrec.commands.common import check_out, emit, need_dir, profile_arg, records_args, results_arg, write_out
 from litrec.util import UsageError
 
-JUDGED = {  # the formats that judge claims: their help, description, and what --profile picks
+JUDGING_FORMATS = {  # the formats that judge claims: their help, description, and what --profile picks
     "json": ("the record graph as one JSON document (format litrec-graph)",
              "The whole record graph as one JSON document, format litrec-graph version 2 (see "
              "site/export-format.md).", "verdicts"),
@@ -38,7 +38,7 @@ def add_parser(sub) -> None:
     q.add_argument("ids", nargs="*", metavar="ID", help="literature record ids (default: all)")
     _out_arg(q)
     records_args(q)
-    for name, (help_text, description, gives) in JUDGED.items():
+    for name, (help_text, description, gives) in JUDGING_FORMATS.items():
         q = what.add_parser(name, help=help_text, description=description)
         results_arg(q)
         profile_arg(q, f"which profile's results give the {gives} (default: the largest of the "
@@ -59,7 +59,7 @@ def _out_arg(q) -> None:
 def run(args) -> int:
     """Export in the format asked for (each below the command: `litrec.bibtex.write.export_bibtex`,
     `litrec.export.graph_export`, `litrec.export.tex.tex_export`)."""
-    if args.export_format not in ("bibtex", *JUDGED):
+    if args.export_format not in ("bibtex", *JUDGING_FORMATS):
         raise UsageError("export needs a format: 'litrec export bibtex', 'litrec export json' or "
                          "'litrec export tex'")
     if args.export_format == "bibtex":

@@ -11,7 +11,6 @@ from pathlib import Path
 from litrec.commands.common import (
     console,
     format_arg,
-    other_cpu_note,
     positive_int,
     profile_arg,
     records_args,
@@ -28,7 +27,9 @@ def add_parser(sub) -> None:
                        description="Rerun the analyses whose results are stale (or missing) and "
                        "evaluate every claim's expectations. Exit 1 when a claim is not reproduced, "
                        "or its expectations changed since its result ran (a plain run does not "
-                       "rerun a current result for that: --force does, and judges it).")
+                       "rerun a current result for that: --force does, and judges it); a claim's "
+                       "extension row (REF+ext) never. A result stale only because another CPU "
+                       "computed it is kept as it is unless --rerun-other-machine.")
     p.add_argument("targets", nargs="*", metavar="TARGET",
                    help="claim refs (ARXIV-2212.07677#P1), record ids or analysis names; none means all")
     profile_arg(p, "analysis profile: quick (seconds) or another one the analysis defines (default: "
@@ -50,11 +51,15 @@ def add_parser(sub) -> None:
     p.add_argument("--jobs", type=positive_int, default=None, metavar="N",
                    help="worker processes of the local executor or of the LocalCluster "
                    "(default: the number of CPUs)")
+    p.add_argument("--rerun-other-machine", action="store_true",
+                   help="recompute here a result computed on a CPU with other features or with "
+                   "another number of usable cores, its inputs otherwise unchanged; without it "
+                   "(or --force) such a result is kept as it is: its numbers stand, shown stale "
+                   "and not judged, and one line names them with the command that recomputes "
+                   "them and about how long that would take (their recorded run times)")
     p.add_argument("--any-machine", action="store_true",
-                   help="leave alone a result computed on a CPU with other features or with "
-                   "another number of usable cores, its inputs otherwise unchanged: it is not "
-                   "rerun and stays stale (computed on another machine), not judged; a fresh "
-                   "clone's site without recomputing every result (make site)")
+                   help="keep a result computed on another machine as it is: the default, the "
+                   "flag kept for the scripts that pass it (make site)")
     p.add_argument("--no-compile-cache", action="store_true",
                    help="compile JAX programs afresh, neither loading nor keeping them in "
                    ".litrec-cache/jax/ (LITREC_NO_CACHE=1 turns every cache of litrec off)")
@@ -98,6 +103,9 @@ def _printed(profile: str, bar):
         def finished(self, name: str, payload: dict) -> None:
             self.bar.update(self.task, completed=1.0)
             self.out.print(f"  {_plain(name)}: {payload['wall_time_s']:.1f} s")
+            if payload.get("hermetic") is False:  # litrec.runs.sandbox: the note says why
+                why = next((n for n in payload.get("notes", []) if str(n).startswith("not hermetic")), "")
+                self.out.print("[yellow]  " + _plain(why.partition(";")[0] or "not hermetic on this machine"))
 
         def failed(self, name: str, message: str, log: Path | None) -> None:
             where = f" (traceback in {log})" if log else ""
@@ -123,6 +131,9 @@ def run(args) -> int:
     if args.scheduler and args.jobs:
         raise UsageError("--jobs sizes the executor litrec starts; a cluster at --scheduler "
                          "has the workers it was given")
+    if args.any_machine and args.rerun_other_machine:
+        raise UsageError("--any-machine keeps the results of another machine, --rerun-other-machine "
+                         "recomputes them: give one")
     from litrec.runs import ExecutorSpec, RunOptions
     from litrec.runs.reproduce import reproduce
 
@@ -130,7 +141,7 @@ def run(args) -> int:
                             profile=args.profile, targets=args.targets,
                             executor=ExecutorSpec.of(args.executor, args.jobs, args.scheduler),
                             force=args.force, compile_cache=not args.no_compile_cache,
-                            any_machine=args.any_machine)
+                            any_machine=not args.rerun_other_machine)
     with stdout_to_stderr(args.format == "json"):  # standard output is for the JSON alone
         out = reproduce(options, showing=lambda profile: _showing(args, profile))
     args.profile = out.profile  # the one chosen where none was asked
@@ -152,6 +163,10 @@ def _showing(args, profile: str):
 def _report(args, statuses: list[ClaimStatus], ran: list[str], current: list[str],
             failed: list[str], ran_any: bool, without_profile: Sequence[str] = ()) -> int:
     """Print the verdicts (and what ran) as the format asks; the exit code."""
+    from litrec.verdicts import Elsewhere, said_once
+
+    # results of another machine, kept as they are (not asked to rerun them): said once
+    kept = None if args.rerun_other_machine or args.force else Elsewhere.of_statuses(args.profile, statuses)
     if args.format == "json":
         print(json.dumps({
             "profile": args.profile,
@@ -159,6 +174,7 @@ def _report(args, statuses: list[ClaimStatus], ran: list[str], current: list[str
             "current": current,
             "failed": failed,
             "without_profile": list(without_profile),
+            "other_machine": list(kept.analyses) if kept else [],
             "claims": [s.row() for s in statuses],
         }, indent=2, default=str))
     else:
@@ -166,26 +182,33 @@ def _report(args, statuses: list[ClaimStatus], ran: list[str], current: list[str
             print(f"litrec run: note: not run, no profile '{args.profile}' in their PROFILES: "
                   f"{', '.join(without_profile)}", file=sys.stderr)
         if not ran_any:
-            print(f"nothing to run: {len(current)} analyses current for profile "
-                  f"'{args.profile}'", file=sys.stderr)
+            print(_nothing_to_run(args.profile, current, kept), file=sys.stderr)
         from litrec.commands.table import print_table  # rich: text output only
 
-        print_table(statuses, args.profile)
-    from litrec.verdicts import on_other_machine
-
-    elsewhere = [s.claim for s in on_other_machine(statuses)]
-    if args.any_machine and elsewhere and args.format == "text":
-        print(other_cpu_note("run", elsewhere, ", left as they are (--any-machine; stale here, "
-                             "not judged)"), file=sys.stderr)
+        print_table(said_once(statuses) if kept else statuses, args.profile)
+        if kept:
+            print(f"litrec run: {kept.kept_words(tuple(args.targets))}", file=sys.stderr)
     errors, warnings = result_problems(statuses)
     for line in [f"warning: {w}" for w in warnings] + [f"error: {e}" for e in errors]:
         print(f"litrec run: {line}", file=sys.stderr)
     bad = [s for s in statuses if s.verdict in ("error", "modified")
            or (s.verdict in ("not reproduced", "expectation changed")
-               and not args.allow_not_reproduced)]
+               and not args.allow_not_reproduced and s.extension_of is None)]  # `+ext`: beside it
     if args.format == "text":
         _why(statuses, args, failed)
     return 1 if bad or failed else 0
+
+
+def _nothing_to_run(profile: str, current: list[str], kept) -> str:
+    """`nothing to run: 3 analyses current for profile 'paper'`, and the results of another
+    machine kept as they are, where there are some (never `0 analyses current` alone)."""
+    now = f"{len(current)} analys{'is' if len(current) == 1 else 'es'} current"
+    if kept is None:
+        return f"nothing to run: {now} for profile '{profile}'"
+    machine = "CPU" if kept.kinds == ("cpu",) else "machine"
+    them = "it is" if len(kept.analyses) == 1 else "they are"
+    return (f"nothing to run: {kept.count()} of another {machine} kept as {them}"
+            f"{', ' + now if current else ''} for profile '{profile}'")
 
 
 def _why(statuses, args, failed: list[str]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from litrec.commands.common import format_arg, other_cpu_note, profile_arg, records_args, results_arg
+from litrec.commands.common import console, format_arg, other_cpu_note, profile_arg, records_args, results_arg
 
 
 def add_parser(sub) -> None:
@@ -57,9 +57,15 @@ def run(args) -> int:
         print(json.dumps([{**s.row(), "suspect": found.suspects.get(s.claim, [])}
                           for s in found.statuses], indent=2, default=str))
     else:
-        from litrec.commands.table import print_table  # rich: text output only
+        from litrec.commands.table import print_table, wrap  # rich: text output only
+        from litrec.verdicts import said_once
 
-        print_table(found.statuses, args.profile, args.verbose, found.suspects)
+        # another machine's results: said once per scale after the table, not under each claim
+        print_table(said_once(found.statuses) if found.elsewhere else found.statuses, args.profile,
+                    args.verbose, found.suspects)
+        for kept in found.elsewhere:
+            words = ("" if kept.profile == args.profile else f"at {kept.profile}: ") + kept.words()
+            print("\n".join(wrap(words, max(console().width, 40), 0, 4)))
     for w in found.warnings:
         print(f"litrec status: warning: {w}", file=sys.stderr)
     for b in found.bad_signatures:

@@ -1,8 +1,8 @@
 """The claims table that `litrec run` and `litrec status` print: a row per claim, wrapped.
 
 A claim's row holds the claim, its verdict and the number that decided it
-beside its expectation (the first expectation that fails, else the first that
-is inconclusive, else the first); for anything but *reproduced* a reason
+beside its expectation (the outcome the judge marked as deciding:
+`litrec.verdicts.judge.mark_deciding`); for anything but *reproduced* a reason
 follows, indented (the reason, its verdict at the other scale, and the records
 that rest on a claim not reproduced), led by `suspect: ...` where a link into or
 out of the claim moved since it was last reviewed. Nothing is cut: a verdict,
@@ -25,10 +25,12 @@ from rich.text import Text
 from litrec.commands.common import console
 from litrec.util import fmt
 from litrec.verdicts import (
+    JUDGED_VERDICTS,
     STYLE,
     ClaimStatus,
     Outcome,
     by_result,
+    deciding,
     leaning,
     mark,
     scales_of,
@@ -38,7 +40,8 @@ from litrec.verdicts import (
     word,
 )
 
-JUDGED = ("reproduced", "not reproduced", "inconclusive", "stale")  # states shown with numbers
+# the verdicts shown with the number that decided them (stale: the last run's, not judged)
+WITH_NUMBERS = (*JUDGED_VERDICTS, "stale")
 VERDICT_WIDTH = 14  # `not reproduced`; the column is as wide as the longest verdict shown
 
 
@@ -50,17 +53,6 @@ def _value(o: Outcome, interval: bool = True, n: bool = True) -> str:
     return fmt(o.measured, True)
 
 
-def _deciding(s: ClaimStatus) -> Outcome | None:
-    """The outcome that decided: refused, then an unmet precondition, then fails, inconclusive."""
-    order = [("refused", None), ("fails", True), ("inconclusive", True), ("fails", False),
-             ("inconclusive", False)]
-    for decision, precondition in order:
-        for o in s.outcomes:
-            if o.decision == decision and precondition in (None, o.precondition):
-                return o
-    return s.outcomes[0] if s.outcomes else None
-
-
 def _expected(o: Outcome) -> str:
     """The expectation without its metric's name when it starts with it: `< 0.1 × loss_gd`."""
     text = o.expectation
@@ -69,8 +61,8 @@ def _expected(o: Outcome) -> str:
 
 def _number_forms(s: ClaimStatus) -> list[str]:
     """The deciding number beside its expectation, from the most detailed form to the shortest."""
-    o = _deciding(s)
-    if o is None or s.verdict not in JUDGED:
+    o = deciding(s.outcomes)
+    if o is None or s.verdict not in WITH_NUMBERS:
         return []
     forms = [f"{o.metric} {_value(o, i, n)}, expected {_expected(o)}"
              for i, n in ((True, True), (True, False), (False, False))]
@@ -260,6 +252,10 @@ def _outcomes(out, s: ClaimStatus, width: int) -> None:
     kept = s.provenance.get("kept")
     if isinstance(kept, dict) and kept.get("summary"):  # evidence with its origin, not trust
         say(str(kept["summary"]))
+    if s.provenance.get("hermetic") is True:  # litrec.runs.sandbox
+        say("hermetic: each point ran in a sandbox of its declared inputs")
+    elif s.provenance.get("hermetic") is False:
+        say("not hermetic on this machine: the audit hook alone watched what it read")
     if not s.outcomes:
         for text in s.expected:  # no result to judge them on yet
             say(f"  {text}: not judged ({word(s.verdict)})")

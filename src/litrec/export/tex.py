@@ -24,7 +24,8 @@ Names (site/manuscript.md). A TeX control word is letters only. A macro's name i
 Per claim and profile (`\\litrec<C><P>` below):
 
 - `<C><P>Verdict`: the verdict, in litrec's words (`reproduced`, `not reproduced`, ...);
-- `<C><P>Metric`, `<C><P>Value`, `<C><P>Expected`: the deciding outcome's metric,
+- `<C><P>Metric`, `<C><P>Value`, `<C><P>Expected`: the deciding outcome's metric (the one
+  the judge marked: `litrec.verdicts.judge.mark_deciding`, as every surface names it),
   its value with its 95% interval over seeds, and its expectation (`≈ loss_gd (±0.01 rel)`,
   written with TeX's own symbols; ending ` (post hoc)` when it was committed after the
   first result it judges);
@@ -71,7 +72,7 @@ from typing import TYPE_CHECKING
 
 from litrec.export.texescape import comment, escape
 from litrec.util import LitrecError, fmt
-from litrec.verdicts import how_judged
+from litrec.verdicts import deciding, how_judged
 
 if TYPE_CHECKING:
     from litrec.records import Project
@@ -189,14 +190,6 @@ def _value(mean, interval, n) -> str:
     return number(mean)
 
 
-def _deciding(st: ClaimStatus):
-    for decision in ("refused", "fails", "inconclusive"):
-        for o in st.outcomes:
-            if o.decision == decision:
-                return o
-    return st.outcomes[0] if st.outcomes else None
-
-
 def _source(src: dict) -> str:
     """`paper, §4, Figure 5`, `official code, src/train.py:307`, `extension`."""
     if src.get("kind") == "paper":
@@ -231,7 +224,7 @@ def macros(statuses: list[ClaimStatus], profile: str = "paper",
         base = (names or {}).get(st.claim) or claim_name(st.claim)
         base += at
         add(base + "Verdict", escape(word(st.verdict)), f"{st.claim}: verdict", st.claim)
-        o = _deciding(st)
+        o = deciding(st.outcomes)  # as the judge marked it: the terminal's and the site's too
         if o is not None and st.verdict not in ("missing", "unchecked", "modified", "error"):
             add(base + "Metric", escape(o.metric), f"{st.claim}: the deciding metric", st.claim)
             add(base + "Value", _value(o.measured, o.interval, o.n),

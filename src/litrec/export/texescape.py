@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import re
 
+from litrec.records import OPERATORS
 from litrec.util import strip_unsafe
 
 _TEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "#": r"\#", "$": r"\$",
                 "%": r"\%", "&": r"\&", "_": r"\_", "^": r"\^{}", "~": r"\~{}"}
-_SYMBOLS = {"§": r"\S{}", "≈": r"\ensuremath{\approx}", "×": r"\ensuremath{\times}",
-            "±": r"\ensuremath{\pm}", "≤": r"\ensuremath{\le}", "≥": r"\ensuremath{\ge}", "−": "-",
-            "<=": r"\ensuremath{\le}", ">=": r"\ensuremath{\ge}", "<": r"\ensuremath{<}",
-            ">": r"\ensuremath{>}", "==": "="}
+_SYMBOLS = {"§": r"\S{}", "×": r"\ensuremath{\times}", "±": r"\ensuremath{\pm}",
+            "≤": r"\ensuremath{\le}", "≥": r"\ensuremath{\ge}", "−": "-",
+            # each operator's own symbol (`litrec.records.operators`; one or two characters)
+            **{o.name: o.tex for o in OPERATORS if o.tex is not None}}
 _LINE_ENDS = re.compile(r"[\t\n]")  # what strip_unsafe keeps of the characters that separate
 
 

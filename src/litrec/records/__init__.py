@@ -16,6 +16,7 @@ OFFERS: dict[str, tuple[str, ...]] = {
     "model": ("RELATIONS",),
     "newrecord": ("display", "existing_ids", "new_record", "record_path", "schema_comment", "today", "write_new",
                   "write_replace", "yaml_scalar"),
+    "operators": ("COMPARISONS", "Comparison", "OPERATORS", "Operator", "operator"),
     "placeholders": ("prose_fields", "scan_placeholders"),
     "project": ("Edge", "Project"),
     "schema": ("write_schemas",),

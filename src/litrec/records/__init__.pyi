@@ -40,6 +40,13 @@ from litrec.records.newrecord import (
     write_replace as write_replace,
     yaml_scalar as yaml_scalar,
 )
+from litrec.records.operators import (
+    COMPARISONS as COMPARISONS,
+    Comparison as Comparison,
+    OPERATORS as OPERATORS,
+    Operator as Operator,
+    operator as operator,
+)
 from litrec.records.placeholders import (
     prose_fields as prose_fields,
     scan_placeholders as scan_placeholders,

@@ -2,23 +2,23 @@
 
 It compares the metric with a number (`value`) or another metric of the same
 result (`ref`), times `factor`, or says where the metric sits between two
-others (`op: between`, `low`, `high`, `position`). How it is judged over seeds
-is `litrec.verdicts.judge`.
+others (`op: between`, `low`, `high`, `position`). Each operator's row
+(`litrec.records.operators`) says which fields it reads; how it is judged over
+seeds is `litrec.verdicts.judge`.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
 from pydantic import ConfigDict, Field, field_validator, model_serializer, model_validator
 from pydantic.json_schema import JsonDict
 
 from litrec.records.criteria import criterion
+from litrec.records.operators import OPERATORS, POSITION_RE, Op, operator
 from litrec.records.strict import Strict
 from litrec.util import fmt
 
-Op = Literal["<", "<=", ">", ">=", "≈", "==", "between"]
 SourceKind = Literal["paper", "official", "extension"]
 ThresholdOrigin = Literal["paper", "official", "litrec"]
 
@@ -151,7 +151,6 @@ class Source(Strict):
             return f"official, {self.file}:{self.line}"
         return "extension"
 
-POSITION_RE = re.compile(r"^\s*(<=|>=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*$")
 
 
 class Expectation(Strict):
@@ -214,25 +213,28 @@ class Expectation(Strict):
 
     @model_validator(mode="after")
     def _one_side(self) -> Expectation:
-        if self.op == "between":
+        """The fields its operator reads, and only those (`litrec.records.operators`)."""
+        row = operator(self.op)
+        if row.positional:
             if self.value is not None or self.ref is not None:
-                raise ValueError("op 'between' takes low, high and position, not value or ref")
+                raise ValueError(f"op '{self.op}' takes low, high and position, not value or ref")
             if not (self.low and self.high and self.position):
-                raise ValueError("op 'between' needs low: <metric>, high: <metric> and "
+                raise ValueError(f"op '{self.op}' needs low: <metric>, high: <metric> and "
                                  "position: '< 0.15' (0 at low, 1 at high)")
             if not POSITION_RE.match(self.position):
                 raise ValueError(f"position {self.position!r} must be an operator and a number, "
                                  "e.g. '< 0.15' or '>= 0.5'")
             return self
         if self.low is not None or self.high is not None or self.position is not None:
-            raise ValueError("low, high and position belong to op 'between'")
-        if isinstance(self.value, bool) and self.op not in ("==", "≈"):
+            raise ValueError("low, high and position belong to " + " or ".join(
+                f"op '{o.name}'" for o in OPERATORS if o.positional))
+        if isinstance(self.value, bool) and not row.booleans:
             raise ValueError(f"a boolean value can only be compared with '==', not '{self.op}'; "
                              "write a number, or use op: '=='")
         if (self.value is None) == (self.ref is None):
             raise ValueError("give exactly one right-hand side: 'value: <number>' or 'ref: <metric>'")
-        if self.op == "≈" and self.rel_tol is None and self.abs_tol is None:
-            raise ValueError("op '≈' needs a tolerance: rel_tol or abs_tol")
+        if row.needs_one_of and all(getattr(self, f) is None for f in row.needs_one_of):
+            raise ValueError(row.needs)
         return self
 
     def criterion(self) -> dict:
@@ -257,14 +259,14 @@ class Expectation(Strict):
         return f"{text} ({', '.join(self.profiles)})" if self.profiles else text
 
     def _relation(self) -> str:
-        if self.op == "between":
+        if operator(self.op).positional:
             op, x = self.bound()
             return f"{self.metric} between {self.low} (0) and {self.high} (1): position {op} {fmt(x, terminal=True)}"
         rhs = self.ref if self.ref is not None else fmt(self.value, terminal=True)
         if self.factor != 1.0:
             rhs = f"{fmt(self.factor, terminal=True)} × {rhs}"
         tol = ""
-        if self.op == "≈":
+        if "rel_tol" in operator(self.op).fields:  # a tolerance: said where its operator reads it
             parts = []
             if self.rel_tol is not None:
                 parts.append(f"{self.rel_tol:.3g} rel")

@@ -12,9 +12,10 @@ is asked for, never a string or a boolean), a date is an unquoted YAML date,
 and pydantic's own JSON Schema says just that. The generator below adds what
 pydantic's schema cannot see:
 
-- the relation names of `Link.rel` and the rule that an expectation has
-  exactly one right-hand side (pydantic validators, invisible to pydantic's
-  schema);
+- the relation names of `Link.rel` and what each operator asks of an
+  expectation: exactly one right-hand side, or low, high and position, and a
+  tolerance for `≈` (pydantic validators, invisible to pydantic's schema,
+  written here from the operators' rows, `litrec.records.operators`);
 - the id pattern of the kind (checked by the loader, not by the model);
 - surrounding whitespace in patterned strings (the models strip it first);
 - that numbers are finite (the models refuse infinities and NaN; a schema can
@@ -42,8 +43,8 @@ from pathlib import Path
 from pydantic.json_schema import GenerateJsonSchema
 
 from litrec.records import model as m
-from litrec.records.expectation import POSITION_RE
 from litrec.records.kinds import KIND, KINDS
+from litrec.records.operators import OPERATORS, POSITION_RE, POSITIONAL, RIGHT_HAND, boolean_ops
 from litrec.util import Refused, read_regular
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -93,31 +94,48 @@ def _add_model_rules(schema: dict) -> None:
         link["properties"]["rel"]["enum"] = list(m.RELATIONS)
     exp = defs.get("Expectation")
     if exp is not None:
-        def given(name: str) -> dict:
-            return {"required": [name], "properties": {name: {"not": {"type": "null"}}}}
-
-        for name in ("value", "ref"):  # written out, never null
+        for name in RIGHT_HAND:  # written out, never null
             prop = exp["properties"][name]
             kept = [t for t in prop.pop("anyOf", []) if t.get("type") != "null"]
             prop.update(kept[0] if len(kept) == 1 else {"anyOf": kept})
             prop.pop("default", None)
-        between = {"required": ["op"], "properties": {"op": {"const": "between"}}}
-        exp["allOf"] = [
-            {"if": between,
-             "then": {"required": ["low", "high", "position"],
-                      "not": {"anyOf": [{"required": ["value"]}, {"required": ["ref"]}]},
-                      "properties": {"position": {"pattern": POSITION_RE.pattern}}},
-             "else": {"oneOf": [given("value"), given("ref")],
-                      "properties": {k: {"type": "null"} for k in ("low", "high", "position")}},
-             "description": "op 'between' takes low, high and position; every other op "
-                            "exactly one right-hand side: value or ref"},
-            {"if": {"required": ["op"], "properties": {"op": {"const": "≈"}}},
-             "then": {"anyOf": [given("rel_tol"), given("abs_tol")]},
-             "description": "op '≈' needs a tolerance: rel_tol or abs_tol"},
-            {"if": {"required": ["value"], "properties": {"value": {"type": "boolean"}}},
-             "then": {"properties": {"op": {"enum": ["==", "≈"]}}},
-             "description": "a boolean value is compared with '==' or '≈' only"},
-        ]
+        exp["allOf"] = _operator_rules()
+
+
+def _given(name: str) -> dict:
+    """The condition that field `name` is written out, and not null."""
+    return {"required": [name], "properties": {name: {"not": {"type": "null"}}}}
+
+
+def _op_is(names: list[str]) -> dict:
+    """The condition that an expectation's `op` is one of `names`."""
+    return {"required": ["op"],
+            "properties": {"op": {"const": names[0]} if len(names) == 1 else {"enum": names}}}
+
+
+def _operator_rules() -> list[dict]:
+    """What each operator's row (`litrec.records.operators`) asks of an expectation: the
+    fields it reads (the positional operators low, high and position; every other exactly one
+    right-hand side), the fields of which it needs one, and which operators compare booleans."""
+    positional = [o.name for o in OPERATORS if o.positional]
+    named = " or ".join(f"op '{n}'" for n in positional)
+    rules: list[dict] = [
+        {"if": _op_is(positional),
+         "then": {"required": list(POSITIONAL),
+                  "not": {"anyOf": [{"required": [k]} for k in RIGHT_HAND]},
+                  "properties": {"position": {"pattern": POSITION_RE.pattern}}},
+         "else": {"oneOf": [_given(k) for k in RIGHT_HAND],
+                  "properties": {k: {"type": "null"} for k in POSITIONAL}},
+         "description": f"{named} takes low, high and position; every other op "
+                        f"exactly one right-hand side: {' or '.join(RIGHT_HAND)}"}]
+    rules += [{"if": _op_is([o.name]), "then": {"anyOf": [_given(k) for k in o.needs_one_of]},
+               "description": o.needs} for o in OPERATORS if o.needs_one_of]
+    booleans = boolean_ops()
+    rules.append({"if": {"required": ["value"], "properties": {"value": {"type": "boolean"}}},
+                  "then": {"properties": {"op": {"enum": booleans}}},
+                  "description": "a boolean value is compared with "
+                                 f"{' or '.join(repr(n) for n in booleans)} only"})
+    return rules
 
 
 def schema_for(kind: str) -> dict:

@@ -349,6 +349,9 @@ def unmark(results_dir: Path, name: str, profile: str) -> None:
         return
     try:
         (folder / RUN).unlink()
+        held = folder / CHECKPOINTS  # made empty for the sandbox's binds (litrec.runs.sandbox)
+        if held.is_dir() and not held.is_symlink() and not any(held.iterdir()):
+            held.rmdir()
         if not any(folder.iterdir()):
             folder.rmdir()
     except OSError:

@@ -8,7 +8,9 @@
 - `missing`: no result for this profile yet;
 - `modified`: a file is there but is not what litrec wrote: it does not
   parse as a result, or it no longer matches its own content hash
-  (`litrec.results.seal`): edited by hand, a figure swapped, damaged.
+  (`litrec.results.seal`): edited by hand, a figure swapped, damaged. A result
+  whose line ends a checkout converted to CRLF is not modified: its seal still
+  holds, and a warning says what was converted and how to restore it.
 
 The runner (what to rerun), the verdicts, `litrec status`, the site and the
 export all ask `result_state`; each fingerprint is computed once per command.
@@ -23,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from litrec.analyses import RESULT_FORMAT, Inputs, result_inputs
 from litrec.results.resume import progress, under_way
-from litrec.results.seal import broken_seal
+from litrec.results.seal import broken_seal, converted_line_endings
 from litrec.results.store import missing_figures, read_result, result_path, stored_profiles
 from litrec.util import DamagedResult, Diagnostic, ProfileError
 
@@ -70,9 +72,20 @@ def result_state(registry: Registry | None, results_dir: Path, name: str, profil
     state = _state(registry, results_dir, name, profile, result, versions, fp)
     if result is not None:
         missing = missing_figures(Path(results_dir), name, profile, result)
-        if missing:
-            state = dataclasses.replace(state, warnings=tuple(missing))
+        converted = _converted(Path(results_dir), name, profile, result) if state.state != "modified" else []
+        if missing or converted:
+            state = dataclasses.replace(state, warnings=(*missing, *converted))
     return state
+
+
+def _converted(results_dir: Path, name: str, profile: str, result: dict) -> list[str]:
+    """A located warning when a checkout converted the line ends of a sealed result that is
+    intact (`litrec.results.seal.converted_line_endings`)."""
+    if result.get("format") != RESULT_FORMAT:
+        return []
+    path = result_path(results_dir, name, profile)
+    words = converted_line_endings(result, results_dir / name, path)
+    return [f"{path}:1: {words}"] if words else []
 
 
 def _state(registry, results_dir, name, profile, result, versions, fp) -> ResultState:
@@ -148,6 +161,9 @@ def modified_results(results_dir: Path, display=str) -> list[Diagnostic]:
             out.append(Diagnostic(display(path), 1, 1, "content_hash",
                                   f"modified since litrec wrote it: {broken}; rerun: litrec run "
                                   f"{name} --profile {profile} --force", "result-modified"))
+        elif words := converted_line_endings(result, root / name, path):
+            out.append(Diagnostic(display(path), 1, 1, "line_endings", words, "line-endings-converted",
+                                  severity="warning"))
     return out
 
 

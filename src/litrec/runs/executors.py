@@ -16,6 +16,11 @@ imported only for `dask`. `close(wait=False)` (a run stopped by Ctrl-C or SIGTER
 workers at once; the local workers ignore SIGINT, so a Ctrl-C in the terminal stops litrec,
 which stops them.
 
+Hermetic points: on the local executor (and in litrec's own process) each point runs in a
+sandbox of its inputs where the machine has one (`litrec.runs.sandbox`, bwrap on Linux); each
+worker keeps one sandboxed point server per analysis. On dask the audit hook alone watches
+the points (`describe` says so).
+
 Warm workers: on Linux the local workers and those of a LocalCluster are forked
 from a `forkserver` that imported litrec's point runner and JAX once (`warm`,
 started before the analyses are prepared, so it imports while litrec does).
@@ -38,6 +43,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from litrec.analyses import is_numeric_variable
+from litrec.analyses import replace_environ as restore_environ  # `os.environ` put back as it was
 from litrec.runs.options import ExecutorSpec  # where the points go: built once, with the run's options
 from litrec.util import ExecutorError
 
@@ -191,7 +197,9 @@ class LocalExecutor:
 
     def describe(self) -> str:
         """Where the points go, for the run's log."""
-        return f"the local executor ({_n(self.jobs, 'worker process', 'worker processes')})"
+        from litrec.runs import sandbox
+
+        return f"the local executor ({_n(self.jobs, 'worker process', 'worker processes')}), {sandbox.describe()}"
 
     def size(self) -> int:
         """How many points can run at once."""
@@ -301,7 +309,8 @@ class DaskExecutor:
         """Where the points go, for the run's log."""
         workers = len(self.client.scheduler_info().get("workers", {}))
         where = "a LocalCluster" if self.cluster is not None else "the scheduler"
-        return f"dask ({where} at {self.client.scheduler.address}, {_n(workers, 'worker')})"
+        return (f"dask ({where} at {self.client.scheduler.address}, {_n(workers, 'worker')}), not hermetic: "
+                "dask workers are watched by the audit hook alone, with no sandbox")
 
     def size(self) -> int:
         """How many points can run at once: the cluster's worker threads now."""
@@ -337,15 +346,6 @@ class DaskExecutor:
         if self.method is not None:
             self.method.__exit__(None, None, None)
             self.method = None
-
-
-def restore_environ(before: dict[str, str]) -> None:
-    """Put `os.environ` back as it was in `before` (variables added since removed)."""
-    for key in [k for k in os.environ if k not in before]:
-        del os.environ[key]
-    for key, value in before.items():
-        if os.environ.get(key) != value:
-            os.environ[key] = value
 
 
 def _check_tls_settings(address: str) -> None:

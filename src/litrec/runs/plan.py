@@ -46,8 +46,10 @@ class Plan:
 
 def plan_run(proj: Project, options: RunOptions) -> Plan:
     """Decide which analyses to run: those whose results are not current (all, with
-    `options.force`). With `options.any_machine`, a result stale only because it was computed
-    on another CPU is left as it is (still shown stale, never re-stamped). Run for every
+    `options.force`). With `options.any_machine` (what `litrec run` asks unless
+    `--rerun-other-machine`), a result stale only because it was computed on another CPU is
+    left as it is (still shown stale, never re-stamped), unless a rerun of its present inputs
+    is under way on this CPU (`ResultState.rerun_here`): that one goes on. Run for every
     analysis (no `options.targets`), one whose PROFILES lack the profile is not run
     (`without_profile`): `--profile paper_full` runs the analyses that have one; named as a
     target, it fails saying so."""
@@ -59,7 +61,8 @@ def plan_run(proj: Project, options: RunOptions) -> Plan:
     states = result_states(proj.registry, options.results, [n for n in names if n not in without], profile)
     todo = []
     for name, st in states.items():
-        if (st.current or (options.any_machine and st.other_machine)) and not force:
+        kept = options.any_machine and st.other_machine and not st.rerun_here
+        if (st.current or kept) and not force:
             continue
         why = {"current": "forced", "missing": "no result"}.get(st.state, st.reason or st.state)
         todo.append((name, why))

@@ -25,8 +25,8 @@ from litrec.runs.options import RunOptions
 
 
 @dataclass
-class Outcome:
-    """What a run did and found."""
+class Reproduction:
+    """What a run did and found (`reproduce`)."""
 
     statuses: list = field(default_factory=list)   # a ClaimStatus per claim, in record order
     ran: list[str] = field(default_factory=list)
@@ -47,7 +47,7 @@ def _quiet(profile: str) -> ContextManager:
 
 
 def reproduce(options: RunOptions, *,
-              showing: Callable[[str], ContextManager] = _quiet) -> Outcome:
+              showing: Callable[[str], ContextManager] = _quiet) -> Reproduction:
     """Rerun what is stale (everything, with `options.force`) and judge every claim.
 
     `options` is the run's options, worked out once by the command (`RunOptions.of`), its
@@ -71,7 +71,7 @@ def _key(o: RunOptions, asked: str | None) -> str | None:
     return memo_key(o.records, o.analysis, o.results, asked or SMALLEST, list(o.targets), o.any_machine)
 
 
-def _reproduce(o: RunOptions, showing) -> Outcome:
+def _reproduce(o: RunOptions, showing) -> Reproduction:
     from litrec.cache import runmemo
     from litrec.verdicts import ClaimStatus
 
@@ -82,7 +82,7 @@ def _reproduce(o: RunOptions, showing) -> Outcome:
     except (TypeError, ValueError):  # rows of another shape: never trusted, worked out again
         statuses = None
     if statuses is not None and kept is not None:  # (statuses: from what was kept)
-        return Outcome(statuses, [], kept.current, without_profile=kept.without_profile,
+        return Reproduction(statuses, [], kept.current, without_profile=kept.without_profile,
                        profile=kept.profile or o.profile or "")
     from litrec.runs.executors import prestart  # something may run: workers start now
 
@@ -94,7 +94,7 @@ def _reproduce(o: RunOptions, showing) -> Outcome:
             early.discard()  # closed unless its points were sent
 
 
-def _full(o: RunOptions, showing, key: str | None, early) -> Outcome:
+def _full(o: RunOptions, showing, key: str | None, early) -> Reproduction:
     """Load, plan, run what is stale, judge; keep the answer of a run with nothing to run."""
     from litrec.cache import runmemo
     from litrec.runs.plan import Events, plan_run, run_plan
@@ -122,4 +122,4 @@ def _full(o: RunOptions, showing, key: str | None, early) -> Outcome:
                                 o.profile)
         runmemo.keep(o.records, asked or SMALLEST, key, answer, again=lambda: _key(o, asked))
     ran = [n for n, _ in plan.todo if n not in failed]
-    return Outcome(statuses, ran, plan.current, failed, bool(plan.todo), plan.without_profile, o.profile)
+    return Reproduction(statuses, ran, plan.current, failed, bool(plan.todo), plan.without_profile, o.profile)

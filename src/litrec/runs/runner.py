@@ -31,7 +31,7 @@ from litrec.analyses import RESULT_FORMAT, Inputs
 from litrec.records import Project
 from litrec.results import keep_elsewhere, ledger, result_path, resume, unsign, write_result
 from litrec.results.seal import seal
-from litrec.runs import interrupt
+from litrec.runs import interrupt, sandbox
 from litrec.runs.options import RunOptions
 from litrec.runs.points import Layout, Spec, draw_seed_figures, layout, registry_of, spec_of
 from litrec.runs.sweep import Point, aggregate, run_point, to_json
@@ -82,6 +82,7 @@ def prepare(proj: Project, name: str, fp: Inputs, options: RunOptions,
     profile, results_dir = options.chosen_profile, Path(options.results)
     spec = spec_of(proj, name, profile)
     lay = lay if lay is not None else layout(spec)
+    why = sandbox.refused(options.executor.kind)  # dask's workers, LITREC_SANDBOX=off: the audit hook alone
     grid, seeds = lay.grid, lay.n_seeds
     common = (spec.root, spec.package, spec.module, profile)
     if lay.batched and lay.sweep is not None:  # SEEDS make it a sweep, seed-major: the seeds first
@@ -89,11 +90,11 @@ def prepare(proj: Project, name: str, fp: Inputs, options: RunOptions,
         seed_list, n = tuple(lay.sweep["seed"]), min(max(workers, 1), seeds)
         groups = [seed_list[seeds * g // n: seeds * (g + 1) // n] for g in range(n)]
         points = [Point(*common, o, fp.files, fp.versions, figures=g == i == 0, seeds=group,
-                        compile_cache=options.compile_cache, inputs=fp.record(), deps=fp.deps)
+                        compile_cache=options.compile_cache, inputs=fp.record(), deps=fp.deps, no_sandbox=why)
                   for g, group in enumerate(groups) for i, o in enumerate(rest)]
     else:
         points = [Point(*common, overrides, fp.files, fp.versions, figures=i == 0,
-                        compile_cache=options.compile_cache, inputs=fp.record(), deps=fp.deps)
+                        compile_cache=options.compile_cache, inputs=fp.record(), deps=fp.deps, no_sandbox=why)
                   for i, overrides in enumerate(grid)]
     expectations = {f"{rec.id}#{claim.id}": expectation_record(claim.check.expect, profile)
                     for rec, claim in proj.claims()
@@ -254,6 +255,10 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
                          "of the same inputs (litrec.results.resume): "
                          + "; ".join(resume.sitting_words(job.grid[i], job.kept[i].get("sitting"))
                                   for i in sorted(job.kept)))
+    why = next((o.get("not_hermetic") or "ran before litrec sandboxed points" for o in outs
+                if o.get("hermetic") is not True), None)
+    if why is not None:
+        notes = [*notes, f"not hermetic on this machine: {why}; the audit hook alone watched what it read"]
     if job.seed_figures is not None:  # where the points ran, ahead of those still queued: this
         # process need not import it, and the result is written before other analyses' points end
         draw = (job.seed_figures, [{"seed": p.get("seed"), "metrics": o["metrics"]}
@@ -277,6 +282,7 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
             "ledger": ledger.anchor(results_dir, job.name, job.profile)} if job.expectations else {}),
         "platform": first["platform"],
         "device": first["device"],
+        "hermetic": all(o.get("hermetic") is True for o in outs),  # each point in a sandbox of its inputs
         "config": cfg,
         **({"sweep": to_json(job.sweep)} if job.sweep is not None else {}),
         "seed": seed,

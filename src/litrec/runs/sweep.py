@@ -40,6 +40,7 @@ from litrec.analyses import (
     check_module,
     check_output,
     check_seed_outputs,
+    cleaned,
     compiled_sources,
     data_files,
     dependency_versions,
@@ -50,6 +51,7 @@ from litrec.analyses import (
     load_analysis,
     machine_cores,
     machine_isa,
+    named_when_it_fails,
     numeric_env,
     observing,
     package_versions,
@@ -57,7 +59,7 @@ from litrec.analyses import (
 )
 from litrec.cache import compile_cache
 from litrec.results import checkpoint_env
-from litrec.runs import interrupt
+from litrec.runs import interrupt, sandbox
 from litrec.util import AnalysisExited, InputsChanged, SweepError
 from litrec.verdicts import stats
 
@@ -79,6 +81,7 @@ class Point:
     inputs: dict | None = None      # the rest of the run's inputs (`Inputs.record`); None: no check
     checkpoints: str | None = None  # the folder its trainings keep checkpoints in (litrec.results.resume)
     deps: dict[str, str | None] | None = None  # the run's `Inputs.deps`; None: no check
+    no_sandbox: str | None = sandbox.NOT_ASKED  # why not in a sandbox; None: one where the machine has it
 
 
 # ---------------------------------------------------------------- conversion
@@ -232,10 +235,24 @@ def run_point(point: Point, progress=None) -> dict | list[dict]:
     What the analysis prints goes to standard error: standard output is litrec's (JSON).
     An analysis that calls sys.exit or raises KeyboardInterrupt itself fails with
     AnalysisExited (here or in a worker); a real Ctrl-C or SIGTERM goes through.
+
+    Unless `Point.no_sandbox` says why not, the point runs in a sandbox that holds only its
+    inputs where this machine can make one (`litrec.runs.sandbox`), else here; each output says
+    which (`hermetic`, and `not_hermetic`: why not).
     """
+    why = point.no_sandbox or sandbox.unavailable()
+    if why is None:
+        return sandbox.marked(sandbox.run(point, progress), None)
+    return sandbox.marked(run_here(point, progress), why)
+
+
+def run_here(point: Point, progress=None, seen: list | None = None) -> dict | list[dict]:
+    """`run_point` in this process, in the environment the point sees (`litrec.analyses.environ`:
+    the variables every point keeps and those its analysis declares, as the run keyed them);
+    `seen` gets its observation (`litrec.analyses.observe`)."""
     try:
-        with contextlib.redirect_stdout(sys.stderr):
-            return _run_point(point, progress)
+        with contextlib.redirect_stdout(sys.stderr), cleaned((point.inputs or {}).get("environ")):
+            return _run_point(point, progress, seen)
     except BaseException as exc:
         why = interrupt.stray(exc)
         if why is None:
@@ -243,9 +260,23 @@ def run_point(point: Point, progress=None) -> dict | list[dict]:
         raise AnalysisExited(why) from None
 
 
-def _run_point(point: Point, progress=None) -> dict | list[dict]:
+def editables(point: Point) -> list[str]:
+    """The source folders and files of the editable installs among the run's packages."""
+    return editable_places((*(point.versions or ()), *(point.deps or ())))
+
+
+def _check_reads(point: Point, seen) -> None:
+    """UndeclaredInput unless what the point read and imported inside the project is its inputs."""
+    check_observed(seen, point.package, point.code_files, (point.inputs or {}).get("data"),
+                   compiled_sources(), editables(point))
+
+
+def _run_point(point: Point, progress=None, seen_out: list | None = None) -> dict | list[dict]:
     """One output (`run`), or one per seed in order when the point batches seeds (`run_seeds`)."""
-    with observing(point.root, (point.checkpoints,)) as seen:  # what it reads and imports inside the project
+    # what it reads and imports inside the project
+    with observing(point.root, (point.checkpoints,)) as seen, named_when_it_fails(lambda: _check_reads(point, seen)):
+        if seen_out is not None:
+            seen_out.append(seen)
         mod, _ = load_analysis(point.root, point.package, point.module, point.code_files)
         check_module(mod, point.module)
         _check_worker(point, package_versions(tuple(point.versions or ())))
@@ -267,8 +298,7 @@ def _run_point(point: Point, progress=None) -> dict | list[dict]:
                 configs = [dataclasses.replace(config, seed=s) for s in seeds]
             metrics = [to_json(out["metrics"]) for out in outs]  # waits for JAX's asynchronous work
             wall = time.perf_counter() - t0
-    check_observed(seen, point.package, point.code_files, (point.inputs or {}).get("data"),
-                   compiled_sources(), editable_places(tuple(point.deps or ())))
+    _check_reads(point, seen)
     _check_data(point, "while the analysis ran")
     where = {"platform": platform_info(), "device": device_info(uses_jax)}
     done = []

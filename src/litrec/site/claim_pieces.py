@@ -10,7 +10,15 @@ from litrec.site.pagedata import SiteData, anchor
 from litrec.site.plots import interval_plot, row_of
 from litrec.site.stored_html import a, code, esc, inline_md, p, span, table, ul, words
 from litrec.util import fmt
-from litrec.verdicts import claim_rows, judged_in, leaning, project_scales, threshold_words, word
+from litrec.verdicts import (
+    JUDGED_VERDICTS,
+    claim_rows,
+    judged_in,
+    leaning,
+    project_scales,
+    threshold_words,
+    word,
+)
 
 
 def badge(value: str, family: str = "v") -> str:
@@ -73,9 +81,6 @@ def site_scales(data: SiteData) -> list[str]:
     return [data.profile] + [s for s in project_scales(data.project) if s != data.profile]
 
 
-JUDGED = ("reproduced", "not reproduced", "inconclusive")
-
-
 def rel_text(rel: str) -> str:
     """A relation's name for reading: `held_under` -> `held under`."""
     return rel.replace("_", " ")
@@ -125,7 +130,7 @@ def outcome_rows(data: SiteData, ref: str, claim, suffix: str = "") -> list[dict
     """One row per expectation of the claim's row `suffix`: its text, measured, expected, paper,
     official, holds, note, source and registration."""
     st = data.statuses.get(ref + suffix)
-    judged = st is not None and st.verdict in ("reproduced", "not reproduced", "inconclusive")
+    judged = st is not None and st.verdict in JUDGED_VERDICTS
     rows = []
     outcomes = st.outcomes if st is not None else []
     for i, exp in enumerate(row_expectations(data, claim, suffix)):
@@ -241,8 +246,7 @@ def outcome_table(data: SiteData, ref: str, claim, page: str | None = None, suff
 def outcome_plot(data: SiteData, ref: str, claim, suffix: str = "") -> str:
     """The claim's interval plot (`litrec.site.plots`): each judged outcome against its threshold."""
     st = data.statuses.get(ref + suffix)
-    if st is None or not st.outcomes or st.verdict not in ("reproduced", "not reproduced",
-                                                            "inconclusive"):
+    if st is None or not st.outcomes or st.verdict not in JUDGED_VERDICTS:
         return ""
     rows, left = [], 0
     for exp, o in zip(row_expectations(data, claim, suffix), st.outcomes):
@@ -291,6 +295,9 @@ def provenance(prov: dict) -> str:
         rows.append(("device", esc(device_text(dev, plat))))
     if plat:
         rows.append(("platform", esc(" ".join(str(plat.get(k, "")) for k in ("system", "machine", "python")))))
+    if isinstance(prov.get("hermetic"), bool):  # litrec.runs.sandbox
+        rows.append(("hermetic", esc("yes: each point in a sandbox of its inputs" if prov["hermetic"]
+                                     else "no: not hermetic on this machine (see the notes)")))
     if prov.get("litrec"):
         rows.append(("litrec", esc(prov["litrec"])))
     if prov.get("commit"):

@@ -343,7 +343,7 @@ def analysis_page(data: SiteData, name: str) -> str:
     if res.get("notes"):
         out.append("## Notes\n" + block(ul(esc(n) for n in res["notes"])))
     prov = {k: res.get(k) for k in ("code_hash", "git", "versions", "platform", "device", "seed",
-                                    "seeds", "started", "wall_time_s", "litrec") if k in res}
+                                    "seeds", "started", "wall_time_s", "litrec", "hermetic") if k in res}
     kept = kept_summary(res)  # points computed in an earlier, interrupted sitting
     if kept is not None:
         prov["kept"] = kept

@@ -168,7 +168,7 @@ def plan(pages: dict[str, int], jobs: int) -> list[set[str]]:
     return shards
 
 
-def default_jobs(n_pages: int) -> int:
+def shard_count(n_pages: int) -> int:
     """How many MkDocs shards to build at once."""
     if n_pages < SHARD_MIN_PAGES:
         return 1
@@ -190,7 +190,7 @@ def build(config_file: Path, docs_dir: Path, site_dir: Path, pages: dict[str, in
     Returns the warnings (none: a warning fails the build) and each shard's CPU seconds.
     `serve_url` and `extra` as for `build_once` (`extra` runs in shard 0, in this process).
     """
-    jobs = default_jobs(len(pages)) if jobs is None else max(1, jobs)
+    jobs = shard_count(len(pages)) if jobs is None else max(1, jobs)
     if jobs == 1:
         warnings, cpu = _timed(config_file, docs_dir, site_dir, handwritten, None, True, serve_url,
                                extra)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from litrec.records import COMPARISONS, Comparison, operator
 from litrec.site.stored_html import esc
 from litrec.util import fmt
 
@@ -36,7 +37,7 @@ class Row:
 
     label: str                # the expectation as written
     quantity: str             # what is judged (the metric itself, or a derived quantity)
-    op: str                   # <, <=, >, >= or band (|q| <= 1)
+    op: str                   # its comparison: <, <=, >, >= or band (|q| <= 1), `COMPARISONS`
     threshold: float
     mean: float
     low: float
@@ -44,21 +45,25 @@ class Row:
     values: tuple[float, ...]
     decision: str             # holds, fails, inconclusive
 
+    @property
+    def comparison(self) -> Comparison:
+        """The comparison the quantity's mean is decided by (`op`)."""
+        return COMPARISONS[self.op]
 
-def rule(exp, expected) -> tuple[str, float]:
-    """(op, threshold) the judged quantity is compared with, as `litrec.verdicts.judge` decides it."""
-    if exp.op == "between":
-        return exp.bound()
-    if exp.op == "≈":
-        return "band", 0.0
-    if exp.ref is not None:
-        return exp.op, 0.0  # the paired difference metric − factor × ref
-    return exp.op, float(expected)
+
+def rule(exp) -> tuple[str, float]:
+    """(comparison, threshold) the judged quantity is compared with: its operator's rule
+    (`litrec.records.operators`), the one `litrec.verdicts.judge` decides by."""
+    judged = operator(exp.op).rule
+    if judged is None:
+        raise ValueError(f"op '{exp.op}' has no threshold: it is judged seed by seed")
+    return judged(exp)
 
 
 def row_of(exp, o) -> Row | None:
     """The row of one outcome, or None when it has nothing to draw."""
-    if o is None or exp.op == "==" or o.decision not in ("holds", "fails", "inconclusive"):
+    judged = operator(exp.op)
+    if o is None or judged.rule is None or o.decision not in ("holds", "fails", "inconclusive"):
         return None
     if o.judged:
         q = o.judged
@@ -67,11 +72,9 @@ def row_of(exp, o) -> Row | None:
         if o.interval is None or not _number(o.measured):
             return None
         mean, (low, high), values = o.measured, o.interval, o.values or []
-    quantity = ("position" if exp.op == "between" else
-                "q = (measured − expected)/tol" if exp.op == "≈" else
-                "paired difference" if exp.ref is not None else exp.metric)
+    quantity = judged.plot_label(exp)
     try:
-        op, t = rule(exp, o.expected)
+        op, t = rule(exp)
         nums = [float(mean), float(low), float(high), float(t), *map(float, values)]
     except (TypeError, ValueError):
         return None
@@ -107,17 +110,17 @@ class _Scale:
 
 def _scale(r: Row) -> _Scale:
     pts = [r.low, r.high, r.mean, *r.values]
-    marks = [-1.0, 1.0] if r.op == "band" else [r.threshold]
+    marks = list(r.comparison.lines(r.threshold))
     every = pts + marks
     # a log scale where the mean, the top and the threshold are positive and far apart; a lower
     # end at or below zero (a t interval of tiny errors) then runs from the left edge
     key = [r.high, r.mean, *marks]
-    if r.op != "band" and all(x > 0 for x in key):
+    if r.comparison.side != "inside" and all(x > 0 for x in key):
         shown = [x for x in every if x > 0]
         if max(shown) / min(shown) > LOG_SPAN:
             return _Scale(min(shown), max(shown), True)
     lo, hi = min(every), max(every)
-    if r.op == "band":  # the band is always in view, with room on both sides of it
+    if r.comparison.side == "inside":  # the band is always in view, with room on both sides of it
         lo, hi = min(lo, -1.5), max(hi, 1.5)
     return _Scale(lo, hi, False)
 
@@ -125,20 +128,20 @@ def _scale(r: Row) -> _Scale:
 def _fail_zones(r: Row, s: _Scale) -> list[tuple[float, float]]:
     """Pixel spans where the quantity would fail its rule."""
     x0, x1 = LEFT, WIDTH - RIGHT
-    if r.op == "band":
+    if r.comparison.side == "inside":
         return [(x0, s(-1.0)), (s(1.0), x1)]
     t = s(r.threshold)
-    return [(t, x1)] if r.op in ("<", "<=") else [(x0, t)]
+    return [(t, x1)] if r.comparison.side == "below" else [(x0, t)]
 
 
 def _margin(r: Row) -> str:
     """How far the interval's nearer end is from flipping, in the row's own terms."""
-    if r.op == "band":
+    if r.comparison.side == "inside":
         gap = min(1 - r.high, r.low + 1) if r.decision == "holds" else None
         return f"margin {gap:.2f}" if gap is not None else ""
     if r.decision != "holds":
         return ""
-    near = r.high if r.op in ("<", "<=") else r.low
+    near = r.high if r.comparison.side == "below" else r.low
     if r.threshold > 0 and near > 0 and max(r.threshold, near) / min(r.threshold, near) > 10:
         return f"{fmt(max(r.threshold, near) / min(r.threshold, near))}× from the threshold"
     return f"margin {fmt(abs(r.threshold - near))}"
@@ -165,7 +168,7 @@ def interval_plot(rows: list[Row], left_out: int = 0, title: str = "") -> str:
                            f'width="{b - a:.1f}" height="18"/>')
         out.append(f'<line class="lr-plot-axis" x1="{LEFT}" y1="{axis}" x2="{WIDTH - RIGHT}" '
                    f'y2="{axis}"/>')
-        for t in ([-1.0, 1.0] if r.op == "band" else [r.threshold]):
+        for t in r.comparison.lines(r.threshold):
             out.append(f'<line class="lr-plot-threshold" x1="{s(t):.1f}" y1="{axis - 11}" '
                        f'x2="{s(t):.1f}" y2="{axis + 11}"/>')
         lo, hi = s(r.low), s(r.high)
@@ -175,7 +178,7 @@ def interval_plot(rows: list[Row], left_out: int = 0, title: str = "") -> str:
             out.append(f'<line class="lr-plot-seed" x1="{s(v):.1f}" y1="{axis - 7}" '
                        f'x2="{s(v):.1f}" y2="{axis + 7}"/>')
         out.append(f'<circle class="lr-plot-mean" cx="{s(r.mean):.1f}" cy="{axis}" r="3.5"/>')
-        rule_text = ("|q| ≤ 1" if r.op == "band" else f"{r.op} {fmt(r.threshold)}")
+        rule_text = r.comparison.text(r.threshold)
         judged = "" if r.quantity == r.label.split(" ")[0] else f"{r.quantity} = "
         head = f"{r.label}"
         spread = (f" [{fmt(r.low)}, {fmt(r.high)}]" if r.high > r.low else

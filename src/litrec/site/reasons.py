@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from litrec.site.claim_pieces import JUDGED, badge
+from litrec.site.claim_pieces import badge
 from litrec.site.stored_html import esc, span
 from litrec.util import fmt
+from litrec.verdicts import JUDGED_VERDICTS, deciding
 
 
 def _plural(n: int, one: str, many: str | None = None) -> str:
@@ -16,14 +17,15 @@ def _plural(n: int, one: str, many: str | None = None) -> str:
 def plain_reason(st) -> tuple[str, str]:
     """A verdict's reason as (one plain sentence, the statistics behind it).
 
-    The sentence says what a researcher needs: which expectation decided it and, for an
-    unsettled one, which way it leans. The second part (shown folded) keeps the judge's own
-    wording: intervals, the judged quantity, how many seeds would likely decide it, and the
-    count of expectations by outcome, named as such.
+    The sentence says what a researcher needs: which expectation decided it (the one the judge
+    marked, as the terminal and the export name it) and, for an unsettled one, which way it
+    leans. The second part (shown folded) keeps the judge's own wording: intervals, the judged
+    quantity, how many seeds would likely decide it, and the count of expectations by outcome,
+    named as such.
     """
     if st is None:
         return "", ""
-    if st.verdict not in JUDGED or not st.outcomes:
+    if st.verdict not in JUDGED_VERDICTS or not st.outcomes:
         return (st.reason or ""), ""
     outs = st.outcomes
     seeds = max((o.n for o in outs), default=1)
@@ -33,10 +35,11 @@ def plain_reason(st) -> tuple[str, str]:
                                                         ("inconclusive", "unsettled"),
                                                         ("refused", "refused")) if tally.get(d))
     detail = f"Per expectation: {counted} (of {len(outs)})."
-    unmet = [o for o in outs if o.precondition and o.decision in ("fails", "inconclusive")]
-    if unmet:
-        said = f"The run did not reach the set-up the claim needs ({unmet[0].expectation} " + (
-            "fails" if unmet[0].decision == "fails" else "is unsettled") + \
+    decided = deciding(outs)
+    why = decided.deciding if decided is not None else None
+    if decided is not None and why in ("precondition failed", "precondition undecided"):
+        said = f"The run did not reach the set-up the claim needs ({decided.expectation} " + (
+            "fails" if why == "precondition failed" else "is unsettled") + \
             "), so this scale cannot judge the claim."
         return said, " ".join(x for x in (detail, st.reason or "") if x)
     if st.verdict == "reproduced":
@@ -44,9 +47,9 @@ def plain_reason(st) -> tuple[str, str]:
                 else f"All {len(outs)} expectations hold{over}."), ""
     if st.verdict == "not reproduced":
         failed = [o for o in outs if o.decision == "fails"]
-        if not failed:
+        if decided is None or why != "failed":
             return (st.reason or ""), detail
-        o = failed[0]
+        o = decided
         more = f" ({_plural(len(failed) - 1, 'other expectation')} also fail)" if len(failed) > 1 \
             else ""
         said = f"{o.expectation} fails: {fmt(o.measured)} measured{over}{more}."

@@ -49,7 +49,7 @@ def can_fork() -> bool:
     return sys.platform == "linux" and "jax" not in sys.modules
 
 
-def default_jobs(n_pages: int) -> int:
+def render_workers(n_pages: int) -> int:
     """Processes to render `n_pages` record pages in: one per core (1 for a small site)."""
     if n_pages < MIN_PARALLEL or not can_fork():
         return 1
@@ -89,12 +89,12 @@ def write_pages(docs_dir: Path, data: SiteData, pages: dict[str, str], jobs: int
                 track: bool = False) -> Rendered:
     """Render each record page (docs path -> record id) into docs_dir, writing those that changed.
 
-    `jobs`: worker processes (None: `default_jobs`); 1 renders here, in this process.
+    `jobs`: worker processes (None: `render_workers`); 1 renders here, in this process.
     `track`: also note, per page, the record ids it looked up (`Rendered.deps`).
     """
     global _DATA
     items = sorted(pages.items())
-    jobs = default_jobs(len(items)) if jobs is None else max(1, jobs)
+    jobs = render_workers(len(items)) if jobs is None else max(1, jobs)
     if jobs == 1 or not can_fork():
         written, _, _, deps = _render(docs_dir, items, track, data)
         return Rendered(written, [], deps)

@@ -1,6 +1,7 @@
 """Judging claims: sample statistics over seeds, a claim's verdict from its stored result
 (`claims`; one expectation: `judge`; a claim's row against a result, the one way every
-surface judges: `rows`), pre-registration from history (`registration`), `status`, `diff`,
+surface judges: `rows`), pre-registration from history (`registration`), `status` (and what
+it says once of the results another machine computed: `elsewhere`), `diff` (and its `sides`),
 the reading of a project's records beside their verdicts (`reading`), suspect links
 (`suspect`) and the validation report that gathers them (`report`); what the claims came to,
 each paper's apart from the owner's own (`summary`); the stored numbers a record's prose
@@ -17,8 +18,9 @@ OFFERS: dict[str, tuple[str, ...]] = {
     "claims": ("claim_statuses", "ClaimStatus", "EXTENSION", "headline", "project_scales", "result_problems",
                "scales_of", "VERDICTS", "with_scales"),
     "diff": ("compare", "notes"),
+    "elsewhere": ("Elsewhere", "said_once"),
     "events": ("how_judged",),
-    "judge": ("get_metric", "leaning", "Outcome"),
+    "judge": ("deciding", "get_metric", "JUDGED_VERDICTS", "leaning", "Outcome"),
     "registration": ("Registrations",),
     "report": ("validation_report",),
     "rows": ("claim_rows",),

@@ -20,11 +20,17 @@ from litrec.verdicts.diff import (
     compare as compare,
     notes as notes,
 )
+from litrec.verdicts.elsewhere import (
+    Elsewhere as Elsewhere,
+    said_once as said_once,
+)
 from litrec.verdicts.events import (
     how_judged as how_judged,
 )
 from litrec.verdicts.judge import (
+    deciding as deciding,
     get_metric as get_metric,
+    JUDGED_VERDICTS as JUDGED_VERDICTS,
     leaning as leaning,
     Outcome as Outcome,
 )

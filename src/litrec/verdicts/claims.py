@@ -88,19 +88,18 @@ def headline(results_dir: Path, scales: tuple[str, ...]) -> str:
     return scales[0]
 
 
-def with_scales(proj: Project, results_dir: Path, statuses: list[ClaimStatus],
-                profile: str, registrations: Registrations | None = None) -> list[ClaimStatus]:
-    """Give each status its `verdicts` at every scale of the project (`project_scales`; the
-    given `profile`'s own verdict reused), so a claim's verdicts at its scales are read side
-    by side."""
+def with_scales(proj: Project, results_dir: Path, statuses: list[ClaimStatus], profile: str,
+                registrations: Registrations | None = None, states: dict | None = None) -> list[ClaimStatus]:
+    """Give each status its `verdicts` at every scale of the project (`project_scales`; the given
+    `profile`'s own verdict reused; `states`: scale -> result states known), read side by side."""
     scales = project_scales(proj)
     by = {profile: {s.claim: s.verdict for s in statuses}}
     only = {s.claim for s in statuses}
     for scale in scales:
         if scale not in by:
             by[scale] = {s.claim: s.verdict
-                         for s in claim_statuses(proj, results_dir, scale, only=only,
-                                                 registrations=registrations)}
+                         for s in claim_statuses(proj, results_dir, scale, only=only, states=(
+                                                 states or {}).get(scale), registrations=registrations)}
     for s in statuses:
         s.verdicts = {scale: by[scale].get(s.claim) for scale in scales}
     return statuses
@@ -209,7 +208,7 @@ def provenance(result: dict) -> dict:
     """What a stored result says of where it came from, as `status --verbose`, `export json`
     and the site show it: its hashes, commit, versions, machine, seeds, times and settings."""
     keys = ("code_hash", "content_hash", "git", "versions", "platform", "device", "seed", "seeds",
-            "started", "wall_time_s", "config", "sweep", "litrec")
+            "started", "wall_time_s", "config", "sweep", "litrec", "hermetic")
     out = {k: result.get(k) for k in keys if k in result}
     git = result.get("git")
     git = git if isinstance(git, dict) else {}
@@ -356,7 +355,7 @@ def _judge_stored(st: ClaimStatus, result: dict, name: str, profile: str, ref: s
     st.new_verdict = st.verdict
     exps = stored_expectations(result, ref)
     if exps:  # the row's share of them: the extensions' or the claim's own
-        exps = row_share(exps, judged, extension)
+        exps = row_share(exps, extension)
     if exps:
         try:
             then = judge(exps, result)

@@ -3,10 +3,14 @@
 `litrec diff` reads each side's result files (`results/<analysis>/<profile>.json`: from the
 working tree, or from a commit with `git show REV:path`) and judges every claim on each side
 against the expectations that side's result stored when it ran, so each side says what it
-said then; a claim's extensions are compared in a row of their own (`REF+ext`). A claim
-changed when its verdict, an expectation, or a deciding number (mean or interval) differs, or
-when its expectations now differ from those the new side's result stored (*expectation
-changed*, as `litrec status` says, shown as the old criterion and the new one).
+said then (where a side is read from: `litrec.verdicts.sides`). A claim changed when its
+verdict, an expectation, or a deciding number (mean or interval) differs, or when its
+expectations now differ from those the new side's result stored (*expectation changed*, as
+`litrec status` says, shown as the old criterion and the new one). A claim's extensions are
+compared in a row of their own (`REF+ext`), there whenever the claim has extensions now or
+either side's result stored some: an extension edited, added or removed is a change of that
+row (`±0.1 → ±0.05`), never of the claim's own, each side's stored expectations shared out by
+their own row (`litrec.verdicts.rows.row_share`).
 
 A side that cannot be judged says why: `error` with its reason, `missing` with the result it
 looked for. A result written before results stored their expectations is judged against the
@@ -21,37 +25,21 @@ that came between two commits are listed too. Nothing runs.
 from __future__ import annotations
 
 import dataclasses
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from litrec.records import EXTENSION
 from litrec.results import result_path, result_states
-from litrec.util import UsageError, fmt, jsonread
+from litrec.util import fmt
 from litrec.verdicts.events import events_between
 from litrec.verdicts.judge import MissingMetric
 from litrec.verdicts.rows import claim_rows, is_extension, judge, row_share
+from litrec.verdicts.sides import Side, check_rev, read_result, sides
 from litrec.verdicts.stored import criterion_key, judged_in, stored_expectations
 
 if TYPE_CHECKING:
     from litrec.records import Project
-
-WORKING = "working tree"
-
-
-@dataclass(frozen=True)
-class Side:
-    """Where one side's results come from: a commit (None: the working tree) and a profile."""
-
-    rev: str | None
-    profile: str
-
-    @property
-    def label(self) -> str:
-        """`HEAD~1 (paper)`, `working tree (quick)`."""
-        return f"{self.rev or WORKING} ({self.profile})"
-
 
 NO_STORED = "no stored expectations"  # the verdict of a side that cannot be judged for lack of them
 
@@ -121,58 +109,6 @@ class ClaimDiff:
                 "changed": self.changes}
 
 
-def _git(root: Path, *args: str) -> subprocess.CompletedProcess:
-    try:
-        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=60)
-    except FileNotFoundError:
-        raise UsageError("litrec diff between commits needs git, which is not installed") from None
-
-
-def _toplevel(path: Path) -> Path:
-    done = _git(path, "rev-parse", "--show-toplevel")
-    if done.returncode != 0:
-        raise UsageError(f"{path} is not inside a git repository; `litrec diff REV` reads results "
-                         "from commits (compare two profiles with --profile A --profile B)")
-    return Path(done.stdout.decode().strip())
-
-
-def check_rev(results_dir: Path, rev: str) -> None:
-    """UsageError unless `rev` names a commit of the repository that holds `results_dir`."""
-    root = _toplevel(_existing(results_dir))
-    if rev.startswith("-") or _git(root, "rev-parse", "--verify", "--quiet",
-                                   f"{rev}^{{commit}}").returncode != 0:
-        raise UsageError(f"'{rev}' is not a commit of {root}; give a commit, a branch or a tag "
-                         "(HEAD~1, main, v0.1.0)")
-
-
-def _existing(path: Path) -> Path:
-    path = Path(path).resolve()
-    while not path.exists():
-        path = path.parent
-    return path if path.is_dir() else path.parent
-
-
-def read_result(results_dir: Path, name: str, side: Side) -> dict | None:
-    """The result of analysis `name` on one side, or None where there is none (or it is unreadable)."""
-    path = result_path(Path(results_dir).resolve(), name, side.profile)
-    if side.rev is None:
-        try:
-            return jsonread.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-    root = _toplevel(_existing(results_dir))
-    try:
-        rel = path.relative_to(root.resolve())
-    except ValueError:
-        return None
-    done = _git(root, "show", f"{side.rev}:{rel.as_posix()}")
-    if done.returncode != 0:
-        return None
-    try:
-        return jsonread.loads(done.stdout.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        return None
-
 
 def judge_side(claim_ref: str, claim, result: dict | None, profile: str | None = None,
                extension: bool = False, where: str | None = None) -> Judged:
@@ -194,7 +130,7 @@ def judge_side(claim_ref: str, claim, result: dict | None, profile: str | None =
         stored = list(now)
         reason = ("the result stored no expectations (it was written before results kept them): "
                   "judged against the claim's expectations now")
-    exps = row_share(stored, now, extension)
+    exps = row_share(stored, extension)
     kept = {criterion_key(e.criterion()) for e in exps}
     current = {criterion_key(m.criterion()) for m in mine}
     edited = pair([(e.metric, e.describe()) for e in exps if criterion_key(e.criterion()) not in current],
@@ -292,9 +228,11 @@ def diff(proj: Project, results_dir: Path, old: Side, new: Side,
         if claim.check is None:
             continue
         ref = f"{rec.id}#{claim.id}"
-        rows = [False] + ([True] if any(is_extension(e) for e in
-                                        judged_in(claim.check.expect, new.profile)) else [])
         name = claim.check.analysis
+        rows = [False] + ([True] if any(is_extension(e) for e in
+                                        judged_in(claim.check.expect, new.profile))
+                          or stored_extensions(result(name, old), ref)
+                          or stored_extensions(result(name, new), ref) else [])
         for extension in rows:
             a = stated(judge_side(ref, claim, result(name, old), old.profile, extension,
                                   where(name, old)), name, old)
@@ -304,6 +242,13 @@ def diff(proj: Project, results_dir: Path, old: Side, new: Side,
             if found or not only_changed:
                 out.append(ClaimDiff(ref + (EXTENSION if extension else ""), a, b, found))
     return out
+
+
+def stored_extensions(result: dict | None, ref: str) -> bool:
+    """Whether `result` stored extensions among the expectations of claim `ref` it ran with:
+    the claim's `+ext` row has a side to compare, though the claim may have none now."""
+    stored = stored_expectations(result, ref) if isinstance(result, dict) else None
+    return any(is_extension(e) for e in stored or ())
 
 
 def behind(proj: Project, results_dir: Path, side: Side) -> dict:
@@ -320,24 +265,6 @@ def behind(proj: Project, results_dir: Path, side: Side) -> dict:
 def state_words(state) -> str:
     """A result's state in a few words: `stale`, `stale, computed on another CPU`, `modified`."""
     return state.state + (", computed on another CPU" if state.other_machine else "")
-
-
-def sides(revs: list[str], profiles: list[str] | None, first_scale: str) -> tuple[Side, Side]:
-    """The two sides (old, new) that `litrec diff`'s revisions and profiles name: none, HEAD
-    against the working tree; one, it against the working tree; two, the one against the
-    other; two profiles, the one against the other in one tree (the working tree, or REV).
-    Without a profile, both are at `first_scale` (the project's first: the committed results')."""
-    profiles = profiles or [first_scale]
-    if len(revs) > 2 or len(profiles) > 2:
-        raise UsageError("litrec diff compares two sides: at most two revisions and two profiles")
-    if len(profiles) == 2:
-        if len(revs) > 1:
-            raise UsageError("give one revision (or none) to compare two profiles")
-        rev = revs[0] if revs else None
-        return Side(rev, profiles[0]), Side(rev, profiles[1])
-    if len(revs) == 2:
-        return Side(revs[0], profiles[0]), Side(revs[1], profiles[0])
-    return Side(revs[0] if revs else "HEAD", profiles[0]), Side(None, profiles[0])
 
 
 @dataclass

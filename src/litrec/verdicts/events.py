@@ -26,11 +26,12 @@ import datetime as dt
 import json
 from typing import Any
 
-from litrec.records import EXTENSION
+from litrec.records import COMPARISONS, EXTENSION
 from litrec.verdicts.judgements import Judgement, git
 from litrec.verdicts.registration import Registrations, identity
 
-LOOSER = {"<": 1, "<=": 1, ">": -1, ">=": -1}  # which way a larger right-hand side loosens
+# which way a larger right-hand side loosens a comparison (`litrec.records.operators`)
+LOOSER = {c.name: 1 if c.side == "below" else -1 for c in COMPARISONS.values() if c.side != "inside"}
 FAILED = ("fails", "inconclusive", "refused")
 SETTINGS_SHOWN = 4  # settings named in an event's line, the rest counted
 

@@ -1,14 +1,10 @@
 """Judging one expectation on a result: on the interval over seeds, not on a point.
 
-For each seed the judge computes the quantity the expectation constrains:
-
-- against a number (`loss < 0.3`): the metric itself;
-- against another metric of the same run (`loss_trained < 0.8 × loss_gd`): the
-  per-seed difference `loss_trained − 0.8 × loss_gd` (paired), compared with 0;
-- `≈` with a tolerance: the per-seed difference in units of the tolerance,
-  which must lie in [−1, 1];
-- `between` (`position < 0.15`): where the metric sits between two others of
-  the same run, `(metric − low) / (high − low)`, 0 at `low` and 1 at `high`.
+For each seed the judge computes the quantity the expectation's operator constrains (its row
+in `litrec.records.operators`): the metric itself against a number (`loss < 0.3`); the paired
+difference `loss_trained − 0.8 × loss_gd` against another metric, compared with 0; for `≈`
+the difference in units of the tolerance, which must lie in [−1, 1]; for `between` where the
+metric sits between two others, `(metric − low) / (high − low)`, 0 at `low` and 1 at `high`.
 
 The 95% interval of that quantity's mean over seeds (`litrec.verdicts.stats`) decides:
 `holds` when the whole interval satisfies the expectation, `fails` when the
@@ -16,15 +12,19 @@ whole interval violates it, `inconclusive` when it straddles, with the number
 of seeds that would decide at the spread seen and which way they would likely
 decide it (`direction`: the side of the threshold the mean sits on). One seed is a degenerate
 interval: the point decides, as it always did. A comparison that makes no
-sense (a boolean or a text against a number) is `refused`, with the reason.
+sense (a boolean or a text against a number) is `refused`, with the reason. A row's verdict
+(`claim_verdict`) marks the outcome that decided it and why (`Outcome.deciding`), which every
+surface shows instead of choosing again.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
+from litrec.records import COMPARISONS, Comparison, operator
 from litrec.util import fmt
 from litrec.verdicts.stats import Summary, few_seeds, few_seeds_short, seeds_needed, summarize
 
@@ -32,14 +32,16 @@ if TYPE_CHECKING:
     from litrec.records import Expectation
 
 DECISIONS = ("holds", "fails", "inconclusive", "refused")
+# the verdicts the judge reaches on a current result's numbers (`claim_verdict`, error aside)
+JUDGED_VERDICTS = ("reproduced", "not reproduced", "inconclusive")
 
 
 class MissingMetric(KeyError):
     """A claim names a metric its analysis's result does not hold."""
 
 
-class Refused(ValueError):
-    """A comparison that makes no sense; the message says why."""
+class Incomparable(ValueError):
+    """A comparison that makes no sense (the outcome is `refused`); the message says why."""
 
 
 def get_metric(metrics: dict, name: str) -> Any:
@@ -85,6 +87,7 @@ class Outcome:
     threshold: float | None = None     # what the judged quantity's mean is compared with
     source: dict | None = None         # where the expectation comes from (`Source`), as written
     registration: dict | None = None   # committed before its profile's first result? (`registration`)
+    deciding: str | None = None        # why it decides its row's verdict (`DECIDING`); None: it does not
 
 
 def _what(v: Any) -> str:
@@ -97,12 +100,12 @@ def _what(v: Any) -> str:
 
 
 def _number(v: Any, what: str) -> float | None:
-    """`v` as a float; None for a NaN or null; Refused for a boolean or a text."""
+    """`v` as a float; None for a NaN or null; Incomparable for a boolean or a text."""
     if v is None:
         return None
     if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise Refused(f"{what} is {_what(v)}, not a number; litrec does not compare it with one "
-                      "(the claim and the analysis disagree on the metric's type)")
+        raise Incomparable(f"{what} is {_what(v)}, not a number; litrec does not compare it "
+                           "with one (the claim and the analysis disagree on the metric's type)")
     x = float(v)
     return None if math.isnan(x) else x
 
@@ -113,77 +116,54 @@ DIRECTIONS = ("likely holds", "likely fails", "undecided")
 def likely_direction(s: Summary, op: str, t: float, needed: int | None) -> str:
     """Which way more seeds would likely decide an inconclusive `mean(q) op t`, at the spread seen.
 
-    The side of the threshold the mean sits on; `undecided` when it sits on the
-    threshold or no number of seeds (up to `seeds_needed`'s limit) would clear it.
+    The side of the threshold the mean sits on (`Comparison.lean`); `undecided` when it sits on
+    the threshold or no number of seeds (up to `seeds_needed`'s limit) would clear it.
     """
     if needed is None:
         return "undecided"
-    m = s.mean
-    if op == "band":
-        inside = abs(m) < 1
-        return "likely holds" if inside else "likely fails" if abs(m) > 1 else "undecided"
-    if m == t:
-        return "undecided"
-    below = m < t
-    return "likely holds" if below == (op in ("<", "<=")) else "likely fails"
+    return _comparison(op).lean(s.mean, t)
+
+
+def _comparison(op: str) -> Comparison:
+    """The comparison `op` names; ValueError naming it for none (a programming error: the
+    operators' rules name only comparisons)."""
+    if op not in COMPARISONS:
+        raise ValueError(op)
+    return COMPARISONS[op]
 
 
 def decide(s: Summary, op: str, t: float) -> tuple[str, int | None]:
-    """holds / fails / inconclusive of `mean(q) op t` on the interval of q."""
-    lo, hi = s.low, s.high
-    if op == "<":
-        d = "holds" if hi < t else "fails" if lo >= t else "inconclusive"
-    elif op == "<=":
-        d = "holds" if hi <= t else "fails" if lo > t else "inconclusive"
-    elif op == ">":
-        d = "holds" if lo > t else "fails" if hi <= t else "inconclusive"
-    elif op == ">=":
-        d = "holds" if lo >= t else "fails" if hi < t else "inconclusive"
-    elif op == "band":  # |q| <= 1
-        d = "holds" if lo >= -1 and hi <= 1 else "fails" if hi < -1 or lo > 1 else "inconclusive"
-        t = 1.0 if abs(s.mean - 1) <= abs(s.mean + 1) else -1.0
-    else:  # pragma: no cover - ops are checked by the schema
-        raise ValueError(op)
-    return d, (seeds_needed(s, t) if d == "inconclusive" else None)
+    """holds / fails / inconclusive of `mean(q) op t` on the interval of q (`op` one of
+    `litrec.records.operators.COMPARISONS`), and the seeds that would likely decide it."""
+    rule = _comparison(op)
+    d = rule.decide(s.low, s.high, t)
+    return d, (seeds_needed(s, rule.edge(s.mean, t)) if d == "inconclusive" else None)
 
 
 def _per_seed(exp: Expectation, seeds: list[dict]) -> tuple[list, list, str, str, float]:
-    """(metric per seed, judged quantity per seed, its name, op, threshold) for scalar metrics."""
+    """(metric per seed, judged quantity per seed, its name, comparison, threshold) for scalar
+    metrics: the quantity, its name and its rule are its operator's (`litrec.records.operators`)."""
+    row = operator(exp.op)
+    quantity, rule = cast(Callable, row.quantity), cast(Callable, row.rule)
     ms: list[float | None] = []
     qs: list[float | None] = []
     for metrics in seeds:
         a = _number(get_metric(metrics, exp.metric), f"metric '{exp.metric}'")
         ms.append(a)
-        if exp.op == "between":  # then low and high are given (`Expectation._one_side`)
-            low = _number(get_metric(metrics, cast(str, exp.low)), f"metric '{exp.low}'")
-            high = _number(get_metric(metrics, cast(str, exp.high)), f"metric '{exp.high}'")
-            if a is None or low is None or high is None or high == low:
-                qs.append(None)
-            else:
-                qs.append((a - low) / (high - low))
-            continue
-        rhs = get_metric(metrics, exp.ref) if exp.ref is not None else exp.value
-        b = _number(rhs, f"metric '{exp.ref}'" if exp.ref is not None else "the expected value")
-        b = None if b is None else b * exp.factor
-        if a is None or b is None:
-            qs.append(None)
-        elif exp.op == "≈":
-            tol = max(exp.abs_tol or 0.0, (exp.rel_tol or 0.0) * abs(b))
-            qs.append((a - b) / tol if tol > 0 else (0.0 if a == b else math.inf * (a - b)))
-        elif exp.ref is not None:
-            qs.append(a - b)
-        else:
-            qs.append(a)
-    if exp.op == "between":
-        op, t = exp.bound()
-        return ms, qs, f"position of {exp.metric} between {exp.low} and {exp.high}", op, t
-    if exp.op == "≈":
-        return ms, qs, f"({exp.metric} − expected) / tolerance", "band", 0.0
-    if exp.ref is not None:
-        factor = "" if exp.factor == 1 else f"{exp.factor:g} × "
-        return ms, qs, f"{exp.metric} − {factor}{exp.ref} (paired)", exp.op, 0.0
-    # no ref: then value is given (`Expectation._one_side`)
-    return ms, qs, exp.metric, exp.op, float(cast("float | bool", exp.value)) * exp.factor
+        other = _other_side(exp, metrics, row.positional)
+        qs.append(None if a is None or None in other else quantity(exp, a, other))
+    op, t = rule(exp)
+    return ms, qs, row.judged_name(exp), op, t
+
+
+def _other_side(exp: Expectation, metrics: dict, positional: bool) -> tuple[float | None, ...]:
+    """At one seed: low and high (a positional operator), else the right-hand side times `factor`."""
+    if positional:  # then low and high are given (`Expectation._one_side`)
+        return (_number(get_metric(metrics, cast(str, exp.low)), f"metric '{exp.low}'"),
+                _number(get_metric(metrics, cast(str, exp.high)), f"metric '{exp.high}'"))
+    rhs = get_metric(metrics, exp.ref) if exp.ref is not None else exp.value
+    b = _number(rhs, f"metric '{exp.ref}'" if exp.ref is not None else "the expected value")
+    return (None if b is None else b * exp.factor,)
 
 
 def _ref_values(exp: Expectation, seeds: list[dict]) -> list | None:
@@ -204,7 +184,7 @@ def _ref(exp: Expectation) -> str | None:
 
 def _expected(exp: Expectation, seeds: list[dict]) -> Any:
     """The other side in the metric's units, as shown beside the measured value."""
-    if exp.op == "between":
+    if operator(exp.op).positional:
         return exp.position
     if exp.ref is None:  # then value is given (`Expectation._one_side`)
         value = cast("float | bool", exp.value)
@@ -226,8 +206,8 @@ def _equality(exp: Expectation, seeds: list[dict]) -> tuple[str, list]:
         a = get_metric(metrics, exp.metric)
         b = get_metric(metrics, exp.ref) if exp.ref is not None else exp.value
         if isinstance(a, bool) != isinstance(b, bool):
-            raise Refused(f"metric '{exp.metric}' is {_what(a)} and the expected value is "
-                          f"{_what(b)}; litrec does not compare them")
+            raise Incomparable(f"metric '{exp.metric}' is {_what(a)} and the expected value "
+                               f"is {_what(b)}; litrec does not compare them")
         if not isinstance(b, bool) and exp.factor != 1:
             number = _number(b, "the expected value")
             b = b if number is None else number * exp.factor  # NaN or null: compared as it is
@@ -246,7 +226,7 @@ def evaluate(exp: Expectation, seeds: list[dict], noise: dict | None = None) -> 
     try:
         out.expected = _expected(exp, seeds)
         out.ref_values, out.ref = _ref_values(exp, seeds), _ref(exp)
-        if exp.op == "==":
+        if operator(exp.op).rule is None:  # judged seed by seed for equality
             out.decision, got = _equality(exp, seeds)
             out.direction = "undecided" if out.decision == "inconclusive" else None
             out.values = got
@@ -255,7 +235,7 @@ def evaluate(exp: Expectation, seeds: list[dict], noise: dict | None = None) -> 
             _judge_lists(exp, seeds, out)
         else:
             _judge_scalars(exp, seeds, out)
-    except Refused as exc:
+    except Incomparable as exc:
         out.decision, out.reason = "refused", str(exc)
     out.holds = {"holds": True, "fails": False}.get(out.decision)
     if isinstance(out.measured, (int, float)) and isinstance(out.expected, (int, float)) \
@@ -278,7 +258,7 @@ def _judge_scalars(exp: Expectation, seeds: list[dict], out: Outcome) -> None:
     if quantity != exp.metric:
         out.judged = {"quantity": quantity, **q_sum.to_json()}
     out.decision, out.seeds_needed = decide(q_sum, op, t)
-    out.threshold = t if op != "band" else (1.0 if q_sum.mean >= 0 else -1.0)
+    out.threshold = _comparison(op).edge(q_sum.mean, t)
     if out.decision == "inconclusive":
         out.direction = likely_direction(q_sum, op, t, out.seeds_needed)
         if out.reason is None:
@@ -291,9 +271,10 @@ def _judge_lists(exp: Expectation, seeds: list[dict], out: Outcome) -> None:
                for v in (get_metric(m, exp.metric) for m in seeds)}
     length = next(iter(lengths)) if len(lengths) == 1 else None
     if length is None:  # None: a seed where it is not a list
-        raise Refused(f"metric '{exp.metric}' is a list at some seeds and not at others, or its "
-                      "length changes")
+        raise Incomparable(f"metric '{exp.metric}' is a list at some seeds and not at others, or "
+                           "its length changes")
     decisions, needed, means, directions = [], [], [], []
+    positional = operator(exp.op).positional
     for i in range(length):
         def pick(m: dict, name: str, i=i) -> Any:
             v = get_metric(m, name)
@@ -301,11 +282,11 @@ def _judge_lists(exp: Expectation, seeds: list[dict], out: Outcome) -> None:
         element = [{"_m": pick(m, exp.metric),
                     **({"_r": pick(m, exp.ref)} if exp.ref is not None else {}),
                     **({"_l": pick(m, cast(str, exp.low)), "_h": pick(m, cast(str, exp.high))}
-                       if exp.op == "between" else {})}  # between: low and high are given
+                       if positional else {})}  # positional: low and high are given
                    for m in seeds]
         sub = exp.model_copy(update={"metric": "_m", "ref": "_r" if exp.ref is not None else None,
-                                     "low": "_l" if exp.op == "between" else None,
-                                     "high": "_h" if exp.op == "between" else None})
+                                     "low": "_l" if positional else None,
+                                     "high": "_h" if positional else None})
         one = Outcome(sub.describe(), "_m", None, None, None)
         _judge_scalars(sub, element, one)
         decisions.append(one.decision)
@@ -349,22 +330,58 @@ def leaning(o: Outcome, terminal: bool = True) -> str | None:
                     "after this look are marked: optional stopping)")
 
 
+# Why an outcome decides its row's verdict (`Outcome.deciding`), in the order the judge asks:
+# the first outcome that matches decides, and every surface names that one.
+DECIDING = ("refused", "precondition failed", "precondition undecided", "failed", "straddles",
+            "all hold")
+_ASKED = (("refused", lambda o: o.decision == "refused"),
+          ("precondition failed", lambda o: o.precondition and o.decision == "fails"),
+          ("precondition undecided", lambda o: o.precondition and o.decision == "inconclusive"),
+          ("failed", lambda o: o.decision == "fails"),
+          ("straddles", lambda o: o.decision == "inconclusive"))
+
+
+def mark_deciding(outcomes: list[Outcome]) -> Outcome | None:
+    """Mark the outcome that decides a row's verdict with why (`Outcome.deciding`), clearing the
+    others, and return it: a refused comparison, then a precondition that fails, one that is
+    undecided, an expectation that fails, one whose interval straddles its threshold; where
+    every one holds, the first stands for them (`all hold`); None for no outcome."""
+    for o in outcomes:
+        o.deciding = None
+    for why, asked in _ASKED:
+        got = next((o for o in outcomes if asked(o)), None)
+        if got is not None:
+            got.deciding = why
+            return got
+    if outcomes:
+        outcomes[0].deciding = "all hold"
+    return outcomes[0] if outcomes else None
+
+
+def deciding(outcomes: list[Outcome]) -> Outcome | None:
+    """The outcome that decided its row's verdict, as the judge marked it (`mark_deciding`; by
+    the same rule where outcomes kept from before it marked them have none): what every surface
+    shows beside a verdict, never worked out again; None for no outcome."""
+    return next((o for o in outcomes if o.deciding), None) or mark_deciding(outcomes)
+
+
 def claim_verdict(outcomes: list[Outcome], where) -> tuple[str, str | None, str | None, int | None]:
-    """(verdict, reason, direction, seeds needed) of a claim from its outcomes on a current result;
-    `where(outcome)` locates an outcome's metric in the result for an error's message."""
-    decisions = [o.decision for o in outcomes]
-    unmet = [o for o in outcomes if o.precondition and o.decision in ("fails", "inconclusive")]
-    if "refused" in decisions:
-        o = next(o for o in outcomes if o.decision == "refused")
+    """(verdict, reason, direction, seeds needed) of a claim from its outcomes on a current result,
+    the outcome that decides it marked (`mark_deciding`); `where(outcome)` locates an outcome's
+    metric in the result for an error's message."""
+    o = mark_deciding(outcomes)
+    why = o.deciding if o is not None else "all hold"
+    if o is not None and why == "refused":
         return "error", f"{where(o)}: {o.reason}; not judged", None, None
-    if unmet:  # the run cannot test the claim: never `not reproduced` on its numbers
+    if why in ("precondition failed", "precondition undecided"):  # the run cannot test the claim
+        unmet = [o for o in outcomes if o.precondition and o.decision in ("fails", "inconclusive")]
         reason = "; ".join(
             f"precondition {'failed' if o.decision == 'fails' else 'undecided'}: {o.expectation}"
             for o in unmet)
         return "inconclusive", reason, "undecided", None  # more seeds cannot mend the run
-    if "fails" in decisions:
+    if why == "failed":
         return "not reproduced", None, None, None
-    if "inconclusive" in decisions:
+    if why == "straddles":
         needed = max((o.seeds_needed or 0) for o in outcomes) or None
         open_ = [o for o in outcomes if o.decision == "inconclusive"]
         ways = {o.direction for o in open_}

@@ -24,7 +24,6 @@ from typing import Any
 
 from litrec.records import EXTENSION
 from litrec.verdicts.judge import Outcome, claim_verdict, evaluate
-from litrec.verdicts.stored import criterion_key
 
 
 def is_extension(e) -> bool:
@@ -40,12 +39,13 @@ def claim_rows(judged: list) -> list[tuple[str, list]]:
     return [("", [e for e in judged if not is_extension(e)])] + ([(EXTENSION, ext)] if ext else [])
 
 
-def row_share(expect: list, judged: list, extension: bool) -> list:
+def row_share(expect: list, extension: bool) -> list:
     """The share of `expect` (e.g. the expectations a result stored) that belongs to one row:
-    those whose criterion is one of the extensions among `judged` (the claim's expectations in
-    the profile now) with `extension`, the others without."""
-    keys = {criterion_key(e.criterion()) for e in judged if is_extension(e)}
-    return [e for e in expect if (criterion_key(e.criterion()) in keys) == extension]
+    litrec's extensions with `extension`, the others without. Each goes by its own row, as its
+    criterion says (`litrec.records.criteria.criterion`), not by whether the claim still has
+    it: an extension whose tolerance was edited since stays in the extension row, where the
+    edit is shown, and never reaches the claim's own."""
+    return [e for e in expect if is_extension(e) == extension]
 
 
 def seed_metrics(result: dict) -> tuple[list[dict], list | None]:

@@ -6,7 +6,8 @@ defines or a result has; `headline_profile` is the profile judged when none is g
 `status` judges every claim at the profile (and at the project's other scales) and
 gathers what is wrong with the results: those that cannot be judged, warnings, bad
 signatures, and the claims whose result is behind; and the claims a suspect link runs
-into or out of (`litrec.verdicts.suspect.suspects`).
+into or out of (`litrec.verdicts.suspect.suspects`); and, per scale, its results computed on
+another machine (`litrec.verdicts.elsewhere.Elsewhere`), said once after the table.
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ from litrec.verdicts.claims import (
     claim_statuses,
     folder_scales,
     headline,
+    project_scales,
     result_problems,
     with_scales,
 )
+from litrec.verdicts.elsewhere import Elsewhere
 
 if TYPE_CHECKING:
     from litrec.records import Project
@@ -61,6 +64,7 @@ class Status:
     warnings: list[str] = field(default_factory=list)
     bad_signatures: list[str] = field(default_factory=list)
     suspects: dict[str, list[str]] = field(default_factory=dict)  # claim -> why, a line per link
+    elsewhere: list[Elsewhere] = field(default_factory=list)  # per scale: results of another CPU
 
     @property
     def refusals(self) -> list[str]:
@@ -105,17 +109,24 @@ def status(records: Path, analysis: Path | None, results: Path, profile: str,
     """Judge every claim from the stored results of `profile` (and, with `other_scales`, give
     each its verdict at the other scales too); with `require_signed`, a result without a
     signature is a bad one too."""
+    from litrec.results import result_states
     from litrec.verdicts.registration import Registrations
 
     proj = judged_project(records, analysis, results, profile)
     regs = Registrations(proj, results)  # git history read once for every scale
-    statuses = claim_statuses(proj, results, profile, registrations=regs)
+    names = sorted({c.check.analysis for _, c in proj.claims() if c.check is not None})
+    scales = list(dict.fromkeys([profile, *(project_scales(proj) if other_scales else ())]))
+    states = {scale: result_states(proj.registry, results, names, scale) for scale in scales}
+    statuses = claim_statuses(proj, results, profile, registrations=regs, states=states[profile])
     if other_scales:
-        statuses = with_scales(proj, results, statuses, profile, regs)
+        statuses = with_scales(proj, results, statuses, profile, regs, states)
     errors, warnings = result_problems(statuses)
+    elsewhere = [e for scale in scales if (e := Elsewhere.of(scale, [
+        (n, st.reason, (st.result or {}).get("wall_time_s"))
+        for n, st in states[scale].items() if st.state == "stale" and st.other_machine]))]
     return Status(statuses, errors, warnings,
                   bad_signatures(statuses, results, profile, require_signed),
-                  suspect_claims(proj, results, statuses))
+                  suspect_claims(proj, results, statuses), elsewhere)
 
 
 def suspect_claims(proj: Project, results: Path, statuses: list[ClaimStatus]

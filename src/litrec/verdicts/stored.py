@@ -65,7 +65,9 @@ def flag_changed(st: Status, ref: str, expect: list, judged: list, result: dict)
 
     What is compared is each expectation's criterion (`Expectation.criterion`): a note
     reworded or a source cited changes no judgement. A row changed when one of its
-    criteria is not among those stored, or a stored one is no longer among the claim's.
+    criteria is not among those stored for it, or one stored for it is no longer among the
+    row's: the claim's own row and its extension row (`st.extension_of`) each against its own
+    share of what was stored.
     """
     if not isinstance(result.get("expectations"), dict):
         return  # a result from before litrec stored expectations: nothing to compare
@@ -75,9 +77,15 @@ def flag_changed(st: Status, ref: str, expect: list, judged: list, result: dict)
     was = list(stored.get("text") or []) if isinstance(stored, dict) else []
     whole = len(expect) == len(judged)  # the row is the whole claim: outcomes pair with `was`
     if isinstance(data, list) and all(isinstance(d, dict) for d in data):
-        kept = Counter(criterion_key(criterion(d)) for d in data)
-        if Counter(mine) <= kept and kept <= Counter(criterion_key(e.criterion()) for e in judged):
+        # the row's share of what was stored, each by its own row: an extension edited or
+        # removed since changes the `+ext` row, never the claim's own (`rows.row_share`)
+        ext = st.extension_of is not None
+        share = [i for i, d in enumerate(data) if (criterion(d).get("row") == "extension") == ext]
+        kept = Counter(criterion_key(criterion(data[i])) for i in share)
+        if Counter(mine) == kept:
             return
+        if len(was) == len(data):  # their text, in order: the row's own, paired in order
+            was, whole = [was[i] for i in share], True
         changed = [i for i, k in enumerate(mine) if k not in kept]
     else:  # stored without their data (or not at all): compared as a whole, then by text
         if isinstance(stored, dict) and stored.get("hash") == expectation_record(judged)["hash"]:
