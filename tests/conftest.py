@@ -58,6 +58,13 @@ _share_compiled_programs()
 from litrec.commands import main  # noqa: E402
 
 
+def but_hermetic(result: dict) -> dict:
+    """`without_times`, less whether the points ran in a sandbox and the note saying why not
+    (dask's never do, nor a run with LITREC_SANDBOX=off: litrec.runs.sandbox)."""
+    out = {k: v for k, v in without_times(result).items() if k != "hermetic"}
+    return {**out, "notes": [n for n in out.get("notes", []) if not str(n).startswith("not hermetic")]}
+
+
 def without_times(result: dict) -> dict:
     """A stored result without what differs between two runs of the same inputs: when it
     started, how long it and each of its points took, and the hash over them."""

@@ -206,3 +206,32 @@ def test_a_new_paper_with_its_analysis_passes_every_project_check(tmp_path, monk
     for rid in new.values():  # they read the copy: the new records are among their cases
         assert f"test_record_names_its_schema[{rid}] PASSED" in done.stdout, rid
     assert "test_every_claim_has_an_analysis_test PASSED" in done.stdout
+
+
+def test_a_new_paper_breaks_no_check_of_make_test(tmp_path, monkeypatch, cli):
+    """The checks of `make test` that read the live project, in a copy with a second paper (its
+    records, analysis and test; before its run): the README picture's check, which would fail
+    there, is this repository's own (`repo_docs`: `make test-all` only); the project's records
+    validate, the new note getting its review baseline in the copy's review file."""
+    import tomllib
+
+    from litrec.site.screenshot import HOME, stale_inputs, write_stamp
+
+    root = project_copy(tmp_path / "project")
+    png = root / "site" / "assets" / "screenshot.png"
+    write_stamp(png, root)  # the picture as taken of the project, here
+    assert stale_inputs(png, root) == []
+    new = add_a_paper(root)
+    assert stale_inputs(png, root) == [f"changed: {HOME}"]  # the home page lists the new claim
+    check = (REPO / "tests" / "docs" / "test_screenshot.py").read_text(encoding="utf-8")
+    addopts = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"][
+        "ini_options"]["addopts"]
+    assert "@pytest.mark.repo_docs\ndef test_the_readme_picture_is_newer_than_what_it_shows" in check
+    assert "not repo_docs" in addopts  # left out of `make test`, run by `make test-all`
+    assert "run `make screenshot`" in check and "then commit site/assets/screenshot.png and" in check
+
+    monkeypatch.chdir(root)
+    code, out, err = cli("validate")
+    assert code == 0 and "valid" in err, out + err
+    assert "commit it" in err  # the new note's review baseline (or the project's first one)
+    assert new["note"] in (root / "reviews.yaml").read_text(encoding="utf-8")

@@ -31,8 +31,23 @@ def _args(*extra) -> list[str]:
     return ["--records", str(RECORDS), "--analysis", str(ANALYSIS), *extra]
 
 
-def test_the_records_validate(cli):
-    code, out, err = cli("validate", *_args())
+def test_the_records_validate(cli, tmp_path):
+    """On a copy of the records, their review file and the papers' texts their quotes are checked
+    against: validate records the review baseline of links new to the file (site/suspect-links.md),
+    and a test writes into its own folder, never into the project."""
+    import shutil
+
+    copy = tmp_path / "project"
+    shutil.copytree(RECORDS, copy / "records")
+    for rec in load_project(RECORDS, ANALYSIS).records.values():
+        text = getattr(rec, "text", None)
+        if text and (PROJECT / text).is_file():
+            (copy / text).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(PROJECT / text, copy / text)
+    if (PROJECT / "reviews.yaml").is_file():
+        shutil.copy(PROJECT / "reviews.yaml", copy / "reviews.yaml")
+    code, out, err = cli("validate", "--records", str(copy / "records"), "--analysis", str(ANALYSIS),
+                         "--results", str(RESULTS))
     assert code == 0, out + err
     assert [ln for ln in out.splitlines() if ln and ": info: " not in ln] == []
     assert "valid" in err

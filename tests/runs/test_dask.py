@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow
 pytest.importorskip("distributed")
 
 from litrec.runs import sandbox  # noqa: E402
-from tests.conftest import without_times  # noqa: E402
+from tests.conftest import but_hermetic  # noqa: E402
 from tests.support.sweep_toy import write_toy  # noqa: E402
 
 RESULT = ("results", "toy-sweep", "quick.json")
@@ -55,11 +55,6 @@ def _markers(folder) -> list[tuple[int, int]]:
     return [tuple(int(x) for x in p.name.split(".")[:2]) for p in folder.iterdir()]
 
 
-def _but_hermetic(result: dict) -> dict:
-    """`without_times`, less whether the points ran in a sandbox (dask's never do: litrec.runs.sandbox)."""
-    out = {k: v for k, v in without_times(result).items() if k != "hermetic"}
-    return {**out, "notes": [n for n in out["notes"] if not n.startswith("not hermetic")]}
-
 
 def test_dask_and_local_results_and_caching_are_identical(sweep_project, cli):
     code, _, err = cli("run", "--profile", "quick", "--jobs", "1", "--results", "local")
@@ -71,7 +66,7 @@ def test_dask_and_local_results_and_caching_are_identical(sweep_project, cli):
     local, dask = (json.loads((sweep_project / r / "toy-sweep" / "quick.json").read_text())
                    for r in ("local", "dask"))
     assert len(dask["points"]) == 3
-    assert _but_hermetic(dask) == _but_hermetic(local)
+    assert but_hermetic(dask) == but_hermetic(local)
     assert local["hermetic"] is (sandbox.unavailable() is None) and dask["hermetic"] is False
     svg = [(sweep_project / r / "toy-sweep" / "quick" / "draws.svg").read_bytes()
            for r in ("local", "dask")]

@@ -202,3 +202,46 @@ def test_ctrl_c_during_a_sandboxed_point_leaves_no_process_behind(tmp_path, jobs
         time.sleep(0.1)
     assert not [p for p in under if _alive(p)], out
     assert not (root / "results/toy/quick.json").exists()
+
+
+@needs_sandbox
+@pytest.mark.slow
+def test_a_sandboxed_point_killed_fails_the_analysis_and_writes_nothing(tmp_path):
+    root = _project(tmp_path / "p", "import time\ntime.sleep(300)\ntotal = 10")
+    proc = subprocess.Popen([sys.executable, "-m", "litrec", "run", "--profile", "quick", "--jobs", "1"],
+                            cwd=root, env={**os.environ, "NO_COLOR": "1"}, start_new_session=True, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    deadline, boxed = time.monotonic() + 120, []
+    while time.monotonic() < deadline and proc.poll() is None and not boxed:
+        under = _descendants(proc.pid)
+        boxed = [p for b in under if _comm(b) == "bwrap" for p in _descendants(b) if _comm(p).startswith("python")]
+        time.sleep(0.05)
+    assert boxed, "no sandboxed point was started"
+    time.sleep(1)
+    os.kill(boxed[-1], signal.SIGKILL)  # killed, or out of memory
+    out = proc.communicate(timeout=120)[0]
+    assert proc.returncode == 1, out
+    assert "Traceback" not in out
+    out = " ".join(out.split())
+    assert "analysis toy failed: " in out and "(killed, or out of memory)" in out, out
+    assert not (root / "results/toy/quick.json").exists()
+
+
+@needs_sandbox
+@pytest.mark.slow
+def test_a_sandboxed_point_keeps_its_compiled_programs_in_the_project_cache(sweep_project):
+    from tests.support.jax_toy import JAX_TOY
+
+    root = sweep_project
+    (root / "analysis" / "toy_jax.py").write_text(JAX_TOY)
+    reg = root / "analysis" / "registry.yaml"
+    reg.write_text(reg.read_text() + "toy-jax:\n  module: toy_jax\n  title: Toy JAX\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JAX_")}  # litrec's own cache
+    for _ in range(2):  # compiled, then loaded
+        done = subprocess.run([sys.executable, "-m", "litrec", "run", "toy-jax", "--profile", "quick", "--force"],
+                              cwd=root, env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+    result = json.loads((root / "results/toy-jax/quick.json").read_text())
+    assert result["hermetic"] is True
+    kept = [p.name for p in (root / ".litrec-cache" / "jax").iterdir()]
+    assert any(name.startswith("jit__mix-") for name in kept), kept

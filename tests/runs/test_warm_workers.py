@@ -11,40 +11,13 @@ from collections import Counter
 
 import pytest
 
+from tests.support.jax_toy import JAX_TOY
 from tests.support.sweep_toy import TOY, write_toy
 
 COUNTED = '''
 import os as _os
 with open(_os.path.join(%(log)r, str(_os.getpid())), "a") as _fh:
     _fh.write("imported\\n")  # one line per import of this module in this process
-'''
-
-JAX_TOY = '''
-"""A small jitted computation: a few programs to compile and keep."""
-from dataclasses import dataclass
-
-import jax
-import jax.numpy as jnp
-
-
-@dataclass(frozen=True)
-class Config:
-    seed: int = 0
-    n: int = 8
-
-
-PROFILES = {"quick": Config(), "paper": Config(n=16)}
-
-
-@jax.jit
-def _mix(x):
-    return jnp.tanh(x @ x.T) * jnp.sin(x).sum()  # (n, n)
-
-
-def run(config, progress=None):
-    x = jax.random.normal(jax.random.key(config.seed), (config.n, config.n))  # (n, n)
-    y = _mix(x)
-    return {"metrics": {"total": y.sum(), "row": y[0], "corner": y[-1, -1]}}
 '''
 
 
@@ -71,9 +44,12 @@ def test_a_worker_imports_the_analysis_once_for_all_its_points(sweep_project, cl
 
 
 @pytest.fixture
-def jax_project(sweep_project, without_shared_compile_cache):
+def jax_project(sweep_project, without_shared_compile_cache, monkeypatch):
     """The sweep project with a second analysis that compiles with JAX (one point), and JAX
-    without the tests' shared compile cache, so that litrec's own is used."""
+    without the tests' shared compile cache, so that litrec's own is used. Its point runs in
+    this process (LITREC_SANDBOX=off), where JAX's events are counted; the cache of a sandboxed
+    point is tests/runs/test_sandbox.py's."""
+    monkeypatch.setenv("LITREC_SANDBOX", "off")
     (sweep_project / "analysis" / "toy_jax.py").write_text(JAX_TOY)
     reg = sweep_project / "analysis" / "registry.yaml"
     reg.write_text(reg.read_text() + "toy-jax:\n  module: toy_jax\n  title: Toy JAX\n")

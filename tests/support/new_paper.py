@@ -10,12 +10,13 @@ from tests.conftest import PROJECT
 
 
 def project_copy(dest: Path) -> Path:
-    """The project's records, analyses, results, schemas, site pages and analysis tests in `dest`
-    (what a run leaves at the quick profile, caches and error logs left out)."""
+    """The project's records, analyses, results, schemas, site pages, review file and analysis
+    tests in `dest` (what a run leaves at the quick profile, caches and error logs left out)."""
     junk = shutil.ignore_patterns("__pycache__", "*.pyc", "quick", "quick.json", "*.error.log")
     for rel in ("records", "analysis", "results", "schema", "site", "tests/analyses"):
         if (PROJECT / rel).is_dir():
             shutil.copytree(PROJECT / rel, dest / rel, ignore=junk)
-    if (PROJECT / "mkdocs.yml").is_file():
-        shutil.copy(PROJECT / "mkdocs.yml", dest / "mkdocs.yml")
+    for rel in ("mkdocs.yml", "reviews.yaml"):  # the review file: as an adopter's clone has it
+        if (PROJECT / rel).is_file():
+            shutil.copy(PROJECT / rel, dest / rel)
     return dest

@@ -201,3 +201,49 @@ def test_a_working_tree_result_not_current_is_said_so(repo, cli):
     assert doc["new"]["not_current"]["single-layer-lsa"]["state"] == "stale"
     module.write_text(module.read_text().replace("# edited after the run\n", ""))
     assert "not current" not in cli("diff")[1]  # current again: nothing said
+
+
+def test_each_metric_both_sides_measured_has_its_change_and_percent(repo, cli):
+    code, out, _ = cli("diff", "HEAD~1", "HEAD")
+    line = next(ln for ln in out.splitlines() if ln.startswith("    loss_trained ≈ loss_gd"))
+    assert code == 0 and line.endswith("→ 0.5002 [0.4971, 0.5034], change +0.3001 (+150%)"), line
+    doc = json.loads(cli("diff", "HEAD~1", "HEAD", "--format", "json")[1])
+    metrics = {m["metric"]: m for m in doc["claims"][0]["metrics"]}
+    lt = metrics["loss_trained"]
+    assert (lt["old"], lt["new"], lt["old_n"], lt["new_n"]) == (0.2001, 0.50025, 2, 2)
+    assert lt["change"] == pytest.approx(0.30015) and lt["percent"] == pytest.approx(150.0, abs=0.01)
+    assert metrics["cos_sensitivity"]["change"] == 0 and metrics["cos_sensitivity"]["percent"] == 0
+    assert metrics["ood.max_rel_gap"]["old"] == 0.01  # every metric both sides have, changed or not
+
+
+def test_diff_as_csv_and_markdown_a_row_per_metric_that_changed(repo, cli):
+    import csv
+    import io
+
+    code, out, _ = cli("diff", "HEAD~1", "HEAD", "--format", "csv")
+    rows = list(csv.reader(io.StringIO(out, newline="")))
+    assert code == 0 and rows[0] == ["claim", "verdict", "metric", "old", "new", "change", "change %"]
+    (row,) = rows[1:]
+    assert row[:5] == ["ARXIV-2212.07677#F1", "reproduced → not reproduced", "loss_trained", "0.2001",
+                       "0.50025"]
+    assert float(row[5]) == pytest.approx(0.30015) and row[5].startswith("+")
+    code, out, _ = cli("diff", "HEAD~1", "HEAD", "--format", "md")
+    assert out.splitlines()[2] == ("| ARXIV-2212.07677#F1 | reproduced → not reproduced | loss_trained "
+                                   "| 0.2001 | 0.5002 | +0.3001 | +150 |")
+    code, out, _ = cli("diff", "HEAD~1", "HEAD", "--format", "md", "--all")
+    assert "| ARXIV-2212.07677#F1 | reproduced → not reproduced | cos_sensitivity | 0.999 | 0.999 | +0 | +0 |" in out
+    assert "| NOTE-621#C1 | missing |  |  |  |  |  |" in out  # no numbers on either side: the verdict alone
+
+
+def test_a_change_from_zero_or_of_a_boolean_has_no_percent():
+    from litrec.verdicts.change import change_of, change_words, metric_changes
+
+    assert change_of(0.0, 0.5) == (0.5, None) and change_words(0.0, 0.5) == ", change +0.5"
+    assert change_of(True, False) == (None, None) and change_words(True, False) == ""
+    assert change_of(float("nan"), 1.0) == (None, None)
+    assert change_of(-2.0, -1.0) == (1.0, 50.0)  # in percent of the old value's magnitude
+    old = [{"metric": "x", "mean": 2.0, "n": 3}]
+    new = [{"metric": "x", "mean": 3.0, "n": 5}, {"metric": "x", "mean": 3.0, "n": 5},
+           {"metric": "y", "mean": 1.0, "n": 5}]
+    assert metric_changes(old, new) == [{"metric": "x", "old": 2.0, "new": 3.0, "old_n": 3, "new_n": 5,
+                                         "change": 1.0, "percent": 50.0}]

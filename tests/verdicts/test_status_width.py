@@ -1,8 +1,9 @@
 """`litrec status` at any width, piped or not: a row per claim (the verdict and the deciding number
 beside its expectation, then the reason for anything but reproduced) and the summary are wrapped
-to the terminal's width, their continuation lines indented, and never cut: every verdict, every
-count and the whole expected side are there at 60, 80 and 200 columns and with no COLUMNS at all;
-`--verbose` wraps every outcome to the width."""
+to the terminal's width, their continuation lines indented: every verdict, every count and the
+whole expected side are there at 60, 80 and 200 columns and with no COLUMNS at all; the reason
+takes one line, cut with … where longer (a command it names never cut), and `--verbose` gives
+it whole and wraps every outcome to the width."""
 
 from __future__ import annotations
 
@@ -41,13 +42,13 @@ def both_scales(judged):
     return judged
 
 
-def _blocks(lines: list[str], claims: list[dict]) -> tuple[dict[str, str], str]:
+def _blocks(lines: list[str], claims: list[dict], verbose: bool = False) -> tuple[dict[str, str], str]:
     """Each claim's lines joined into one text (by claim), and the summary's, joined likewise."""
     summary = next(i for i, ln in enumerate(lines) if not ln.startswith(" ")
                    and ln.split()[0] not in {c["claim"] for c in claims})
     starts = [i for i, ln in enumerate(lines[:summary]) if ln and not ln.startswith(" ")]
     assert [lines[i].split()[0] for i in starts] == [c["claim"] for c in claims]
-    assert all(ln.startswith("    ") for ln in lines[:summary] if lines.index(ln) not in starts)
+    assert verbose or all(ln.startswith("    ") for ln in lines[:summary] if lines.index(ln) not in starts)
     assert all(ln.startswith("  ") for ln in lines[summary + 1:])  # continuation: indented
     joined = {lines[s].split()[0]: " ".join(" ".join(lines[s:e]).split())
               for s, e in zip(starts, starts[1:] + [summary])}
@@ -60,9 +61,12 @@ def test_rows_and_summary_wrap_and_never_cut_a_verdict_a_count_or_the_expectatio
         both_scales, columns):
     lines = _status(both_scales, columns, "--profile", "paper").splitlines()
     assert lines and all(len(line) <= (columns or 80) for line in lines), "\n".join(lines)
-    assert not any("…" in line for line in lines), "\n".join(lines)  # nothing cut
+    cut = [line for line in lines if "…" in line]  # a reason cut to its line, nothing else
+    assert all(line.startswith("    ") and line.endswith("…") for line in cut), "\n".join(lines)
     claims = json.loads(_status(both_scales, columns, "--profile", "paper", "--format", "json"))
     rows, summary = _blocks(lines, claims)
+    whole, _ = _blocks(_status(both_scales, columns, "--profile", "paper", "--verbose").splitlines(),
+                       claims, verbose=True)
     assert summary == ("at paper_full, the paper's own scale: 5 claims of ARXIV-2212.07677: 1 not "
                        "reproduced, 4 missing; 1 claim of your own: 1 reproduced 5 claims of "
                        "ARXIV-2212.07677: 1 inconclusive, 4 missing; 1 claim of your own: 1 "
@@ -74,13 +78,16 @@ def test_rows_and_summary_wrap_and_never_cut_a_verdict_a_count_or_the_expectatio
             if scale != "paper" and v not in (None, "missing", c["verdict"]):
                 assert f"at {scale}: {v}" in text, text
         if c["reason"] and c["verdict"] != "reproduced":
-            assert " ".join(c["reason"].split()) in text, text
+            assert " ".join(c["reason"].split()) in whole[c["claim"]], whole[c["claim"]]
+        block = [ln for ln in lines if ln.startswith(c["claim"] + " ")]
+        at = lines.index(block[0])  # the row: the claim's line, the number's, the reason's line
+        assert len([ln for ln in lines[at + 1:at + 5] if ln.startswith(" ")]) <= 3
     c1, f1 = rows["NOTE-621#C1"], rows["ARXIV-2212.07677#F1"]
     assert "params_unchanged true, expected == true" in c1
     assert "expected ≈ loss_gd (±0.01 rel)" in f1 or \
         "expected loss_trained ≈ loss_gd (±0.01 rel)" in f1  # the expected side, whole
     assert "at paper_full: not reproduced" in f1
-    assert "wide because of the seed count" in f1
+    assert "wide because of the seed count" in whole["ARXIV-2212.07677#F1"]
     assert "litrec run" in rows["ARXIV-2212.07677#F2"]  # missing: the command that runs it
     if columns == 200:  # room for the most detailed form on the claim's line
         block = [ln for ln in lines if ln.startswith("ARXIV-2212.07677#F1 ")]
@@ -118,3 +125,20 @@ def test_an_error_verdict_lists_its_expectations_with_a_reason(project):
     text = " ".join(ln.strip() for ln in lines)
     assert "error" in text and "has no metric 'max_abs_pred_error'" in text
     assert "max_abs_pred_error < 1e-10: not judged (error)" in text
+
+
+def test_a_reason_takes_one_line_and_a_command_in_it_is_whole_or_absent():
+    from litrec.commands.table import reason_lines
+
+    long = "at paper_full: not reproduced; an interval straddles its threshold, wide because of the seed count"
+    assert reason_lines(long, 60) == ["    at paper_full: not reproduced; an interval straddles it…"]
+    assert reason_lines("short; enough", 60) == ["    short; enough"]
+    command = "no paper result for 'prop3-token-building'; run: litrec run ARXIV-2212.07677#P3 --profile paper"
+    assert reason_lines(command, 80) == ["    no paper result for 'prop3-token-building';",
+                                         "    run: litrec run ARXIV-2212.07677#P3 --profile paper"]
+    more = command + "; and a long tail that would not fit on any line of this width at all"
+    assert reason_lines(more, 120) == ["    " + command + "; …"]
+    lines = reason_lines("run: litrec run ARXIV-2212.07677#P3 --profile paper_full --force; more", 40)
+    assert " ".join(ln.strip() for ln in lines) == \
+        "run: litrec run ARXIV-2212.07677#P3 --profile paper_full --force; …"  # wrapped, not cut
+    assert all(len(ln) <= 40 for ln in lines)

@@ -66,12 +66,77 @@ def test_a_changed_statement_is_suspect_and_unknown_ids_are_refused(project, cli
     assert code == 2 and "did you mean 'NOTE-621'?" in err
 
 
-def test_links_never_reviewed_are_notes_shown_with_verbose(project, cli):
-    assert cli("review", "THEORY-169")[0] == 0  # a review file exists; NOTE-621 is not in it
-    _, out, err = cli("validate")
-    assert "never reviewed" not in out
-    _, out, _ = cli("validate", "--verbose")
-    assert "NOTE-621 rests on ARXIV-2212.07677#P1 (uses) and was never reviewed" in out
+NEW_NOTE = """\
+id: NOTE-622
+kind: note
+title: Resting on Proposition 2
+links:
+  - rel: uses
+    target: ARXIV-2212.07677#P2
+"""
+
+
+def _reword(project, old: str, new: str) -> None:
+    lit = project / "records/literature/ARXIV-2212.07677.yaml"
+    lit.write_text(lit.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+
+
+def test_a_note_added_after_the_baseline_gets_its_own_and_is_then_suspect(project, cli):
+    """A note added after the first baseline (as site/add-a-paper.md adds one) gets its baseline
+    the first time it is validated, said in one line; a later move of its claim makes it suspect."""
+    reviews = project / "reviews.yaml"
+    assert cli("validate")[0] == 0 and reviews.exists()  # the first baseline
+    (project / "records/notes/NOTE-622.yaml").write_text(NEW_NOTE, encoding="utf-8")
+    code, out, err = cli("validate")
+    assert code == 0 and "suspect" not in out
+    assert ("litrec validate: new links without a review baseline: recorded what 1 record "
+            "(NOTE-622) rests on now (1 link) in reviews.yaml; commit it: a link whose target "
+            "moves from now on is suspect") in err
+    assert '"NOTE-622":' in reviews.read_text(encoding="utf-8")
+    code, out, err = cli("validate")
+    assert code == 0 and "baseline" not in err  # said once
+    _reword(project, "MLP then attention gives", "MLP then attention yields")
+    code, out, err = cli("validate")
+    assert code == 0 and ("suspect: NOTE-622 rests on ARXIV-2212.07677#P2 (uses), which moved "
+                          "since NOTE-622 was last reviewed: its statement changed") in out
+
+
+def test_a_link_added_to_a_reviewed_record_gets_its_entry_and_keeps_the_others(project, cli):
+    """Only links without an entry are recorded: a link already suspect stays suspect."""
+    assert cli("validate")[0] == 0
+    _reword(project, "the query included", "the query too")  # P1 moves: NOTE-621 is suspect
+    note = project / "records/notes/NOTE-621.yaml"
+    text = note.read_text(encoding="utf-8")
+    note.write_text(text.replace("links:\n", "links:\n  - rel: uses\n    target: "
+                                 "ARXIV-2212.07677#P2\n", 1), encoding="utf-8")
+    code, out, err = cli("validate")
+    assert code == 0 and "recorded what 1 record (NOTE-621) rests on now (1 link)" in err
+    suspect = {(s["record"], s["target"]) for s in _suspects(cli)}
+    assert ("NOTE-621", "ARXIV-2212.07677#P1") in suspect
+    assert ("NOTE-621", "ARXIV-2212.07677#P2") not in suspect
+
+
+def test_new_links_are_never_recorded_in_a_review_file_that_cannot_be_read(project, cli,
+                                                                           monkeypatch):
+    assert cli("validate")[0] == 0
+    reviews = project / "reviews.yaml"
+    broken = _merge_conflict(reviews.read_text(encoding="utf-8"))
+    reviews.write_text(broken, encoding="utf-8")
+    (project / "records/notes/NOTE-622.yaml").write_text(NEW_NOTE, encoding="utf-8")
+    code, out, err = cli("validate")
+    assert code == 0 and "baseline" not in err and reviews.read_text(encoding="utf-8") == broken
+    # a file that cannot be written: said in one line, the new link stays unreviewed (a note)
+    reviews.write_text(broken.replace("<<<<<<< HEAD\n", "").replace("=======\n>>>>>>> other\n", ""),
+                       encoding="utf-8")
+    import litrec.util
+
+    def refused(path, data):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(litrec.util, "replace_file", refused)
+    code, out, err = cli("validate", "--verbose")
+    assert code == 0 and "no review baseline for the new links: cannot write reviews.yaml" in err
+    assert "NOTE-622 rests on ARXIV-2212.07677#P2 (uses) and was never reviewed" in out
 
 
 def test_the_first_validate_records_a_baseline_and_says_so_once(project, cli):

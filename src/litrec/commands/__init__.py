@@ -33,7 +33,8 @@ STOPPED_BY_SIGNALS = ("run",)
 # Command name -> its module under litrec.commands, in the order `litrec --help` lists them.
 COMMANDS = {"validate": "validate", "schema": "schema", "run": "run", "status": "status",
             "site": "site", "new": "new", "export": "export", "import": "imports",
-            "graph": "graph", "review": "review", "diff": "diff", "sign": "sign"}
+            "graph": "graph", "review": "review", "diff": "diff", "sign": "sign",
+            "upgrade": "upgrade"}
 
 
 def command_module(name: str):

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import sys
 
-from litrec.commands.common import format_arg, profile_name, records_args, results_arg
+from litrec.commands.common import profile_name, records_args, results_arg
 
 
 def add_parser(sub) -> None:
@@ -21,7 +22,8 @@ def add_parser(sub) -> None:
                        "with the working tree; `litrec diff REV REV2` two commits; `--profile A "
                        "--profile B` two profiles of the working tree (or of REV). Nothing runs. "
                        "Exit 0 whether or not anything changed, 1 when the records have errors, "
-                       "2 for a revision that is not a commit.")
+                       "2 for a revision that is not a commit. A number that changed is shown with its change "
+                       "(new − old) and that change in percent of the old value.")
     p.add_argument("revs", nargs="*", metavar="REV",
                    help="a commit, branch or tag (HEAD~1, main); two for two commits")
     p.add_argument("--profile", dest="profiles", action="append", type=profile_name,
@@ -30,7 +32,11 @@ def add_parser(sub) -> None:
     p.add_argument("--all", action="store_true", help="list every checked claim, changed or not")
     results_arg(p)
     records_args(p)
-    format_arg(p)
+    p.add_argument("--format", choices=("text", "json", "csv", "md"), default="text",
+                   help="output format (default: text): json, the comparison as data, each "
+                   "claim's metrics with old, new, change and percent; csv (RFC 4180) or md, a "
+                   "row per metric that changed (with --all, every metric both sides measured): "
+                   "claim, verdict, metric, old, new, change, change %%")
 
 
 def run(args) -> int:
@@ -41,6 +47,14 @@ def run(args) -> int:
                     only_changed=not args.all)
     if args.format == "json":
         print(json.dumps(found.to_json(), indent=2, default=str, ensure_ascii=False))
+        return 0
+    if args.format in ("csv", "md"):
+        from litrec.util import csv_text, markdown_table, raw_stream
+        from litrec.verdicts import DIFF_TABLE, metric_table
+
+        rows = metric_table(found.diffs, raw=args.format == "csv", every=args.all)
+        raw_stream(sys.stdout).write(csv_text(DIFF_TABLE, rows) if args.format == "csv" else
+                                     markdown_table(DIFF_TABLE, rows, (False,) * 3 + (True,) * 4))
         return 0
     for d in found.diffs:
         verdict = (d.new.verdict if d.old.verdict == d.new.verdict

@@ -29,7 +29,11 @@ def add_parser(sub) -> None:
                        "or its expectations changed since its result ran (a plain run does not "
                        "rerun a current result for that: --force does, and judges it); a claim's "
                        "extension row (REF+ext) never. A result stale only because another CPU "
-                       "computed it is kept as it is unless --rerun-other-machine.")
+                       "computed it is kept as it is unless --rerun-other-machine. Before a run "
+                       "that the stored timings of the last runs say takes over a minute, one line "
+                       "says about how long; on standard error piped to a file (a log, CI), a line "
+                       "per point finished (time elapsed, about how long is left) replaces the "
+                       "progress bar.")
     p.add_argument("targets", nargs="*", metavar="TARGET",
                    help="claim refs (ARXIV-2212.07677#P1), record ids or analysis names; none means all")
     profile_arg(p, "analysis profile: quick (seconds) or another one the analysis defines (default: "
@@ -74,29 +78,45 @@ def _plain(text) -> str:
     return escape(safe_text(str(text)))
 
 
-def _printed(profile: str, bar):
-    """The run's progress on standard error: a line per analysis and a progress bar."""
-    from litrec.runs import Events
+def _printed(profile: str, bar, plain: bool = False):
+    """The run's progress on standard error: a line per analysis and a progress bar; `plain`
+    (standard error is not a terminal: a log file, CI), a line per point finished instead of
+    the bar, which would print only at the end."""
+    import time
+
+    from litrec.runs import Events, point_progress_words
+    from litrec.verdicts import duration_words
 
     class _Printed(Events):
 
         def __init__(self, profile: str, bar):
             self.profile, self.bar, self.out = profile, bar, bar.console if bar else console(True)
             self.task = None
+            self.sent: float | None = None  # when points were sent to the executor
 
         def executor(self, n_points: int, n_analyses: int, where: str) -> None:
+            self.sent = time.monotonic()
             self.out.print(_plain(f"{n_points} points of {n_analyses} "
                                   f"analys{'is' if n_analyses == 1 else 'es'} to {where}"))
 
-        def started(self, name: str, why: str, n_points: int):
+        def estimated(self, seconds: float, unknown: list[str]) -> None:
+            none = f"; none stored for {', '.join(unknown)}" if unknown else ""
+            self.out.print(_plain(f"about {duration_words(seconds)} (from the stored timings of "
+                                  f"the last runs{none})"))
+
+        def started(self, name: str, why: str, n_points: int, kept: int = 0):
             label = _plain(f"{name} [{self.profile}]")
             self.task = task = self.bar.add_task(label, total=1.0)
             points = f" ({n_points} points)" if n_points > 1 else ""
             self.out.print(_plain(f"running {name} ({self.profile}): {why}{points}"))
+            t0 = self.sent if self.sent is not None else time.monotonic()
 
             def progress(done, total, description=""):
                 self.bar.update(task, completed=done / max(total, 1),
                                 description=f"{label} {_plain(description)}".rstrip())
+                if plain and n_points > 1:  # a line per point finished (an analysis's own steps: none)
+                    self.out.print(_plain(point_progress_words(f"{name} [{self.profile}]", done, total,
+                                                               time.monotonic() - t0, kept)))
 
             return progress
 
@@ -150,14 +170,16 @@ def run(args) -> int:
 
 @contextlib.contextmanager
 def _showing(args, profile: str):
-    """The run's progress on standard error (none with --format json): its events."""
+    """The run's progress on standard error (none with --format json): its events, with a bar
+    on a terminal, else (a log file, CI) a plain line per point finished."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+    out = console(stderr=True)
+    plain = not out.is_terminal  # piped: plain lines, never a bar printed only at the end
     with Progress(TextColumn("{task.description}"), BarColumn(),
                   TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
-                  console=console(stderr=True), transient=False,
-                  disable=args.format == "json") as bar:
-        yield _printed(profile, bar)
+                  console=out, transient=False, disable=args.format == "json" or plain) as bar:
+        yield _printed(profile, bar, plain)
 
 
 def _report(args, statuses: list[ClaimStatus], ran: list[str], current: list[str],

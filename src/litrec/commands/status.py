@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from litrec.commands.common import console, format_arg, other_cpu_note, profile_arg, records_args, results_arg
+from litrec.commands.common import console, other_cpu_note, profile_arg, records_args, results_arg
 
 
 def add_parser(sub) -> None:
@@ -13,8 +13,11 @@ def add_parser(sub) -> None:
     p = sub.add_parser("status", help="every claim's verdict: measured beside expected",
                        description="Show every claim's verdict from the stored results, without "
                        "running anything: a row per claim (the verdict and the deciding number beside "
-                       "its expectation; then, for anything but reproduced, the reason), wrapped "
-                       "to the terminal's width and never cut, piped or not. Exit 0 whatever the verdicts; 1 "
+                       "its expectation, never cut; then, for anything but reproduced, the reason on "
+                       "a line, ending in … where it is longer: --verbose gives it whole), wrapped "
+                       "to the terminal's width, piped or not. --format table, csv or md: a row per "
+                       "claim and scale instead, with the verdict and the mean and n of each metric "
+                       "its expectations read. Exit 0 whatever the verdicts; 1 "
                        "when the records have errors, a result is damaged or cannot be judged, or a "
                        "signature is bad (litrec sign).")
     profile_arg(p, "which profile's results to judge (default: the largest of the project's "
@@ -38,17 +41,23 @@ def add_parser(sub) -> None:
                    help="exit 1 when a result is unsigned (no .sig beside it), as for a bad "
                    "signature: where results must be signed, a deleted signature is not a pass")
     p.add_argument("--verbose", "-v", action="store_true",
-                   help="every outcome under its claim, wrapped to the terminal's width: both "
+                   help="each claim's whole reason and every outcome under its claim, wrapped "
+                   "to the terminal's width: both "
                    "sides' per-seed values, the interval, the evaluation noise, the reason for "
                    "every mark (error verdicts too), expectations changed since the run")
     records_args(p)
-    format_arg(p)
+    p.add_argument("--format", choices=("text", "json", "table", "csv", "md"), default="text",
+                   help="output format (default: text): json, the rows as data; table, csv or md, "
+                   "a row per claim and scale (claim, scale, verdict, each metric its expectations "
+                   "read as mean and n): a terminal table cut to the width with …, CSV (RFC 4180, "
+                   "a column per metric and its n) for spreadsheets, a Markdown table")
 
 
 def run(args) -> int:
     """Print the verdicts (`litrec.verdicts.status.status`); with --check-current exit 1 when a
     result is behind."""
-    from litrec.verdicts import headline_profile, rerun_under_way
+    from litrec.util import raw_stream  # the grid's cells are made safe one by one: CSV's CRLF stays
+    from litrec.verdicts import GRID_FORMATS, grid_text, headline_profile, rerun_under_way, scale_rows, scales_of
     from litrec.verdicts.status import status
 
     args.profile = args.profile or headline_profile(args.records, args.analysis, args.results)
@@ -56,6 +65,9 @@ def run(args) -> int:
     if args.format == "json":
         print(json.dumps([{**s.row(), "suspect": found.suspects.get(s.claim, [])}
                           for s in found.statuses], indent=2, default=str))
+    elif args.format in GRID_FORMATS:  # every claim at every scale, numbers beside
+        rows = scale_rows(found.scales, args.profile, scales_of(found.statuses))
+        raw_stream(sys.stdout).write(grid_text(rows, args.format, max(console().width, 40)))
     else:
         from litrec.commands.table import print_table, wrap  # rich: text output only
         from litrec.verdicts import said_once

@@ -5,15 +5,16 @@ beside its expectation (the outcome the judge marked as deciding:
 `litrec.verdicts.judge.mark_deciding`); for anything but *reproduced* a reason
 follows, indented (the reason, its verdict at the other scale, and the records
 that rest on a claim not reproduced), led by `suspect: ...` where a link into or
-out of the claim moved since it was last reviewed. Nothing is cut: a verdict,
-a count or an expectation is never lost to the terminal's width, piped or not.
-The number is shortened first (its `n=`, then its interval) so that it stays
-on the claim's line; what still does not fit is wrapped, each continuation line
-indented. A summary line follows, wrapped the same way: each paper's claims counted apart
-from the owner's own (`litrec.verdicts.summary`). `--verbose` adds every
-outcome under its claim: both sides' per-seed values, the interval, the
-evaluation noise, the reason for every mark, and an expectation that changed
-since the run. The state words are `litrec.verdicts.words`'.
+out of the claim moved since it was last reviewed, on one line, cut with `…` where
+it is longer (`reason_lines`: a command it names is never cut; `--verbose` gives
+the whole reason, wrapped). A verdict, a count or an expectation is never lost to
+the terminal's width, piped or not: the number is shortened first (its `n=`, then
+its interval) so that it stays on the claim's line; what still does not fit is
+wrapped, each continuation line indented. A summary line follows, wrapped the same
+way: each paper's claims counted apart from the owner's own
+(`litrec.verdicts.summary`). `--verbose` adds every outcome under its claim: both
+sides' per-seed values, the interval, the evaluation noise, the reason for every
+mark, and an expectation that changed since the run. The state words are `litrec.verdicts.words`'.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from litrec.commands.common import console
-from litrec.util import fmt
+from litrec.util import fmt, shorten
 from litrec.verdicts import (
     JUDGED_VERDICTS,
     STYLE,
@@ -166,33 +167,56 @@ def summary_line(statuses: list[ClaimStatus], profile: str) -> str:
 
 
 def claim_lines(s: ClaimStatus, width: int, claim_width: int, verdict_width: int = VERDICT_WIDTH,
-                suspect: Sequence[str] = ()) -> list[tuple[str, str, str]]:
+                suspect: Sequence[str] = (), whole: bool = False) -> list[tuple[str, str, str]]:
     """One claim's lines as `(head, verdict, rest)`, each at most `width` characters (a word
     longer than a line is broken, never dropped): the claim's line, the number's continuation
-    lines (`_continued`), then the reason (indented by 4, its continuations by 6), led by why
-    the claim is suspect where a link into or out of it is (`suspect`, a line per link)."""
+    lines (`_continued`), then the reason (indented by 4), led by why the claim is suspect
+    where a link into or out of it is (`suspect`): each link and the reason on a line of its
+    own, cut with `…` (`reason_lines`), or with `whole` (`--verbose`) all of it, one text,
+    its continuations indented by 6."""
     head = f"{s.claim:<{claim_width}}  "
     verdict = f"{word(s.verdict):<{verdict_width}}"
     column = len(head) + len(verdict) + 2  # where the number starts
     room = width - column
     forms = _number_forms(s)
-    why = "; ".join([f"suspect: {w}" for w in suspect] + ([reason(s)] if reason(s) else []))
+    items = [f"suspect: {w}" for w in suspect] + ([reason(s)] if reason(s) else [])
+    items = ["; ".join(items)] if whole and items else items
     if forms:  # the most detailed form that fits beside the verdict (or, narrow, under it)
         text = next((f for f in forms if len(f) <= room), None) or next(
             (f for f in forms if room < 30 and len(f) <= width - 6), forms[-1])
     else:  # no numbers: the reason's first parts on the claim's line, the rest under it
-        parts = why.split("; ") if why else []
+        parts = items[0].split("; ") if items else []
         k = 0
         while k < len(parts) and len("; ".join(parts[:k + 1])) <= room:
             k += 1
-        text, why = "; ".join(parts[:k]) + (";" if 0 < k < len(parts) else ""), "; ".join(parts[k:])
+        text = "; ".join(parts[:k]) + (";" if 0 < k < len(parts) else "")
+        items = [left for left in ["; ".join(parts[k:]), *items[1:]] if left]
     body = _continued(text, width, column)
     first = body[0][column:]
     lines = [(head, verdict if first else verdict.rstrip(), "  " + first if first else "")]
     lines += [("", "", ln) for ln in body[1:]]
-    if why:
-        lines += [("", "", ln) for ln in wrap(why, width, 4, 6)]
+    for why in items:
+        lines += [("", "", ln) for ln in (wrap(why, width, 4, 6) if whole else reason_lines(why, width))]
     return lines
+
+
+def reason_lines(why: str, width: int) -> list[str]:
+    """The reason at indent 4 on one line of `width`: whole where it fits, else cut, ending in
+    `…` (`--verbose` gives it whole). A part (`; `) that names a command (`litrec ...`) is never
+    cut: what comes before it is, on a line of its own where the command does not fit beside
+    it, and the command follows whole (wrapped if it must be), then `…` where more was left."""
+    room = width - 4
+    if len(why) <= room:
+        return ["    " + why]
+    parts = why.split("; ")
+    c = next((i for i, part in enumerate(parts) if "litrec " in part), None)
+    if c is None:
+        return ["    " + shorten(why, room)]
+    head, command = "; ".join(parts[:c]), parts[c] + ("; …" if c + 1 < len(parts) else "")
+    if head and len(head) + 2 + len(command) <= room:
+        return [f"    {head}; {command}"]
+    return (["    " + (f"{head};" if len(head) < room else shorten(head, room))] if head else []) \
+        + wrap(command, width, 4, 6)
 
 
 def _continued(text: str, width: int, column: int) -> list[str]:
@@ -228,7 +252,7 @@ def print_table(statuses: list[ClaimStatus], profile: str, verbose: bool = False
     claim_width = min(claim_width, max(width - verdict_width - 24, 8))
     for s in statuses:
         for head, verdict, rest in claim_lines(s, width, claim_width, verdict_width,
-                                               (suspects or {}).get(s.claim, ())):
+                                               (suspects or {}).get(s.claim, ()), verbose):
             line = Text(head)
             if verdict:
                 line.append(verdict, style=STYLE.get(s.verdict) or None)

@@ -20,6 +20,7 @@ OFFERS: dict[str, tuple[str, ...]] = {
     "placeholders": ("prose_fields", "scan_placeholders"),
     "project": ("Edge", "Project"),
     "schema": ("write_schemas",),
+    "upgrade": ("upgrade_records",),
     "validate": ("check_collection", "default_analysis_dir"),
 }
 __all__, __getattr__ = lazy_face(__name__, OFFERS)

@@ -58,6 +58,9 @@ from litrec.records.project import (
 from litrec.records.schema import (
     write_schemas as write_schemas,
 )
+from litrec.records.upgrade import (
+    upgrade_records as upgrade_records,
+)
 from litrec.records.validate import (
     check_collection as check_collection,
     default_analysis_dir as default_analysis_dir,

@@ -21,6 +21,9 @@ from litrec.util import fmt
 
 SourceKind = Literal["paper", "official", "extension"]
 ThresholdOrigin = Literal["paper", "official", "litrec"]
+# What `litrec upgrade` writes where only the record's owner can say (a source's where, quote,
+# threshold_reason): a to-do that `validate` warns of, never taken for a real value
+PLACEHOLDER = "TODO"
 
 
 
@@ -138,6 +141,12 @@ class Source(Strict):
         if missing:
             raise ValueError("; ".join(missing))
         return self
+
+    def todo(self) -> list[str]:
+        """The fields that still hold the placeholder `TODO` (`PLACEHOLDER`, as `litrec upgrade`
+        writes it): a to-do, never a real place, quote or reason."""
+        return [name for name in ("where", "quote", "states", "file", "reason", "threshold_reason")
+                if isinstance(value := getattr(self, name), str) and value.strip() == PLACEHOLDER]
 
     def origin(self) -> str:
         """Whose the threshold is: `paper`, `official` or `litrec` (an extension's, unless said)."""

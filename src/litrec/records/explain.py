@@ -111,6 +111,7 @@ def check_sources(rec, root, shown: str, diags: list[Diagnostic]) -> None:
     for i, claim in enumerate(rec.claims or ()):
         for j, e in enumerate(claim.check.expect if claim.check is not None else ()):
             if e.source is not None:
+                _todo(rec, claim, e, ("claims", i, "check", "expect", j, "source"), root, shown, diags)
                 continue
             loc = ("claims", i, "check", "expect", j)
             line, col = locate(root, loc)
@@ -119,3 +120,26 @@ def check_sources(rec, root, shown: str, diags: list[Diagnostic]) -> None:
                 f"expectation '{e.describe()}' of {rec.id}#{claim.id} has no source: a paper's "
                 f"claim is judged on what the paper or its code states, so say which, or mark it "
                 f"litrec's own; add {SOURCE_HINT}", "missing-source", record=rec.id))
+
+
+def _todo(rec, claim, e, loc: tuple, root, shown: str, diags: list[Diagnostic]) -> None:
+    """A to-do warning where a source still holds the placeholder `litrec upgrade` writes (TODO):
+    the record is valid, its verdict judged as before, but its source is not yet said."""
+    todo = e.source.todo()
+    if not todo:
+        return
+    line, col = locate(root, loc + (todo[0],))
+    fixes = "; ".join(TODO_HINTS.get(name, f"{name}: what it is") for name in todo)
+    diags.append(Diagnostic(
+        shown, line, col, format_field(loc),
+        f"to-do: the source of expectation '{e.describe()}' of {rec.id}#{claim.id} still says "
+        f"TODO (litrec upgrade's placeholder); write {fixes}", "to-do", "warning", record=rec.id))
+
+
+TODO_HINTS = {
+    "where": "where: its place in the paper (section, figure, table, equation)",
+    "quote": "quote: the paper's own words there (a quote TODO is never checked against the "
+             "paper's text)",
+    "threshold_reason": "threshold_reason: why litrec chose the threshold, or threshold: paper "
+                        "where the paper prints that number or states that relation",
+}

@@ -10,6 +10,6 @@ from litrec.util import lazy_face
 # package, not from the module behind it.
 OFFERS: dict[str, tuple[str, ...]] = {
     "options": ("ExecutorSpec", "RunOptions"),
-    "plan": ("Events",),
+    "plan": ("Events", "point_progress_words"),
 }
 __all__, __getattr__ = lazy_face(__name__, OFFERS)

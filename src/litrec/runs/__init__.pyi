@@ -6,6 +6,7 @@ from litrec.runs.options import (
 )
 from litrec.runs.plan import (
     Events as Events,
+    point_progress_words as point_progress_words,
 )
 
 OFFERS: dict[str, tuple[str, ...]]

@@ -55,7 +55,7 @@ PROFILES = {{
 
 # An analysis that trains a model runs several seeds; each runs `run` once with
 # `config.seed` set, and claims are judged on the interval over seeds:
-# SEEDS = {{"quick": (0, 1), "paper": (0, 1, 2)}}
+# SEEDS = {{"quick": (0, 1, 2), "paper": (0, 1, 2)}}
 
 
 def run(config: Config, progress=None) -> dict:

@@ -3,7 +3,8 @@
 `plan_run` decides what a `litrec run` will compute (every analysis whose result is
 not current, or all of them with `--force`); `run_plan` locks each results folder,
 sends the points to one executor and writes each result whole with
-`litrec.runs.runner`, telling its caller what happens through `Events`. Both read the
+`litrec.runs.runner`, telling its caller what happens through `Events` (first, where the
+stored timings of what will run add up to more than a minute, about how long: `estimate`). Both read the
 run's `litrec.runs.options.RunOptions` (folders, profile, targets, the executor's spec).
 """
 
@@ -15,17 +16,18 @@ import functools
 import traceback
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from litrec.analyses import Inputs, result_inputs
 from litrec.records import Project
 from litrec.results import ResultState, ledger, locked, result_state, result_states, write_error_log
 from litrec.runs import interrupt
-from litrec.runs.options import RunOptions
+from litrec.runs.options import ExecutorSpec, RunOptions
 from litrec.runs.points import lay_out_remotely
 from litrec.runs.runner import Job, PointFailed, finish, keep_partials, mark_started, prepare, submit, unmark_failed
 from litrec.runs.targets import resolve_targets
 from litrec.util import AnalysisExited, InputsChanged, ResultsLocked, ResultsUnwritable, RunError
-from litrec.verdicts import claim_statuses
+from litrec.verdicts import claim_statuses, duration_words
 
 
 @dataclasses.dataclass
@@ -75,8 +77,13 @@ class Events:
     def executor(self, n_points: int, n_analyses: int, where: str) -> None:
         """Points are being sent to an executor."""
 
-    def started(self, name: str, why: str, n_points: int) -> Callable | None:
-        """An analysis starts; may return a `progress(done, total, description)` callback."""
+    def estimated(self, seconds: float, unknown: list[str]) -> None:
+        """Before anything runs, when the stored timings of what will run add up to more than
+        a minute (`estimate`): about how long, and the analyses with no timing stored."""
+
+    def started(self, name: str, why: str, n_points: int, kept: int = 0) -> Callable | None:
+        """An analysis starts (`kept` of its points kept from an interrupted run, not run
+        again); may return a `progress(done, total, description)` callback."""
         return None
 
     def finished(self, name: str, payload: dict) -> None:
@@ -153,12 +160,64 @@ def run_plan(proj: Project, plan_: Plan, options: RunOptions, events: Events,
                     mark_started(prepared[name], results_dir)
                 except Exception as exc:  # a bad profile or SWEEP: say so, go on
                     fail(name, exc)
+            seconds, unknown = estimate(prepared, plan_.states,
+                                        executor.size() if executor is not None else spec.workers, spec)
+            if seconds > ESTIMATE_FROM:
+                events.estimated(seconds, unknown)
         except BaseException:
             if executor is not None:
                 executor.close(wait=False)
             raise
         _run_prepared(proj, plan_, prepared, options, events, fail, early, executor)
     return failed
+
+
+ESTIMATE_FROM = 60.0  # seconds: a run the stored timings say is shorter gets no estimate
+
+
+def point_progress_words(label: str, done: int, total: int, elapsed: float, kept: int = 0) -> str:
+    """`prop3 [paper_full] 3/8 points, 41 min elapsed, about 27 min left`: a line per point
+    finished, for a log; what is left at the pace of the points run in this sitting (`kept`
+    of the `done` were kept from an interrupted run, not run again)."""
+    ran = done - kept
+    left = f", about {duration_words(elapsed / ran * (total - done))} left" if ran > 0 and done < total else ""
+    return f"{label} {done}/{total} points, {duration_words(elapsed)} elapsed{left}"
+
+
+def estimate(prepared: dict[str, Job], states: dict[str, ResultState], workers: int,
+             spec: ExecutorSpec) -> tuple[float, list[str]]:
+    """About how many seconds the prepared jobs take, from the stored timings of their last
+    runs (`stored_seconds`; the points a job keeps from an interrupted run left out), and the
+    analyses with no timing stored (no result yet), in the plan's order."""
+    total, unknown = 0.0, []
+    for name, job in prepared.items():
+        stored = states[name].result if name in states else None
+        seconds = stored_seconds(job, stored, workers if spec.sends(len(job.points)) else 1)
+        if seconds is None:
+            unknown.append(name)
+        else:
+            total += seconds
+    return total, unknown
+
+
+def _seconds(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0
+
+
+def stored_seconds(job: Job, stored: dict | None, workers: int) -> float | None:
+    """How long `job` takes from its stored result's timings: where each point recorded its own
+    time (one point per grid entry, as the job's), the points left to run summed and shared by
+    `workers`; else the result's wall time, in proportion to the points left. None where the
+    result stored no time."""
+    if not isinstance(stored, dict) or not job.points:
+        return None
+    todo = [i for i in range(len(job.points)) if i not in job.kept]
+    points = stored.get("points")
+    if job.points[0].seeds is None and isinstance(points, list) and len(points) == len(job.points) \
+            and all(isinstance(p, dict) and _seconds(p.get("wall_time_s")) for p in points):
+        return sum(points[i]["wall_time_s"] for i in todo) / max(1, min(workers, len(todo)))
+    wall: Any = stored.get("wall_time_s")
+    return wall * len(todo) / len(job.points) if _seconds(wall) else None
 
 
 def _inputs(proj: Project, state: ResultState, force: bool) -> Inputs | None:
@@ -195,7 +254,7 @@ def _run_prepared(proj, plan_, prepared, options: RunOptions, events, fail, earl
             if name not in prepared:
                 continue
             job = prepared[name]
-            progress = events.started(name, why, len(job.points))
+            progress = events.started(name, why, len(job.points), len(job.kept))
             try:
                 payload = finish(job, results_dir, executor, progress)
             except Exception as exc:  # an analysis bug: say so, keep the old result, go on

@@ -166,6 +166,9 @@ def source_cell(r: dict) -> str:
         text = "litrec's extension<br>" + span("lr-reason", esc(src.reason or ""))
     if src is not None:  # whose the threshold is: the paper's, the official code's or litrec's
         text += "<br>" + span("lr-reason lr-threshold", esc(threshold_words(src.model_dump(exclude_none=True))))
+    if src is not None and src.todo():  # `litrec upgrade`'s placeholder: not yet said
+        text += "<br>" + badge("to-do", "r") + " " + span(
+            "lr-reason", esc(f"{', '.join(src.todo())} still TODO (litrec upgrade)"))
     reg = r["registration"]
     if reg.get("state") == "post hoc":
         after = (f"after {reg['seen']} {reg.get('why') or ''}".rstrip() if reg.get("seen") else

@@ -28,6 +28,7 @@ OFFERS: dict[str, tuple[str, ...]] = {
     "signers": ("allowed_signers", "config_path", "git_config", "signers_key"),
     "safetext": ("raw_stream", "safe_streams", "safe_text", "strip_unsafe"),
     "settled": ("file_unchanged", "read_record"),
+    "tables": ("csv_text", "markdown_table", "terminal_table"),
     "yamlsafe": ("LazyRoot", "load_bytes", "locate", "MAX_BYTES", "YamlProblem"),
 }
 __all__, __getattr__ = lazy_face(__name__, OFFERS)

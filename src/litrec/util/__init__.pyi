@@ -96,6 +96,11 @@ from litrec.util.settled import (
     file_unchanged as file_unchanged,
     read_record as read_record,
 )
+from litrec.util.tables import (
+    csv_text as csv_text,
+    markdown_table as markdown_table,
+    terminal_table as terminal_table,
+)
 from litrec.util.yamlsafe import (
     LazyRoot as LazyRoot,
     load_bytes as load_bytes,

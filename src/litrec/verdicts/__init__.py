@@ -1,7 +1,8 @@
 """Judging claims: sample statistics over seeds, a claim's verdict from its stored result
 (`claims`; one expectation: `judge`; a claim's row against a result, the one way every
 surface judges: `rows`), pre-registration from history (`registration`), `status` (and what
-it says once of the results another machine computed: `elsewhere`), `diff` (and its `sides`),
+it says once of the results another machine computed: `elsewhere`; every claim at every
+scale: `grid`), `diff` (and its `sides`, and each number's `change`),
 the reading of a project's records beside their verdicts (`reading`), suspect links
 (`suspect`) and the validation report that gathers them (`report`); what the claims came to,
 each paper's apart from the owner's own (`summary`); the stored numbers a record's prose
@@ -17,9 +18,11 @@ OFFERS: dict[str, tuple[str, ...]] = {
     "cited": ("cited_problems", "rendered_fields", "StoredNumbers"),
     "claims": ("claim_statuses", "ClaimStatus", "EXTENSION", "headline", "project_scales", "result_problems",
                "scales_of", "VERDICTS", "with_scales"),
+    "change": ("DIFF_TABLE", "metric_table"),
     "diff": ("compare", "notes"),
-    "elsewhere": ("Elsewhere", "said_once"),
+    "elsewhere": ("duration_words", "Elsewhere", "said_once"),
     "events": ("how_judged",),
+    "grid": ("GRID_FORMATS", "grid_text", "scale_rows"),
     "judge": ("deciding", "get_metric", "JUDGED_VERDICTS", "leaning", "Outcome"),
     "registration": ("Registrations",),
     "report": ("validation_report",),

@@ -16,16 +16,26 @@ from litrec.verdicts.claims import (
     VERDICTS as VERDICTS,
     with_scales as with_scales,
 )
+from litrec.verdicts.change import (
+    DIFF_TABLE as DIFF_TABLE,
+    metric_table as metric_table,
+)
 from litrec.verdicts.diff import (
     compare as compare,
     notes as notes,
 )
 from litrec.verdicts.elsewhere import (
+    duration_words as duration_words,
     Elsewhere as Elsewhere,
     said_once as said_once,
 )
 from litrec.verdicts.events import (
     how_judged as how_judged,
+)
+from litrec.verdicts.grid import (
+    GRID_FORMATS as GRID_FORMATS,
+    grid_text as grid_text,
+    scale_rows as scale_rows,
 )
 from litrec.verdicts.judge import (
     deciding as deciding,

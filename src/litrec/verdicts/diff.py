@@ -19,7 +19,9 @@ stored expectations`, not `error`. A working-tree side whose result is not curre
 modified: what `litrec status` says) is judged on its last run's numbers, and says so under
 each claim shown (`new side: stale: …`) and in the summary, so a verdict moved by a result not
 yet rerun never reads as a current one. The claims' protocol events (`litrec.verdicts.events`)
-that came between two commits are listed too. Nothing runs.
+that came between two commits are listed too. Each number that changed is shown with its
+change and that change in percent, and every metric both sides measured is in the JSON with
+them (`litrec.verdicts.change`). Nothing runs.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from litrec.records import EXTENSION
 from litrec.results import result_path, result_states
 from litrec.util import fmt
+from litrec.verdicts.change import change_words, metric_changes
 from litrec.verdicts.events import events_between
 from litrec.verdicts.judge import MissingMetric
 from litrec.verdicts.rows import claim_rows, is_extension, judge, row_share
@@ -106,7 +109,7 @@ class ClaimDiff:
     def to_json(self) -> dict:
         """As `litrec diff --format json` gives it."""
         return {"claim": self.claim, "old": self.old.to_json(), "new": self.new.to_json(),
-                "changed": self.changes}
+                "changed": self.changes, "metrics": metric_changes(self.old.outcomes, self.new.outcomes)}
 
 
 
@@ -184,7 +187,8 @@ def changes(old: Judged, new: Judged) -> list[str]:
         if was is None or "mean" not in o:
             continue
         if _number(was) != _number(o):  # as shown: digits beyond those are noise of the sums
-            out.append(f"{o['expectation']}: {_number(was)} → {_number(o)}")
+            out.append(f"{o['expectation']}: {_number(was)} → {_number(o)}"
+                       + change_words(was["mean"], o["mean"]))
     return out
 
 

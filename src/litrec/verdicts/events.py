@@ -230,10 +230,10 @@ def _line(e: dict) -> str:
     if kind == "settings changed":
         shown = [f"{k} {json.dumps(a)} → {json.dumps(b)}" for k, a, b in e["changes"][:SETTINGS_SHOWN]]
         more = len(e["changes"]) - SETTINGS_SHOWN
-        return (f"settings changed at {e['scale']} ({when}, {after}): " + ", ".join(shown)
+        return (f"settings changed at {e['scale']} (first run {when}, {after}): " + ", ".join(shown)
                 + (f" and {more} more" if more > 0 else ""))
     if kind == "seeds added":
-        return f"seeds added after looking at {e['scale']} ({when}, {after}): {e['old']} → {e['new']} seeds"
+        return f"seeds added after looking at {e['scale']} (first run {when}, {after}): {e['old']} → {e['new']} seeds"
     failed = {"fails": "after it failed", "inconclusive": "after it was inconclusive",
               "refused": "after it was refused", "holds": "after it held"}.get(str(e.get("decision")), "")
     if kind in ("moved to extension", "moved into the claim", "removed"):

@@ -6,7 +6,8 @@ that its ledgers read, and that each stored number a record's prose cites is in 
 (`litrec.verdicts.cited`); and the links whose target moved since their record was
 reviewed (`litrec.verdicts.suspect`). A valid project without a review file gets
 its baseline here (every link as it stands now, in `reviews.yaml`), so suspect
-links work from the first validate on. Each problem is a `Diagnostic`; `strict`
+links work from the first validate on; a record or link added later gets its own
+the first time it is validated (`litrec.verdicts.baseline`). Each problem is a `Diagnostic`; `strict`
 makes every warning an error. The command prints them.
 
 The suspect check reads the records from what the validation found (each
@@ -52,7 +53,8 @@ def validation_report(records: Path, analysis: Path | None = None, results: Path
                       record_baseline: bool = True) -> Report:
     """Check the project as `litrec validate` does (`results` None: `results` beside the records
     folder, checked when it is there); with `record_baseline`, a valid project without a review
-    file gets one (`Report.baseline` says so). `UsageError` when `records`, or `analysis` when
+    file gets one, and a link without an entry in it gets its own (`Report.baseline` says
+    so). `UsageError` when `records`, or `analysis` when
     named, is not a folder (without it, a records-only repository may lack one)."""
     from litrec.records import check_collection
 
@@ -87,8 +89,9 @@ def validation_report(records: Path, analysis: Path | None = None, results: Path
     reading = functools.cache(lambda: checked_reading(checked, Path(records), folder, results))
     if record_baseline:
         report.baseline = _baseline(records, reading, checked)
-    report.links = _reviews(records, folder, results, checked, strict, reading,
-                            use_cache and not caching_off())
+    report.links, added = _reviews(records, folder, results, checked, strict, reading,
+                                   use_cache and not caching_off(), record_baseline)
+    report.baseline = report.baseline or added
     return report
 
 
@@ -122,22 +125,30 @@ def _baseline(records: Path, reading: Callable[[], Any], checked) -> str | None:
 
 
 def _reviews(records: Path, analysis: Path, results: Path, checked, strict: bool,
-             reading: Callable[[], Any], use_cache: bool) -> list:
+             reading: Callable[[], Any], use_cache: bool, new_links: bool = False
+             ) -> tuple[list, str | None]:
     """Suspect links, when the project keeps a review file (reviews.yaml): a warning each at the
-    link, an information note for each link never reviewed; empty without the file."""
+    link, an information note for each link never reviewed; empty without the file. With
+    `new_links`, a link with no entry in the file (a record or link added since) gets its
+    baseline first (`litrec.verdicts.baseline`): (the links, the line that says so, or None)."""
     from litrec.util import Diagnostic, PathDisplay, Severity, format_field
     from litrec.verdicts.suspect import reviews_path
 
     path = reviews_path(records)
     if not path.exists():
-        return []
+        return [], None
     display = PathDisplay()
     found, problems = _links(records, analysis, results, checked.paths, reading, use_cache)
+    said = None
+    if new_links and found is not None and any(r.state == "unreviewed" for r, _ in found):
+        said = _new_links(path, reading, display)
+        if said is not None and not said.startswith("no review baseline"):  # judged anew
+            found, problems = _links(records, analysis, results, checked.paths, reading, use_cache)
     for p in problems:  # the file (no link judged) or an entry of it (the rest judged) not litrec's
         checked.diagnostics.append(Diagnostic(display(path), p.line, p.col, "", p.message, "reviews",
                                               "error" if strict else "warning"))
     if found is None:
-        return []
+        return [], said
     hint = " (an error with --strict)" if not strict else ""
     for r, (file, line, col) in found:
         if r.state == "reviewed":
@@ -153,7 +164,21 @@ def _reviews(records: Path, analysis: Path, results: Path, checked, strict: bool
             severity = "info"
         checked.diagnostics.append(Diagnostic(display(file), line, col, format_field(r.loc), msg,
                                               r.state, severity, record=r.record))
-    return [r for r, _ in found]
+    return [r for r, _ in found], said
+
+
+def _new_links(path: Path, reading: Callable[[], Any], display) -> str | None:
+    """Give each link without an entry in the review file its baseline: the line `validate`
+    prints (or why it could not be written), None when nothing was recorded (the file cannot be
+    read, or another command recorded them first)."""
+    from litrec.verdicts.baseline import baseline_new_links, said
+
+    try:
+        added = baseline_new_links(path, reading())
+    except OSError as exc:
+        return (f"no review baseline for the new links: cannot write {display(path)}: "
+                f"{exc.strerror}; they stay unreviewed until it can be written (litrec review ID)")
+    return said(added, display(path)) if added else None
 
 
 def _links(records: Path, analysis: Path, results: Path, paths: dict, reading: Callable[[], Any],

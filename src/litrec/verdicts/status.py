@@ -24,9 +24,9 @@ from litrec.verdicts.claims import (
     headline,
     project_scales,
     result_problems,
-    with_scales,
 )
 from litrec.verdicts.elsewhere import Elsewhere
+from litrec.verdicts.grid import at_every_scale
 
 if TYPE_CHECKING:
     from litrec.records import Project
@@ -65,6 +65,8 @@ class Status:
     bad_signatures: list[str] = field(default_factory=list)
     suspects: dict[str, list[str]] = field(default_factory=dict)  # claim -> why, a line per link
     elsewhere: list[Elsewhere] = field(default_factory=list)  # per scale: results of another CPU
+    # every claim judged at each scale (`litrec.verdicts.grid.at_every_scale`), the profile's first
+    scales: dict[str, list[ClaimStatus]] = field(default_factory=dict)
 
     @property
     def refusals(self) -> list[str]:
@@ -118,15 +120,15 @@ def status(records: Path, analysis: Path | None, results: Path, profile: str,
     scales = list(dict.fromkeys([profile, *(project_scales(proj) if other_scales else ())]))
     states = {scale: result_states(proj.registry, results, names, scale) for scale in scales}
     statuses = claim_statuses(proj, results, profile, registrations=regs, states=states[profile])
-    if other_scales:
-        statuses = with_scales(proj, results, statuses, profile, regs, states)
+    by_scale = at_every_scale(proj, results, statuses, profile, regs, states) if other_scales \
+        else {profile: statuses}
     errors, warnings = result_problems(statuses)
     elsewhere = [e for scale in scales if (e := Elsewhere.of(scale, [
         (n, st.reason, (st.result or {}).get("wall_time_s"))
         for n, st in states[scale].items() if st.state == "stale" and st.other_machine]))]
     return Status(statuses, errors, warnings,
                   bad_signatures(statuses, results, profile, require_signed),
-                  suspect_claims(proj, results, statuses), elsewhere)
+                  suspect_claims(proj, results, statuses), elsewhere, by_scale)
 
 
 def suspect_claims(proj: Project, results: Path, statuses: list[ClaimStatus]

@@ -15,15 +15,16 @@ The review file is `reviews.yaml` at the project root (beside `records/`),
 plain data written only by litrec and committed with the records: it is the
 project's review state. The first `litrec validate` of a project without one
 records a baseline (`baseline`: every record's links as they stand then), so
-suspect links work from the first commit; after that only `litrec review`
-writes it, one command at a time, and a file git holds that the work tree lacks
+suspect links work from the first commit; a record or link added later gets its
+entry the first time `validate` sees it (`litrec.verdicts.baseline`), and only
+`litrec review` renews an entry, one command at a time; a file git holds that the work tree lacks
 is restored from git, never made anew (`litrec.verdicts.reviewfile`). When a
 target's statement or verdict no longer matches, the link is *suspect*: `litrec
 validate` warns (an error with `--strict`) and says what moved; `litrec status`
 marks the claims it runs into or out of (`suspects`) and counts them as warnings;
 `litrec validate --format json`, `status --format json` and `litrec export json`
-list it; the site marks the records and claims. A link never reviewed is
-*unreviewed* (a note, shown with `--verbose`). Reviewing the dependent record
+list it; the site marks the records and claims. A link with no entry that validate
+could not record is *unreviewed* (a note, shown with `--verbose`). Reviewing the dependent record
 again clears it. Nothing here runs an analysis: verdicts come from the stored
 results.
 """
