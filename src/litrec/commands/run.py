@@ -55,7 +55,7 @@ def add_parser(sub) -> None:
     p.add_argument("--jobs", type=positive_int, default=None, metavar="N",
                    help="worker processes of the local executor or of the LocalCluster "
                    "(default: the number of CPUs)")
-    p.add_argument("--rerun-other-machine", action="store_true",
+    p.add_argument("--rerun-other-machine", "--here", action="store_true",
                    help="recompute here a result computed on a CPU with other features or with "
                    "another number of usable cores, its inputs otherwise unchanged; without it "
                    "(or --force) such a result is kept as it is: its numbers stand, shown stale "

@@ -82,14 +82,24 @@ def reason(s: ClaimStatus) -> str:
     """Why the claim is not *reproduced*, in a line (empty when it is, at every scale, and every
     criterion was registered before its result): its verdict at another scale where it differs,
     and the criteria committed after the result they judge (`post hoc`)."""
-    others = [f"at {scale}: {word(v)}" for scale, v in (s.verdicts or {}).items()
-              if scale != s.profile and v and v != s.verdict and v != "missing"]
+    return "; ".join(p for p in (why_not(s), how_marks(s)) if p)
+
+
+def how_marks(s: ClaimStatus) -> str:
+    """How the verdict was reached where it was not pre-registered: the criteria committed after
+    the result they judge (`post hoc`) and the events after a look; never cut on a row."""
     late = ([f"post hoc: {s.post_hoc[0]}"] if len(s.post_hoc) == 1 else
             [f"post hoc: {len(s.post_hoc)} of its {len(s.outcomes)} criteria, committed after the "
              f"claim was first judged"] if s.post_hoc else [])
-    late += event_words(s)
+    return "; ".join(late + event_words(s))
+
+
+def why_not(s: ClaimStatus) -> str:
+    """`reason` less `how_marks`: the verdicts at other scales and why this one is not reproduced."""
+    others = [f"at {scale}: {word(v)}" for scale, v in (s.verdicts or {}).items()
+              if scale != s.profile and v and v != s.verdict and v != "missing"]
     if s.verdict == "reproduced" and not s.expectation_changed:
-        return "; ".join(others + late)
+        return "; ".join(others)
     text = s.reason or ""
     if not text and s.verdict == "not reproduced":
         failed = [o.expectation for o in s.outcomes if o.decision == "fails"]
@@ -100,7 +110,7 @@ def reason(s: ClaimStatus) -> str:
         text += "; expectation changed after the run"
     if s.rests_on_it:
         text += f"; rests on it: {', '.join(s.rests_on_it)}"
-    return "; ".join([*others, text.strip("; "), *late]).strip("; ")
+    return "; ".join([*others, text.strip("; ")]).strip("; ")
 
 
 EVENTS_SHOWN = 3  # events named in a claim's row; `--verbose` lists every one
@@ -179,13 +189,17 @@ def claim_lines(s: ClaimStatus, width: int, claim_width: int, verdict_width: int
     column = len(head) + len(verdict) + 2  # where the number starts
     room = width - column
     forms = _number_forms(s)
-    items = [f"suspect: {w}" for w in suspect] + ([reason(s)] if reason(s) else [])
-    items = ["; ".join(items)] if whole and items else items
+    items = [f"suspect: {w}" for w in suspect] + ([why_not(s)] if why_not(s) else [])
+    marks = how_marks(s)  # how the verdict was reached: on a line of its own, never cut
+    if whole:
+        items = ["; ".join(items + ([marks] if marks else []))] if items or marks else []
+    elif marks:
+        items.append(marks)
     if forms:  # the most detailed form that fits beside the verdict (or, narrow, under it)
         text = next((f for f in forms if len(f) <= room), None) or next(
             (f for f in forms if room < 30 and len(f) <= width - 6), forms[-1])
     else:  # no numbers: the reason's first parts on the claim's line, the rest under it
-        parts = items[0].split("; ") if items else []
+        parts = items[0].split("; ") if items and (whole or items[0] != marks) else []
         k = 0
         while k < len(parts) and len("; ".join(parts[:k + 1])) <= room:
             k += 1
@@ -196,7 +210,8 @@ def claim_lines(s: ClaimStatus, width: int, claim_width: int, verdict_width: int
     lines = [(head, verdict if first else verdict.rstrip(), "  " + first if first else "")]
     lines += [("", "", ln) for ln in body[1:]]
     for why in items:
-        lines += [("", "", ln) for ln in (wrap(why, width, 4, 6) if whole else reason_lines(why, width))]
+        whole_line = whole or why == marks
+        lines += [("", "", ln) for ln in (wrap(why, width, 4, 6) if whole_line else reason_lines(why, width))]
     return lines
 
 
