@@ -209,6 +209,21 @@ def test_an_append_onto_a_torn_tail_drops_it_with_a_warning_and_keeps_the_chain(
     assert '{"claim":"ARXIV-0000.00003#F3","entry":3,"pr' in heard[0]
 
 
+def test_an_append_removes_the_temporary_a_killed_writer_left_and_nothing_else(tmp_path):
+    from litrec.results.ledger import append, history_path
+
+    results = tmp_path / "results"
+    append(results, "toy", "quick", _entries(1))
+    path = history_path(results, "toy", "quick")
+    left = path.with_name(f".{path.name}-0123abcd.tmp")  # SIGKILL between the write and the rename
+    left.write_bytes(path.read_bytes() + b"half")
+    mine = path.with_name(f".{path.name}-notes.tmp")  # not a name litrec writes
+    mine.write_text("a note")
+    append(results, "toy", "quick", _entries(1))
+    assert not left.exists() and mine.read_text() == "a note"
+    assert [json.loads(line)["entry"] for line in path.read_text().splitlines()] == [1, 2]
+
+
 def test_a_write_that_fails_part_way_leaves_the_ledger_as_it_was(tmp_path, monkeypatch):
     from litrec.results.ledger import append, history_path
     from litrec.util import atomic

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from litrec.records import base_claim
-from litrec.util import Diagnostic, canonical_json, excerpt, jsonread, rewrite_file
+from litrec.util import Diagnostic, canonical_json, excerpt, jsonread, leftovers, rewrite_file
 
 Status = Any  # a `litrec.verdicts.claims.ClaimStatus` (not imported: it imports this module)
 
@@ -173,6 +173,8 @@ def append(results_dir: Path, name: str, profile: str, entries: list[dict],
     if not lines:
         return path
     path.parent.mkdir(parents=True, exist_ok=True)
+    for stale in leftovers(path):  # a writer killed between its write and its rename (we hold the lock)
+        stale.unlink(missing_ok=True)
     rewrite_file(path, kept + "".join(line + "\n" for line in lines).encode("utf-8"))
     if torn:
         said = (f"{path}:{count + 1}: dropped a torn last line ({len(torn)} bytes without a newline, "

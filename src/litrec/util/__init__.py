@@ -9,7 +9,7 @@ from litrec.util.faces import lazy_face
 # What this package offers the others, by module (types: __init__.pyi): import these from the
 # package, not from the module behind it.
 OFFERS: dict[str, tuple[str, ...]] = {
-    "atomic": ("fresh_dir", "fresh_name", "replace_file", "rewrite_file", "sync_dir", "write_new"),
+    "atomic": ("fresh_dir", "fresh_name", "leftovers", "replace_file", "rewrite_file", "sync_dir", "write_new"),
     "canonical": ("canonical_digest", "canonical_json"),
     "confine": ("check", "MAX_RECORD_BYTES", "need_dir", "project_root", "prune_linked", "read_file",
                 "read_regular", "Refused", "TooLarge", "walk"),

@@ -4,6 +4,7 @@ from litrec.util.faces import lazy_face as lazy_face
 from litrec.util.atomic import (
     fresh_dir as fresh_dir,
     fresh_name as fresh_name,
+    leftovers as leftovers,
     replace_file as replace_file,
     rewrite_file as rewrite_file,
     sync_dir as sync_dir,

@@ -10,6 +10,7 @@ a hidden temporary beside it, which the next writer of the same target may remov
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import stat
 from pathlib import Path
@@ -32,6 +33,17 @@ def fresh_dir(parent: Path, prefix: str) -> Path:
             return path
         except FileExistsError:
             continue
+
+
+def leftovers(path: Path) -> list[Path]:
+    """The temporaries a killed writer of `path` left beside it (`replace_file`'s and
+    `rewrite_file`'s `.NAME-XXXXXXXX.tmp`): a caller that holds the target's lock may remove them."""
+    pattern = re.compile(re.escape(f".{Path(path).name}-") + r"[0-9a-f]{8}\.tmp")
+    try:
+        return sorted(p for p in Path(path).parent.iterdir() if pattern.fullmatch(p.name) and p.is_file()
+                      and not p.is_symlink())
+    except OSError:
+        return []
 
 
 def write_new(path: Path, data: bytes, mode: int | None = None) -> None:
