@@ -14,6 +14,8 @@ import ast
 
 DATA_NAME = "DATA"        # a module's declared data files
 ENV_NAME = "ENV"          # a module's declared environment variables (`litrec.analyses.environ`)
+_DATA_WHAT, _DATA_EXAMPLE = "paths or globs relative to the project folder", '"data/prices.csv"'
+_ENV_WHAT, _ENV_EXAMPLE = "environment variable names", '"TOY_DRAWS"'
 IMPORTS_NAME = "IMPORTS"  # a module's declared modules loaded by a computed name
 
 
@@ -70,22 +72,15 @@ def read_source(tree: ast.AST, package: str, current: str, path: str) -> dict:
         if isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             names = [t.id for t in targets if isinstance(t, ast.Name)]
-            if DATA_NAME in names:
-                values = _literal_strings(node.value)
-                if values is None:
-                    problems.append(f"{path}:{node.lineno}: {DATA_NAME} must be a literal tuple "
-                                    "of paths or globs relative to the project folder, e.g. "
-                                    f"{DATA_NAME} = (\"data/prices.csv\",)")
-                else:
-                    data += values
-            if ENV_NAME in names:
-                values = _literal_strings(node.value)
-                if values is None:
-                    problems.append(f"{path}:{node.lineno}: {ENV_NAME} must be a literal tuple "
-                                    "of environment variable names, e.g. "
-                                    f"{ENV_NAME} = (\"TOY_DRAWS\",)")
-                else:
-                    env += values
+            for kind, what, example, into in ((DATA_NAME, _DATA_WHAT, _DATA_EXAMPLE, data),
+                                              (ENV_NAME, _ENV_WHAT, _ENV_EXAMPLE, env)):
+                if kind in names:
+                    values = _literal_strings(node.value)
+                    if values is None:
+                        problems.append(f"{path}:{node.lineno}: {kind} must be a literal tuple of "
+                                        f"{what}, e.g. {kind} = ({example},)")
+                    else:
+                        into += values
             if IMPORTS_NAME in names:
                 declared = _literal_strings(node.value)
                 if declared is None:
