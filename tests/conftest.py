@@ -44,7 +44,7 @@ def _share_compiled_programs() -> None:
     alone with `LITREC_NO_CACHE=1` or a JAX_COMPILATION_CACHE_DIR of one's own; the tests
     of litrec's own compile cache, and of reruns compiled afresh, take it away again
     (`without_shared_compile_cache`)."""
-    from litrec.cache import cache_dir
+    from litrec.cache.slots import cache_dir
 
     if os.environ.get("JAX_COMPILATION_CACHE_DIR") or "jax" in sys.modules:
         return

@@ -28,8 +28,8 @@ from litrec.export.tex import (
     record_tag,
     short_name,
 )
-from litrec.verdicts import how_judged
 from litrec.verdicts.claims import ClaimStatus
+from litrec.verdicts.events import how_judged
 from tests.conftest import REPO
 from tests.support.results import GOOD, sealed_result
 

@@ -19,10 +19,9 @@ import pytest
 
 from litrec.bibtex.read import read_bibtex
 from litrec.bibtex.write import bibtex_library
-from litrec.records import Unbalanced, bibtex_unbalanced, brace_parts
 from litrec.records import model as m
-from litrec.records.braces import unprotected
-from litrec.util import Unconvertible
+from litrec.records.braces import Unbalanced, bibtex_unbalanced, brace_parts, unprotected
+from litrec.util.errors import Unconvertible
 from tests.support.files import write
 
 HOSTILE_TITLES = [

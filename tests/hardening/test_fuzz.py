@@ -222,7 +222,7 @@ def check_result(data: dict, project=None) -> None:
     import json as _json
     import shutil
 
-    from litrec.export import graph_document
+    from litrec.export.document import graph_document
     from litrec.site.index_pages import analysis_page
     from litrec.site.pagedata import gather
     from litrec.site.record_page import record_page

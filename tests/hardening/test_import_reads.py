@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from litrec.analyses import check, compiled_sources, load_analysis, observing
+from litrec.analyses.analysisimport import compiled_sources, load_analysis
 from litrec.analyses.inputs import analysis_inputs
-from litrec.util import UndeclaredInput
+from litrec.analyses.observe import check, observing
+from litrec.util.errors import UndeclaredInput
 from tests.support.answers import CLAIM, project_with, run_answer
 from tests.support.files import write
 from tests.support.toy import analysis, importable

@@ -131,7 +131,7 @@ def test_the_placeholder_judges_as_before_and_is_marked_on_the_site(old, cli):
     from litrec.records.load import load_project
     from litrec.records.upgrade import plan_upgrade
     from litrec.site.claim_pieces import source_cell
-    from litrec.util import load_bytes
+    from litrec.util.yamlsafe import load_bytes
 
     paper = old / "records/literature/ARXIV-0000.00007.yaml"
     before = load_bytes(paper.read_bytes()).data["claims"][0]["check"]["expect"][0]

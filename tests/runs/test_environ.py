@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from litrec.analyses import check_module, source_problems
+from litrec.analyses.contract import check_module, source_problems
 from litrec.analyses.environ import KEPT, KEPT_PREFIXES, point_env
 from litrec.analyses.inputs import NUMERIC_PREFIXES, analysis_inputs
-from litrec.util import ContractError
+from litrec.util.errors import ContractError
 from tests.conftest import REPO
 from tests.support.mini import PAPER
 from tests.support.toy import analysis, importable, write_project

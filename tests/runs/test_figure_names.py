@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from litrec.util import ContractError
+from litrec.util.errors import ContractError
 
 
 def _tree(root: Path) -> dict[str, bytes]:

@@ -136,7 +136,7 @@ def test_a_memo_of_another_shape_is_never_trusted(toy, cli, full_runs, monkeypat
     """The refusal rules of the cache itself (caching off, links, damage, versions, keys) are
     tested once for every use, in tests/cache/test_cache.py; here, what a sealed entry of the
     right key may still hold."""
-    from litrec.cache import Slot, plain
+    from litrec.cache.slots import Slot, plain
 
     _memo_ready(cli)
     slot = Slot(toy, "run", "quick")

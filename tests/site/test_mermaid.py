@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from litrec.export import to_mermaid
+from litrec.export.document import to_mermaid
 from litrec.records.load import load_project
 from litrec.site.graph import whole_graph
 from litrec.site.mermaid import Arrow, Class, Click, Node, flowchart, label

@@ -62,7 +62,7 @@ def test_invalid_records_are_raised_with_every_error_in_place_order(project):
 
 
 def test_graph_export_says_what_it_holds_and_which_results_are_damaged(judged):
-    from litrec.export import graph_export
+    from litrec.export.document import graph_export
 
     found = graph_export(judged / "records", None, judged / "results", "paper")
     doc = found.doc

@@ -71,7 +71,7 @@ def test_markdown_is_a_pipe_table_with_every_metric(both_scales, cli):
 
 
 def test_the_deciding_metric_comes_first(both_scales, cli):
-    from litrec.records import load_project
+    from litrec.records.load import load_project
     from litrec.verdicts.claims import claim_statuses
     from litrec.verdicts.grid import measured
 

@@ -15,7 +15,7 @@ import pytest
 from litrec.records.load import load_project
 from litrec.site.index_pages import home
 from litrec.site.pagedata import gather
-from litrec.verdicts import tally, tally_words
+from litrec.verdicts.summary import tally, tally_words
 
 SECOND = """
 id: ARXIV-0000.00002

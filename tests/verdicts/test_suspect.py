@@ -133,7 +133,7 @@ def test_new_links_are_never_recorded_in_a_review_file_that_cannot_be_read(proje
     def refused(path, data):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(litrec.util, "replace_file", refused)
+    monkeypatch.setattr(litrec.util.atomic, "replace_file", refused)
     code, out, err = cli("validate", "--verbose")
     assert code == 0 and "no review baseline for the new links: cannot write reviews.yaml" in err
     assert "NOTE-622 rests on ARXIV-2212.07677#P2 (uses) and was never reviewed" in out

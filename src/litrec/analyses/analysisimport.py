@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import cast
 
 from litrec.analyses.observe import note_reads, recording
-from litrec.util import InputsChanged, SweepError
+from litrec.util.errors import InputsChanged, SweepError
 
 
 class _HashedSource(importlib.machinery.SourceFileLoader):

@@ -52,7 +52,8 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol, TypedDict
 
 from litrec.analyses.environ import name_problem
-from litrec.util import ContractError, excerpt
+from litrec.util.errors import ContractError
+from litrec.util.formatting import excerpt
 
 Progress = Callable[..., None]  # progress(done, total, description="")
 

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from litrec.analyses.importscan import DATA_NAME
-from litrec.util import Refused, read_file
+from litrec.util.confine import Refused, read_file
 
 _GLOB = re.compile(r"[*?\[]")
 

@@ -136,7 +136,7 @@ def declared_in_folder(analysis_dir: Path) -> dict[str, str | None]:
     superset of each analysis's), for the run memo's key: a no-op run's kept answer is not used
     once one of them changed. Each module's declaration is read once per content
     (`litrec.cache.sourcefacts`)."""
-    from litrec.cache import fact
+    from litrec.cache.sourcefacts import fact
 
     folder = Path(analysis_dir)
     names: set[str] = set()

@@ -63,8 +63,11 @@ from litrec.analyses.packages import (
     version_changes,
     versioned_packages,
 )
-from litrec.cache import fact
-from litrec.util import InputsChanged, Refused, canonical_digest, project_root, read_file, usable_cores
+from litrec.cache.sourcefacts import fact
+from litrec.util.canonical import canonical_digest
+from litrec.util.confine import Refused, project_root, read_file
+from litrec.util.cores import usable_cores
+from litrec.util.errors import InputsChanged
 
 __all__ = ["JAX_IMPORTS", "RESULT_FORMAT", "VERSIONED", "Inputs", "analysis_inputs",
            "data_files", "environment", "is_numeric_variable", "module_closure", "module_imports", "package_versions",

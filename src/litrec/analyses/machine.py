@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import platform
 
-from litrec.util import usable_cores
+from litrec.util.cores import usable_cores
 
 
 def platform_info() -> dict:

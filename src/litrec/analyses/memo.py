@@ -21,7 +21,7 @@ def memo_key(records: Path, analysis: Path, results: Path, profile: str, targets
     from litrec.analyses.inputs import environment
     from litrec.analyses.packages import editable_digests
     from litrec.cache import runmemo
-    from litrec.util import signers_key
+    from litrec.util.signers import signers_key
 
     declared = declared_in_folder(analysis)  # beside the others only where declared: keys as before
     return runmemo.inputs_key(records, analysis, results, profile, targets,

@@ -52,8 +52,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from litrec.cache import cache_folder
-from litrec.util import UndeclaredInput
+from litrec.cache.slots import cache_folder
+from litrec.util.errors import UndeclaredInput
 
 
 @dataclass

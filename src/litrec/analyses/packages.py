@@ -107,7 +107,7 @@ def _distributions_of(root: Path | None = None) -> dict[str, tuple[str, ...]]:
     file list: a seventh of a second, in every status). Kept in the project at `root`
     (`litrec.cache.sourcefacts`) under `installed_key`, so a status or run of an unchanged
     environment reads one slot; None: worked out, kept in this process only."""
-    from litrec.cache import fact  # which holds this process's answers too
+    from litrec.cache.sourcefacts import fact  # which holds this process's answers too
 
     return fact(Path(root) if root is not None else None, "installed distributions", installed_key(),
                 _packages_distributions)

@@ -23,23 +23,13 @@ from litrec.analyses.contract import source_metrics, source_problems, source_pro
 from litrec.analyses.inputs import module_closure
 from litrec.analyses.scales import KEY as SCALES_KEY
 from litrec.analyses.scales import contrary, declared, default_scales
-from litrec.cache import fact
-from litrec.util import (
-    GENERATED_PAGE_NAMES,
-    MAX_BYTES,
-    Diagnostic,
-    Refused,
-    YamlProblem,
-    check,
-    excerpt,
-    explain_error,
-    format_field,
-    load_bytes,
-    locate,
-    project_root,
-    read_file,
-    walk,
-)
+from litrec.cache.sourcefacts import fact
+from litrec.util.confine import Refused, check, project_root, read_file, walk
+from litrec.util.diagnostics import Diagnostic, format_field
+from litrec.util.formatting import excerpt
+from litrec.util.mend import explain_error
+from litrec.util.pagenames import GENERATED_PAGE_NAMES
+from litrec.util.yamlsafe import MAX_BYTES, YamlProblem, load_bytes, locate
 
 NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MODULE_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$")

@@ -16,8 +16,11 @@ import yaml
 
 from litrec.bibtex.citation import CITATION_FIELDS
 from litrec.bibtex.read import Failure, check_record, read_bibtex
-from litrec.records import display, existing_ids, record_path, schema_comment, write_new, write_replace
-from litrec.util import Refused, Unconvertible, UsageError, YamlProblem, excerpt, load_bytes, project_root, read_file
+from litrec.records.newrecord import display, existing_ids, record_path, schema_comment, write_new, write_replace
+from litrec.util.confine import Refused, project_root, read_file
+from litrec.util.errors import Unconvertible, UsageError
+from litrec.util.formatting import excerpt
+from litrec.util.yamlsafe import YamlProblem, load_bytes
 
 
 def record_text(data: dict, path: Path, records_dir: Path) -> str:
@@ -175,7 +178,7 @@ def import_file(name: str, records_dir: Path, force: bool = False, dry_run: bool
     """`litrec import bibtex FILE` below the command: read the file ('-': standard input) and
     import every entry (`import_bibtex`)."""
     from litrec.bibtex.source import read_named
-    from litrec.util import need_dir
+    from litrec.util.confine import need_dir
 
     need_dir(records_dir, "records")
     source, shown = read_named(name)

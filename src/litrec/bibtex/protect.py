@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from litrec.records import brace_parts
+from litrec.records.braces import brace_parts
 
 OPEN, CLOSE = "\ue000", "\ue001"  # a protecting brace pair, through LaTeX decoding
 # what takes the group after it as an argument: a control word (`\emph{`) or an accent (`\"{`)

@@ -40,9 +40,14 @@ from litrec.bibtex.identifiers import doi_of as _doi
 from litrec.bibtex.protect import automatic, from_marked, mark_protection, plain, tidy
 from litrec.bibtex.urls import read_verbatim
 from litrec.bibtex.values import MONTHS, literal_braces, resolve, string_macros, unbalanced
-from litrec.records import ID_RE, today
 from litrec.records import model as m
-from litrec.util import Unconvertible, excerpt, explain_error, format_field, strip_unsafe
+from litrec.records.kinds import ID_RE
+from litrec.records.newrecord import today
+from litrec.util.diagnostics import format_field
+from litrec.util.errors import Unconvertible
+from litrec.util.formatting import excerpt
+from litrec.util.mend import explain_error
+from litrec.util.safetext import strip_unsafe
 
 ENTRY_TYPES = frozenset(get_args(m.ENTRY_TYPE))  # the entry types a record keeps
 _VENUES = ("journal", "booktitle", "school", "institution", "howpublished")  # the first is `venue`

@@ -11,7 +11,7 @@ import codecs
 import re
 from dataclasses import dataclass
 
-from litrec.util import EncodingProblem, InputError
+from litrec.util.errors import EncodingProblem, InputError
 
 MAX_BYTES = 32 * 2**20  # ~8,000 entries a minute: a larger file is not a bibliography to import at once
 
@@ -40,7 +40,8 @@ def read_named(name: str) -> tuple[Source, str]:
     import sys
     from pathlib import Path
 
-    from litrec.util import Refused, UsageError, read_regular
+    from litrec.util.confine import Refused, read_regular
+    from litrec.util.errors import UsageError
 
     if name == "-":
         raw = getattr(sys.stdin, "buffer", None)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from litrec.records import bibtex_unbalanced
-from litrec.util import Unconvertible
+from litrec.records.braces import bibtex_unbalanced
+from litrec.util.errors import Unconvertible
 
 MONTHS = {m[:3]: m for m in ("january", "february", "march", "april", "may", "june", "july",
                              "august", "september", "october", "november", "december")}

@@ -29,8 +29,9 @@ from bibtexparser.model import Block, Entry, Field
 from litrec.bibtex.citation import brace_specials, quiet
 from litrec.bibtex.protect import automatic, pieces
 from litrec.bibtex.urls import write_verbatim
-from litrec.records import bibtex_unbalanced
-from litrec.util import Unconvertible, strip_unsafe
+from litrec.records.braces import bibtex_unbalanced
+from litrec.util.errors import Unconvertible
+from litrec.util.safetext import strip_unsafe
 
 _CONFERENCE = re.compile(
     r"\b(conference|proceedings|workshop|symposium|icml|iclr|neurips|nips|aaai|ijcai|acl|emnlp"
@@ -266,8 +267,8 @@ def export_bibtex(records_dir, analysis_dir, ids: list[str]) -> tuple[str, int, 
     """`litrec export bibtex` below the command: (the entries' text, how many, a message per id
     that names no literature record). The records are loaded whether or not every one is
     valid: a valid literature record can be exported from a collection with errors."""
-    from litrec.records import load_project
-    from litrec.util import need_dir
+    from litrec.records.load import load_project
+    from litrec.util.confine import need_dir
 
     need_dir(records_dir, "records")
     chosen, problems = select_literature(load_project(records_dir, analysis_dir), ids)

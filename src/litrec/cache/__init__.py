@@ -9,17 +9,3 @@ again, so a missing, damaged or refused entry costs time, never a result.
 
 It imports nothing of litrec above `litrec.util`: every key is made by the caller.
 """
-
-from __future__ import annotations
-
-from litrec.util import lazy_face
-
-# What this package offers the others, by module (types: __init__.pyi): import these from the
-# package, not from the module behind it.
-OFFERS: dict[str, tuple[str, ...]] = {
-    "jaxcache": ("compile_cache",),
-    "slots": ("cache_dir", "cache_folder", "caching_off", "named", "OFF_VARIABLE", "plain", "Slot", "turn_off"),
-    "sourcefacts": ("fact",),
-    "vcache": ("Between", "Cache", "FileEntry", "Registry"),
-}
-__all__, __getattr__ = lazy_face(__name__, OFFERS)

@@ -56,7 +56,7 @@ from pathlib import Path
 
 from litrec import __version__
 from litrec.cache.slots import Slot, data_unchanged, litrec_code_hash, named
-from litrec.util import refs_of
+from litrec.util.gitinfo import refs_of
 
 SUBDIR = "run"
 FORMAT = 3

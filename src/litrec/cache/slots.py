@@ -39,7 +39,6 @@ or names the folder (tests/architecture checks it).
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import hashlib
 import marshal
@@ -51,7 +50,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from litrec import __version__
-from litrec.util import replace_file
+from litrec.util.atomic import replace_file
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -142,7 +141,6 @@ def litrec_closure(entries, folder: Path | None = None) -> tuple[str, ...]:
     if gone:  # a module moved or renamed and its key's entry left behind: a bug, said at once
         raise LookupError(f"no litrec module {', '.join(gone)} in {here}")
     seen: set[str] = set()
-    faces: dict[str, dict[str, str]] = {}
     todo = list(entries)
     while todo:
         name = todo.pop()
@@ -163,32 +161,11 @@ def litrec_closure(entries, folder: Path | None = None) -> tuple[str, ...]:
                 dotted = [module] + [f"{module}.{n.decode()}" for n in names]
             for d in dotted:
                 rel = "/".join(d.split(".")[1:])
-                for candidate in (rel, f"{rel}/__init__" if rel else "__init__",
-                                  _behind_face(here, rel, faces)):
-                    if candidate and (here / f"{candidate}.py").is_file():
+                for candidate in (rel, f"{rel}/__init__" if rel else "__init__"):
+                    if (here / f"{candidate}.py").is_file():
                         todo.append(candidate)
                         break
     return tuple(sorted(seen))
-
-
-_OFFERS = re.compile(rb"^OFFERS\b[^=\n]*=\s*(\{.*?\n\})", re.M | re.S)
-
-
-def _behind_face(here: Path, rel: str, faces: dict[str, dict[str, str]]) -> str | None:
-    """The module behind a name a package's face offers (`"util/read_record"` ->
-    `"util/settled"`, from `OFFERS` in `util/__init__.py`, `litrec.util.faces`), or None."""
-    package, _, name = rel.rpartition("/")
-    if not package:
-        return None
-    if package not in faces:
-        faces[package] = {}
-        try:
-            found = _OFFERS.search((here / package / "__init__.py").read_bytes())
-            offers = ast.literal_eval(found.group(1).decode()) if found else {}
-            faces[package] = {n: f"{package}/{m}" for m, names in offers.items() for n in names}
-        except (OSError, ValueError, SyntaxError):
-            pass
-    return faces[package].get(name)
 
 
 def litrec_code_hash(names, folder: Path | None = None) -> str:

@@ -42,7 +42,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from litrec.cache.slots import Slot, caching_off, litrec_closure, litrec_code_hash, named, plain
-from litrec.util import Refused, file_unchanged, read_record
+from litrec.util.confine import Refused
+from litrec.util.settled import file_unchanged, read_record
 
 SUBDIR = "validate"
 NAME = "records"
@@ -250,7 +251,7 @@ def registry_key(analysis_dir: Path, root: Path) -> str | None:
     symbolic link (or a folder of them is): then the registry is checked again
     each time rather than trusted to a key.
     """
-    from litrec.util import walk
+    from litrec.util.confine import walk
 
     folder = Path(analysis_dir)
     if not os.path.lexists(folder):

@@ -22,7 +22,8 @@ import os
 import sys
 
 from litrec import __version__
-from litrec.util import InvalidRecords, LitrecError, UsageError, safe_streams
+from litrec.util.errors import InvalidRecords, LitrecError, UsageError
+from litrec.util.safetext import safe_streams
 
 EXIT_USAGE = 2  # as litrec.commands.common, which this module does not import at start
 
@@ -121,7 +122,7 @@ def _caches(on: bool):
     if on:
         yield
         return
-    from litrec.cache import OFF_VARIABLE, turn_off
+    from litrec.cache.slots import OFF_VARIABLE, turn_off
 
     was = os.environ.get(OFF_VARIABLE)
     turn_off()

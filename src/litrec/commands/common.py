@@ -12,12 +12,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from litrec.util import (
-    UsageError,
-    need_dir,  # noqa: F401 (the commands' check of a folder they are given)
-    raw_stream,
-    safe_text,
-)
+from litrec.util.confine import need_dir  # noqa: F401 (the commands' check of a folder they are given)
+from litrec.util.errors import UsageError
+from litrec.util.safetext import raw_stream, safe_text
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -152,8 +149,9 @@ def litrec_wrote(path: Path) -> bool:
     empty. A link, a folder or an unreadable file is not."""
     import json
 
-    from litrec.bibtex import BIBTEX_HEADER
-    from litrec.export import GRAPH_HEADERS, TEX_MARK
+    from litrec.bibtex.write import BIBTEX_HEADER
+    from litrec.export.document import GRAPH_HEADERS
+    from litrec.export.tex import TEX_MARK
 
     # how each text `--out` writes begins, a comment saying litrec wrote it; JSON by its shape
     own = tuple(h.encode("utf-8") for h in (TEX_MARK, BIBTEX_HEADER.splitlines()[0],
@@ -178,7 +176,7 @@ def litrec_wrote(path: Path) -> bool:
 def write_out(path: Path, text: str, records: Path | None) -> None:
     """Write --out in one rename (a reader sees the old file or the new one), every failure (a
     folder, no parent, no permission) a UsageError naming it."""
-    from litrec.util import replace_file
+    from litrec.util.atomic import replace_file
 
     check_out(path, records)
     try:

@@ -41,7 +41,7 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     """Print what changed (`litrec.verdicts.diff.compare`); exit 0 whether or not anything did."""
-    from litrec.verdicts import compare, notes
+    from litrec.verdicts.diff import compare, notes
 
     found = compare(args.records, args.analysis, args.results, args.revs, args.profiles,
                     only_changed=not args.all)
@@ -49,8 +49,9 @@ def run(args) -> int:
         print(json.dumps(found.to_json(), indent=2, default=str, ensure_ascii=False))
         return 0
     if args.format in ("csv", "md"):
-        from litrec.util import csv_text, markdown_table, raw_stream
-        from litrec.verdicts import DIFF_TABLE, metric_table
+        from litrec.util.safetext import raw_stream
+        from litrec.util.tables import csv_text, markdown_table
+        from litrec.verdicts.change import DIFF_TABLE, metric_table
 
         rows = metric_table(found.diffs, raw=args.format == "csv", every=args.all)
         raw_stream(sys.stdout).write(csv_text(DIFF_TABLE, rows) if args.format == "csv" else

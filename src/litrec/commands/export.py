@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from litrec.commands.common import check_out, emit, need_dir, profile_arg, records_args, results_arg, write_out
-from litrec.util import UsageError
+from litrec.util.errors import UsageError
 
 JUDGING_FORMATS = {  # the formats that judge claims: their help, description, and what --profile picks
     "json": ("the record graph as one JSON document (format litrec-graph)",
@@ -67,14 +67,14 @@ def run(args) -> int:
     if args.out:
         check_out(args.out, args.records)
     if args.export_format != "bibtex" and args.profile is None:
-        from litrec.verdicts import headline_profile
+        from litrec.verdicts.status import headline_profile
 
         args.profile = headline_profile(args.records, args.analysis, args.results)
     return {"bibtex": _bibtex, "json": _json, "tex": _tex}[args.export_format](args)
 
 
 def _bibtex(args) -> int:
-    from litrec.bibtex import export_bibtex
+    from litrec.bibtex.write import export_bibtex
 
     text, n, problems = export_bibtex(args.records, args.analysis, args.ids)
     for msg in problems:
@@ -90,7 +90,7 @@ def _bibtex(args) -> int:
 
 
 def _json(args) -> int:
-    from litrec.export import graph_export
+    from litrec.export.document import graph_export
 
     found = graph_export(args.records, args.analysis, args.results, args.profile,
                          args.require_signed)
@@ -101,7 +101,7 @@ def _json(args) -> int:
 
 
 def _tex(args) -> int:
-    from litrec.export import tex_export
+    from litrec.export.tex import tex_export
 
     found = tex_export(args.records, args.analysis, args.results, args.profile,
                        args.require_signed)

@@ -23,7 +23,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     """Print (or write) the graph (`litrec.export.draw_graph`); exit 1 when the records have
     errors."""
-    from litrec.export import draw_graph
+    from litrec.export.document import draw_graph
 
     if args.out:
         check_out(args.out, args.records)

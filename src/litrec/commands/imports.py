@@ -7,10 +7,11 @@ import json
 import sys
 from pathlib import Path
 
-from litrec.bibtex import import_file
+from litrec.bibtex.importing import import_file
 from litrec.commands.common import format_arg
-from litrec.records import ID_RE, KIND, display
-from litrec.util import UsageError
+from litrec.records.kinds import ID_RE, KIND
+from litrec.records.newrecord import display
+from litrec.util.errors import UsageError
 
 
 def add_parser(sub) -> None:

@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 
 from litrec.commands.common import format_arg
-from litrec.records import display, new_record, newclaim
+from litrec.records import newclaim
+from litrec.records.newrecord import display, new_record
 from litrec.runs import newanalysis
-from litrec.util import NotCreated, UsageError
+from litrec.util.errors import NotCreated, UsageError
 
 
 def add_parser(sub) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from litrec.commands.common import format_arg, records_args, results_arg
-from litrec.records import display
+from litrec.records.newrecord import display
 
 
 def add_parser(sub) -> None:
@@ -26,7 +26,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     """Write the review file (`litrec.verdicts.suspect.review_records`); exit 2 for an id that is
     not a record."""
-    from litrec.verdicts import review_records
+    from litrec.verdicts.suspect import review_records
 
     path, counts = review_records(args.records, args.analysis, args.results, args.ids)
     if args.format == "json":

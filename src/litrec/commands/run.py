@@ -17,8 +17,9 @@ from litrec.commands.common import (
     results_arg,
     stdout_to_stderr,
 )
-from litrec.util import UsageError, safe_text
-from litrec.verdicts import ClaimStatus, result_problems
+from litrec.util.errors import UsageError
+from litrec.util.safetext import safe_text
+from litrec.verdicts.claims import ClaimStatus, result_problems
 
 
 def add_parser(sub) -> None:
@@ -84,8 +85,8 @@ def _printed(profile: str, bar, plain: bool = False):
     the bar, which would print only at the end."""
     import time
 
-    from litrec.runs import Events, point_progress_words
-    from litrec.verdicts import duration_words
+    from litrec.runs.plan import Events, point_progress_words
+    from litrec.verdicts.elsewhere import duration_words
 
     class _Printed(Events):
 
@@ -154,7 +155,7 @@ def run(args) -> int:
     if args.any_machine and args.rerun_other_machine:
         raise UsageError("--any-machine keeps the results of another machine, --rerun-other-machine "
                          "recomputes them: give one")
-    from litrec.runs import ExecutorSpec, RunOptions
+    from litrec.runs.options import ExecutorSpec, RunOptions
     from litrec.runs.reproduce import reproduce
 
     options = RunOptions.of(records=args.records, analysis=args.analysis, results=args.results,
@@ -185,7 +186,7 @@ def _showing(args, profile: str):
 def _report(args, statuses: list[ClaimStatus], ran: list[str], current: list[str],
             failed: list[str], ran_any: bool, without_profile: Sequence[str] = ()) -> int:
     """Print the verdicts (and what ran) as the format asks; the exit code."""
-    from litrec.verdicts import Elsewhere, said_once
+    from litrec.verdicts.elsewhere import Elsewhere, said_once
 
     # results of another machine, kept as they are (not asked to rerun them): said once
     kept = None if args.rerun_other_machine or args.force else Elsewhere.of_statuses(args.profile, statuses)

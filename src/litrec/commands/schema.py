@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from litrec.commands.common import EXIT_OK, check_out
-from litrec.records import write_schemas
-from litrec.util import UsageError
+from litrec.records.schema import write_schemas
+from litrec.util.errors import UsageError
 
 
 def add_parser(sub) -> None:

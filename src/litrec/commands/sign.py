@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from litrec.commands.common import profile_arg, results_arg
-from litrec.util import UsageError
+from litrec.util.errors import UsageError
 
 
 def add_parser(sub) -> None:
@@ -36,8 +36,8 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     """Sign the results (`litrec.results.signing.sign_results`); exit 1 when one is not signed (its
     seal broken, or points kept from an earlier sitting without --force)."""
-    from litrec.results import SigningError, sign_results
-    from litrec.verdicts import headline_profile
+    from litrec.results.signing import SigningError, sign_results
+    from litrec.verdicts.status import headline_profile
 
     if args.profile is None:  # the analysis folder beside the results, as beside the records
         args.profile = headline_profile(Path(args.results).parent / "records", None, args.results)

@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 
 from litrec.commands.common import check_out, need_dir, profile_arg, records_args, results_arg
-from litrec.site import build_site, serve_site
-from litrec.util import UsageError
+from litrec.site.build import build_site
+from litrec.site.serve import serve_site
+from litrec.util.errors import UsageError
 
 
 def add_parser(sub) -> None:
@@ -50,7 +51,7 @@ def run(args) -> int:
     if args.site_command is None:
         raise UsageError("site needs an action: 'litrec site build' or 'litrec site serve'")
     need_dir(args.records, "records")
-    from litrec.verdicts import headline_profile
+    from litrec.verdicts.status import headline_profile
 
     args.profile = args.profile or headline_profile(args.records, args.analysis, args.results)
     if args.site_command == "serve":

@@ -57,9 +57,10 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     """Print the verdicts (`litrec.verdicts.status.status`); with --check-current exit 1 when a
     result is behind."""
-    from litrec.util import raw_stream  # the grid's cells are made safe one by one: CSV's CRLF stays
-    from litrec.verdicts import GRID_FORMATS, grid_text, headline_profile, rerun_under_way, scale_rows, scales_of
-    from litrec.verdicts.status import status
+    from litrec.util.safetext import raw_stream  # the grid's cells are made safe one by one: CSV's CRLF stays
+    from litrec.verdicts.claims import scales_of
+    from litrec.verdicts.grid import GRID_FORMATS, grid_text, scale_rows
+    from litrec.verdicts.status import headline_profile, rerun_under_way, status
 
     args.profile = args.profile or headline_profile(args.records, args.analysis, args.results)
     found = status(args.records, args.analysis, args.results, args.profile, args.require_signed)
@@ -71,7 +72,7 @@ def run(args) -> int:
         raw_stream(sys.stdout).write(grid_text(rows, args.format, max(console().width, 40)))
     else:
         from litrec.commands.table import print_table, wrap  # rich: text output only
-        from litrec.verdicts import said_once
+        from litrec.verdicts.elsewhere import said_once
 
         # another machine's results: said once per scale after the table, not under each claim
         print_table(said_once(found.statuses) if found.elsewhere else found.statuses, args.profile,

@@ -24,22 +24,12 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from litrec.commands.common import console
-from litrec.util import fmt, shorten
-from litrec.verdicts import (
-    JUDGED_VERDICTS,
-    STYLE,
-    ClaimStatus,
-    Outcome,
-    by_result,
-    deciding,
-    leaning,
-    mark,
-    scales_of,
-    tally_statuses,
-    tally_words,
-    threshold_words,
-    word,
-)
+from litrec.util.formatting import fmt, shorten
+from litrec.verdicts.claims import ClaimStatus, scales_of
+from litrec.verdicts.judge import JUDGED_VERDICTS, Outcome, deciding, leaning
+from litrec.verdicts.status import by_result
+from litrec.verdicts.summary import tally_statuses, tally_words
+from litrec.verdicts.words import STYLE, mark, threshold_words, word
 
 # the verdicts shown with the number that decided them (stale: the last run's, not judged)
 WITH_NUMBERS = (*JUDGED_VERDICTS, "stale")

@@ -26,7 +26,8 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     """Upgrade (`litrec.records.upgrade.upgrade_records`) and say what changed, file by file."""
-    from litrec.records import display, upgrade_records
+    from litrec.records.newrecord import display
+    from litrec.records.upgrade import upgrade_records
 
     done = upgrade_records(args.records, dry_run=args.dry_run)
     changed = [f for f in done if f.changes]

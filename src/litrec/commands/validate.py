@@ -33,7 +33,7 @@ QUIET_CODES = ("partial", "unreviewed")  # notes of a state the owner chose: pri
 def run(args) -> int:
     """Validate (`litrec.verdicts.report.validation_report`) and print every problem; exit 1 when
     any record is invalid."""
-    from litrec.verdicts import validation_report
+    from litrec.verdicts.report import validation_report
 
     report = validation_report(args.records, args.analysis, args.results, strict=args.strict,
                                use_cache=args.cache)

@@ -26,24 +26,16 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from litrec import __version__
-from litrec.records import KIND, Edge, Project
 from litrec.records import model as m
-from litrec.results import result_path
-from litrec.site import Arrow, Class, Node, flowchart, record_label
-from litrec.util import format_field, shorten
-from litrec.verdicts import (
-    EXTENSION,
-    Count,
-    StoredNumbers,
-    Tally,
-    claim_statuses,
-    project_scales,
-    rendered_fields,
-    tally_statuses,
-    tally_words,
-    verdict_counts,
-    with_scales,
-)
+from litrec.records.kinds import KIND
+from litrec.records.project import Edge, Project
+from litrec.results.store import result_path
+from litrec.site.mermaid import Arrow, Class, Node, flowchart, record_label
+from litrec.util.diagnostics import format_field
+from litrec.util.formatting import shorten
+from litrec.verdicts.cited import StoredNumbers, rendered_fields
+from litrec.verdicts.claims import EXTENSION, claim_statuses, project_scales, with_scales
+from litrec.verdicts.summary import Count, Tally, tally_statuses, tally_words, verdict_counts
 
 FORMAT, VERSION = "litrec-graph", 2  # 2: verdicts over seeds, unchecked claims, pre-registration
 
@@ -100,7 +92,7 @@ def graph_document(proj: Project, results_dir: Path, profile: str,
         out_of[ln["source"]].append({"rel": ln["rel"], "target": ln["ref"], "note": ln["note"]})
         into[ln["target"]].append({"rel": ln["inverse"], "source": ln["source"], "claim": ln["claim"],
                                    "note": ln["note"]})
-    from litrec.verdicts import link_reviews
+    from litrec.verdicts.suspect import link_reviews
 
     reviews: dict[str, list[dict]] = {rid: [] for rid in proj.records}
     for r in link_reviews(proj, results_dir):
@@ -224,8 +216,7 @@ def graph_export(records: Path, analysis: Path | None, results_dir: Path,
     """`litrec export json` below the command: the valid project's graph, judged at `profile`,
     with what `litrec status` would exit 1 for (`Status.refusals`: a damaged result, one that
     cannot be judged, a bad signature), a located line each, in status's words."""
-    from litrec.verdicts import judged_project
-    from litrec.verdicts.status import status
+    from litrec.verdicts.status import judged_project, status
 
     found = status(records, analysis, results_dir, profile, require_signed)
     proj = judged_project(records, analysis, results_dir, profile)
@@ -296,7 +287,7 @@ class Drawn(NamedTuple):
 def draw_graph(records: Path, analysis: Path | None, fmt: str) -> Drawn:
     """`litrec graph` below the command: the valid project's records and links as `fmt`
     (dot, mermaid or json)."""
-    from litrec.records import load_valid_project
+    from litrec.records.load import load_valid_project
 
     proj = load_valid_project(records, analysis)
     render = {"dot": to_dot, "mermaid": to_mermaid, "json": to_json}[fmt]

@@ -71,12 +71,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from litrec.export.texescape import comment, escape
-from litrec.util import LitrecError, fmt
-from litrec.verdicts import deciding, how_judged
+from litrec.util.errors import LitrecError
+from litrec.util.formatting import fmt
+from litrec.verdicts.events import how_judged
+from litrec.verdicts.judge import deciding
 
 if TYPE_CHECKING:
-    from litrec.records import Project
-    from litrec.verdicts import ClaimStatus
+    from litrec.records.project import Project
+    from litrec.verdicts.claims import ClaimStatus
 
 DIGITS = ("Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine")
 PREFIX = "litrec"
@@ -137,7 +139,7 @@ def metric_name(metric: str) -> str:
 def claim_names(proj: Project, refs: list[str]) -> tuple[dict[str, str], list[str]]:
     """Each claim row's name (short; long where two claims would share the short one), and a
     line for each short name given up, naming the claims and the long names they take."""
-    from litrec.records import base_claim
+    from litrec.records.criteria import base_claim
 
     tags = {rid: record_tag(rec) for rid, rec in proj.records.items()}
     short = {ref: short_name(tags[ref.partition("#")[0]], base_claim(ref))
@@ -204,7 +206,7 @@ def macros(statuses: list[ClaimStatus], profile: str = "paper",
            names: dict[str, str] | None = None) -> list[tuple[str, str, str]]:
     """`(name, value, what it is)` for every macro, in claim order; each claim row named by
     `names` (default: its long name) and `profile`; NameClash on a shared name."""
-    from litrec.verdicts import word
+    from litrec.verdicts.words import word
 
     out: list[tuple[str, str, str]] = []
     owner: dict[str, str] = {}
@@ -293,7 +295,8 @@ def count_macros(proj: Project, statuses: list[ClaimStatus], profile: str = "pap
     (`paper_names`); for each, how many claims, how many have each verdict (every verdict, 0
     included, so a manuscript never loses a macro to a verdict no claim has), and the same for
     their extension rows (`Extensions`, `Ext<Verdict>`). And a line for each tag given up."""
-    from litrec.verdicts import VERDICTS, tally_statuses
+    from litrec.verdicts.claims import VERDICTS
+    from litrec.verdicts.summary import tally_statuses
 
     got = tally_statuses(statuses)
     names, notes = paper_names(proj, list(got.papers))
@@ -360,8 +363,7 @@ def tex_export(records: Path, analysis: Path | None, results_dir: Path, profile:
     """`litrec export tex` below the command: the macros file of the valid project's claims at
     `profile`, or no file where `litrec status` would exit 1 (`Status.refusals`: the same
     decision, the same words); `NameClash` when two claims would share a long name."""
-    from litrec.verdicts import judged_project
-    from litrec.verdicts.status import status
+    from litrec.verdicts.status import judged_project, status
 
     found = status(records, analysis, results_dir, profile, require_signed, other_scales=False)
     if found.refusals:

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import re
 
-from litrec.records import OPERATORS
-from litrec.util import strip_unsafe
+from litrec.records.operators import OPERATORS
+from litrec.util.safetext import strip_unsafe
 
 _TEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "#": r"\#", "$": r"\$",
                 "%": r"\%", "&": r"\&", "_": r"\_", "^": r"\^{}", "~": r"\~{}"}

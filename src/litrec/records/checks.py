@@ -24,7 +24,9 @@ from litrec.records import model as m
 from litrec.records.filecheck import Facts
 from litrec.records.placeholders import check_cited
 from litrec.records.project import Edge
-from litrec.util import Diagnostic, LazyRoot, Severity, excerpt, format_field, locate
+from litrec.util.diagnostics import Diagnostic, Severity, format_field
+from litrec.util.formatting import excerpt
+from litrec.util.yamlsafe import LazyRoot, locate
 
 
 @dataclass
@@ -169,7 +171,7 @@ def check_claims(proj: Collection) -> None:
 
 def _check_metrics(proj, rid, shown, root, analysis, metrics) -> None:
     """Every metric an expectation names is one its analysis declares (METRICS), when it declares."""
-    from litrec.analyses import declares
+    from litrec.analyses.contract import declares
 
     declared = proj.registry_metrics.get(analysis)
     if declared is None:

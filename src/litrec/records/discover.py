@@ -22,10 +22,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from litrec.util import MAX_RECORD_BYTES, Refused, TooLarge, prune_linked, read_file, usable_cores
+from litrec.util.confine import MAX_RECORD_BYTES, Refused, TooLarge, prune_linked, read_file
+from litrec.util.cores import usable_cores
 
 if TYPE_CHECKING:
-    from litrec.util import Severity
+    from litrec.util.diagnostics import Severity
 
 RECORD_SUFFIXES = (".yaml", ".yml")
 
@@ -120,7 +121,7 @@ def read_problem(exc: Exception) -> tuple:
 
 def id_position(path: Path, root: Path) -> tuple[int, int]:
     """The line and column of a file's `id` (1, 1 when it cannot be read)."""
-    from litrec.util import YamlProblem, load_bytes, locate  # parsing is loaded when needed
+    from litrec.util.yamlsafe import YamlProblem, load_bytes, locate  # parsing is loaded when needed
 
     try:
         loaded = load_bytes(read_file(path, root, MAX_RECORD_BYTES))

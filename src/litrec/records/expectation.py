@@ -17,7 +17,7 @@ from pydantic.json_schema import JsonDict
 from litrec.records.criteria import criterion
 from litrec.records.operators import OPERATORS, POSITION_RE, Op, operator
 from litrec.records.strict import Strict
-from litrec.util import fmt
+from litrec.util.formatting import fmt
 
 SourceKind = Literal["paper", "official", "extension"]
 ThresholdOrigin = Literal["paper", "official", "litrec"]

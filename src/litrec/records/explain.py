@@ -14,16 +14,11 @@ from pydantic import ValidationError
 
 from litrec.records import model as m
 from litrec.records.kinds import ID_RE, KIND, KINDS
-from litrec.util import (
-    GENERATED_PAGE_NAMES,
-    Diagnostic,
-    data_loc,
-    excerpt,
-    explain_error,
-    format_field,
-    found,
-    locate,
-)
+from litrec.util.diagnostics import Diagnostic, format_field
+from litrec.util.formatting import excerpt
+from litrec.util.mend import data_loc, explain_error, found
+from litrec.util.pagenames import GENERATED_PAGE_NAMES
+from litrec.util.yamlsafe import locate
 
 
 def validate_record(data: dict, root, shown: str, diags: list[Diagnostic]):

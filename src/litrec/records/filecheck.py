@@ -27,7 +27,10 @@ from litrec.records.discover import read_problem
 from litrec.records.explain import check_id, check_sources, validate_record
 from litrec.records.placeholders import cited_in
 from litrec.records.quotes import quotes_of
-from litrec.util import Diagnostic, Refused, YamlProblem, format_field, load_bytes, read_record
+from litrec.util.confine import Refused
+from litrec.util.diagnostics import Diagnostic, format_field
+from litrec.util.settled import read_record
+from litrec.util.yamlsafe import YamlProblem, load_bytes
 
 
 class Facts(NamedTuple):

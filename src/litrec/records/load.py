@@ -13,7 +13,8 @@ from pathlib import Path
 
 from litrec.records.project import Project
 from litrec.records.validate import check_collection, default_analysis_dir
-from litrec.util import InvalidRecords, need_dir
+from litrec.util.confine import need_dir
+from litrec.util.errors import InvalidRecords
 
 
 def load_project(records_dir: Path, analysis_dir: Path | None = None) -> Project:

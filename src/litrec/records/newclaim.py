@@ -19,7 +19,7 @@ from pathlib import Path
 
 from litrec.records.model import CLAIM_ID_RE
 from litrec.records.newrecord import yaml_scalar
-from litrec.util import UsageError
+from litrec.util.errors import UsageError
 
 # claim kind -> the letters its ids start with (P1, F1, C1, Def1, Conj1)
 PREFIX = {"proposition": "P", "finding": "F", "observation": "C", "definition": "Def",
@@ -135,7 +135,8 @@ def new_claim(records_dir: Path, record_id: str | None, kind: str, claim_id: str
     import difflib
 
     from litrec.records.newrecord import display, existing_ids, write_replace
-    from litrec.util import NotCreated, Refused, check, need_dir, project_root
+    from litrec.util.confine import Refused, check, need_dir, project_root
+    from litrec.util.errors import NotCreated
 
     if not record_id:
         raise UsageError("give the record that holds the claim: litrec new claim ARXIV-2212.07677")

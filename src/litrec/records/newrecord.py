@@ -20,7 +20,9 @@ import yaml
 from litrec.records import model as m
 from litrec.records.discover import find_record_files
 from litrec.records.kinds import ANTHOLOGY_KINDS, ID_RE, KIND, kind_of_id
-from litrec.util import GENERATED_PAGE_NAMES, load_bytes, rewrite_file
+from litrec.util.atomic import rewrite_file
+from litrec.util.pagenames import GENERATED_PAGE_NAMES
+from litrec.util.yamlsafe import load_bytes
 
 # ------------------------------------------------------------------ files
 
@@ -230,7 +232,8 @@ def new_record(records_dir: Path, kind: str, rid: str | None, title: str | None)
     `UsageError` for a kind or id that cannot be, `NotCreated` when the id exists."""
     import difflib
 
-    from litrec.util import NotCreated, UsageError, need_dir
+    from litrec.util.confine import need_dir
+    from litrec.util.errors import NotCreated, UsageError
 
     if kind not in KIND:
         close = difflib.get_close_matches(kind, [*KIND, "analysis"], n=1)

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, Protocol, cast
 
-from litrec.util import fmt
+from litrec.util.formatting import fmt
 
 # every operator's name, in the order of `OPERATORS` (a test holds the two together)
 Op = Literal["<", "<=", ">", ">=", "≈", "==", "between"]

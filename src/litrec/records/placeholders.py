@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from litrec.util import Diagnostic, Severity, format_field
+from litrec.util.diagnostics import Diagnostic, Severity, format_field
 
 OPEN, CLOSE = "{{", "}}"
 FORM = "{{ANALYSIS/PROFILE: METRIC}} or {{ANALYSIS/PROFILE: METRIC per seed}}"

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from litrec.analyses import Registry
+from litrec.analyses.registry import Registry
 from litrec.records import model as m
-from litrec.util import Diagnostic, PathDisplay
+from litrec.util.diagnostics import Diagnostic, PathDisplay
 
 
 @dataclass(frozen=True, slots=True)

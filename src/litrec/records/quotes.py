@@ -21,17 +21,10 @@ import re
 import unicodedata
 from pathlib import Path, PureWindowsPath
 
-from litrec.util import (
-    Diagnostic,
-    LazyRoot,
-    Refused,
-    Severity,
-    excerpt,
-    format_field,
-    locate,
-    project_root,
-    read_file,
-)
+from litrec.util.confine import Refused, project_root, read_file
+from litrec.util.diagnostics import Diagnostic, Severity, format_field
+from litrec.util.formatting import excerpt
+from litrec.util.yamlsafe import LazyRoot, locate
 
 MAX_TEXT_BYTES = 64 << 20  # a paper's text over 64 MiB is refused, not read
 

@@ -45,7 +45,7 @@ from pydantic.json_schema import GenerateJsonSchema
 from litrec.records import model as m
 from litrec.records.kinds import KIND, KINDS
 from litrec.records.operators import OPERATORS, POSITION_RE, POSITIONAL, RIGHT_HAND, boolean_ops
-from litrec.util import Refused, read_regular
+from litrec.util.confine import Refused, read_regular
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 FLOAT_MAX = 1.7976931348623157e308  # the largest finite float: beyond it, an infinity
@@ -188,7 +188,7 @@ def write_schemas(out: Path) -> list[Path]:
     written, where a file of a schema's name is there that litrec did not write."""
     theirs = [out / schema_filename(k) for k in KINDS if not _ours(out / schema_filename(k), k)]
     if theirs:
-        from litrec.util import UsageError
+        from litrec.util.errors import UsageError
 
         names = ", ".join(f"'{p}'" for p in theirs)
         raise UsageError(f"{names} {'is a file' if len(theirs) == 1 else 'are files'} litrec did not "

@@ -136,7 +136,8 @@ def _expected(data: Any, plan: list[tuple[tuple, tuple]]) -> Any:
 
 def plan_upgrade(path: Path, text: str) -> FileUpgrade:
     """What upgrading the record `text` (the file at `path`) adds; no change where it needs none."""
-    from litrec.util import YamlProblem, format_field, load_bytes
+    from litrec.util.diagnostics import format_field
+    from litrec.util.yamlsafe import YamlProblem, load_bytes
 
     out = FileUpgrade(path, text, text)
     try:
@@ -186,7 +187,7 @@ def upgrade_records(records_dir: Path, dry_run: bool = False) -> list[FileUpgrad
     linked out of the project, or one whose YAML cannot be read or edited safely."""
     from litrec.records.discover import find_record_files
     from litrec.records.newrecord import write_replace
-    from litrec.util import Refused, check, need_dir, project_root
+    from litrec.util.confine import Refused, check, need_dir, project_root
 
     need_dir(records_dir, "records")
     root = project_root(records_dir)

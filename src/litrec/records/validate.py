@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from litrec.cache import Between, Cache, FileEntry, Registry
+from litrec.cache.vcache import Between, Cache, FileEntry, Registry
 from litrec.records.discover import id_position, map_files, scan_record_names
-from litrec.util import Diagnostic, PathDisplay, project_root
+from litrec.util.confine import project_root
+from litrec.util.diagnostics import Diagnostic, PathDisplay
 
 
 @dataclass
@@ -240,7 +241,7 @@ def _registry(analysis_dir: Path, display, cache: Cache, want_models: bool):
     kept = cache.registry(analysis_dir)
     if kept is not None:
         return None, kept
-    from litrec.analyses import load_registry
+    from litrec.analyses.registry import load_registry
 
     problems: list[Diagnostic] = []
     reg = load_registry(analysis_dir, problems, display)

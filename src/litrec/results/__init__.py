@@ -10,19 +10,3 @@
 
 It imports `litrec.util`, `litrec.cache`, `litrec.analyses` and `litrec.records`.
 """
-
-from __future__ import annotations
-
-from litrec.util import lazy_face
-
-# What this package offers the others, by module (types: __init__.pyi): import these from the
-# package, not from the module behind it.
-OFFERS: dict[str, tuple[str, ...]] = {
-    "fields": ("json_line",),
-    "ledger": ("history_problems", "read_history"),
-    "resume": ("checkpoint_env", "kept_summary"),
-    "signing": ("sign_results", "signature_state", "SigningError", "unsign"),
-    "state": ("check_profile", "modified_results", "result_state", "result_states", "ResultState"),
-    "store": ("keep_elsewhere", "locked", "result_path", "write_error_log", "write_result"),
-}
-__all__, __getattr__ = lazy_face(__name__, OFFERS)

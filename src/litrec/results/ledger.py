@@ -36,13 +36,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from litrec.records import base_claim
-from litrec.util import Diagnostic, canonical_json, excerpt, jsonread, leftovers, rewrite_file
+from litrec.records.criteria import base_claim
+from litrec.util import jsonread
+from litrec.util.atomic import leftovers, rewrite_file
+from litrec.util.canonical import canonical_json
+from litrec.util.diagnostics import Diagnostic
+from litrec.util.formatting import excerpt
 
 Status = Any  # a `litrec.verdicts.claims.ClaimStatus` (not imported: it imports this module)
 
 if TYPE_CHECKING:
-    from litrec.records import Project
+    from litrec.records.project import Project
     from litrec.results.state import ResultState
 
 FORMAT = 1
@@ -95,7 +99,7 @@ def record(proj: Project, results_dir: Path, name: str, profile: str, state: Res
     on that result; `expectations` as the result stores them, per claim) to its ledger, an
     entry per row (a claim's extension row too); `warn` hears of a torn tail dropped (`append`).
     The runner calls it with the results folder locked."""
-    from litrec.util import commit_of
+    from litrec.util.gitinfo import commit_of
 
     if not expectations or state.result is None:
         return

@@ -49,7 +49,9 @@ import sys
 from pathlib import Path
 
 from litrec.results.seal import canonical, seal
-from litrec.util import canonical_digest, jsonread, replace_file
+from litrec.util import jsonread
+from litrec.util.atomic import replace_file
+from litrec.util.canonical import canonical_digest
 
 DIR_VARIABLE = "LITREC_CHECKPOINT_DIR"
 SECONDS_VARIABLE = "LITREC_CHECKPOINT_SECONDS"  # read by the analysis: seconds between checkpoints
@@ -121,7 +123,7 @@ def sitting(root: Path) -> dict:
     import datetime as dt
     import socket
 
-    from litrec.util import head_of
+    from litrec.util.gitinfo import head_of
 
     return {"when": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             "host": socket.gethostname(), "commit": head_of(root)}

@@ -23,7 +23,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from litrec.util import canonical_json
+from litrec.util.canonical import canonical_json
 
 
 def canonical(data: dict, by_name: bool = True) -> bytes:

@@ -41,7 +41,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from litrec.util import allowed_signers, config_path, git_config
+from litrec.util.signers import allowed_signers, config_path, git_config
 
 NAMESPACE = "litrec-result"
 STATES = ("signed", "unsigned", "bad")
@@ -121,7 +121,7 @@ def sign_file(result_file: Path, key: Path) -> Path:
     if run.returncode != 0 or not run.stdout.startswith(b"-----BEGIN SSH SIGNATURE-----"):
         why = run.stderr.decode("utf-8", "replace").strip() or f"exit status {run.returncode}"
         raise SigningError(f"ssh-keygen -Y sign with '{key}' failed: {why}")
-    from litrec.util import replace_file
+    from litrec.util.atomic import replace_file
 
     out = sig_path(result_file)
     replace_file(out, run.stdout)
@@ -175,7 +175,7 @@ def sign_results(results: Path, profile: str, analyses: list[str],
     or whose seal is broken is not signed, nor, without `force`, one that holds points kept
     from an earlier sitting (`kept_refusal`). `UsageError` when there is nothing to sign,
     `SigningError` when no key can be found (before signing any)."""
-    from litrec.util import UsageError
+    from litrec.util.errors import UsageError
 
     results = Path(results)
     names = analyses or sorted(p.parent.name for p in results.glob(f"*/{profile}.json"))
@@ -189,7 +189,7 @@ def _sign_each(results: Path, profile: str, names: list[str], key: Path,
     from litrec.results.resume import kept_summary
     from litrec.results.seal import broken_seal
     from litrec.results.store import read_result, result_path
-    from litrec.util import DamagedResult
+    from litrec.util.errors import DamagedResult
 
     for name in names:
         path = result_path(results, name, profile)

@@ -23,14 +23,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from litrec.analyses import RESULT_FORMAT, Inputs, result_inputs
+from litrec.analyses.inputs import RESULT_FORMAT, Inputs, result_inputs
 from litrec.results.resume import progress, under_way
 from litrec.results.seal import broken_seal, converted_line_endings
 from litrec.results.store import missing_figures, read_result, result_path, stored_profiles
-from litrec.util import DamagedResult, Diagnostic, ProfileError
+from litrec.util.diagnostics import Diagnostic
+from litrec.util.errors import DamagedResult, ProfileError
 
 if TYPE_CHECKING:
-    from litrec.analyses import Registry
+    from litrec.analyses.registry import Registry
 
 STATES = ("current", "stale", "missing", "modified")
 

@@ -24,25 +24,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from litrec.analyses import FIGURE_NAME_FIX, figure_name_problem
+from litrec.analyses.contract import FIGURE_NAME_FIX, figure_name_problem
 from litrec.results.fields import RERUN, field_name, json_line, result_problem
-from litrec.util import (
-    ContractError,
-    DamagedResult,
-    Refused,
-    ResultsLocked,
-    ResultsUnwritable,
-    acquire,
-    excerpt,
-    fresh_dir,
-    fresh_name,
-    jsonread,
-    project_root,
-    read_file,
-    replace_file,
-    sync_dir,
-    write_new,
-)
+from litrec.util import jsonread
+from litrec.util.atomic import fresh_dir, fresh_name, replace_file, sync_dir, write_new
+from litrec.util.confine import Refused, project_root, read_file
+from litrec.util.errors import ContractError, DamagedResult, ResultsLocked, ResultsUnwritable
+from litrec.util.formatting import excerpt
+from litrec.util.lockfile import acquire
 
 LOCK = ".litrec-lock"
 

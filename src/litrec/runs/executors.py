@@ -42,10 +42,10 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from litrec.analyses import is_numeric_variable
-from litrec.analyses import replace_environ as restore_environ  # `os.environ` put back as it was
+from litrec.analyses.environ import replace_environ as restore_environ  # `os.environ` put back as it was
+from litrec.analyses.inputs import is_numeric_variable
 from litrec.runs.options import ExecutorSpec  # where the points go: built once, with the run's options
-from litrec.util import ExecutorError
+from litrec.util.errors import ExecutorError
 
 EXECUTORS = ("local", "dask")
 
@@ -85,7 +85,8 @@ def _imports_jax(folder) -> bool:
     each module's imports, kept in `.litrec-cache/sources/`)."""
     from pathlib import Path
 
-    from litrec.analyses import JAX_IMPORTS, module_imports
+    from litrec.analyses.inputs import module_imports
+    from litrec.analyses.packages import JAX_IMPORTS
 
     try:
         with os.scandir(folder) as it:

@@ -16,9 +16,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from litrec.analyses import Entry, source_problems
-from litrec.records import display, write_new, write_replace, yaml_scalar
-from litrec.util import MAX_BYTES, InputError, Refused, YamlProblem, load_bytes, locate, project_root, read_file
+from litrec.analyses.contract import source_problems
+from litrec.analyses.registry import Entry
+from litrec.records.newrecord import display, write_new, write_replace, yaml_scalar
+from litrec.util.confine import Refused, project_root, read_file
+from litrec.util.errors import InputError
+from litrec.util.yamlsafe import MAX_BYTES, YamlProblem, load_bytes, locate
 
 NAME_RULE = "lower-case words joined by '-', starting with a letter (e.g. lln-uniform-mean)"
 _NAME = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
@@ -200,7 +203,8 @@ def new_analysis(analysis_dir: Path, name: str | None, title: str | None = None
     """`litrec new analysis NAME` below the command: write the analysis, its registry entry and
     its test; (the analysis, the files written, the registry last). `UsageError` for a name
     that cannot be, `NotCreated` when it is taken."""
-    from litrec.util import NotCreated, UsageError, need_dir
+    from litrec.util.confine import need_dir
+    from litrec.util.errors import NotCreated, UsageError
 
     if not name:
         raise UsageError(f"give the analysis's name: {NAME_RULE}")

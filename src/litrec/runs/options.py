@@ -20,7 +20,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from litrec.util import need_dir, usable_cores
+from litrec.util.confine import need_dir
+from litrec.util.cores import usable_cores
 
 
 def default_jobs() -> int:

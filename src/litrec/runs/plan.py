@@ -18,16 +18,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from litrec.analyses import Inputs, result_inputs
-from litrec.records import Project
-from litrec.results import ResultState, ledger, locked, result_state, result_states, write_error_log
+from litrec.analyses.inputs import Inputs, result_inputs
+from litrec.records.project import Project
+from litrec.results import ledger
+from litrec.results.state import ResultState, result_state, result_states
+from litrec.results.store import locked, write_error_log
 from litrec.runs import interrupt
 from litrec.runs.options import ExecutorSpec, RunOptions
 from litrec.runs.points import lay_out_remotely
 from litrec.runs.runner import Job, PointFailed, finish, keep_partials, mark_started, prepare, submit, unmark_failed
 from litrec.runs.targets import resolve_targets
-from litrec.util import AnalysisExited, InputsChanged, ResultsLocked, ResultsUnwritable, RunError
-from litrec.verdicts import claim_statuses, duration_words
+from litrec.util.errors import AnalysisExited, InputsChanged, ResultsLocked, ResultsUnwritable, RunError
+from litrec.verdicts.claims import claim_statuses
+from litrec.verdicts.elsewhere import duration_words
 
 
 @dataclasses.dataclass

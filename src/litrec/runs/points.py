@@ -25,14 +25,16 @@ import dataclasses
 import sys
 from typing import TYPE_CHECKING, Any
 
-from litrec.analyses import bound_names, check_figure_names, check_module, load_analysis
+from litrec.analyses.analysisimport import load_analysis
+from litrec.analyses.contract import bound_names, check_figure_names, check_module
 from litrec.runs import interrupt
 from litrec.runs.sweep import config_json, make_config, plan, svg_bytes
-from litrec.util import AnalysisExited, ContractError, Refused, RunError, SweepError, project_root, read_file
+from litrec.util.confine import Refused, project_root, read_file
+from litrec.util.errors import AnalysisExited, ContractError, RunError, SweepError
 
 if TYPE_CHECKING:
-    from litrec.analyses import Registry
-    from litrec.records import Project
+    from litrec.analyses.registry import Registry
+    from litrec.records.project import Project
 
 
 @dataclasses.dataclass(frozen=True)

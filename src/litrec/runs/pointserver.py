@@ -81,7 +81,7 @@ def main() -> None:
                 pickle.loads(pickle.dumps(exc))
                 sent = exc
             except Exception:
-                from litrec.util import SweepError
+                from litrec.util.errors import SweepError
 
                 sent = SweepError(f"{type(exc).__name__}: {exc}")
             send("error", sent, text, tried)

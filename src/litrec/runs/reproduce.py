@@ -19,7 +19,7 @@ from contextlib import AbstractContextManager as ContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from litrec.analyses import data_now, memo_key
+from litrec.analyses.memo import data_now, memo_key
 from litrec.runs import interrupt
 from litrec.runs.options import RunOptions
 
@@ -73,7 +73,7 @@ def _key(o: RunOptions, asked: str | None) -> str | None:
 
 def _reproduce(o: RunOptions, showing) -> Reproduction:
     from litrec.cache import runmemo
-    from litrec.verdicts import ClaimStatus
+    from litrec.verdicts.claims import ClaimStatus
 
     key = None if o.force else _key(o, o.profile)
     kept = runmemo.recall(o.records, o.profile or SMALLEST, key, data_now(Path(o.records).resolve().parent))
@@ -98,7 +98,9 @@ def _full(o: RunOptions, showing, key: str | None, early) -> Reproduction:
     """Load, plan, run what is stale, judge; keep the answer of a run with nothing to run."""
     from litrec.cache import runmemo
     from litrec.runs.plan import Events, plan_run, run_plan
-    from litrec.verdicts import Registrations, claim_statuses, first_scale, judged_project, with_scales
+    from litrec.verdicts.claims import claim_statuses, with_scales
+    from litrec.verdicts.registration import Registrations
+    from litrec.verdicts.status import first_scale, judged_project
 
     asked = o.profile
     if o.profile is None:

@@ -27,16 +27,20 @@ from pathlib import Path
 from typing import Any
 
 from litrec import __version__
-from litrec.analyses import RESULT_FORMAT, Inputs
-from litrec.records import Project
-from litrec.results import keep_elsewhere, ledger, result_path, resume, unsign, write_result
+from litrec.analyses.inputs import RESULT_FORMAT, Inputs
+from litrec.records.project import Project
+from litrec.results import ledger, resume
 from litrec.results.seal import seal
+from litrec.results.signing import unsign
+from litrec.results.store import keep_elsewhere, result_path, write_result
 from litrec.runs import interrupt, sandbox
 from litrec.runs.options import RunOptions
 from litrec.runs.points import Layout, Spec, draw_seed_figures, layout, registry_of, spec_of
 from litrec.runs.sweep import Point, aggregate, run_point, to_json
-from litrec.util import ResultsUnwritable, gitinfo
-from litrec.verdicts import expectation_record, stats
+from litrec.util import gitinfo
+from litrec.util.errors import ResultsUnwritable
+from litrec.verdicts import stats
+from litrec.verdicts.stored import expectation_record
 
 # ---------------------------------------------------------------- running
 

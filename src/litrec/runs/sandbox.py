@@ -47,9 +47,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from litrec.analyses import refusal
-from litrec.cache import cache_folder, caching_off
-from litrec.util import SweepError, UndeclaredInput
+from litrec.analyses.observe import refusal
+from litrec.cache.slots import cache_folder, caching_off
+from litrec.util.errors import SweepError, UndeclaredInput
 
 SETTING = "LITREC_SANDBOX"   # `off`: no sandbox (for debugging); anything else: a sandbox where there can be one
 OFF = ("off", "0", "no", "false")
@@ -162,7 +162,7 @@ def _mpl_folders() -> list[str]:
 def binds(point) -> tuple[list[str], list[str]]:
     """(read-only, writable) folders and files of the point's sandbox (`litrec.runs.sweep.Point`);
     what the writable ones need is made first."""
-    from litrec.analyses import editable_places
+    from litrec.analyses.packages import editable_places
 
     root = os.path.realpath(point.root)
     editable = editable_places((*(point.versions or ()), *(point.deps or ())))  # as the point's check

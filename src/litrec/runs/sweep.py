@@ -35,32 +35,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-from litrec.analyses import check as check_observed
-from litrec.analyses import (
-    check_module,
-    check_output,
-    check_seed_outputs,
-    cleaned,
-    compiled_sources,
-    data_files,
-    dependency_versions,
-    device_info,
-    editable_places,
-    expecting,
-    interpreter,
-    load_analysis,
-    machine_cores,
-    machine_isa,
-    named_when_it_fails,
-    numeric_env,
-    observing,
-    package_versions,
-    platform_info,
-)
-from litrec.cache import compile_cache
-from litrec.results import checkpoint_env
+from litrec.analyses.analysisimport import compiled_sources, expecting, load_analysis
+from litrec.analyses.contract import check_module, check_output, check_seed_outputs
+from litrec.analyses.datafiles import data_files
+from litrec.analyses.environ import cleaned
+from litrec.analyses.inputs import interpreter, machine_cores, machine_isa, numeric_env
+from litrec.analyses.machine import device_info, platform_info
+from litrec.analyses.observe import check as check_observed
+from litrec.analyses.observe import named_when_it_fails, observing
+from litrec.analyses.packages import dependency_versions, editable_places, package_versions
+from litrec.cache.jaxcache import compile_cache
+from litrec.results.resume import checkpoint_env
 from litrec.runs import interrupt, sandbox
-from litrec.util import AnalysisExited, InputsChanged, SweepError
+from litrec.util.errors import AnalysisExited, InputsChanged, SweepError
 from litrec.verdicts import stats
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import difflib
 
-from litrec.records import Project
-from litrec.util import TargetError
+from litrec.records.project import Project
+from litrec.util.errors import TargetError
 
 
 def resolve_targets(proj: Project, targets: list[str]) -> tuple[list[str], set[str] | None]:

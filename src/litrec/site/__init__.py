@@ -15,16 +15,3 @@
 
 MkDocs is imported only when a site is built or served.
 """
-
-from __future__ import annotations
-
-from litrec.util import lazy_face
-
-# What this package offers the others, by module (types: __init__.pyi): import these from the
-# package, not from the module behind it.
-OFFERS: dict[str, tuple[str, ...]] = {
-    "build": ("build_site",),
-    "mermaid": ("Arrow", "Class", "flowchart", "Node", "record_label"),
-    "serve": ("serve_site",),
-}
-__all__, __getattr__ = lazy_face(__name__, OFFERS)

@@ -21,8 +21,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from litrec.records import Project, load_project
-from litrec.results import check_profile
+from litrec.records.load import load_project
+from litrec.records.project import Project
+from litrec.results.state import check_profile
 from litrec.site import mkdocs_build, outdir, render
 from litrec.site.graph_page import graph_page
 from litrec.site.index_pages import (
@@ -34,7 +35,8 @@ from litrec.site.index_pages import (
 )
 from litrec.site.pagedata import SiteData, gather
 from litrec.site.record_page import record_page
-from litrec.util import Refused, SiteError, check, project_root, read_regular, walk
+from litrec.util.confine import Refused, check, project_root, read_regular, walk
+from litrec.util.errors import SiteError
 
 DOCS_MARKER = ".litrec-docs"  # in a docs folder litrec generated: the files it wrote there
 SITE_MARKER = ".litrec-site"  # in an output folder litrec built: the files of the build

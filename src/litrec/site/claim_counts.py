@@ -12,8 +12,9 @@ from collections import Counter
 from litrec.site.claim_pieces import PROBLEM_ORDER, badge, ref_link
 from litrec.site.pagedata import SiteData
 from litrec.site.stored_html import esc, span
-from litrec.util import shorten
-from litrec.verdicts import EXTENSION, Tally, is_papers, tally
+from litrec.util.formatting import shorten
+from litrec.verdicts.claims import EXTENSION
+from litrec.verdicts.summary import Tally, is_papers, tally
 
 TITLE_LIMIT = 80  # a paper's title beside its counts, cut to this many characters
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from litrec.results import read_history
+from litrec.results.ledger import read_history
 from litrec.site.claim_pieces import badge
 from litrec.site.pagedata import SiteData
 from litrec.site.stored_html import code, esc, p, ul

@@ -5,20 +5,16 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from litrec.records import RELATIONS
+from litrec.records.model import RELATIONS
 from litrec.site.pagedata import SiteData, anchor
 from litrec.site.plots import interval_plot, row_of
 from litrec.site.stored_html import a, code, esc, inline_md, p, span, table, ul, words
-from litrec.util import fmt
-from litrec.verdicts import (
-    JUDGED_VERDICTS,
-    claim_rows,
-    judged_in,
-    leaning,
-    project_scales,
-    threshold_words,
-    word,
-)
+from litrec.util.formatting import fmt
+from litrec.verdicts.claims import project_scales
+from litrec.verdicts.judge import JUDGED_VERDICTS, leaning
+from litrec.verdicts.rows import claim_rows
+from litrec.verdicts.stored import judged_in
+from litrec.verdicts.words import threshold_words, word
 
 
 def badge(value: str, family: str = "v") -> str:

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from litrec.records import KIND, KINDS, RELATIONS
+from litrec.records.kinds import KIND, KINDS
+from litrec.records.model import RELATIONS
 from litrec.site.claim_pieces import rel_text, verdict_of, worst
 from litrec.site.mermaid import Arrow, Class, Click, Node, flowchart, record_label
 from litrec.site.pagedata import SiteData
 from litrec.site.stored_html import code, esc, p, span
-from litrec.verdicts import word
+from litrec.verdicts.words import word
 
 NODE_LIMIT, EDGE_LIMIT = 120, 240  # the whole graph stays readable (and under Mermaid's caps)
 NEIGHBOUR_LIMIT = 40

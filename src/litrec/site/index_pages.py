@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from litrec.records import KIND, KINDS
-from litrec.results import kept_summary
+from litrec.records.kinds import KIND, KINDS
+from litrec.results.resume import kept_summary
 from litrec.site.claim_counts import count_rows
 from litrec.site.claim_pieces import (
     PROBLEM_ORDER,
@@ -38,8 +38,8 @@ from litrec.site.stored_html import (
     table,
     ul,
 )
-from litrec.util import fmt
-from litrec.verdicts import EXTENSION, VERDICTS
+from litrec.util.formatting import fmt
+from litrec.verdicts.claims import EXTENSION, VERDICTS
 
 VERDICT_ORDER = VERDICTS
 NOTES_LIMIT = 200

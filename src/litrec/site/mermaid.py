@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from litrec.site.safe_markdown import clean
-from litrec.util import shorten
+from litrec.util.formatting import shorten
 
 BOX = '["{}"]'  # a rectangle: Mermaid's node syntax, `{}` for the label
 LABEL_LIMIT = 300  # Mermaid wraps a label; this only bounds a runaway one

@@ -29,7 +29,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from litrec.util import jsonread, usable_cores
+from litrec.util import jsonread
+from litrec.util.cores import usable_cores
 
 SHARD_MIN_PAGES = 300  # below this, one process: MkDocs then checks every anchor too
 MAX_SHARDS = 4

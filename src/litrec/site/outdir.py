@@ -18,7 +18,9 @@ import os
 import shutil
 from pathlib import Path, PurePosixPath
 
-from litrec.util import SiteError, UsageError, fresh_dir, fresh_name, jsonread, replace_file
+from litrec.util import jsonread
+from litrec.util.atomic import fresh_dir, fresh_name, replace_file
+from litrec.util.errors import SiteError, UsageError
 
 SHOWN = 3  # foreign files named in a refusal
 

@@ -18,11 +18,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from litrec.records import Edge, Project, page_of
-from litrec.results import ResultState, result_states
+from litrec.records.kinds import page_of
+from litrec.records.project import Edge, Project
+from litrec.results.state import ResultState, result_states
 from litrec.site.svg import UnsafeFigure, sanitise_svg
-from litrec.util import Refused, project_root, read_file
-from litrec.verdicts import ClaimStatus, StoredNumbers, claim_statuses, get_metric, with_scales
+from litrec.util.confine import Refused, project_root, read_file
+from litrec.verdicts.cited import StoredNumbers
+from litrec.verdicts.claims import ClaimStatus, claim_statuses, with_scales
+from litrec.verdicts.judge import get_metric
 
 
 def anchor(claim_id: str) -> str:
@@ -237,7 +240,7 @@ def gather(project: Project, results_dir: Path, profile: str,
     out_edges: dict[str, list[Edge]] = defaultdict(list)
     for e in project.edges:
         out_edges[e.source].append(e)
-    from litrec.verdicts import suspects
+    from litrec.verdicts.suspect import suspects
 
     numbers = StoredNumbers(Path(results_dir), reg, {(n, profile): st for n, st in states.items()})
     return SiteData(project, profile, statuses, analyses, dict(out_edges), Path(results_dir),

@@ -22,9 +22,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from litrec.records import COMPARISONS, Comparison, operator
+from litrec.records.operators import COMPARISONS, Comparison, operator
 from litrec.site.stored_html import esc
-from litrec.util import fmt
+from litrec.util.formatting import fmt
 
 WIDTH, ROW, TOP = 640, 60, 4
 LEFT, RIGHT = 12, 12          # margins of each row's axis

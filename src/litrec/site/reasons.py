@@ -6,8 +6,8 @@ from collections import Counter
 
 from litrec.site.claim_pieces import badge
 from litrec.site.stored_html import esc, span
-from litrec.util import fmt
-from litrec.verdicts import JUDGED_VERDICTS, deciding
+from litrec.util.formatting import fmt
+from litrec.verdicts.judge import JUDGED_VERDICTS, deciding
 
 
 def _plural(n: int, one: str, many: str | None = None) -> str:

@@ -13,8 +13,8 @@ import os
 import re
 from urllib.parse import quote
 
-from litrec.bibtex import bibtex_entry
-from litrec.records import KIND
+from litrec.bibtex.write import bibtex_entry
+from litrec.records.kinds import KIND
 from litrec.site.claim_history import history
 from litrec.site.claim_pieces import (
     analysis_link,
@@ -45,8 +45,8 @@ from litrec.site.stored_html import (
     table,
     ul,
 )
-from litrec.util import fmt
-from litrec.verdicts import EXTENSION
+from litrec.util.formatting import fmt
+from litrec.verdicts.claims import EXTENSION
 
 
 def record_page(data: SiteData, rid: str) -> str:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from litrec.site.pagedata import SiteData
 from litrec.site.record_page import record_page
-from litrec.util import usable_cores
+from litrec.util.cores import usable_cores
 
 MIN_PARALLEL = 400  # pages below which forking costs more than it saves
 CHUNKS_PER_JOB = 4  # smaller chunks even out the work between the processes

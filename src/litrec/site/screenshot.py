@@ -59,11 +59,11 @@ def picture_inputs(root: Path) -> dict[str, str]:
 def home_markdown(root: Path) -> str:
     """The home page's Markdown as `litrec site build` run in `root` generates it (records/,
     analysis/, results/, site/index.md; the headline scale)."""
-    from litrec.records import load_project
+    from litrec.records.load import load_project
     from litrec.site.build import directory_urls
     from litrec.site.index_pages import home
     from litrec.site.pagedata import gather
-    from litrec.verdicts import headline, project_scales
+    from litrec.verdicts.claims import headline, project_scales
 
     results = root / "results"
     analysis = root / "analysis"
@@ -87,7 +87,7 @@ def stamp_path(png: Path) -> Path:
 def this_machine() -> dict:
     """What decides, beside the project's files, which results the home page calls stale: the
     CPU's instruction set and the usable cores (`litrec.analyses.inputs`)."""
-    from litrec.analyses import machine_cores, machine_isa
+    from litrec.analyses.inputs import machine_cores, machine_isa
 
     return {"isa": list(machine_isa()), "cores": machine_cores()}
 

@@ -18,14 +18,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from litrec.analyses import watch_paths
-from litrec.records import load_project
-from litrec.results import check_profile
+from litrec.analyses.datafiles import watch_paths
+from litrec.records.load import load_project
+from litrec.results.state import check_profile
 from litrec.site.build import directory_urls, handwritten, plan, sync
 from litrec.site.live import LiveSite
 from litrec.site.mkdocs_build import MkDocsFailed
 from litrec.site.render import write_pages
-from litrec.util import SiteError
+from litrec.util.errors import SiteError
 
 log = logging.getLogger("mkdocs.litrec")
 

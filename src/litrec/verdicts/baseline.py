@@ -27,7 +27,7 @@ def baseline_new_links(path: Path, reading: Reading) -> dict[str, int] | None:
     """Record in the review file `path` what each link of `reading` without an entry there rests
     on now: `{record: links recorded}` (empty when every link has its entry), or None when the
     file is not there or cannot be read (nothing written). `OSError` when it cannot be written."""
-    from litrec.util import replace_file
+    from litrec.util.atomic import replace_file
 
     with locked_reviews(path):
         if not path.exists():

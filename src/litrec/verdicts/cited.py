@@ -27,9 +27,10 @@ import difflib
 from pathlib import Path
 from typing import Any
 
-from litrec.records import prose_fields, scan_placeholders
-from litrec.results import ResultState, result_state
-from litrec.util import Diagnostic, fmt, format_field
+from litrec.records.placeholders import prose_fields, scan_placeholders
+from litrec.results.state import ResultState, result_state
+from litrec.util.diagnostics import Diagnostic, format_field
+from litrec.util.formatting import fmt
 from litrec.verdicts.judge import MissingMetric, get_metric
 from litrec.verdicts.rows import seed_metrics
 from litrec.verdicts.stats import summarize

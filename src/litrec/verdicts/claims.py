@@ -33,9 +33,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from litrec.analyses import FALLBACK
-from litrec.records import EXTENSION, base_claim
-from litrec.results import ResultState, json_line, kept_summary, result_path, result_states, signature_state
+from litrec.analyses.scales import FALLBACK
+from litrec.records.criteria import EXTENSION, base_claim
+from litrec.results.fields import json_line
+from litrec.results.resume import kept_summary
+from litrec.results.signing import signature_state
+from litrec.results.state import ResultState, result_states
+from litrec.results.store import result_path
 from litrec.verdicts.events import Events, how_judged, seeds_after_looking, through
 from litrec.verdicts.judge import MissingMetric, Outcome
 from litrec.verdicts.registration import Registrations
@@ -43,7 +47,7 @@ from litrec.verdicts.rows import claim_rows, is_extension, judge, row_share, see
 from litrec.verdicts.stored import expectation_record, flag_changed, judged_in, stored_expectations
 
 if TYPE_CHECKING:  # the records' models: a kept answer is printed without them
-    from litrec.records import Project
+    from litrec.records.project import Project
 
 VERDICTS = ("reproduced", "not reproduced", "inconclusive", "expectation changed", "unchecked",
             "stale", "missing", "modified", "error")
@@ -63,8 +67,8 @@ def folder_scales(records: Path, analysis: Path | None) -> tuple[str, ...]:
     """`project_scales` read off the registry alone (`analysis/` beside `records` where None),
     for a command that needs them before it loads the records; the registry's problems are
     said where the records are loaded."""
-    from litrec.analyses import load_registry
-    from litrec.records import default_analysis_dir
+    from litrec.analyses.registry import load_registry
+    from litrec.records.validate import default_analysis_dir
 
     folder = Path(analysis) if analysis else default_analysis_dir(Path(records))
     return load_registry(folder, []).scales

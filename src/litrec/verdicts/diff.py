@@ -31,9 +31,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from litrec.records import EXTENSION
-from litrec.results import result_path, result_states
-from litrec.util import fmt
+from litrec.records.criteria import EXTENSION
+from litrec.results.state import result_states
+from litrec.results.store import result_path
+from litrec.util.formatting import fmt
 from litrec.verdicts.change import change_words, metric_changes
 from litrec.verdicts.events import events_between
 from litrec.verdicts.judge import MissingMetric
@@ -42,7 +43,7 @@ from litrec.verdicts.sides import Side, check_rev, read_result, sides
 from litrec.verdicts.stored import criterion_key, judged_in, stored_expectations
 
 if TYPE_CHECKING:
-    from litrec.records import Project
+    from litrec.records.project import Project
 
 NO_STORED = "no stored expectations"  # the verdict of a side that cannot be judged for lack of them
 
@@ -308,7 +309,7 @@ def compare(records: Path, analysis: Path | None, results_dir: Path, revs: list[
             profiles: list[str] | None, only_changed: bool = True) -> Comparison:
     """`litrec diff` below the command: the sides named (each revision checked to be a commit),
     the valid project, every checked claim judged on both sides."""
-    from litrec.records import load_valid_project
+    from litrec.records.load import load_valid_project
     from litrec.verdicts.claims import folder_scales
 
     old, new = sides(revs, profiles, folder_scales(records, analysis)[0])

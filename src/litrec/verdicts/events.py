@@ -26,7 +26,8 @@ import datetime as dt
 import json
 from typing import Any
 
-from litrec.records import COMPARISONS, EXTENSION
+from litrec.records.criteria import EXTENSION
+from litrec.records.operators import COMPARISONS
 from litrec.verdicts.judgements import Judgement, git
 from litrec.verdicts.registration import Registrations, identity
 

@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from litrec.util import csv_text, fmt, markdown_table, terminal_table
+from litrec.util.formatting import fmt
+from litrec.util.tables import csv_text, markdown_table, terminal_table
 from litrec.verdicts.claims import ClaimStatus, claim_statuses, project_scales
 from litrec.verdicts.judge import deciding
 from litrec.verdicts.words import word
 
 if TYPE_CHECKING:
-    from litrec.records import Project
+    from litrec.records.project import Project
 
 GRID_FORMATS = ("table", "csv", "md")
 

@@ -24,12 +24,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from litrec.records import COMPARISONS, Comparison, operator
-from litrec.util import fmt
+from litrec.records.operators import COMPARISONS, Comparison, operator
+from litrec.util.formatting import fmt
 from litrec.verdicts.stats import Summary, few_seeds, few_seeds_short, seeds_needed, summarize
 
 if TYPE_CHECKING:
-    from litrec.records import Expectation
+    from litrec.records.expectation import Expectation
 
 DECISIONS = ("holds", "fails", "inconclusive", "refused")
 # the verdicts the judge reaches on a current result's numbers (`claim_verdict`, error aside)

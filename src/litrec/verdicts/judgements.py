@@ -33,9 +33,10 @@ from pathlib import Path
 from typing import Any
 
 from litrec.cache import historymemo
-from litrec.records import EXTENSION, base_claim
-from litrec.results import read_history
-from litrec.util import jsonread, refs_of
+from litrec.records.criteria import EXTENSION, base_claim
+from litrec.results.ledger import read_history
+from litrec.util import jsonread
+from litrec.util.gitinfo import refs_of
 
 TIMEOUT_S = 20.0
 LEDGER = ".history.jsonl"

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from litrec.records import Project
+    from litrec.records.project import Project
 
 # relations whose *source* rests on the target, and those whose *target* rests on the source
 RESTS_ON = ("uses", "reading_of", "derived_from", "supports", "contradicts")
@@ -91,7 +91,7 @@ class Reading:
 def project_reading(proj: Project, results_dir: Path, profile: str | None = None) -> Reading:
     """The reading of a loaded project (its models); its verdicts at `profile` (None: the
     first, smallest of the project's scales, that of the committed results)."""
-    from litrec.records import reading_of
+    from litrec.records.filecheck import reading_of
 
     def text(rid: str) -> tuple | None:
         rec = proj.records.get(rid)
@@ -131,8 +131,8 @@ def checked_reading(checked, records_dir: Path, analysis_dir: Path, results_dir:
         named = sorted({a for f in facts.values() for _, a, _ in f.claims if a})
         if not named:
             return verdicts, []
-        from litrec.analyses import load_registry
-        from litrec.results import result_states
+        from litrec.analyses.registry import load_registry
+        from litrec.results.state import result_states
 
         registry = load_registry(analysis_dir, [])
         at = profile or registry.scales[0]
@@ -156,8 +156,9 @@ def _judged(rids: list[str], paths: dict, records_dir: Path, analysis_dir: Path,
             results_dir: Path, profile: str, registry, states: dict) -> dict[str, str]:
     """The verdicts as evidence of the claims of `rids`, judged on their records' models (each
     file parsed again: the cache keeps no model)."""
-    from litrec.records import Project, filecheck
-    from litrec.util import project_root
+    from litrec.records import filecheck
+    from litrec.records.project import Project
+    from litrec.util.confine import project_root
     from litrec.verdicts.claims import claim_statuses
 
     proj = Project(Path(records_dir), Path(analysis_dir), registry=registry)

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from litrec.cache import historymemo
-from litrec.records import EXTENSION, criterion
+from litrec.records.criteria import EXTENSION, criterion
 from litrec.verdicts.judgements import Judgement, Judgements, blobs, git
 from litrec.verdicts.stored import criterion_key
 
@@ -98,7 +98,7 @@ def criteria_in(raw: bytes | None) -> dict[str, list[list[str]]]:
     is left out)."""
     import yaml
 
-    from litrec.records import Expectation  # the records' models: judged claims only
+    from litrec.records.expectation import Expectation  # the records' models: judged claims only
 
     try:
         data = yaml.load(raw or b"", Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))

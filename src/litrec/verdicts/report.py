@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from litrec.util import need_dir
+from litrec.util.confine import need_dir
 
 LINKS_FORMAT = 1  # the shape of the suspect check's kept answer (`_links`)
 WHERE = ("file", "line", "col")  # where a kept link is written
@@ -56,7 +56,7 @@ def validation_report(records: Path, analysis: Path | None = None, results: Path
     file gets one, and a link without an entry in it gets its own (`Report.baseline` says
     so). `UsageError` when `records`, or `analysis` when
     named, is not a folder (without it, a records-only repository may lack one)."""
-    from litrec.records import check_collection
+    from litrec.records.validate import check_collection
 
     need_dir(records, "records")
     if analysis is not None:
@@ -64,8 +64,9 @@ def validation_report(records: Path, analysis: Path | None = None, results: Path
     checked = check_collection(records, analysis, use_cache=use_cache)
     results = results or Path(records).resolve().parent / "results"
     if results.is_dir():  # only then is the results' code loaded
-        from litrec.results import history_problems, modified_results
-        from litrec.util import PathDisplay
+        from litrec.results.ledger import history_problems
+        from litrec.results.state import modified_results
+        from litrec.util.diagnostics import PathDisplay
 
         checked.diagnostics.extend(modified_results(results, PathDisplay()))
         checked.diagnostics.extend(history_problems(results, PathDisplay()))
@@ -79,8 +80,8 @@ def validation_report(records: Path, analysis: Path | None = None, results: Path
     report = Report(checked)
     if checked.errors:  # the links of records with errors are not judged: those come first
         return report
-    from litrec.cache import caching_off
-    from litrec.records import default_analysis_dir
+    from litrec.cache.slots import caching_off
+    from litrec.records.validate import default_analysis_dir
     from litrec.verdicts.reading import checked_reading
 
     folder = Path(analysis) if analysis is not None else default_analysis_dir(records)
@@ -100,7 +101,7 @@ def _baseline(records: Path, reading: Callable[[], Any], checked) -> str | None:
     another: what it says, in a line; None when nothing was recorded. Where git holds the
     file the work tree lacks, nothing is recorded and `checked` gets an error at the file,
     naming how to restore it (`litrec.verdicts.reviewfile.lost_reviews`)."""
-    from litrec.util import Diagnostic, PathDisplay
+    from litrec.util.diagnostics import Diagnostic, PathDisplay
     from litrec.verdicts.reviewfile import LostReviews
     from litrec.verdicts.suspect import record_baseline, reviews_path
 
@@ -131,7 +132,7 @@ def _reviews(records: Path, analysis: Path, results: Path, checked, strict: bool
     link, an information note for each link never reviewed; empty without the file. With
     `new_links`, a link with no entry in the file (a record or link added since) gets its
     baseline first (`litrec.verdicts.baseline`): (the links, the line that says so, or None)."""
-    from litrec.util import Diagnostic, PathDisplay, Severity, format_field
+    from litrec.util.diagnostics import Diagnostic, PathDisplay, Severity, format_field
     from litrec.verdicts.suspect import reviews_path
 
     path = reviews_path(records)
@@ -188,7 +189,7 @@ def _links(records: Path, analysis: Path, results: Path, paths: dict, reading: C
     the answer kept by the last run (`litrec.cache.linkmemo`) when nothing it depends on changed
     (`links_key`), else worked out, and kept where the file has no problem (so each validate
     names them until they are mended)."""
-    from litrec.analyses import data_now
+    from litrec.analyses.memo import data_now
     from litrec.cache import linkmemo
     from litrec.verdicts.suspect import (
         LinkReview,
@@ -213,7 +214,7 @@ def _links(records: Path, analysis: Path, results: Path, paths: dict, reading: C
     problems = review_entry_problems(reviews_path(records), stored)
     if problems:
         key = None  # not kept: the next validate names them again
-    from litrec.util import LazyRoot, locate
+    from litrec.util.yamlsafe import LazyRoot, locate
 
     got = reading()
     roots: dict[str, LazyRoot] = {}
@@ -242,7 +243,7 @@ def links_key(records: Path, analysis: Path, results: Path) -> str | None:
     file that cannot be read)."""
     import hashlib
 
-    from litrec.analyses import memo_key
+    from litrec.analyses.memo import memo_key
     from litrec.verdicts.suspect import reviews_path
 
     try:

@@ -31,7 +31,7 @@ def lost_reviews(path: Path) -> str | None:
     (a project outside git, or one whose first baseline was never committed)."""
     if path.exists() or path.is_symlink():
         return None
-    from litrec.util import held_by_git
+    from litrec.util.gitinfo import held_by_git
 
     held = held_by_git(path.parent, path.name)
     if held is None:
@@ -50,7 +50,9 @@ def locked_reviews(path: Path) -> Iterator[None]:
     """Hold the project's review lock (`.litrec-reviews-lock` beside the review file: the
     mechanism of the results' lock, `litrec.util.lockfile`), waiting up to a minute for
     another `litrec review` or baseline to finish; InputError when it does not."""
-    from litrec.util import InputError, PathDisplay, acquire, release
+    from litrec.util.diagnostics import PathDisplay
+    from litrec.util.errors import InputError
+    from litrec.util.lockfile import acquire, release
 
     lock = Path(path).with_name(LOCK)
     fd = acquire(lock, LOCK_WAIT_S)

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from litrec.records import EXTENSION
+from litrec.records.criteria import EXTENSION
 from litrec.verdicts.judge import Outcome, claim_verdict, evaluate
 
 

@@ -12,8 +12,9 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from litrec.results import result_path
-from litrec.util import UsageError, jsonread
+from litrec.results.store import result_path
+from litrec.util import jsonread
+from litrec.util.errors import UsageError
 
 WORKING = "working tree"
 

@@ -29,7 +29,7 @@ from litrec.verdicts.elsewhere import Elsewhere
 from litrec.verdicts.grid import at_every_scale
 
 if TYPE_CHECKING:
-    from litrec.records import Project
+    from litrec.records.project import Project
 
 
 def headline_profile(records: Path, analysis: Path | None, results: Path) -> str:
@@ -47,8 +47,8 @@ def first_scale(records: Path, analysis: Path | None) -> str:
 def judged_project(records: Path, analysis: Path | None, results: Path, profile: str) -> Project:
     """The valid project whose claims are judged at `profile` (`InvalidRecords` when a record
     is invalid, `ProfileError` for a profile no analysis defines and no result has)."""
-    from litrec.records import load_valid_project
-    from litrec.results import check_profile
+    from litrec.records.load import load_valid_project
+    from litrec.results.state import check_profile
 
     proj = load_valid_project(records, analysis)
     check_profile(proj.registry, results, profile)
@@ -111,7 +111,7 @@ def status(records: Path, analysis: Path | None, results: Path, profile: str,
     """Judge every claim from the stored results of `profile` (and, with `other_scales`, give
     each its verdict at the other scales too); with `require_signed`, a result without a
     signature is a bad one too."""
-    from litrec.results import result_states
+    from litrec.results.state import result_states
     from litrec.verdicts.registration import Registrations
 
     proj = judged_project(records, analysis, results, profile)
@@ -152,7 +152,7 @@ def bad_signatures(statuses: list[ClaimStatus], results: Path, profile: str,
                    require_signed: bool = False) -> list[str]:
     """A located line for each result whose signature does not verify (and, with
     `require_signed`, for each result that has none: a deleted `.sig` is not a pass)."""
-    from litrec.results import result_path
+    from litrec.results.store import result_path
 
     out = []
     for name, p in sorted(by_result(statuses).items()):

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from litrec.records import criterion
-from litrec.util import canonical_digest, canonical_json
+from litrec.records.criteria import criterion
+from litrec.util.canonical import canonical_digest, canonical_json
 
 if TYPE_CHECKING:
-    from litrec.records import Expectation
+    from litrec.records.expectation import Expectation
 
 Status = Any  # a `litrec.verdicts.claims.ClaimStatus` (not imported: it imports this module)
 
@@ -44,7 +44,7 @@ def criterion_key(crit: dict) -> str:
 
 def stored_expectations(result: dict, claim: str) -> list[Expectation] | None:
     """The expectations a result stored for `claim` when it ran; None where it kept only their text."""
-    from litrec.records import Expectation  # the records' models, when judged again
+    from litrec.records.expectation import Expectation  # the records' models, when judged again
 
     stored = (result.get("expectations") or {}).get(claim)
     if not isinstance(stored, dict):

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from litrec.records import EXTENSION
+from litrec.records.criteria import EXTENSION
 from litrec.verdicts.claims import VERDICTS
 from litrec.verdicts.words import word
 

@@ -36,12 +36,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from litrec.util import canonical_digest, canonical_json
+from litrec.util.canonical import canonical_digest, canonical_json
 from litrec.verdicts.reading import Reading, project_reading
 from litrec.verdicts.reviewfile import LostReviews, locked_reviews, lost_reviews
 
 if TYPE_CHECKING:
-    from litrec.records import Project
+    from litrec.records.project import Project
 
 REVIEWS = "reviews.yaml"
 HEADER = ("# Written by litrec (the project's first `litrec validate`, then `litrec review ID`):\n"
@@ -148,7 +148,7 @@ def read_reviews(path: Path) -> tuple[dict[str, dict[str, dict]], ReviewProblem 
         return {}, None
     except OSError as exc:
         return {}, ReviewProblem(1, 1, f"cannot read the file: {exc.strerror}")
-    from litrec.util import YamlProblem, load_bytes  # PyYAML: only with a review file
+    from litrec.util.yamlsafe import YamlProblem, load_bytes  # PyYAML: only with a review file
 
     marker = next((i for i, ln in enumerate(raw.splitlines(), 1)
                    if ln.startswith((b"<<<<<<< ", b"=======", b">>>>>>> "))), None)
@@ -172,7 +172,8 @@ def review_entry_problems(path: Path, reviews: dict) -> list[ReviewProblem]:
     """Each entry of a readable review file that is not what litrec writes (a field it does not
     write, a value of another type, a verdict no judge gives), located: an edit by hand. The
     entry still counts (a changed value makes its link suspect), so nothing is lost."""
-    from litrec.util import LazyRoot, excerpt, locate
+    from litrec.util.formatting import excerpt
+    from litrec.util.yamlsafe import LazyRoot, locate
     from litrec.verdicts.claims import VERDICTS
 
     root = LazyRoot(str(path))
@@ -269,7 +270,9 @@ def write_reviews(path: Path, reading: Reading, record_ids: list[str]) -> tuple[
 
 
 def _write_reviews(path: Path, reading: Reading, record_ids: list[str]) -> tuple[Path, dict[str, int]]:
-    from litrec.util import InputError, PathDisplay, replace_file
+    from litrec.util.atomic import replace_file
+    from litrec.util.diagnostics import PathDisplay
+    from litrec.util.errors import InputError
 
     reviews, problem = read_reviews(path)
     if problem is not None:  # rewriting it would lose every other record's reviews
@@ -354,8 +357,8 @@ def review_records(records_dir: Path, analysis_dir: Path | None, results_dir: Pa
     (`UsageError` for an id that is no record, with the closest one)."""
     import difflib
 
-    from litrec.records import load_valid_project
-    from litrec.util import UsageError
+    from litrec.records.load import load_valid_project
+    from litrec.util.errors import UsageError
 
     proj = load_valid_project(records_dir, analysis_dir)
     for rid in record_ids:
