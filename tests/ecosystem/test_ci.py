@@ -70,7 +70,7 @@ def test_the_snippets_name_the_release_tag():
     for where, revs in shown.items():
         assert set(revs) == {tag}, f"{where}: rev {revs} is not the release tag {tag}"
     assert yaml.safe_load(WORKFLOW.read_text())["env"]["LITREC_REV"] == tag
-    assert re.search(rf"^## {re.escape(tag[1:])}\b", (ROOT / "CHANGELOG.md").read_text(), re.M)
+    assert re.search(rf"^## \[{re.escape(tag[1:])}\] - ", (ROOT / "CHANGELOG.md").read_text(), re.M)
     tags = subprocess.run(["git", "tag", "--list"], cwd=ROOT, capture_output=True, text=True).stdout.split()
     if tags:  # a clone made without tags cannot say; one with tags must have this one
         assert tag in tags, f"no tag {tag} in this repository"
