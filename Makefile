@@ -59,8 +59,10 @@ check: $(STAMP)
 	$(BIN)/ruff check src tests analysis bench tools
 	$(BIN)/mypy
 
+# ARGS="--smoke": each script's smoke run (seconds, tiny sizes), nothing stored; ARGS="--results PATH":
+# the rows kept in PATH, not in bench/results.json; ARGS="--only validate_scale,site_scale"
 bench: $(STAMP)
-	$(BIN)/python bench/all.py
+	$(BIN)/python bench/all.py $(ARGS)
 
 # The README's picture: the built home page in headless Chromium (site/assets/screenshot.png),
 # with the hashes of what it shows beside it (screenshot.png.inputs.json: the home page's

@@ -36,7 +36,7 @@ def main() -> int:
     ap.add_argument("--inner", type=int, default=20, help="steps per timed scan")
     ap.add_argument("--seeds", type=int, default=3, help="seeds in the batched step")
     report.add_json_argument(ap)
-    args = ap.parse_args()
+    args = report.parse(ap, rounds=1, inner=2, seeds=2)
 
     import jax
     import jax.numpy as jnp

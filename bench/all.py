@@ -9,7 +9,13 @@ ones; `--only` measures some scripts and keeps the others' figures) and
 rendered into site/bench-table.md and README.md, the one table the docs include
 (`bench/table.py`).
 
-    python bench/all.py [--only validate_scale,noop_run]
+`--smoke` runs each script's smoke run instead (seconds at tiny sizes: that it
+still works, as tests/bench does in CI): its figures are printed, never stored
+in bench/results.json. `--results PATH` stores the rows in PATH instead of
+bench/results.json (and leaves the docs' table as it is): a busy machine's or a
+smoke run's figures, kept apart.
+
+    python bench/all.py [--only validate_scale,noop_run] [--smoke] [--results PATH]
 """
 
 from __future__ import annotations
@@ -26,40 +32,22 @@ sys.path.insert(0, str(HERE))
 import report  # noqa: E402
 import table  # noqa: E402
 
-# In the order of the table: validation, site, runs; then any other script of bench/.
-ORDER = (
-    "validate_scale",
-    "site_scale",
-    "serve_edit",
-    "noop_run",
-    "seeds_batched",
-    "sweep_speedup",
-    "cluster_speedup",
-    "train_throughput",
-    "deep_lsa_step",
-    "train_speed",
-    "official_step",
-    "accelerator_seeds",
-    "paper_full_time",
-    "ci_time",
-)
-HELPERS = {"all", "release", "report", "table"}  # modules of bench/ that are not benchmarks
-
-
-def scripts() -> list[str]:
-    """Every benchmark script in bench/, in the table's order."""
-    found = {p.stem for p in HERE.glob("*.py")} - HELPERS
-    return [n for n in ORDER if n in found] + sorted(found - set(ORDER))
-
-
-SCRIPTS = tuple(scripts())
+HELPERS, SCRIPTS = report.HELPERS, report.SCRIPTS  # the benchmarks, in the table's order
 
 
 def main() -> int:
     """Runs the scripts, then prints the table; exit 1 when a script failed or a goal was missed."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", default="", help="comma-separated script names (default: all)")
+    ap.add_argument("--smoke", action="store_true",
+                    help="each script's smoke run (seconds, tiny sizes); nothing stored unless --results")
+    ap.add_argument("--results", type=Path, default=None, metavar="PATH",
+                    help="store the rows in PATH, not bench/results.json (the docs' table unchanged)")
     args = ap.parse_args()
+    unknown = [n for n in args.only.split(",") if n and n not in SCRIPTS]
+    if unknown:
+        ap.error(f"no script bench/{unknown[0]}.py; one of {', '.join(SCRIPTS)}")
+    keep = args.results or (None if args.smoke else table.RESULTS)  # where the rows go, if anywhere
     names = [n for n in args.only.split(",") if n] or list(SCRIPTS)
     failed = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -69,20 +57,26 @@ def main() -> int:
             where = table.machine()
             mine = Path(tmp) / f"{name}.jsonl"
             mine.touch()
-            proc = subprocess.run([sys.executable, str(HERE / f"{name}.py"), "--json", str(mine)])
+            proc = subprocess.run([sys.executable, str(HERE / f"{name}.py"), "--json", str(mine),
+                                   *(["--smoke"] if args.smoke else [])])
             got = report.load(str(mine))
             rows += got
-            if got:
-                table.store(name, got, where)
+            if got and keep:
+                table.store(name, got, where, keep)
             why = report.not_measured_reason(str(mine))
             if why and not got and proc.returncode == 0:
-                table.not_measured(name, why[0], where, why[1])  # this machine cannot: the table says so
+                if keep:  # this machine cannot: the table says so
+                    table.not_measured(name, why[0], where, why[1], keep)
                 unmeasured.append(f"{name} ({why[0]})")
             elif proc.returncode != 0 or not got:
                 failed.append(name)  # without rows, its earlier figures stay in the table
-    table.write(list(SCRIPTS))
-    print(f"\nwrote {table.TABLE.relative_to(HERE.parent)} and README.md's table")
-    print("\n==== all figures (medians; each baseline measured in the same run)")
+    if keep is not None and keep.resolve() == table.RESULTS:
+        table.write(list(SCRIPTS))
+        print(f"\nwrote {table.TABLE.relative_to(HERE.parent)} and README.md's table")
+    elif keep:
+        print(f"\nstored the rows in {keep} (bench/results.json and the docs' table unchanged)")
+    print("\n==== all figures (medians; each baseline measured in the same run)"
+          + (": smoke runs, tiny sizes, no goal means anything" if args.smoke else ""))
     print(report.format_rows(rows))
     missed = [r.bench for r in rows if r.met is False]
     if unmeasured:
@@ -91,7 +85,7 @@ def main() -> int:
         print(f"failed: {', '.join(failed)}")
     if missed:
         print(f"goals missed: {', '.join(missed)}")
-    return 1 if failed or missed else 0
+    return 1 if failed or (missed and not args.smoke) else 0
 
 
 if __name__ == "__main__":

@@ -56,6 +56,9 @@ from tests.support.realcluster import Cluster  # noqa: E402  (the tests' cluster
 
 GOAL = 1.7  # speed-up over the baseline
 TIMES = ("started", "wall_time_s", "content_hash")
+# What every `dask worker`'s nanny sets in its worker (distributed.nanny.pre-spawn-environ): each
+# run is made with the same, so that litrec finds its workers' numerics environment its own.
+THREADS = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
 # Metrics that time the training (site/writing-analyses.md): they differ between any two runs
 TIMING_METRICS = ("timing", "train_seconds", "ms_per_step", "wall_time_s")  # and each point's own time
 
@@ -120,7 +123,7 @@ def time_run(root: Path, analysis: str, profile: str, flags: list[str], results:
     cmd = [sys.executable, "-m", "litrec", "run", analysis, "--profile", profile, "--force", "--no-compile-cache",
            "--allow-not-reproduced", "--results", results, "--format", "json", *flags]
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
+    proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True, env={**os.environ, **THREADS})
     wall = time.perf_counter() - t0
     cpu = children_cpu() + group_cpu(groups) - cpu0
     if proc.returncode != 0:
@@ -136,7 +139,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2, help="dask worker processes (default: 2)")
     ap.add_argument("--repeats", type=int, default=1, help="runs of each (default: 1; paper points take minutes)")
     report.add_json_argument(ap)
-    args = ap.parse_args()
+    args = report.parse(ap, analysis="prop1-identity", profile="quick", repeats=1)
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start; "
           f"{args.analysis} --profile {args.profile}, {args.workers} dask workers, median of {args.repeats}")
     with tempfile.TemporaryDirectory() as tmp:

@@ -12,7 +12,7 @@ A result's inputs include its usable cores (`litrec.analyses.inputs`) because of
 what this measures: XLA sizes its thread pool by the process's CPU affinity and
 splits its larger sums across the threads. Needs two cores or more.
 
-    python bench/cores_digits.py [--only deeper_gdpp,prop2_mlp_attention]
+    python bench/cores_digits.py [--only deeper_gdpp,prop2_mlp_attention] [--smoke]
 """
 import argparse
 import json
@@ -38,6 +38,9 @@ CONFIGS = {
     "prop3_token_building": 'dataclasses.replace(mod.PROFILES["paper_full"], steps=20, chunk_size=10, '
                             'eval_every=10, eval_tasks=1_024, tune_tasks=1_024, monitor_tasks=512, copy_tasks=32)',
 }
+
+# The smoke run's: the smallest analysis at its quick profile (seconds, not a finding).
+SMOKE = {"prop1_identity": 'mod.PROFILES["quick"]'}
 
 CHILD = """
 import dataclasses, importlib, json, sys
@@ -66,9 +69,9 @@ def leaves(value, prefix: str = "") -> dict:
     return {} if set(name.split(".")) & set(TIMINGS) else {name: value}
 
 
-def metrics_on(module: str, cores: set[int] | None) -> dict:
+def metrics_on(module: str, cores: set[int] | None, configs: dict[str, str] = CONFIGS) -> dict:
     """The module's metrics from a fresh process, confined to `cores` (None: as this one)."""
-    code = CHILD.format(root=str(ROOT), module=module, config=CONFIGS[module], timings=TIMINGS)
+    code = CHILD.format(root=str(ROOT), module=module, config=configs[module], timings=TIMINGS)
     env = {k: v for k, v in os.environ.items() if k != "XLA_FLAGS"}
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
                           timeout=1200, preexec_fn=(lambda: os.sched_setaffinity(0, cores)) if cores else None)
@@ -81,14 +84,16 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", default="", help="comma-separated: " + ",".join(CONFIGS))
     report.add_json_argument(ap)
-    args = ap.parse_args()
+    args = report.parse(ap)
     if not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2:
         report.cannot_measure("needs two usable cores and sched_setaffinity", args.json)
         return 0
     n = len(os.sched_getaffinity(0))
     rows = []
-    for module in [m for m in args.only.split(",") if m] or list(CONFIGS):
-        one, every = metrics_on(module, {min(os.sched_getaffinity(0))}), metrics_on(module, None)
+    configs = SMOKE if args.smoke else CONFIGS
+    for module in [m for m in args.only.split(",") if m and not args.smoke] or list(configs):
+        one = metrics_on(module, {min(os.sched_getaffinity(0))}, configs)
+        every = metrics_on(module, None, configs)
         differ = sorted(k for k in set(one) | set(every) if one.get(k) != every.get(k))
         print(f"  differ: {', '.join(differ)}", flush=True)
         first = f"; first: {differ[0]} {one.get(differ[0])!r} on 1, {every.get(differ[0])!r} on {n}" if differ else ""

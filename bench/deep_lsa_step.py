@@ -39,7 +39,7 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--inner", type=int, default=20)
     report.add_json_argument(parser)
-    args = parser.parse_args()
+    args = report.parse(parser, repeats=1, inner=1)
     medians: dict[tuple[int, str], float] = {}
     tasks = task_lib.regression_task_set(jax.random.key(0), 2048, 10, 10, 1.0)
     H = jnp.concatenate([jnp.concatenate([tasks.X, tasks.Y], -1),

@@ -15,10 +15,13 @@ Prints the medians and their ratio; goal: at most 1.02x (the hook must cost litt
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,10 +54,19 @@ print(json.dumps({{"wall": time.perf_counter() - t0, "check": checked}}))
 '''
 
 
-def one(module: str, profile: str, observed: bool) -> dict:
-    code = CHILD.format(root=str(ROOT), module=module, profile=profile, observed=observed)
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+def one(module: str, profile: str, observed: bool, root: Path = ROOT) -> dict:
+    code = CHILD.format(root=str(root), module=module, profile=profile, observed=observed)
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def toy_project(folder: Path) -> Path:
+    """The smoke run's project: one NumPy analysis `toy` of a seed (`tests.support.toy`), in
+    seconds where the project's own analyses compile with JAX for longer."""
+    sys.path.insert(0, str(ROOT))
+    from tests.support.toy import analysis, write_analysis
+
+    return write_analysis(folder, analysis(fields="seed: int = 0", metrics={"level": 1.0}))
 
 
 def main() -> None:
@@ -63,12 +75,16 @@ def main() -> None:
     parser.add_argument("--analysis", default="prop2_mlp_attention")
     parser.add_argument("--profile", default="paper")
     report.add_json_argument(parser)
-    args = parser.parse_args()
+    args = report.parse(parser, repeats=1, analysis="toy", profile="quick")
+    root = ROOT
+    if args.smoke:  # a toy project of its own, removed on the way out
+        root = toy_project(Path(tempfile.mkdtemp(prefix="litrec-bench-")))
+        atexit.register(shutil.rmtree, root, ignore_errors=True)
     times: dict[bool, list[float]] = {False: [], True: []}
     checks = []
     for _ in range(args.repeats):
         for observed in (False, True):
-            got = one(args.analysis, args.profile, observed)
+            got = one(args.analysis, args.profile, observed, root)
             times[observed].append(got["wall"])
             if observed:
                 checks.append(got["check"])

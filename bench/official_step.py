@@ -127,7 +127,7 @@ def main() -> int:
     ap.add_argument("--inner", type=int, default=10, help="litrec steps per timed scan")
     ap.add_argument("--only", default="", help="comma-separated: " + ",".join(MODELS))
     report.add_json_argument(ap)
-    args = ap.parse_args()
+    args = report.parse(ap, rounds=1, steps=2, inner=2)
     folder = Path(args.official) if args.official else None
     if folder is None or not (folder / "src" / "train.py").is_file() or not args.official_python \
             or not Path(args.official_python).is_file():

@@ -176,7 +176,7 @@ def cost(result: dict) -> tuple[float, str]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     report.add_json_argument(ap)
-    args = ap.parse_args()
+    args = report.parse(ap)
     total, missing, trained, recorded, cpu_total = 0.0, [], [], [], 0.0
     spans, unplaced = [], 0.0                   # runs with a start time; the others' wall time
     for name, profile in profiles(ROOT):

@@ -40,6 +40,23 @@ def add_json_argument(parser) -> None:
                         help="also append the figures as JSON lines to PATH (bench/all.py)")
 
 
+def parse(parser, argv: list[str] | None = None, **smoke):
+    """The script's arguments, with `--smoke` added: a run of seconds that checks the script
+    still works (tests/bench runs every script so), each option named in `smoke` set to its
+    tiny value there, and no comparison with the release (`--against none`, unless `smoke`
+    names another). Its figures
+    measure nothing worth keeping: `bench/all.py --smoke` stores none in bench/results.json."""
+    parser.add_argument("--smoke", action="store_true",
+                        help="seconds at tiny sizes, to check the script runs (CI); no figure to keep")
+    args = parser.parse_args(argv)
+    if args.smoke:
+        if hasattr(args, "against"):
+            args.against = "none"
+        for name, value in smoke.items():
+            setattr(args, name, value)
+    return args
+
+
 def _num(x: float | None) -> str:
     if x is None:
         return "-"
@@ -55,7 +72,7 @@ def _ratio(r: Row) -> str:
 
 def format_rows(rows: list[Row]) -> str:
     """The rows as a plain-text table."""
-    head = ("figure", "median", "unit", "baseline", "base", "ratio", "goal", "met")
+    head = ("bench", "value", "unit", "baseline", "baseline value", "ratio", "goal", "met")
     body = [(r.bench, _num(r.value), r.unit, r.baseline or "-", _num(r.baseline_value),
              _ratio(r), r.goal or "-",
              {True: "yes", False: "NO", None: "-"}[r.met]) for r in rows]
@@ -104,3 +121,32 @@ def load(json_path: str) -> list[Row]:
             data.pop("ratio", None)
             rows.append(Row(**data))
     return rows
+
+
+# In the order of the table: validation, site, runs; then any other script of bench/.
+ORDER = (
+    "validate_scale",
+    "site_scale",
+    "serve_edit",
+    "noop_run",
+    "seeds_batched",
+    "sweep_speedup",
+    "cluster_speedup",
+    "train_throughput",
+    "deep_lsa_step",
+    "train_speed",
+    "official_step",
+    "accelerator_seeds",
+    "paper_full_time",
+    "ci_time",
+)
+HELPERS = {"all", "release", "report", "table"}  # modules of bench/ that are not benchmarks
+
+
+def scripts() -> list[str]:
+    """Every benchmark script in bench/, in the table's order."""
+    found = {p.stem for p in Path(__file__).resolve().parent.glob("*.py")} - HELPERS
+    return [n for n in ORDER if n in found] + sorted(found - set(ORDER))
+
+
+SCRIPTS = tuple(scripts())

@@ -20,10 +20,13 @@ at most 1.05x the hook alone.
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,12 +59,21 @@ print(json.dumps({{"first": times[0], "second": times[1]}}))
 '''
 
 
-def one(module: str, profile: str, sandboxed: bool) -> dict:
-    code = CHILD.format(root=str(ROOT), module=module, profile=profile, sandboxed=sandboxed)
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+def one(module: str, profile: str, sandboxed: bool, root: Path = ROOT) -> dict:
+    code = CHILD.format(root=str(root), module=module, profile=profile, sandboxed=sandboxed)
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(done.stderr[-3000:])
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def toy_project(folder: Path) -> Path:
+    """The smoke run's project: one NumPy analysis `toy` of a seed (`tests.support.toy`), in
+    seconds where the project's own analyses compile with JAX for longer."""
+    sys.path.insert(0, str(ROOT))
+    from tests.support.toy import analysis, write_analysis
+
+    return write_analysis(folder, analysis(fields="seed: int = 0", metrics={"level": 1.0}))
 
 
 def main() -> None:
@@ -70,16 +82,21 @@ def main() -> None:
     parser.add_argument("--analysis", default="prop2_mlp_attention")
     parser.add_argument("--profile", default="paper")
     report.add_json_argument(parser)
-    args = parser.parse_args()
+    args = report.parse(parser, repeats=1, analysis="toy", profile="quick")
+    root = ROOT
+    if args.smoke:  # a toy project of its own, removed on the way out
+        root = toy_project(Path(tempfile.mkdtemp(prefix="litrec-bench-")))
+        atexit.register(shutil.rmtree, root, ignore_errors=True)
     from litrec.runs import sandbox
 
     why = sandbox.unavailable()
     if why is not None:
-        raise SystemExit(f"no sandbox to measure on this machine: {why}")
+        report.cannot_measure(f"no sandbox on this machine: {why}", args.json)
+        return
     got: dict[bool, list[dict]] = {False: [], True: []}
     for _ in range(args.repeats):
         for sandboxed in (False, True):
-            t = one(args.analysis, args.profile, sandboxed)
+            t = one(args.analysis, args.profile, sandboxed, root)
             got[sandboxed].append(t)
             print(f"{'sandbox' if sandboxed else 'hook'}: first point {t['first']:.2f} s, "
                   f"second {t['second']:.2f} s", file=sys.stderr)

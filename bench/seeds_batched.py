@@ -205,7 +205,7 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=10, help="chunks each worker process trains")
     parser.add_argument("--group", default=None, help=argparse.SUPPRESS)  # a worker process's seeds
     report.add_json_argument(parser)
-    args = parser.parse_args()
+    args = report.parse(parser, chunk=2, repeats=1, chunks=1)
     if args.group is not None:
         group_process(args.group, args.chunk, args.chunks)
         return
@@ -226,7 +226,7 @@ def main() -> None:
         first, median = _interleaved(calls, args.repeats)
     ms = {k: 1e3 * v / args.chunk for k, v in median.items()}
     alone, split = [], []
-    for _ in range(3):  # whole processes, taking turns
+    for _ in range(1 if args.smoke else 3):  # whole processes, taking turns
         alone.append(side_by_side(["0"], args.chunk, args.chunks))
         split.append(side_by_side(["0,1", "2"], args.chunk, args.chunks))
     steps = args.chunk * args.chunks

@@ -141,7 +141,7 @@ def main():
     parser.add_argument("--forms", default="tokens,forward,gram,sliced",
                         help=f"comma-separated, the first the baseline (of {', '.join(FORMS)})")
     report.add_json_argument(parser)
-    args = parser.parse_args()
+    args = report.parse(parser, rounds=1, inner=1)
     names = args.forms.split(",")
     depth = deeper_gdpp.K5_SEPARATE
     p = train_lib.init_lsa(jax.random.key(0), 11, depth.init_scale, n_layers=5)

@@ -112,14 +112,15 @@ def main() -> None:
     ap.add_argument("--edits", type=int, default=5)
     release.add_release_argument(ap)
     report.add_json_argument(ap)
-    args = ap.parse_args()
+    args = report.parse(ap, records=40, edits=1)
     litrec = [sys.executable, "-m", "litrec"]
     with tempfile.TemporaryDirectory(prefix="litrec-serve-bench-") as tmp, \
             release.trees(args.against) as trees:
         roots = {}
         for k, tree in enumerate(trees):
             roots[tree.name] = Path(tmp) / f"p{k}"
-            site_scale.generate(roots[tree.name], args.records)
+            # the release's records without the field it does not read (`source`)
+            site_scale.generate(roots[tree.name], args.records, sourced=k == 0)
         build_s, start_s, procs, logs, bases = {}, {}, {}, {}, {}
         times: dict[str, list[float]] = {t.name: [] for t in trees}
         cfgs = {name: site_scale.configs(root)["litrec"].parent for name, root in roots.items()}

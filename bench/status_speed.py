@@ -56,7 +56,7 @@ def main() -> None:
     ap.add_argument("--profile", default=None, help="default: quick for toy, paper_full for live")
     ap.add_argument("--against", default=BEFORE, metavar="REV", help=f"the earlier litrec (default {BEFORE})")
     report.add_json_argument(ap)
-    args = ap.parse_args()
+    args = report.parse(ap, repeats=1, against=BEFORE)  # its figure is a ratio to an earlier litrec
     profile = args.profile or ("quick" if args.project == "toy" else "paper_full")
     cmd = [sys.executable, "-m", "litrec", "status", "--profile", profile]
     with release.trees(args.against, snapshot=True) as trees:

@@ -47,29 +47,33 @@ def machine() -> dict:
             "load": round(os.getloadavg()[0], 1) if hasattr(os, "getloadavg") else None}
 
 
-def load() -> dict:
-    """{script: {"rows": [...], "measured", "commit", "cpus", "cpu", "load"}}."""
-    if not RESULTS.is_file():
+def load(path: Path = RESULTS) -> dict:
+    """{script: {"rows": [...], "measured", "commit", "cpus", "cpu", "load"}} (`path`: a file
+    other than bench/results.json, for a smoke run or a test)."""
+    if not path.is_file():
         return {}
-    return json.loads(RESULTS.read_text(encoding="utf-8"))
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
-def store(script: str, rows: list[report.Row], where: dict) -> None:
-    """Replace one script's rows (and where they were measured) in results.json."""
-    data = load()
+def _save(data: dict, path: Path) -> None:
+    path.write_text(json.dumps(dict(sorted(data.items())), indent=1, ensure_ascii=False) + "\n",
+                    encoding="utf-8")
+
+
+def store(script: str, rows: list[report.Row], where: dict, path: Path = RESULTS) -> None:
+    """Replace one script's rows (and where they were measured) in results.json (or `path`)."""
+    data = load(path)
     data[script] = {**where, "rows": [{k: v for k, v in r.__dict__.items()} for r in rows]}
-    RESULTS.write_text(json.dumps(dict(sorted(data.items())), indent=1, ensure_ascii=False) + "\n",
-                       encoding="utf-8")
+    _save(data, path)
 
 
-def not_measured(script: str, reason: str, where: dict, goal: str = "") -> None:
-    """Record in results.json that `script`'s figures were not measured, and why (a loaded
-    machine, say): the table says so in its row, in place of figures measured elsewhere,
+def not_measured(script: str, reason: str, where: dict, goal: str = "", path: Path = RESULTS) -> None:
+    """Record in results.json (or `path`) that `script`'s figures were not measured, and why (a
+    loaded machine, say): the table says so in its row, in place of figures measured elsewhere,
     with the goal left unanswered when the script named it."""
-    data = load()
+    data = load(path)
     data[script] = {**where, "rows": [], "not_measured": reason, **({"goal": goal} if goal else {})}
-    RESULTS.write_text(json.dumps(dict(sorted(data.items())), indent=1, ensure_ascii=False) + "\n",
-                       encoding="utf-8")
+    _save(data, path)
 
 
 def _num(x) -> str:
@@ -117,17 +121,15 @@ def main(argv: list[str] | None = None) -> int:
     in the table; `python bench/table.py`: render the table again."""
     import argparse
 
-    import all as bench_all
-
     ap = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
     ap.add_argument("--not-measured", nargs=2, metavar=("SCRIPT", "REASON"))
     args = ap.parse_args(argv)
     if args.not_measured:
         script, reason = args.not_measured
-        if script not in bench_all.SCRIPTS:
-            ap.error(f"no script bench/{script}.py; one of {', '.join(bench_all.SCRIPTS)}")
+        if script not in report.SCRIPTS:
+            ap.error(f"no script bench/{script}.py; one of {', '.join(report.SCRIPTS)}")
         not_measured(script, reason, machine())
-    write(list(bench_all.SCRIPTS))
+    write(list(report.SCRIPTS))
     return 0
 
 

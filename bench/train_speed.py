@@ -146,7 +146,7 @@ def main() -> int:
     ap.add_argument("--inner", type=int, default=10, help="steps per timed scan")
     ap.add_argument("--only", default="", help="comma-separated model names: " + ",".join(MODELS))
     report.add_json_argument(ap)
-    args = ap.parse_args()
+    args = report.parse(ap, rounds=1, inner=1, only="p3")  # one model: compiling each takes long
     names = [n for n in args.only.split(",") if n] or list(MODELS)
 
     flop_rate, byte_rate = single_core_flops(), single_core_bandwidth()

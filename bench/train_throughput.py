@@ -142,7 +142,7 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=200, help="steps per timed call")
     parser.add_argument("--repeats", type=int, default=5, help="timed calls (median reported)")
     report.add_json_argument(parser)
-    args = parser.parse_args()
+    args = report.parse(parser, chunk=2, repeats=1)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"jax {jax.__version__} on {jax.devices()[0].platform} ({os.cpu_count()} CPUs, load {load:.2f}), "
           f"batch {BATCH}, d={D - 1}, N={N}; median of {args.repeats} x {args.chunk} steps after a warm-up compile")

@@ -61,23 +61,32 @@ def test_figure5_measure_of_the_construction():
     t = task_lib.sample_tasks(jax.random.key(5), 128, N, d)
     pe = jnp.asarray(c.positional_encoding(2 * N + 1, P, 1e4))
     built = c.construction(6.0, d, N, P, 1e4, beta=100.0)
-    f5 = {k: float(v) for k, v in m.figure5_sensitivities(built[0], t.X, t.Y, t.x_q, pe).items()}
+    measure = jax.jit(lambda layer, X, Y, x_q: m.figure5_sensitivities(layer, X, Y, x_q, pe))  # one compile
+    f5 = {k: float(v) for k, v in measure(built[0], t.X, t.Y, t.x_q).items()}
     assert f5["own"] == pytest.approx(11 ** 0.5, rel=1e-5)
     assert f5["next"] == pytest.approx(1.0, rel=1e-4)
     assert f5["other"] == pytest.approx(1 / 19, rel=1e-4)
     assert f5["other_excl_next"] < 1e-4  # nothing but its own and the next token reaches a token
 
 
-def test_figure5_measure_on_many_tasks_in_chunks_is_the_measure_on_all_at_once():
-    """The notebook's 10,000 tasks are measured in chunks (a Jacobian per task): the mean of the
-    chunks' means, weighted by their sizes, is the mean over all (a ragged last chunk too)."""
+def _official_first_layer(seed: int, n_tasks: int):
+    """`n_tasks` tasks (d = N = 10, key `seed`), the positional encoding (P = 10), the official
+    token format and the first layer of a freshly initialised two-layer model (key `seed + 1`)."""
     d, N, P = 10, 10, 10
-    t = task_lib.sample_tasks(jax.random.key(8), 100, N, d)
+    t = task_lib.sample_tasks(jax.random.key(seed), n_tasks, N, d)
     pe = jnp.asarray(c.positional_encoding(2 * N + 1, P, 1e4))
     tokens, D, _ = c.token_format("official", d, P)
     layer = jax.tree.map(lambda w: w[0], __import__("analysis.lib.train", fromlist=["x"]).init_lsa(
-        jax.random.key(9), D, 1.0, n_layers=2))
-    whole = m.figure5_sensitivities(layer, t.X, t.Y, t.x_q, pe, tokens)
+        jax.random.key(seed + 1), D, 1.0, n_layers=2))
+    return t, pe, tokens, layer
+
+
+def test_figure5_measure_on_many_tasks_in_chunks_is_the_measure_on_all_at_once():
+    """The notebook's 10,000 tasks are measured in chunks (a Jacobian per task): the mean of the
+    chunks' means, weighted by their sizes, is the mean over all (a ragged last chunk too)."""
+    t, pe, tokens, layer = _official_first_layer(8, 100)
+    whole = jax.jit(lambda layer, X, Y, x_q: m.figure5_sensitivities(layer, X, Y, x_q, pe, tokens))(
+        layer, t.X, t.Y, t.x_q)
     parts = m.figure5_chunked(layer, t.X, t.Y, t.x_q, pe, tokens, chunk=32)
     assert set(parts) == {"own", "next", "other", "other_excl_next"}
     for name, value in parts.items():
@@ -89,12 +98,8 @@ def test_figure5_measure_on_many_tasks_in_chunks_is_the_measure_on_all_at_once()
 def test_figure5_measure_follows_the_official_loop():
     """The vectorised measure equals the official notebook's loop over positions, written out:
     for each k, the gradient of the summed layer-1 output at k, averaged over tasks, then normed."""
-    d, N, P = 10, 10, 10
-    t = task_lib.sample_tasks(jax.random.key(6), 64, N, d)
-    pe = jnp.asarray(c.positional_encoding(2 * N + 1, P, 1e4))
-    tokens, D, _ = c.token_format("official", d, P)
-    layer = jax.tree.map(lambda w: w[0], __import__("analysis.lib.train", fromlist=["x"]).init_lsa(
-        jax.random.key(7), D, 1.0, n_layers=2))
+    t, pe, tokens, layer = _official_first_layer(6, 64)
+    P = pe.shape[-1]
     data = tokens(t.X, t.Y, t.x_q, pe)[..., :-P]                          # (64, 21, 10): the code's input
     T = data.shape[1]
     own = nxt = other = 0.0

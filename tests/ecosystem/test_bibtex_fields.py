@@ -9,7 +9,8 @@ import json
 import bibtexparser
 import pytest
 
-from litrec.bibtex.read import key_id, read_bibtex
+from litrec.bibtex.identifiers import key_id
+from litrec.bibtex.read import read_bibtex
 from litrec.bibtex.write import bibtex_entry
 from litrec.records import model as m
 from litrec.util.yamlsafe import load_bytes

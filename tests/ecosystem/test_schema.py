@@ -40,7 +40,7 @@ from litrec.records.locators import Locator, Where
 from litrec.records.schema import LitrecJsonSchema, schema_filename, schema_for, schema_text
 from litrec.util.yamlsafe import load_bytes
 from tests.conftest import FIXTURES
-from tests.support.schema import VALIDATORS, as_json, pydantic_valid
+from tests.support.schema import VALIDATORS, as_json, assert_valid_both_ways, pydantic_valid
 
 from .conftest import ROOT
 
@@ -162,11 +162,7 @@ def _records() -> list[Path]:
 
 @pytest.mark.parametrize("path", _records(), ids=lambda p: p.stem)
 def test_fixture_record_valid_both_ways(path: Path):
-    data = load_bytes(path.read_bytes()).data
-    kind = data["kind"]
-    assert pydantic_valid(kind, data)
-    errors = [e.message for e in VALIDATORS[kind].iter_errors(as_json(data))]
-    assert not errors, errors
+    assert_valid_both_ways(path)
 
 
 # -------------------------------------------------------------- corruption

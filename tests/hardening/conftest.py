@@ -2,7 +2,8 @@
 
 `mini` (tests/conftest.py, written by `tests.support.mini`) is a small valid project (a
 paper with one checked claim, a note that uses it, a NumPy-only analysis); `litrec` runs the
-command line in a subprocess, as a user would, and returns its exit code and output. Every
+command line and returns its exit code and output as a user's subprocess would (in this
+process where the interpreter's start is not what is tested). Every
 hardening test asserts the same four things where they apply: the exit code, a message that
 names the file (and line), no traceback, and nothing changed outside what litrec owns.
 """
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.inprocess import run_inprocess
 from tests.support.signing import keypair
 
 
@@ -36,13 +38,20 @@ class Result:
 
 
 @pytest.fixture
-def litrec():
-    """Run `litrec ARGS...` in a subprocess in `cwd`; return a Result."""
+def litrec(request):
+    """Run `litrec ARGS...` in `cwd`; return a Result. In this process (`tests.support.inprocess`),
+    as a subprocess would answer, unless the test is marked `process` (what it checks is the
+    process: what reaches its file descriptors, what its interpreter reads as it starts) or `env`
+    sets a variable the interpreter reads as it starts (PYTHONPATH and the other PYTHON* ones):
+    then in a subprocess, with `timeout`."""
+    process = request.node.get_closest_marker("process") is not None
 
     def run(*args, cwd: Path, timeout: float = 120, env: dict | None = None) -> Result:
-        full_env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", **(env or {})}
+        env = {"NO_COLOR": "1", "COLUMNS": "200", **(env or {})}
+        if not process and not any(name.startswith("PYTHON") for name in env):
+            return Result(*run_inprocess(args, cwd=cwd, env=env))
         proc = subprocess.run([sys.executable, "-m", "litrec", *map(str, args)], cwd=cwd,
-                              capture_output=True, text=True, timeout=timeout, env=full_env)
+                              capture_output=True, text=True, timeout=timeout, env={**os.environ, **env})
         return Result(proc.returncode, proc.stdout, proc.stderr)
 
     return run

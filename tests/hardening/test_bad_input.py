@@ -22,6 +22,7 @@ from litrec.records.load import load_project
 from litrec.results.seal import seal
 from litrec.results.store import write_result
 from tests.support.files import snapshot, write
+from tests.support.mini import finding
 
 REPO = Path(__file__).resolve().parents[2]
 PAPER_FILE = "records/literature/ARXIV-0000.00001.yaml"
@@ -38,17 +39,7 @@ title: A toy paper
 
 def paper_with(expect: str) -> str:
     """The mini paper with one expectation written as given (a flow mapping)."""
-    return PAPER_HEAD + f"""\
-claims:
-  - id: F1
-    kind: finding
-    title: The total is ten
-    statement: The sum of the first five numbers is ten.
-    check:
-      analysis: toy
-      expect:
-        - {expect}
-"""
+    return PAPER_HEAD + "claims:\n" + finding(expect)
 
 
 def one_error(res, code: int, where: str, *needles: str) -> str:

@@ -15,12 +15,15 @@ from litrec.util.errors import EncodingProblem
 from litrec.util.safetext import safe_text, strip_unsafe
 from litrec.util.yamlsafe import load_bytes
 from tests.support.files import snapshot, write
+from tests.support.mini import finding
 
 ENTRY = "@misc{{k{n},\n  title = {{{title}}},\n  author = {{{author}}},\n  eprint = {{2401.0000{n}}}\n}}\n"
 # What a hostile field can hold: colours, a screen clear, a carriage return, a backspace,
 # a window-title OSC, a C1 control and a right-to-left override.
 HOSTILE = "Evil\x1b[31m red\x1b[2J\r over\b\x1b]0;owned\x07 \x9b1m\u202eright"
 RAW = ("\x1b", "\r", "\b", "\x07", "\x9b", "\u202e")
+
+SOURCE = "source: {kind: paper, where: §1, quote: a test claim, threshold: paper}"
 
 
 def lit_record(root, rid="ARXIV-0000.00002", title="A paper", authors="[Ada Lovelace]", extra=""):
@@ -155,17 +158,9 @@ def test_a_hostile_file_name_is_printed_escaped(mini, litrec):
 
 @pytest.mark.slow
 def test_status_run_graph_and_export_never_print_record_text_raw(mini, litrec):
-    lit_record(mini, title=HOSTILE, authors=json.dumps([HOSTILE, "Barnes and Noble"]), extra=f"""
-claims:
-  - id: F1
-    kind: finding
-    title: {json.dumps(HOSTILE)}
-    statement: {json.dumps(HOSTILE)}
-    check:
-      analysis: toy
-      expect:
-        - {{metric: {json.dumps("total" + HOSTILE)}, op: ">=", value: 10, source: {{kind: paper, where: §1, quote: a test claim, threshold: paper}}}}
-""")
+    lit_record(mini, title=HOSTILE, authors=json.dumps([HOSTILE, "Barnes and Noble"]), extra="\nclaims:\n" + finding(
+        f'{{metric: {json.dumps("total" + HOSTILE)}, op: ">=", value: 10, {SOURCE}}}',
+        title=json.dumps(HOSTILE), statement=json.dumps(HOSTILE)))
     for args in (["status"], ["run", "--profile", "quick"], ["status", "--profile", "quick"],
                  ["graph"], ["graph", "--format", "mermaid"], ["export", "bibtex"]):
         res = litrec(*args, cwd=mini)
@@ -183,17 +178,8 @@ claims:
 
 
 def test_markup_in_record_text_is_shown_as_written(mini, litrec):
-    lit_record(mini, extra="""
-claims:
-  - id: F1
-    kind: finding
-    title: t
-    statement: s
-    check:
-      analysis: toy
-      expect:
-        - {metric: "[/red] [bold]x", op: ">=", value: 10, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}
-""")
+    lit_record(mini, extra="\nclaims:\n" + finding(f'{{metric: "[/red] [bold]x", op: ">=", value: 10, {SOURCE}}}',
+                                                   title="t", statement="s"))
     res = litrec("status", "--verbose", cwd=mini)
     assert res.code == 0 and "[/red] [bold]x" in res.out, res.text
     assert_clean(res)
@@ -284,17 +270,6 @@ def test_a_huge_file_is_refused_before_it_is_read(mini, litrec, monkeypatch):
     monkeypatch.setattr(source, "MAX_BYTES", 10)
     with pytest.raises(Exception, match="big.bib is larger than"):
         source.read_source(io.BytesIO(b"@misc{k, title={T}}"), "big.bib")
-
-
-def test_what_an_analysis_prints_never_breaks_json_output(mini, litrec):
-    analysis = (mini / "analysis/toy.py").read_text()
-    (mini / "analysis/toy.py").write_text(analysis.replace(
-        '    return {"metrics"',
-        '    print("hello from the analysis", {"not": "json"})\n    return {"metrics"'))
-    res = litrec("run", "--profile", "quick", "--format", "json", cwd=mini)
-    assert res.code == 0, res.text
-    assert json.loads(res.out)["ran"] == ["toy"]
-    assert "hello from the analysis" in res.err
 
 
 def test_a_folder_is_not_a_bibtex_file(mini, litrec):

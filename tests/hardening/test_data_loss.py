@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.files import snapshot, write
+from tests.support.procs import descendants, in_group
 
 # The mini project's analysis, made to draw a figure that carries the run's token
 # (TOY_TOKEN), to note when it starts (TOY_STARTED) and to take a moment (TOY_SLEEP): variables it
@@ -118,29 +119,6 @@ def token_of(results: Path, profile: str = "quick") -> str:
         svg = (results / "toy" / rel).read_text(encoding="utf-8")
         assert f'id="run-{token}"' in svg, (rel, token)
     return token
-
-
-def children(pid: int) -> list[int]:
-    """Every descendant process of `pid` (psutil when installed, else /proc)."""
-    try:
-        import psutil
-
-        return [p.pid for p in psutil.Process(pid).children(recursive=True)]
-    except ImportError:
-        parent: dict[int, int] = {}
-        for d in Path("/proc").iterdir():
-            if d.name.isdigit():
-                try:
-                    parent[int(d.name)] = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
-                except (OSError, IndexError, ValueError):
-                    pass
-        found, todo = [], [pid]
-        while todo:
-            p = todo.pop()
-            kids = [c for c, pp in parent.items() if pp == p]
-            found += kids
-            todo += kids
-        return found
 
 
 def alive(pid: int) -> bool:
@@ -573,7 +551,7 @@ def _stop(root: Path, sig: int, group: bool, *args, env: dict | None = None):
     try:
         wait_for(started)
         time.sleep(0.5)
-        kids = children(proc.pid)
+        kids = sorted(descendants(proc.pid))
         if group:
             os.killpg(proc.pid, sig)  # what Ctrl-C in a terminal does
         else:
@@ -619,21 +597,6 @@ def test_ctrl_c_and_sigterm_stop_a_dask_local_cluster(ran, sig, group, code):
     assert "Traceback" not in text
     assert left == []
     assert settled(ran / "results") == before
-
-
-def in_group(pgid: int) -> list[int]:
-    """The live processes of process group `pgid`: litrec started in its own session, its
-    resource tracker, the server its workers fork from, the workers."""
-    found = []
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
-            except (OSError, IndexError):
-                continue
-            if fields[0] != "Z" and int(fields[2]) == pgid:
-                found.append(int(d.name))
-    return found
 
 
 def _signal_while_starting(root: Path, sig: int, group: bool, delay: float, started: Path):

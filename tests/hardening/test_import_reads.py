@@ -85,6 +85,7 @@ def test_a_file_read_at_import_but_not_declared_is_refused(tmp_path, litrec, rea
         assert not (root / "results/toy/quick.json").exists()
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("how", WHERE)
 @pytest.mark.parametrize("reader", READERS)
 def test_an_edit_to_a_declared_file_read_at_import_makes_the_result_stale(tmp_path, litrec, reader, how):

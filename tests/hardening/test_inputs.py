@@ -21,84 +21,45 @@ from tests.support.answers import CLAIM, PLAIN, project_with, run_answer, status
 from tests.support.files import write
 from tests.support.toy import analysis
 
-COUNTING = '''
-"""Counts the lines of a data file it declares."""
-from dataclasses import dataclass
-from pathlib import Path
+COUNTING = analysis(
+    doc="Counts the lines of a data file it declares.",
+    head="""
+    from pathlib import Path
 
-DATA = ("analysis/data/*.txt",)
-
-
-@dataclass(frozen=True)
-class Config:
-    n: int = 1
-
-
-PROFILES = {"quick": Config(), "paper": Config()}
-
-
-def run(config, progress=None):
+    DATA = ("analysis/data/*.txt",)
+    """,
+    body="""
     folder = Path(__file__).parent / "data"
     total = sum(len(p.read_text().split()) for p in sorted(folder.glob("*.txt")))
     return {"metrics": {"total": float(total)}}
-'''
+    """)
 
-BY_NAME = '''
-"""Loads its helper by name."""
-import importlib
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class Config:
-    n: int = 1
-
-
-PROFILES = {"quick": Config(), "paper": Config()}
-
-
-def run(config, progress=None):
+BY_NAME = analysis(doc="Loads its helper by name.", head="import importlib", body="""
     helper = importlib.import_module("analysis.helper")
     return {"metrics": {"total": float(helper.TOTAL)}}
-'''
+    """)
 
 
-
-
-
-def test_a_declared_data_file_that_changes_makes_the_result_stale(tmp_path, litrec):
-    root = project_with(tmp_path / "p", COUNTING)
-    write(root, "analysis/data/a.txt", "1 2 3 4 5 6 7 8 9 10\n")
+@pytest.mark.parametrize("source, first, then, before, after", [
+    pytest.param(COUNTING, ("analysis/data/a.txt", "1 2 3 4 5 6 7 8 9 10\n"),
+                 ("analysis/data/a.txt", "1 2 3 4 5 6 7 8 9\n"), 10.0, 9.0, id="a declared data file changes"),
+    pytest.param(COUNTING, ("analysis/data/a.txt", "1 2 3 4 5 6 7 8 9\n"), ("analysis/data/b.txt", "x\n"),
+                 9.0, 10.0, id="a new file matches a declared glob", marks=pytest.mark.slow),
+    pytest.param(BY_NAME, ("analysis/helper.py", "TOTAL = 10\n"), ("analysis/helper.py", "TOTAL = 9\n"),
+                 10.0, 9.0, id="a helper loaded by name changes", marks=pytest.mark.slow),
+])
+def test_an_input_that_changes_makes_the_result_stale(tmp_path, litrec, source, first, then, before, after):
+    """Written `first` (the claim: total >= 10), run, run again with nothing to run (its answer
+    kept), then `then` written: rerun, and all three ways agree on the new total."""
+    verdict = {10.0: "reproduced", 9.0: "not reproduced"}
+    root = project_with(tmp_path / "p", source)
+    write(root, *first)
     _, verdicts = run_answer(litrec, root)
-    assert verdicts[CLAIM] == ("reproduced", {"total": 10.0})
+    assert verdicts[CLAIM] == (verdict[before], {"total": before})
     run_answer(litrec, root)  # a no-op run: its answer is kept
-    (root / "analysis/data/a.txt").write_text("1 2 3 4 5 6 7 8 9\n")  # now 9 < 10
+    write(root, *then)
     verdicts, ran = three_ways(litrec, root, tmp_path)
-    assert ran == ["toy"] and verdicts[CLAIM] == ("not reproduced", {"total": 9.0})
-
-
-@pytest.mark.slow
-def test_a_new_file_matching_a_declared_glob_makes_the_result_stale(tmp_path, litrec):
-    root = project_with(tmp_path / "p", COUNTING)
-    write(root, "analysis/data/a.txt", "1 2 3 4 5 6 7 8 9\n")
-    _, verdicts = run_answer(litrec, root)
-    assert verdicts[CLAIM][0] == "not reproduced"
-    run_answer(litrec, root)
-    write(root, "analysis/data/b.txt", "x\n")
-    verdicts, ran = three_ways(litrec, root, tmp_path)
-    assert ran == ["toy"] and verdicts[CLAIM] == ("reproduced", {"total": 10.0})
-
-
-@pytest.mark.slow
-def test_a_helper_loaded_by_name_is_an_input(tmp_path, litrec):
-    root = project_with(tmp_path / "p", BY_NAME)
-    write(root, "analysis/helper.py", "TOTAL = 10\n")
-    _, verdicts = run_answer(litrec, root)
-    assert verdicts[CLAIM][0] == "reproduced"
-    run_answer(litrec, root)
-    write(root, "analysis/helper.py", "TOTAL = 9\n")
-    verdicts, ran = three_ways(litrec, root, tmp_path)
-    assert ran == ["toy"] and verdicts[CLAIM] == ("not reproduced", {"total": 9.0})
+    assert ran == ["toy"] and verdicts[CLAIM] == (verdict[after], {"total": after})
 
 
 @pytest.mark.slow
@@ -181,6 +142,7 @@ def test_a_package_upgraded_in_the_projects_venv_makes_results_stale(tmp_path, l
     assert ran == ["toy"] and verdicts[CLAIM][0] == "reproduced"
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("name, value", [
     pytest.param("PYTHONHASHSEED", "7", marks=pytest.mark.slow),
     ("JAX_DEFAULT_PRNG_IMPL", "rbg"),
@@ -211,15 +173,25 @@ def test_a_variable_that_cannot_change_numbers_leaves_results_current(tmp_path, 
 
 
 def test_the_numerics_variables_are_named_by_prefix():
-    from litrec.analyses.inputs import is_numeric_variable
+    from litrec.analyses.numerics import is_numeric_variable
 
     numeric = ["JAX_DEFAULT_PRNG_IMPL", "JAX_ENABLE_X64", "JAX_SOME_FUTURE_FLAG", "XLA_FLAGS", "TF_XLA_FLAGS",
-               "OMP_NUM_THREADS", "MKL_CBWR", "OPENBLAS_CORETYPE", "NUMEXPR_MAX_THREADS"]
+               "TF_ENABLE_ONEDNN_OPTS", "OMP_NUM_THREADS", "MKL_CBWR", "OPENBLAS_CORETYPE", "NUMEXPR_MAX_THREADS"]
     not_numeric = ["JAX_COMPILATION_CACHE_DIR", "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "TF_CLI_CONFIG_FILE",
-                   "TF_VAR_region", "TF_CPP_MIN_LOG_LEVEL", "XLA_PYTHON_CLIENT_PREALLOCATE", "PATH", "HOME",
+                   "TF_VAR_region", "TF_CPP_MIN_LOG_LEVEL", "TF_SOME_OTHER_TOOL", "XLA_PYTHON_CLIENT_PREALLOCATE",
+                   "PATH", "HOME",
                    "PYTHONHASHSEED"]  # the hash seed is read as the interpreter started with it
     assert [n for n in numeric if not is_numeric_variable(n)] == []
     assert [n for n in not_numeric if is_numeric_variable(n)] == []
+
+
+def test_the_exceptions_are_only_under_the_numerics_prefixes():
+    """`NOT_NUMERIC` lists only names a prefix would otherwise take in (no other tool's names),
+    and the variables named one by one are not under a prefix already."""
+    from litrec.analyses.numerics import NOT_NUMERIC, NOT_NUMERIC_PREFIXES, NUMERIC_NAMES, NUMERIC_PREFIXES
+
+    assert [n for n in (*NOT_NUMERIC, *NOT_NUMERIC_PREFIXES) if not n.startswith(NUMERIC_PREFIXES)] == []
+    assert [n for n in NUMERIC_NAMES if n.startswith(NUMERIC_PREFIXES)] == []
 
 
 def test_a_result_that_records_no_inputs_is_stale_and_says_why(tmp_path, litrec):

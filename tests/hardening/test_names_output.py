@@ -8,37 +8,25 @@ import json
 import pytest
 
 from tests.support.files import write
+from tests.support.toy import analysis
 
-NOISY = '''
-"""Writes to standard output every way it can."""
-import os
-import subprocess
-import sys
-from dataclasses import dataclass
+NOISY = analysis(doc="Writes to standard output every way it can.", head='''
+    import os
+    import subprocess
+    import sys
 
-
-@dataclass(frozen=True)
-class Config:
-    n: int = 5
-    seed: int = 0
-
-
-PROFILES = {"quick": Config(), "paper": Config()}
-
-
-if os.environ.get("TOY_SWEEP"):  # points in worker processes (with --jobs 2)
-    SWEEP = {"quick": {"seed": [0, 1, 2]}}
-print("print at import")
-
-
-def run(config, progress=None):
+    if os.environ.get("TOY_SWEEP"):  # points in worker processes (with --jobs 2)
+        SWEEP = {"quick": {"seed": [0, 1, 2]}}
+    print("print at import")
+    ''', fields="n: int = 5\nseed: int = 0", body='''
     print("print from the analysis")
     os.write(1, b"raw write to descriptor 1\\n")
     subprocess.run([sys.executable, "-c", "print('a child process')"], check=True)
     return {"metrics": {"total": 10.0, "n": config.n}}
-'''
+    ''')
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("where", [
     "here",  # one point, in litrec's own process
     pytest.param("local workers", marks=pytest.mark.slow),  # forked from litrec's forkserver

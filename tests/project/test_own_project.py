@@ -21,7 +21,7 @@ from litrec.records.load import load_project
 from litrec.records.schema import schema_filename
 from litrec.util.yamlsafe import load_bytes
 from tests.conftest import PROJECT, REPO
-from tests.support.schema import COMMENT, VALIDATORS, as_json, pydantic_valid
+from tests.support.schema import COMMENT, assert_valid_both_ways
 
 RECORDS, ANALYSIS, RESULTS = PROJECT / "records", PROJECT / "analysis", PROJECT / "results"
 SCHEMA_DIR = PROJECT / "schema"
@@ -118,8 +118,4 @@ def test_record_names_its_schema(path: Path):
 @pytest.mark.parametrize("path", _records(), ids=lambda p: p.stem)
 def test_record_valid_both_ways(path: Path):
     """The validator's model and the kind's JSON Schema both accept the record."""
-    data = load_bytes(path.read_bytes()).data
-    kind = data["kind"]
-    assert pydantic_valid(kind, data)
-    errors = [e.message for e in VALIDATORS[kind].iter_errors(as_json(data))]
-    assert not errors, errors
+    assert_valid_both_ways(path)

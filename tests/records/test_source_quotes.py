@@ -14,7 +14,7 @@ import pytest
 
 from litrec.records.expectation import Expectation
 from litrec.records.quotes import normalised
-from tests.support.records import error_lines, write_record
+from tests.support.records import error_lines, invalid, write_record
 
 PAPER = "literature/ARXIV-0000.00009.yaml"
 
@@ -37,9 +37,7 @@ QUOTED = "{kind: paper, where: §2, quote: 'the loss of the trained model is low
 def test_a_paper_source_without_a_quote_is_refused_with_its_fix(project, cli):
     write_record(project, PAPER, paper(
         "{kind: paper, where: '§3, Figure 2', states: the trained layer matches GD, threshold: paper}"))
-    code, out, _ = cli("validate")
-    assert code == 1
-    assert error_lines(out) == [
+    assert invalid(cli) == [
         "records/literature/ARXIV-0000.00009.yaml:12:50: claims[0].check.expect[0].source: a paper "
         "source needs quote:, the paper's own words, and has only states: (a paraphrase); add "
         "quote: the paper's own words at §3, Figure 2; keep states: for your paraphrase"]
@@ -72,9 +70,7 @@ def test_litrecs_threshold_needs_its_reason(project, cli):
     write_record(project, PAPER, paper("{kind: paper, where: §2, quote: the loss is lower, threshold: litrec}",
                                        "{kind: official, file: a.py, line: 3, threshold: litrec, "
                                        "threshold_reason: a 1% tolerance for evaluation noise}"))
-    code, out, _ = cli("validate")
-    assert code == 1
-    assert error_lines(out) == [
+    assert invalid(cli) == [
         "records/literature/ARXIV-0000.00009.yaml:12:50: claims[0].check.expect[0].source: "
         "threshold: litrec needs threshold_reason: why litrec chose this threshold (a tolerance "
         "for noise, a margin over a measured value)"]
@@ -123,9 +119,7 @@ def test_a_quote_not_in_the_text_is_an_error_at_the_quote(project, cli):
                                                  encoding="utf-8")
     write_record(project, PAPER, paper("{kind: paper, where: §1, quote: the trained model is higher, threshold: paper}",
                                        QUOTED, text="texts/paper.txt"))
-    code, out, _ = cli("validate")
-    assert code == 1
-    assert error_lines(out) == [
+    assert invalid(cli) == [
         "records/literature/ARXIV-0000.00009.yaml:14:82: claims[0].check.expect[1].source.quote: "
         "quote not found in texts/paper.txt: 'the loss of the trained model is lower'; copy the "
         "paper's own words at the source's where: (line breaks, hyphens at line ends, spaces, "

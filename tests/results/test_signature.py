@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 from litrec.results.seal import canonical
-from tests.support.seeds_toy import claim, litrec, site_pages, status, write_project
+from tests.support.seeds_toy import claim, litrec, litrec_process, site_pages, status, write_project
 from tests.support.signing import keypair
 
 pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None,
@@ -153,10 +153,10 @@ def test_a_noop_run_sees_a_signer_removed_from_the_allowed_signers(signed, tmp_p
     allowed = tmp_path / "allowed_signers"
     allowed.write_text(f"ada@example.org {(key.parent / 'id.pub').read_text()}")
     env = {"LITREC_ALLOWED_SIGNERS": str(allowed)}
-    for _ in range(2):  # the second answers from the run memo
-        proc = litrec("run", "--profile", "quick", "--jobs", "1", cwd=root, env=env)
+    for _ in range(2):  # the second answers from the run memo (a process per run, as a user's)
+        proc = litrec_process("run", "--profile", "quick", "--jobs", "1", cwd=root, env=env)
         assert "1 signed" in proc.stdout, proc.stdout
     other = keypair(tmp_path / "other", "eve@example.org")
     allowed.write_text(f"eve@example.org {(other.parent / 'id.pub').read_text()}")  # ada removed
-    proc = litrec("run", "--profile", "quick", "--jobs", "1", cwd=root, env=env)
+    proc = litrec_process("run", "--profile", "quick", "--jobs", "1", cwd=root, env=env)
     assert "1 bad signature" in proc.stdout and "1 signed" not in proc.stdout, proc.stdout

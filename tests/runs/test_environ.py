@@ -15,7 +15,8 @@ import pytest
 
 from litrec.analyses.contract import check_module, source_problems
 from litrec.analyses.environ import KEPT, KEPT_PREFIXES, point_env
-from litrec.analyses.inputs import NUMERIC_PREFIXES, analysis_inputs
+from litrec.analyses.inputs import analysis_inputs
+from litrec.analyses.numerics import NUMERIC_NAMES, NUMERIC_PREFIXES
 from litrec.util.errors import ContractError
 from tests.conftest import REPO
 from tests.support.mini import PAPER
@@ -113,6 +114,7 @@ def test_the_kept_variables_are_documented_and_hold_every_numerics_variable(monk
     for name in sorted(KEPT) + [f"{p}*" for p in KEPT_PREFIXES]:
         assert f"`{name}`" in page, f"site/writing-analyses.md does not list `{name}` among the kept variables"
     assert set(NUMERIC_PREFIXES) <= set(KEPT_PREFIXES)
+    assert all(name.startswith(KEPT_PREFIXES) for name in NUMERIC_NAMES)
     monkeypatch.setenv("OMP_NUM_THREADS", "1")
     monkeypatch.setenv("TOY_SECRET", "x")
     env = point_env({"TOY_DRAWS": "3", "TOY_UNSET": None})

@@ -1,6 +1,7 @@
 """Results computed on another CPU: `litrec run` keeps them as they are unless asked, saying in one
 line what it kept, the command that recomputes them and about how long that would take; `status`
-says the machine's difference once per scale, after its table, not under every claim.
+says the machine's difference once per scale, after its table (the summary first, then the rows),
+not under every claim.
 
 Another CPU is this one with a feature more (`machine_isa` patched in this process: the runs here
 are in-process, one point each, without a sandbox, so the patch reaches the point too)."""
@@ -13,33 +14,16 @@ import pytest
 
 from litrec.analyses import inputs as inputs_module
 from litrec.runs import sweep
+from tests.support.mini import finding
 from tests.support.toy import analysis, importable, write_project
 
 PAPER = "source: {kind: paper, where: §1, quote: a test claim, threshold: paper}"
 EXTENSION = "source: {kind: extension, reason: litrec's own test}"
-LIT = f"""\
-id: ARXIV-0000.00004
-kind: literature
-title: A toy paper on two machines
-claims:
-  - id: F1
-    kind: finding
-    title: The total is ten
-    statement: The sum of the first five numbers is ten.
-    check:
-      analysis: toy
-      expect:
-        - {{metric: total, op: ">=", value: 10, {PAPER}}}
-        - {{metric: total, op: "<", value: 100, {EXTENSION}}}
-  - id: F2
-    kind: finding
-    title: The total is below a hundred
-    statement: The sum stays small.
-    check:
-      analysis: toy
-      expect:
-        - {{metric: total, op: "<", value: 100, {PAPER}}}
-"""
+LIT = ("id: ARXIV-0000.00004\nkind: literature\ntitle: A toy paper on two machines\nclaims:\n"
+       + finding(f'{{metric: total, op: ">=", value: 10, {PAPER}}}',
+                 f'{{metric: total, op: "<", value: 100, {EXTENSION}}}')
+       + finding(f'{{metric: total, op: "<", value: 100, {PAPER}}}', cid="F2",
+                 title="The total is below a hundred", statement="The sum stays small."))
 TOY = analysis(head="import numpy as np", fields="n: int = 5",
                profiles='{"quick": Config(n=5), "paper": Config(n=6)}',
                body='return {"metrics": {"total": float(np.arange(config.n).sum())}}')
@@ -107,9 +91,14 @@ def test_status_says_the_machine_once_by_the_scale_concerned(elsewhere, cli):
     assert code == 0
     assert out.count("amx_tile_x only here") == 2  # once for quick, once for paper, not per claim
     assert out.count("computed on another CPU (said below the table)") == 3
-    after = out[out.index("(profile quick)"):]  # after the table and its summary, wrapped
-    notes = " ".join(after.split()).split(" at paper: ")
-    assert notes[0].startswith("(profile quick) 1 result was computed on another CPU (")
+    lines = out.splitlines()  # the summary first, then the rows, then the notes, wrapped
+    assert lines[0].startswith("at paper, the paper's own scale: 2 claims of ARXIV-0000.00004: 2 stale")
+    first_row = next(i for i, ln in enumerate(lines) if ln.startswith("ARXIV-0000.00004#"))
+    first_note = next(i for i, ln in enumerate(lines) if ln.startswith("1 result was computed"))
+    assert "(profile quick)" in " ".join(lines[:first_row]) and first_row < first_note
+    assert all(ln.startswith(("ARXIV-0000.00004#", " ")) for ln in lines[first_row:first_note])
+    notes = " ".join(" ".join(lines[first_note:]).split()).split(" at paper: ")
+    assert notes[0].startswith("1 result was computed on another CPU (")
     assert notes[0].endswith("): toy; their numbers stand, shown stale and not judged here; recompute them "
                              "here: litrec run --profile quick --rerun-other-machine (about 1 s, as long as they "
                              "took there)")
@@ -125,3 +114,13 @@ def test_status_says_nothing_of_it_when_the_results_are_this_cpu_s(elsewhere, cl
     assert "at paper: 1 result was computed on another CPU" in out
     assert not any(ln.startswith("1 result was computed") for ln in out.splitlines())
     assert "said below the table" not in out
+
+
+@pytest.mark.parametrize("columns", ["60", "90", "200"])
+def test_status_never_splits_the_command_its_note_names(elsewhere, cli, monkeypatch, columns):
+    """A hint is copied from the terminal as it stands: the note wraps around its command."""
+    monkeypatch.setenv("COLUMNS", columns)
+    out = cli("status", "--profile", "quick")[1]
+    assert all(len(line) <= int(columns) for line in out.splitlines())
+    for profile in ("quick", "paper"):
+        assert f"litrec run --profile {profile} --rerun-other-machine" in out, out

@@ -87,16 +87,21 @@ def test_a_worker_reports_a_broken_analysis_as_a_run_here_does(sweep_project, cl
     ("import jaxtyping\n", False),
     ("import numpy as np\n# jax is not used here\n", False),
 ])
-def test_the_workers_server_imports_jax_when_an_analysis_does(tmp_path, monkeypatch, source, jax):
+def test_the_workers_server_imports_jax_early_only_when_every_analysis_does(tmp_path, monkeypatch,
+                                                                            source, jax):
     from litrec.runs import executors
 
     warmed = []
     monkeypatch.setattr(executors, "warm", lambda spec, uses_jax, early=None: warmed.append(uses_jax))
-    (tmp_path / "helper.py").write_text("import numpy\n")
+    spec = executors.ExecutorSpec.of("local", 2)
     (tmp_path / "mod.py").write_text(source)
-    executors.prestart(executors.ExecutorSpec.of("local", 2), tmp_path)
-    executors.prestart(executors.ExecutorSpec.of("local", 2), tmp_path / "missing")
-    assert warmed == [jax, False]
+    executors.prestart(spec, tmp_path)  # the one module: JAX preloaded where it imports it
+    (tmp_path / "helper.py").write_text("import numpy\n")
+    # beside a module without JAX: where some import it and some do not, the server waits for
+    # the run's plan (`run_plan` warms it for the analyses that run)
+    executors.prestart(spec, tmp_path)
+    executors.prestart(spec, tmp_path / "missing")
+    assert warmed == ([True] if jax else [False, False]) + [False]
 
 
 def test_nothing_is_started_where_points_cannot_go_to_local_workers(monkeypatch, tmp_path):

@@ -12,6 +12,7 @@ import pytest
 from litrec.analyses.contract import check_module, check_seed_outputs, source_problems
 from litrec.util.errors import ContractError
 from tests.conftest import without_times
+from tests.support.toy import SEED_FIGURES, analysis
 
 
 @pytest.fixture(autouse=True)
@@ -21,51 +22,24 @@ def _hook_alone(monkeypatch):
     monkeypatch.setenv("LITREC_SANDBOX", "off")
 
 # One seed's output depends on the seed and on the swept field n (NumPy only).
-PLAIN = '''
-"""A toy trained model, one seed per call."""
-from dataclasses import dataclass
+PLAIN = analysis(doc="A toy trained model, one seed per call.", head='''
+    import numpy as np
+    from matplotlib.figure import Figure
 
-import numpy as np
-from matplotlib.figure import Figure
-
-
-@dataclass(frozen=True)
-class Config:
-    """The seed and a swept size."""
-
-    seed: int = 0
-    n: int = 1
+    SEEDS = {"quick": (3, 1, 2)}
+    SWEEP = {"quick": {"n": [1, 2]}}
 
 
-PROFILES = {"quick": Config(), "paper": Config()}
-SEEDS = {"quick": (3, 1, 2)}
-SWEEP = {"quick": {"n": [1, 2]}}
-
-
-def one(config):
-    """The output of one seed."""
-    rng = np.random.default_rng(config.seed)
-    loss = 0.1 * config.n + 0.01 * rng.standard_normal()
-    fig = Figure()
-    fig.add_subplot().plot([loss, loss / 2])
-    return {"metrics": {"loss": loss, "curve": [loss, loss / 2], "deep": {"gap": loss - 0.05}},
-            "noise": {"loss": 0.001 * config.n}, "notes": [f"n = {config.n}"],
-            "figures": {"curve": fig}}
-
-
-def run(config, progress=None):
-    """One seed."""
-    return one(config)
-
-
-def seed_figures(points):
-    """Every seed's curve."""
-    fig = Figure()
-    ax = fig.add_subplot()
-    for p in points:
-        ax.plot(p["metrics"]["curve"], label=f"seed {p['seed']}")
-    return {"curves": fig}
-'''
+    def one(config):
+        """The output of one seed."""
+        rng = np.random.default_rng(config.seed)
+        loss = 0.1 * config.n + 0.01 * rng.standard_normal()
+        fig = Figure()
+        fig.add_subplot().plot([loss, loss / 2])
+        return {"metrics": {"loss": loss, "curve": [loss, loss / 2], "deep": {"gap": loss - 0.05}},
+                "noise": {"loss": 0.001 * config.n}, "notes": [f"n = {config.n}"],
+                "figures": {"curve": fig}}
+    ''', fields='"""The seed and a swept size."""\n\nseed: int = 0\nn: int = 1', body='"""One seed."""\nreturn one(config)') + SEED_FIGURES
 
 # The same analysis with every seed in one call; `run` refuses, so only run_seeds can have run.
 BATCHED = PLAIN + '''

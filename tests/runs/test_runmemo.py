@@ -16,17 +16,17 @@ from litrec.cache import runmemo
 
 @pytest.fixture
 def full_runs(monkeypatch):
-    """How many runs took the full path (loaded and validated the records)."""
-    import litrec.records.load
+    """How many runs took the full path (loaded and validated the records: `Project.load`)."""
+    from litrec.records.project import Project
 
     calls: list[int] = []
-    real = litrec.records.load.load_project
+    real = Project.load.__func__
 
-    def counted(*args, **kwargs):
+    def counted(cls, *args, **kwargs):
         calls.append(1)
-        return real(*args, **kwargs)
+        return real(cls, *args, **kwargs)
 
-    monkeypatch.setattr(litrec.records.load, "load_project", counted)
+    monkeypatch.setattr(Project, "load", classmethod(counted))
     return calls
 
 
@@ -187,23 +187,23 @@ def test_an_edit_undone_while_the_run_reads_the_inputs_keeps_no_answer(toy, cli,
     """A -> B -> A within one run, size and modification time put back each time: the run read
     B, and the key worked out after it is A's again but for the change time, so B's answer is
     never kept as A's (the next run equals a run with every cache off)."""
-    import litrec.records.load
+    from litrec.records.project import Project
 
     cli("run", "--profile", "quick")
     memo = toy / ".litrec-cache" / "run" / "quick.bin"
     memo.unlink(missing_ok=True)
     paper = toy / "records/literature/ARXIV-0000.00001.yaml"
-    real = litrec.records.load.load_project
+    real = Project.load.__func__
 
-    def read_b_then_undo(*args, **kwargs):
+    def read_b_then_undo(cls, *args, **kwargs):
         _same_size_edit(paper, "value: 1000", "value: 0001")  # B
         try:
-            return real(*args, **kwargs)
+            return real(cls, *args, **kwargs)
         finally:
             _same_size_edit(paper, "value: 0001", "value: 1000")  # A again
 
     with monkeypatch.context() as m:
-        m.setattr(litrec.records.load, "load_project", read_b_then_undo)
+        m.setattr(Project, "load", classmethod(read_b_then_undo))
         during = cli("run", "--profile", "quick", "--format", "json")
     fresh = _fresh(cli, monkeypatch, "--profile", "quick", "--format", "json")
     assert during != fresh  # the premise: the run in between answered for B

@@ -23,6 +23,7 @@ import pytest
 from litrec.runs import sandbox
 from tests.support.files import write
 from tests.support.mini import PAPER
+from tests.support.procs import descendants
 from tests.support.toy import analysis, importable, write_project
 
 WHY = sandbox.unavailable()
@@ -144,25 +145,6 @@ def test_the_run_says_where_its_points_go_and_whether_they_are_hermetic(monkeypa
                                   else f"not hermetic on this machine: {WHY}")
 
 
-def _descendants(pid: int) -> set[int]:
-    """The live processes under `pid` (sandboxes leave its process group: bwrap's --new-session)."""
-    children: dict[int, list[int]] = {}
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
-            except (OSError, IndexError):
-                continue
-            if fields[0] != "Z":
-                children.setdefault(int(fields[1]), []).append(int(d.name))
-    found, todo = set(), [pid]
-    while todo:
-        for child in children.get(todo.pop(), ()):
-            found.add(child)
-            todo.append(child)
-    return found
-
-
 def _comm(pid: int) -> str:
     try:
         return Path(f"/proc/{pid}/comm").read_text().strip()
@@ -187,12 +169,12 @@ def test_ctrl_c_during_a_sandboxed_point_leaves_no_process_behind(tmp_path, jobs
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     deadline, under, boxed = time.monotonic() + 120, set(), False
     while time.monotonic() < deadline and proc.poll() is None and not boxed:
-        under = _descendants(proc.pid)
+        under = descendants(proc.pid)
         boxed = any(_comm(p) == "bwrap" for p in under)
         time.sleep(0.05)
     assert boxed, "no sandbox was started"
     time.sleep(1)  # the point is sleeping in its sandbox
-    under |= _descendants(proc.pid)
+    under |= descendants(proc.pid)
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
     out = proc.communicate(timeout=120)[0]
     assert proc.returncode == 130, out
@@ -213,8 +195,8 @@ def test_a_sandboxed_point_killed_fails_the_analysis_and_writes_nothing(tmp_path
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     deadline, boxed = time.monotonic() + 120, []
     while time.monotonic() < deadline and proc.poll() is None and not boxed:
-        under = _descendants(proc.pid)
-        boxed = [p for b in under if _comm(b) == "bwrap" for p in _descendants(b) if _comm(p).startswith("python")]
+        under = descendants(proc.pid)
+        boxed = [p for b in under if _comm(b) == "bwrap" for p in descendants(b) if _comm(p).startswith("python")]
         time.sleep(0.05)
     assert boxed, "no sandboxed point was started"
     time.sleep(1)

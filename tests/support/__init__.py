@@ -7,6 +7,9 @@ it builds:
 
 - `files`, `records`: write a file or a record into a project, snapshot a folder, read
   `litrec validate`'s errors;
+- `inprocess`: `litrec ARGS` in this process, answered as a subprocess would (exit code,
+  standard output and error), in a folder and an environment of the test's;
+- `procs`: the live processes, by group and by parent (a run leaves none behind);
 - `toy`: the toy-analysis factory: a NumPy-only analysis module from its metrics or body,
   written with its registry entry and records into a temporary project;
 - `mini`, `run_toy`, `sweep_toy`, `seeds_toy`: the small projects built with it (the

@@ -14,22 +14,17 @@ ANALYSIS = analysis(
     profiles='{"quick": Config(n=5), "paper": Config(n=6)}',
     body='"""Sum the numbers."""\nreturn {"metrics": {"total": float(np.arange(config.n).sum()), "n": config.n}}')
 
-PAPER = '''
-id: ARXIV-0000.00001
-kind: literature
-title: A toy paper
-authors: [Ada Lovelace]
-year: 2023
-claims:
-  - id: F1
-    kind: finding
-    title: The total is ten
-    statement: The sum of the first five numbers is ten.
-    check:
-      analysis: toy
-      expect:
-        - {metric: total, op: ">=", value: 10, source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}
-'''
+def finding(*expect: str, cid: str = "F1", title: str = "The total is ten",
+            statement: str = "The sum of the first five numbers is ten.", analysis: str = "toy") -> str:
+    """One finding of a record's `claims:` list (two spaces in), checked by `analysis` with these
+    expectations (YAML flow mappings, one a line)."""
+    return (f"  - id: {cid}\n    kind: finding\n    title: {title}\n    statement: {statement}\n"
+            f"    check:\n      analysis: {analysis}\n      expect:\n" + "".join(f"        - {e}\n" for e in expect))
+
+
+PAPER = "\nid: ARXIV-0000.00001\nkind: literature\ntitle: A toy paper\nauthors: [Ada Lovelace]\nyear: 2023\n" \
+    "claims:\n" + finding('{metric: total, op: ">=", value: 10, source: {kind: paper, where: §1, '
+                           'quote: a test claim, threshold: paper}}')
 
 NOTE = '''
 id: NOTE-1

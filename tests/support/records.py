@@ -19,3 +19,11 @@ def write_record(root: Path, rel: str, text: str | bytes) -> Path:
 def error_lines(out: str) -> list[str]:
     """`litrec validate`'s lines less its notes (`: info: `): the errors and warnings."""
     return [ln for ln in out.splitlines() if ln and ": info: " not in ln]
+
+
+def invalid(cli, *args: str) -> list[str]:
+    """`litrec validate ARGS`'s error lines (`error_lines`), asserted to exit 1: the records are
+    invalid. `cli` is the in-process command line (tests/conftest.py)."""
+    code, out, _ = cli("validate", *args)
+    assert code == 1, out
+    return error_lines(out)

@@ -13,34 +13,23 @@ import textwrap
 import time
 from pathlib import Path
 
-from tests.support.toy import write_analysis
+from tests.support.inprocess import completed
+from tests.support.toy import analysis, write_analysis
 
-TOY = '''
-"""A toy trained model: its loss is 0.1 plus a seed-dependent wiggle (NumPy only)."""
-from dataclasses import dataclass
+# The toy's Config and PROFILES: a seed, and a wiggle smaller at the paper's scale
+FIELDS = '"""The seed and the size of the wiggle."""\n\nseed: int = 0\nwiggle: float = 0.01'
+PROFILES = '{"quick": Config(), "paper": Config(wiggle=0.002)}'
 
-import numpy as np
-
-
-@dataclass(frozen=True)
-class Config:
-    """The seed and the size of the wiggle."""
-
-    seed: int = 0
-    wiggle: float = 0.01
-
-
-PROFILES = {"quick": Config(), "paper": Config(wiggle=0.002)}
-SEEDS = {"quick": (0, 1, 2), "paper": (0, 1, 2)}
-
-
-def run(config, progress=None):
-    """One seed's losses; the baseline fell by half, not by 90%."""
+TOY = analysis(
+    doc="A toy trained model: its loss is 0.1 plus a seed-dependent wiggle (NumPy only).",
+    head='import numpy as np\n\nSEEDS = {"quick": (0, 1, 2), "paper": (0, 1, 2)}', fields=FIELDS,
+    profiles=PROFILES, body="""
+    \"\"\"One seed's losses; the baseline fell by half, not by 90%.\"\"\"
     rng = np.random.default_rng(config.seed)
     trained = 0.1 + config.wiggle * rng.standard_normal()
     return {"metrics": {"loss_trained": trained, "loss_gd": trained + 0.02,
                         "baseline_drop": 0.5 + 0.01 * config.seed}}
-'''
+    """)
 
 
 def claim(cid: str, *expect: str) -> str:
@@ -73,7 +62,18 @@ def write_claims(root: Path, *claims: str) -> None:
 
 
 def litrec(*args, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
-    """litrec in a subprocess, without colour, 120 columns wide."""
+    """litrec as a subprocess answers (`tests.support.inprocess`: in this process), without
+    colour, 120 columns wide. Under mutation testing (`make mutation`) in a subprocess, as
+    before: the tests built on this helper are left out of mutmut's selection's reach, so its
+    score and its time are what they were."""
+    if "MUTANT_UNDER_TEST" in os.environ:
+        return litrec_process(*args, cwd=cwd, env=env)
+    return completed(args, cwd=cwd, env={"NO_COLOR": "1", "COLUMNS": "120", **(env or {})})
+
+
+def litrec_process(*args, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    """litrec in a subprocess of its own, without colour, 120 columns wide: for a test of what a
+    fresh process sees (one process per command, as a user runs them)."""
     full = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120", **(env or {})}
     return subprocess.run([sys.executable, "-m", "litrec", *map(str, args)], cwd=cwd,
                           capture_output=True, text=True, env=full, timeout=300)

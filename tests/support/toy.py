@@ -5,7 +5,7 @@ runs litrec on real code in a fraction of a second, without JAX work.
 `PROFILES`, and `run`'s body (or, for the plainest toy, the constant metrics it returns).
 `write_analysis` puts a module into the project's `analysis/` package with its registry entry,
 `write_project` adds the records, and `importable` makes the project the one an in-process
-`litrec run` imports. The small projects the tests share (`tests.support.mini`, `run_toy`,
+`litrec run` imports; `SEED_FIGURES` is a `seed_figures` to append to a module. The small projects the tests share (`tests.support.mini`, `run_toy`,
 `sweep_toy`, `seeds_toy`) are written with them.
 """
 
@@ -18,6 +18,18 @@ from pathlib import Path
 from tests.support.files import write
 
 BOTH = '{"quick": Config(), "paper": Config()}'
+
+# A module's `seed_figures`, to append to an analysis whose metrics hold a `curve`: every seed's curve.
+SEED_FIGURES = '''
+
+def seed_figures(points):
+    """Every seed's curve."""
+    fig = Figure()
+    ax = fig.add_subplot()
+    for p in points:
+        ax.plot(p["metrics"]["curve"], label=f"seed {p['seed']}")
+    return {"curves": fig}
+'''
 
 
 def analysis(*, metrics: dict | None = None, body: str | None = None, fields: str = "n: int = 1",

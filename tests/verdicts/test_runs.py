@@ -3,52 +3,24 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.support.toy import write_project
+from tests.support.seeds_toy import FIELDS, PROFILES, litrec
+from tests.support.toy import SEED_FIGURES, analysis, write_project
 
-TOY = '''
-"""A toy trained model: its loss is 0.1 plus a seed-dependent wiggle (NumPy only)."""
-from dataclasses import dataclass
-
-import numpy as np
-from matplotlib.figure import Figure
-
-
-@dataclass(frozen=True)
-class Config:
-    """The seed and the size of the wiggle."""
-
-    seed: int = 0
-    wiggle: float = 0.01
-
-
-PROFILES = {"quick": Config(), "paper": Config(wiggle=0.002)}
-SEEDS = {"quick": (0, 1, 2)}
-
-
-def run(config, progress=None):
-    """One seed's losses, and a curve."""
+TOY = analysis(
+    doc="A toy trained model: its loss is 0.1 plus a seed-dependent wiggle (NumPy only).",
+    head='import numpy as np\nfrom matplotlib.figure import Figure\n\nSEEDS = {"quick": (0, 1, 2)}',
+    fields=FIELDS, profiles=PROFILES, body="""
+    \"\"\"One seed's losses, and a curve.\"\"\"
     rng = np.random.default_rng(config.seed)
     trained = 0.1 + config.wiggle * rng.standard_normal()
     return {"metrics": {"loss_trained": trained, "loss_gd": trained + 0.02,
                         "curve": [trained * 3, trained * 2, trained]},
             "noise": {"loss_trained": 0.0005}}
-
-
-def seed_figures(points):
-    """Every seed's curve."""
-    fig = Figure()
-    ax = fig.add_subplot()
-    for p in points:
-        ax.plot(p["metrics"]["curve"], label=f"seed {p['seed']}")
-    return {"curves": fig}
-'''
+    """) + SEED_FIGURES
 
 PAPER = '''
 id: ARXIV-0000.00003
@@ -69,12 +41,6 @@ claims:
     title: Not checked by machine
     statement: Something no analysis measures.
 '''
-
-
-def litrec(*args, cwd: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120"}
-    return subprocess.run([sys.executable, "-m", "litrec", *args], cwd=cwd, capture_output=True,
-                          text=True, env=env, timeout=300)
 
 
 @pytest.fixture(scope="module")

@@ -51,12 +51,13 @@ def test_a_scale_not_run_is_missing_beside_the_other(tmp_path):
 
 def test_the_text_says_the_other_scale_and_which_one_is_shown(ran):
     lines = litrec("status", "--profile", "paper", cwd=ran).stdout.splitlines()
-    # the paper's own scale leads the summary, the table's profile follows; neither is cut
-    assert lines[-2:] == ["at paper_full, the paper's own scale: 2 claims of ARXIV-0000.00003: 2 reproduced",
+    # the summary comes first: the paper's own scale leads it, the table's profile follows;
+    # neither is cut
+    assert lines[:2] == ["at paper_full, the paper's own scale: 2 claims of ARXIV-0000.00003: 2 reproduced",
                           "  2 claims of ARXIV-0000.00003: 1 reproduced, 1 inconclusive (profile paper)"]
     # without --profile, status shows the paper's own scale, the reduced one beside it
     plain = litrec("status", cwd=ran).stdout.splitlines()
-    assert plain[-2:] == ["2 claims of ARXIV-0000.00003: 2 reproduced (profile paper_full, the paper's own scale)",
+    assert plain[:2] == ["2 claims of ARXIV-0000.00003: 2 reproduced (profile paper_full, the paper's own scale)",
                           "  at paper: 2 claims of ARXIV-0000.00003: 1 reproduced, 1 inconclusive"]
     row = next(ln for ln in plain if ln.startswith("ARXIV-0000.00003#F1"))
     assert "reproduced" in row
@@ -125,11 +126,11 @@ def small_full(tmp_path_factory):
 
 def test_another_paper_s_profile_names_are_its_scales_in_status(small_full):
     plain = litrec("status", cwd=small_full).stdout.splitlines()
-    assert plain[-2:] == ["2 claims of ARXIV-0000.00003: 2 reproduced (profile full, the paper's own scale)",
+    assert plain[:2] == ["2 claims of ARXIV-0000.00003: 2 reproduced (profile full, the paper's own scale)",
                           "  at small: 2 claims of ARXIV-0000.00003: 1 reproduced, 1 inconclusive"]
     assert any("at small: inconclusive" in ln for ln in plain)
     lines = litrec("status", "--profile", "small", cwd=small_full).stdout.splitlines()
-    assert lines[-2:] == ["at full, the paper's own scale: 2 claims of ARXIV-0000.00003: 2 reproduced",
+    assert lines[:2] == ["at full, the paper's own scale: 2 claims of ARXIV-0000.00003: 2 reproduced",
                           "  2 claims of ARXIV-0000.00003: 1 reproduced, 1 inconclusive (profile small)"]
     _, rows = status(small_full, profile="small")
     assert rows["F1"]["verdicts"] == {"small": "inconclusive", "full": "reproduced"}

@@ -60,11 +60,12 @@ def test_an_extension_that_fails_leaves_the_claims_verdict_alone(ran):
 
 def test_the_extension_row_is_shown_beside_the_claim(ran, tmp_path):
     out = litrec("status", "--profile", "quick", cwd=ran).stdout
-    lines = out.splitlines()
+    lines = [ln for ln in out.splitlines() if ln.startswith("ARXIV-")]  # the rows, after the summary
     assert lines[0].startswith("ARXIV-0000.00003#F1 ") and "reproduced" in lines[0]
     assert lines[1].startswith("ARXIV-0000.00003#F1+ext") and "not reproduced" in lines[1]
-    assert ("1 claim of ARXIV-0000.00003: 1 reproduced; 1 extension beside them: 1 not "
-            "reproduced (profile quick)") in out
+    summary = ("1 claim of ARXIV-0000.00003: 1 reproduced; 1 extension beside them: 1 not "
+               "reproduced (profile quick)")
+    assert summary in out and out.index(summary) < out.index(lines[0])
     doc = json.loads(litrec("export", "json", "--profile", "quick", cwd=ran).stdout)
     (c,) = doc["claims"]
     assert c["verdict"] == "reproduced" and c["extension"]["verdict"] == "not reproduced"

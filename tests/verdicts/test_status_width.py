@@ -8,51 +8,34 @@ it whole and wraps every outcome to the width."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
+from tests.support.inprocess import run_inprocess
 from tests.support.results import sealed_result
 
 
 def _status(project, columns: int | None, *args: str) -> str:
     """status's standard output, piped (never a terminal); `columns` None: no COLUMNS at all."""
-    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-    env.update({"NO_COLOR": "1", **({"COLUMNS": str(columns)} if columns else {})})
-    proc = subprocess.run([sys.executable, "-m", "litrec", "status", *args], cwd=project, env=env,
-                          capture_output=True, text=True, timeout=120)
-    return proc.stdout
-
-
-@pytest.fixture
-def both_scales(judged):
-    """`judged`, with `paper_full` results beside: C1 reproduced, F1 not reproduced (a loss of
-    0.5 is not within 1% of 0.2), the paper's own scale the newcomer saw cut."""
-    sealed_result(judged, "conditioning-vs-parameters", {
-        "params_unchanged": True, "max_abs_pred_error": 0.0, "max_abs_dW_error": 0.0,
-        "implied_model_distance": 1.0, "min_cross_distance": 1.0}, profile="paper_full")
-    base = {"cos_sensitivity": 0.999, "model_diff": 0.08, "pred_diff": 0.02,
-            "loss_interpolated": 0.2, "ood": {"min_cos": 0.999, "max_rel_gap": 0.01,
-                                              "max_rel_gap_interpolated": 0.01}}
-    sealed_result(judged, "single-layer-lsa", [{**base, "loss_trained": 0.5, "loss_gd": 0.2},
-                                         {**base, "loss_trained": 0.5, "loss_gd": 0.2}],
-            profile="paper_full")
-    return judged
+    env = {"NO_COLOR": "1", "COLUMNS": str(columns) if columns else None, "LINES": None}
+    return run_inprocess(["status", *args], cwd=project, env=env)[1]
 
 
 def _blocks(lines: list[str], claims: list[dict], verbose: bool = False) -> tuple[dict[str, str], str]:
-    """Each claim's lines joined into one text (by claim), and the summary's, joined likewise."""
-    summary = next(i for i, ln in enumerate(lines) if not ln.startswith(" ")
-                   and ln.split()[0] not in {c["claim"] for c in claims})
-    starts = [i for i, ln in enumerate(lines[:summary]) if ln and not ln.startswith(" ")]
+    """Each claim's lines joined into one text (by claim), and the summary's, joined likewise: the
+    summary comes first, then the rows (each starting at the margin with its claim)."""
+    ids = {c["claim"] for c in claims}
+    margin = [i for i, ln in enumerate(lines) if ln and not ln.startswith(" ")]
+    first_row = next(i for i in margin if lines[i].split()[0] in ids)
+    assert margin[0] == 0 < first_row and lines[0].split()[0] not in ids  # the summary, first
+    assert all(ln.startswith("  ") for ln in lines[1:first_row])  # its continuation: indented
+    starts = [i for i in margin if i >= first_row]
     assert [lines[i].split()[0] for i in starts] == [c["claim"] for c in claims]
-    assert verbose or all(ln.startswith("    ") for ln in lines[:summary] if lines.index(ln) not in starts)
-    assert all(ln.startswith("  ") for ln in lines[summary + 1:])  # continuation: indented
+    assert verbose or all(ln.startswith("    ") for i, ln in enumerate(lines)
+                          if i > first_row and i not in starts)
     joined = {lines[s].split()[0]: " ".join(" ".join(lines[s:e]).split())
-              for s, e in zip(starts, starts[1:] + [summary])}
-    return joined, " ".join(" ".join(lines[summary:]).split())
+              for s, e in zip(starts, starts[1:] + [len(lines)])}
+    return joined, " ".join(" ".join(lines[:first_row]).split())
 
 
 @pytest.mark.parametrize("columns", [60, pytest.param(80, marks=pytest.mark.slow),
@@ -101,8 +84,9 @@ def test_rows_and_summary_wrap_and_never_cut_a_verdict_a_count_or_the_expectatio
 def test_a_narrow_terminal_wraps_the_summary_and_cuts_no_count(judged):
     lines = _status(judged, 40).splitlines()
     assert all(len(line) <= 40 for line in lines), "\n".join(lines)
-    summary = next(i for i, ln in enumerate(lines) if ln.startswith("5 claims of"))
-    assert " ".join(ln.strip() for ln in lines[summary:]) == \
+    assert lines[0].startswith("5 claims of")  # the summary first, then the rows
+    end = next(i for i, ln in enumerate(lines) if i > 0 and not ln.startswith(" "))
+    assert " ".join(ln.strip() for ln in lines[:end]) == \
         ("5 claims of ARXIV-2212.07677: 1 inconclusive, 4 missing; 1 claim of your own: 1 "
          "reproduced (profile paper)")
     assert "expected ≈ loss_gd (±0.01 rel)" in " ".join(ln.strip() for ln in lines)

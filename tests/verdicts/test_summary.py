@@ -33,12 +33,14 @@ claims:
 
 def _status_summary(cli) -> str:
     """`litrec status`' summary at `paper` (after the line of the paper's own scale, where it has
-    one), its wrapped lines joined."""
+    one), its wrapped lines joined: it comes first, before the rows (a row starts at the margin)."""
     code, out, err = cli("status", "--profile", "paper")
     assert code == 0, err
     lines = out.splitlines()
     first = next(i for i, ln in enumerate(lines) if re.match(r"(at \S+, the paper's own scale: )?\d+ claims? ", ln))
-    return " ".join(" ".join(lines[first:]).split())
+    end = next(i for i, ln in enumerate(lines) if i > first and not ln.startswith(" "))
+    assert re.match(r"[A-Z]+-\S+#", lines[end]), lines[end]  # the first row, after the summary
+    return " ".join(" ".join(lines[first:end]).split())
 
 
 def _home_tally(root) -> list[str]:

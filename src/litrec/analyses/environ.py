@@ -2,7 +2,7 @@
 
 A point runs in a cleaned environment: the variables of `KEPT` and `KEPT_PREFIXES` (what the
 interpreter, the shell tools, JAX, XLA, CUDA and litrec itself need, and every numerics
-variable, which every result is keyed on already: `litrec.analyses.inputs.is_numeric_variable`),
+variable, which every result is keyed on already: `litrec.analyses.numerics.is_numeric_variable`),
 and the variables the analysis declares at the top of its module (or of a helper it imports):
 
     ENV = ("TOY_DRAWS",)
@@ -38,7 +38,7 @@ KEPT = frozenset({
     # litrec's own settings a point reads (none changes a number; the signing key is not one)
     "LITREC_NO_CACHE", "LITREC_CHECKPOINT_DIR", "LITREC_CHECKPOINT_SECONDS", "LITREC_SANDBOX"})
 # ... and every variable whose name starts with one of these: the locale's categories, Python's
-# settings (PYTHONHASHSEED, PYTHONPATH, ...), the numerics variables' (`litrec.analyses.inputs.NUMERIC_PREFIXES`:
+# settings (PYTHONHASHSEED, PYTHONPATH, ...), the numerics variables' (`litrec.analyses.numerics.NUMERIC_PREFIXES`:
 # JAX's and XLA's options, the compile cache's folder among them, the thread counts of OpenMP
 # and the BLAS libraries), and the accelerators' runtimes (CUDA_VISIBLE_DEVICES, NVIDIA_*,
 # TPU_*, ROCm's, NCCL's).

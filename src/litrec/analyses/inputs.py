@@ -22,7 +22,7 @@ calls (staleness in `litrec.results.state`, the runner and its workers, the run 
 - **dependencies**: what its imports' distributions require, transitively (installed metadata,
   `litrec.analyses.packages.dependencies`), each with its version or, installed editable, the SHA-256
   of its sources; stored apart (a result written before them is judged on the rest);
-- **python**: the interpreter; **env**: the variables that can change numbers (`is_numeric_variable`);
+- **python**: the interpreter; **env**: the variables that can change numbers (`litrec.analyses.numerics`);
 - **isa**: the machine and the CPU's instruction-set features that change what
   XLA and the BLAS libraries compile, hence float round-off (`litrec.analyses.machine`),
   for an analysis that imports a compiled numerics package (`NUMERIC_IMPORTS`);
@@ -43,17 +43,18 @@ import ast
 import dataclasses
 import functools
 import hashlib
-import os
 import platform
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 from litrec.analyses.datafiles import data_files, watch_paths
 from litrec.analyses.environ import declared_values, env_diff, environ_changed
 from litrec.analyses.importscan import read_source
 from litrec.analyses.machine import other_cores, other_cpu
+from litrec.analyses.numerics import numeric_env
 from litrec.analyses.packages import (
     JAX_IMPORTS,
     VERSIONED,
@@ -70,36 +71,10 @@ from litrec.util.cores import usable_cores
 from litrec.util.errors import InputsChanged
 
 __all__ = ["JAX_IMPORTS", "RESULT_FORMAT", "VERSIONED", "Inputs", "analysis_inputs",
-           "data_files", "environment", "is_numeric_variable", "module_closure", "module_imports", "package_versions",
+           "data_files", "environment", "module_closure", "module_imports", "package_versions",
            "result_inputs", "watch_paths"]
 
 RESULT_FORMAT = 2  # 2: sealed (content hash), pre-registered expectations, seeds
-# The environment variables that can change the numbers an analysis computes: every one whose
-# name starts with a prefix of `NUMERIC_PREFIXES` (JAX's and XLA's options: precision, dtypes,
-# random-bit generator, platform, compiler flags; TensorFlow's; the thread counts and kernels of
-# the OpenMP and BLAS libraries), and Python's hash seed (the order of a set of strings).
-NUMERIC_PREFIXES = ("JAX_", "XLA_", "TF_", "OMP_", "MKL_", "OPENBLAS_", "BLIS_", "GOTO_",
-                    "NUMEXPR_", "VECLIB_")
-# Under those prefixes, what cannot change a number: where JAX keeps its compiled programs and when
-# it keeps one (a cache makes a run faster, never different), logging and traceback display, how
-# much device memory XLA's client reserves, and Terraform's settings (`TF_CLI_CONFIG_FILE`,
-# `TF_VAR_x`, ...), which share TensorFlow's prefix.
-NOT_NUMERIC = frozenset({
-    "JAX_COMPILATION_CACHE_DIR", "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS",
-    "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "JAX_LOG_COMPILES", "JAX_EXPLAIN_CACHE_MISSES",
-    "JAX_TRACEBACK_FILTERING", "JAX_INCLUDE_FULL_TRACEBACKS_IN_LOCATIONS", "JAX_LOGGING_LEVEL",
-    "JAX_DEBUG_LOG_MODULES", "TF_CPP_MIN_LOG_LEVEL", "TF_CPP_MAX_VLOG_LEVEL", "TF_CPP_VMODULE",
-    "TF_DATA_DIR", "TF_IN_AUTOMATION", "TF_INPUT", "TF_WORKSPACE", "TF_PLUGIN_CACHE_DIR",
-    "TF_LOG", "TF_LOG_PATH", "TF_LOG_CORE", "TF_LOG_PROVIDER", "TF_IGNORE",
-    "TF_STATE_PERSIST_INTERVAL"})
-NOT_NUMERIC_PREFIXES = ("XLA_PYTHON_CLIENT_", "TF_CLI_", "TF_VAR_", "TF_TOKEN_", "TF_REGISTRY_")
-def is_numeric_variable(name: str) -> bool:
-    """Whether the environment variable `name` is an input of every result (`NUMERIC_PREFIXES`,
-    less `NOT_NUMERIC`; `PYTHONHASHSEED` is read as the interpreter started with it)."""
-    return (name.startswith(NUMERIC_PREFIXES) and name not in NOT_NUMERIC
-            and not name.startswith(NOT_NUMERIC_PREFIXES))
-
-
 # The packages of compiled numerics whose float round-off follows the CPU's instruction set.
 NUMERIC_IMPORTS = frozenset({"jax", "jaxlib", "optax", "numpy", "scipy", "sklearn", "torch",
                              "tensorflow", "numba"})
@@ -111,29 +86,6 @@ NUMERIC_IMPORTS = frozenset({"jax", "jaxlib", "optax", "numpy", "scipy", "sklear
 def interpreter() -> str:
     """The Python interpreter: implementation and version (`CPython 3.12.3`)."""
     return f"{platform.python_implementation()} {platform.python_version()}"
-
-
-def numeric_env() -> dict[str, str]:
-    """The numerics variables that are set (`is_numeric_variable`), with their values, in name
-    order, and `PYTHONHASHSEED` as the interpreter started with it (`hash_seed_at_start`)."""
-    env = {k: os.environ[k] for k in sorted(os.environ) if is_numeric_variable(k)}
-    seed = hash_seed_at_start()
-    return {**env, "PYTHONHASHSEED": seed} if seed is not None else env  # last, as before
-
-
-@functools.lru_cache(maxsize=1)
-def hash_seed_at_start() -> str | None:
-    """`PYTHONHASHSEED` as this interpreter started with it: only that sets its hashing. (dask's
-    nannies write their own, 6640, into the environment of the process that starts them, a
-    LocalCluster's litrec among them, which changes nothing of that process's hashing.) Read
-    from /proc/self/environ where there is one, else from the environment when first asked."""
-    try:
-        with open("/proc/self/environ", "rb") as fh:
-            start = dict(item.partition(b"=")[::2] for item in fh.read().split(b"\0") if item)
-    except OSError:
-        return os.environ.get("PYTHONHASHSEED")
-    seed = start.get(b"PYTHONHASHSEED")
-    return seed.decode("utf-8", "replace") if seed is not None else None
 
 
 def machine_cores() -> int:
@@ -226,6 +178,50 @@ def module_imports(root: Path, module: str) -> tuple[dict[str, str], set[str]]:
 # ---------------------------------------------------------------- the model
 
 
+class ModuleAt(Protocol):
+    """Where an analysis module lives, as a run names it (a point of a sweep is one): the
+    project folder, the analysis package's name in it, the module's name in the package."""
+
+    @property
+    def root(self) -> str:
+        """The project folder holding the analysis package."""
+        ...
+
+    @property
+    def package(self) -> str:
+        """The analysis package's name (`analysis`)."""
+        ...
+
+    @property
+    def module(self) -> str:
+        """The module's name in the package (`prop1_identity`)."""
+        ...
+
+
+class Declared(Protocol):
+    """What `result_inputs` reads of an analysis's registry entry: its module's name."""
+
+    @property
+    def module(self) -> str:
+        """The module's name in the analysis package."""
+        ...
+
+
+class Analyses(Protocol):
+    """What `result_inputs` reads of the registry (`litrec.analyses.registry.Registry`, which
+    imports this module): its file, whose folder is the analysis package, and its entries."""
+
+    @property
+    def path(self) -> Path:
+        """The registry file (`analysis/registry.yaml`)."""
+        ...
+
+    @property
+    def entries(self) -> Mapping[str, Declared]:
+        """Each analysis's entry, by name."""
+        ...
+
+
 @dataclass(frozen=True)
 class Inputs:
     """Everything a result of one analysis for one profile is computed from."""
@@ -293,10 +289,10 @@ class Inputs:
             return False
         return dataclasses.replace(self, isa=tuple(stored["isa"]), cores=stored.get("cores")).matches(result)
 
-    def check_unchanged(self, where, name: str) -> None:
+    def check_unchanged(self, where: ModuleAt, name: str) -> None:
         """InputsChanged unless the inputs of analysis `name`, module `where.module` of the
-        package `where.package` in the folder `where.root` (a `litrec.runs.sweep.Point`), are still
-        these (an edit while it ran would store its numbers under inputs they are not)."""
+        package `where.package` in the folder `where.root`, are still these (an edit while it ran
+        would store its numbers under inputs they are not)."""
         now = analysis_inputs(Path(where.root) / where.package, where.module, self.profile)
         if now.key() != self.key():
             raise InputsChanged(f"analysis '{name}': its inputs changed while it ran "
@@ -358,10 +354,9 @@ def stored_inputs(result: dict) -> dict | None:
     return {**stored, "cores": ran_on}
 
 
-def result_inputs(registry: Any, name: str, profile: str,
+def result_inputs(registry: Analyses, name: str, profile: str,
                   versions: dict[str, str | None] | None = None) -> Inputs:
-    """The inputs of analysis `name` of `registry` (`litrec.analyses.registry.Registry`) for `profile`,
-    as they are now.
+    """The inputs of analysis `name` of `registry` for `profile`, as they are now.
 
     `versions` holds versions already read (distribution -> version); the ones
     this analysis needs and it lacks are read and added, so that callers can

@@ -9,14 +9,15 @@ from pathlib import Path
 
 
 def memo_key(records: Path, analysis: Path, results: Path, profile: str, targets: list[str],
-             any_machine: bool = False) -> str | None:
+             any_machine: bool = False, known: dict[str, tuple] | None = None) -> str | None:
     """The key of a no-op run's kept answer (`litrec.cache.runmemo.inputs_key`), with what
     every result shares worked out here: the interpreter, the numerics environment variables
     and the instruction set (`litrec.analyses.inputs.environment`), the source digest of
     every editable install (`litrec.analyses.packages.editable_digests`), and the allowed
     signers, which decide whether a signed result reads signed or bad (`litrec.util.signers_key`),
     and the value of every environment variable a module of the analysis folder declares in ENV
-    (`litrec.analyses.environ.declared_in_folder`)."""
+    (`litrec.analyses.environ.declared_in_folder`). `known`: the keys of the record files read
+    in this process, by path inside `records` (`litrec.cache.runmemo.inputs_key`)."""
     from litrec.analyses.environ import declared_in_folder
     from litrec.analyses.inputs import environment
     from litrec.analyses.packages import editable_digests
@@ -27,7 +28,7 @@ def memo_key(records: Path, analysis: Path, results: Path, profile: str, targets
     return runmemo.inputs_key(records, analysis, results, profile, targets,
                               [environment(), editable_digests(), signers_key(Path(records).resolve().parent),
                                *([declared] if declared else [])],
-                              any_machine)
+                              any_machine, known)
 
 
 def data_now(project: Path) -> Callable[[list[str]], dict]:

@@ -24,11 +24,10 @@ from litrec.analyses.inputs import module_closure
 from litrec.analyses.scales import KEY as SCALES_KEY
 from litrec.analyses.scales import contrary, declared, default_scales
 from litrec.cache.sourcefacts import fact
-from litrec.util.confine import Refused, check, project_root, read_file, walk
+from litrec.util.confine import GENERATED_PAGE_NAMES, Refused, check, project_root, read_file, walk
 from litrec.util.diagnostics import Diagnostic, format_field
 from litrec.util.formatting import excerpt
 from litrec.util.mend import explain_error
-from litrec.util.pagenames import GENERATED_PAGE_NAMES
 from litrec.util.yamlsafe import MAX_BYTES, YamlProblem, load_bytes, locate
 
 NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")

@@ -1,8 +1,15 @@
-"""The identifiers a BibTeX entry carries: its DOI and its arXiv number, wherever an exporter puts them."""
+"""The identifiers a BibTeX entry carries (its DOI and its arXiv number, wherever an exporter
+puts them), and the record id they give it (`entry_id`)."""
 
 from __future__ import annotations
 
 import re
+import shlex
+import unicodedata
+
+from litrec.records.kinds import ID_RE
+from litrec.util.errors import Unconvertible
+from litrec.util.formatting import excerpt
 
 ARXIV_NUMBER = re.compile(r"(?<![\d.])(\d{4}\.\d{4,5})(v\d+)?(?!\d)", re.ASCII)
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
@@ -41,3 +48,47 @@ def arxiv_number(raw: dict[str, str], doi: str | None) -> str | None:
         if found:
             return found.group(1) + (found.group(2) or "")
     return None
+
+
+def entry_id(raw: dict[str, str], key: str, given: bool = False
+              ) -> tuple[str, str | None, str | None]:
+    """(record id, arXiv number, DOI): the arXiv number wins, then the DOI, then the citation key.
+    With an id `given` for the entry, a DOI that no id can hold is no reason to refuse it."""
+    doi = doi_of(raw)
+    arxiv = arxiv_number(raw, doi)
+    if doi and (ARXIV_DOI.match(doi) or arxiv and not re.fullmatch(r"10\.\d{4,9}/\S+", doi)):
+        doi = None  # arXiv's own DOI (the number says it), or a broken one beside an arXiv number
+    number = ARXIV_NUMBER.fullmatch(arxiv) if arxiv else None  # always, as arxiv_number found it
+    if number:
+        return f"ARXIV-{number.group(1)}", arxiv, doi
+    if doi is None:
+        return _key_id(key, given), None, None
+    if not re.fullmatch(r"10\.\d{4,9}/\S+", doi):
+        raise Unconvertible(f"DOI '{excerpt(doi)}' is not of the form 10.NNNN/suffix")
+    rid = "DOI-" + doi.replace("/", "_")
+    if not ID_RE["literature"].match(rid) and not given:
+        bad = sorted(set(re.sub(r"[-._;()A-Za-z0-9/]", "", doi)))
+        raise Unconvertible(f"DOI '{excerpt(doi)}' has characters a record id cannot hold "
+                            f"({' '.join(bad)}); give the entry an id: --id {_shown_key(key)}=REF-...")
+    return rid, None, doi
+
+
+def key_id(key: str) -> str | None:
+    """`REF-bishop2006pattern`: the id a citation key gives (lower-case ASCII letters and digits,
+    other runs as '-'), or None when it has no letter or digit."""
+    slug = re.sub(r"[^a-z0-9]+", "-", unicodedata.normalize("NFKD", key).encode("ascii", "ignore")
+                  .decode().lower()).strip("-")
+    return f"REF-{slug}" if slug else None
+
+
+def _key_id(key: str, given: bool) -> str:
+    rid = key_id(key or "")
+    if rid is None and not given:
+        raise Unconvertible(f"no arXiv number or DOI, and the key '{excerpt(key or '')}' has no "
+                            f"letter or digit to make an id from; pass --id {_shown_key(key)}=REF-name, "
+                            "or add eprint = {YYMM.NNNNN} or doi = {10.NNNN/...}")
+    return rid or ""
+
+
+def _shown_key(key: str | None) -> str:
+    return shlex.quote(key or "KEY")

@@ -15,7 +15,8 @@ from typing import Any
 import yaml
 
 from litrec.bibtex.citation import CITATION_FIELDS
-from litrec.bibtex.read import Failure, check_record, read_bibtex
+from litrec.bibtex.entry import check_record
+from litrec.bibtex.read import Failure, read_bibtex
 from litrec.records.newrecord import display, existing_ids, record_path, schema_comment, write_new, write_replace
 from litrec.util.confine import Refused, project_root, read_file
 from litrec.util.errors import Unconvertible, UsageError

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from litrec.records.braces import brace_parts
+from litrec.records.braces import brace_parts, scan
 
 OPEN, CLOSE = "\ue000", "\ue001"  # a protecting brace pair, through LaTeX decoding
 # what takes the group after it as an argument: a control word (`\emph{`) or an accent (`\"{`)
@@ -29,41 +29,24 @@ def mark_protection(raw: str) -> str:
 
     A pair protects when it opens outside math and outside any other pair, is no command's
     argument (`\\emph{...}`, `\\"{o}`) and does not start with a command (`{\\"o}`, which BibTeX
-    reads as a special character). An unbalanced text is returned as it is."""
-    pairs, i, math = [], 0, False
-    while i < len(raw):
-        ch = raw[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "$":
+    reads as a special character). Braces are read as LaTeX reads them (`litrec.records.braces`,
+    a backslash escaping what follows it). An unbalanced text is returned as it is."""
+    pairs, math, depth, start = [], False, 0, 0
+    for i, piece, depth in scan(raw, "any"):
+        if piece == "$" and depth == 0:
             math = not math
-        elif ch == "{":
-            end = _closing(raw, i)
-            if end is None:
-                return raw
-            inner = raw[i + 1:end]
-            if not math and not _CONTROL_BEFORE.search(raw[:i]) and not inner.startswith("\\"):
-                pairs.append((i, end))
-            i = end
-        i += 1
+        elif piece == "{" and depth == 1:
+            start = i
+        elif piece == "}" and depth == 0:
+            inner = raw[start + 1:i]
+            if not math and not _CONTROL_BEFORE.search(raw[:start]) and not inner.startswith("\\"):
+                pairs.append((start, i))
+    if depth > 0:
+        return raw
     out = list(raw)
     for start, end in pairs:
         out[start], out[end] = OPEN, CLOSE
     return "".join(out)
-
-
-def _closing(raw: str, start: int) -> int | None:
-    depth, i = 0, start
-    while i < len(raw):
-        if raw[i] == "\\":
-            i += 2
-            continue
-        depth += {"{": 1, "}": -1}.get(raw[i], 0)
-        if depth == 0:
-            return i
-        i += 1
-    return None
 
 
 def tidy(marked: str) -> str:

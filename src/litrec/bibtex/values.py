@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from litrec.records.braces import bibtex_unbalanced
+from litrec.records.braces import bibtex_unbalanced, scan
 from litrec.util.errors import Unconvertible
 
 MONTHS = {m[:3]: m for m in ("january", "february", "march", "april", "may", "june", "july",
@@ -21,19 +21,15 @@ _MACRO = re.compile(r"[A-Za-z_][^\s\"#%'(),={}]*")
 
 
 def _pieces(value: str) -> list[str]:
-    """The parts of a value joined by `#` outside braces and quotes (`\\{`, `\\}` and `\\"` are
-    characters, as bibtexparser reads them; `unbalanced` then counts as BibTeX does)."""
-    parts, start, depth, quoted, escaped = [], 0, 0, False, False
-    for i, ch in enumerate(value):
-        if escaped or ch == "\\":
-            escaped = not escaped and ch == "\\"
-        elif ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        elif ch == '"' and depth == 0:
+    """The parts of a value joined by `#` outside braces and quotes, a backslash escaping what
+    follows it, as bibtexparser reads them (`unbalanced` then counts as BibTeX does); a `}`
+    that closes nothing counts below the outermost level."""
+    parts, start, quoted, below = [], 0, False, 0
+    for i, piece, depth in scan(value, "any"):
+        below += depth < 0
+        if piece == '"' and depth == below:
             quoted = not quoted
-        elif ch == "#" and depth == 0 and not quoted:
+        elif piece == "#" and depth == below and not quoted:
             parts.append(value[start:i])
             start = i + 1
     parts.append(value[start:])

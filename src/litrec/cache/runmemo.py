@@ -56,7 +56,7 @@ from pathlib import Path
 
 from litrec import __version__
 from litrec.cache.slots import Slot, data_unchanged, litrec_code_hash, named
-from litrec.util.gitinfo import refs_of
+from litrec.util.git import refs_of
 
 SUBDIR = "run"
 FORMAT = 3
@@ -67,8 +67,13 @@ class NoKey(Exception):
     """The inputs cannot be keyed safely (a link, an unreadable file): no memo."""
 
 
-def _tree(h, folder: Path) -> None:
-    """Add every file under `folder` (path, size, times, inode, content hash) to the hash `h`."""
+def _tree(h, folder: Path, known: dict[str, tuple] | None = None) -> None:
+    """Add every file under `folder` (path, size, times, inode, content hash) to the hash `h`.
+
+    `known`: what the caller read and hashed of some files in this process, by path inside
+    `folder`: a key `(size, mtime_ns, content hash, witness)` of `litrec.util.settled.read_record`;
+    a file whose status still shows that key's witness holds those bytes (`file_unchanged`), and
+    its hash is taken from the key instead of reading the file again: the same key either way."""
     try:
         st = os.lstat(folder)
     except FileNotFoundError:
@@ -76,6 +81,8 @@ def _tree(h, folder: Path) -> None:
         return
     if not stat.S_ISDIR(st.st_mode):
         raise NoKey(f"{folder} is not a folder")
+    known = known or {}
+    cut = len(str(folder)) + 1
     stack = [folder]
     while stack:
         current = stack.pop()
@@ -91,10 +98,20 @@ def _tree(h, folder: Path) -> None:
             if not e.is_file(follow_symlinks=False):
                 raise NoKey(f"{e.path} is not a regular file")
             st = e.stat(follow_symlinks=False)
-            with open(e.path, "rb") as fh:
-                content = hashlib.file_digest(fh, "blake2b").hexdigest()
+            key = known.get(e.path[cut:])
+            if (key is not None and key[3] is not None and (st.st_size, st.st_mtime_ns) == key[:2]
+                    and (st.st_ctime_ns, st.st_ino, st.st_dev) == tuple(key[3])):
+                content = key[2]  # read and hashed in this process, unchanged since (its witness)
+            else:
+                with open(e.path, "rb") as fh:
+                    content = hashlib.file_digest(fh, _content_hash).hexdigest()
             h.update(f"{e.path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\0"
                      f"{content}\0".encode())
+
+
+def _content_hash():
+    """The hash of a file's bytes, as `litrec.util.settled.content_hash` makes it (128-bit BLAKE2b)."""
+    return hashlib.blake2b(digest_size=16)
 
 
 def _litrec_sources() -> str:
@@ -123,11 +140,13 @@ def _packages(h, project: Path, hashed: list[Path]) -> None:
 
 
 def inputs_key(records: Path, analysis: Path, results: Path, profile: str,
-               targets: list[str], shared: object, any_machine: bool = False) -> str | None:
+               targets: list[str], shared: object, any_machine: bool = False,
+               known: dict[str, tuple] | None = None) -> str | None:
     """The key of everything a no-op run's answer depends on (see the module docstring):
     `shared` is what every result shares (any JSON value; the caller works it out), and
     `any_machine` whether results of another CPU are left alone (`litrec run --any-machine`);
-    None where it cannot be made safely."""
+    `known` the keys of record files read in this process (`_tree`: not read again). None
+    where it cannot be made safely."""
     h = hashlib.blake2b(digest_size=20)
     # the commit checked out: the registration of every expectation is read from git history
     head = [FORMAT, __version__, _litrec_sources(), sys.version, shared, os.getcwd(),
@@ -139,7 +158,7 @@ def inputs_key(records: Path, analysis: Path, results: Path, profile: str,
     try:
         for folder in (records, analysis, results):
             h.update(f"[{folder}]\0".encode())
-            _tree(h, Path(folder))
+            _tree(h, Path(folder), known if folder is records else None)
     except (NoKey, OSError):
         return None
     return h.hexdigest()

@@ -169,6 +169,12 @@ class Cache:
         self._registry = named(Registry, held.registry) if held.registry else None
         self._between_key: str | None = None
         self._registry_before: str | None = None
+        self._checks: str | None = None  # checks_hash(), worked out once per run
+
+    def _checks_hash(self) -> str:
+        if self._checks is None:
+            self._checks = checks_hash()
+        return self._checks
 
     def lookup(self, rel: str, path: str) -> FileEntry | None:
         """The kept entry of the file `path` (`rel` inside the records folder) when its bytes
@@ -199,7 +205,7 @@ class Cache:
             return None
         state = _digest(*[(n, r.key if r.key is not None else r.problems)
                           for n, r in zip(names, results)])
-        self._between_key = _digest(checks_hash(), os.getcwd(), str(records_dir),
+        self._between_key = _digest(self._checks_hash(), os.getcwd(), str(records_dir),
                                     str(analysis_dir), analysis_dir.exists(), reg.exists,
                                     reg.names, reg.metrics, state)
         held = self._between
@@ -213,7 +219,7 @@ class Cache:
 
     def _registry_key(self, analysis_dir: Path) -> str | None:
         key = registry_key(analysis_dir, self.root) if self.on else None
-        return None if key is None else _digest(key, checks_hash(), os.getcwd())
+        return None if key is None else _digest(key, self._checks_hash(), os.getcwd())
 
     def registry(self, analysis_dir: Path) -> Registry | None:
         """The kept registry check when no file of `analysis_dir` changed."""

@@ -139,16 +139,23 @@ def check_out(path: Path, records: Path | None, folder: bool = False) -> None:
         raise UsageError(f"--out '{path}': '{parent}' is a file, not a folder")
 
 
-_OWN_JSON_BYTES = 1 << 28  # a JSON document larger than this is not read to be recognised
+# What `litrec_wrote` reads of a file: its first bytes, and of a larger JSON file its last ones too
+# (never the whole of a large file: a JSON document of hundreds of MiB is recognised as fast).
+OWN_BYTES = 1 << 16
+# The start of `export json`'s document (its first key), and the start and the end of `graph
+# --format json`'s (nodes, each beginning with its id; edges, each ending with its claim)
+_GRAPH_DOC = re.compile(rb'\A\s*\{\s*"format"\s*:\s*"litrec-graph"')
+_LINKS_HEAD = re.compile(rb'\A\s*\{\s*"nodes"\s*:\s*\[\s*(\]|\{\s*"id"\s*:)')
+_LINKS_TAIL = re.compile(rb'("edges"\s*:\s*\[\s*\]|"claim"\s*:\s*(null|"(\\.|[^"\\])*")\s*\}\s*\])\s*\}\s*\Z')
 
 
 def litrec_wrote(path: Path) -> bool:
     """Whether the file at `path` is one a litrec export wrote (so `--out` may replace it): it
     begins with an export's comment line, or it is `export json`'s document (`"format":
     "litrec-graph"`) or `graph --format json`'s (nodes and edges, nothing else), or it is
-    empty. A link, a folder or an unreadable file is not."""
-    import json
-
+    empty. A link, a folder or an unreadable file is not. Decided from the first `OWN_BYTES`
+    (a JSON file no longer is parsed whole), and for a larger JSON file from how it begins and
+    ends as litrec writes them: a large file is never read whole."""
     from litrec.bibtex.write import BIBTEX_HEADER
     from litrec.export.document import GRAPH_HEADERS
     from litrec.export.tex import TEX_MARK
@@ -160,14 +167,26 @@ def litrec_wrote(path: Path) -> bool:
         return False
     try:
         with open(path, "rb") as f:
-            head = f.read(max(map(len, own)))
+            head = f.read(OWN_BYTES + 1)
             if not head or head.startswith(own):  # an empty file: nothing to lose
                 return True
-            if not head.lstrip().startswith(b"{") or os.fstat(f.fileno()).st_size > _OWN_JSON_BYTES:
+            if not head.lstrip().startswith(b"{"):
                 return False
-            f.seek(0)
-            doc = json.loads(f.read().decode("utf-8"))
+            if len(head) <= OWN_BYTES:  # the whole file: its document, parsed
+                return _own_json(head)
+            f.seek(-OWN_BYTES, os.SEEK_END)
+            tail = f.read(OWN_BYTES)
     except (OSError, ValueError):
+        return False
+    return bool(_GRAPH_DOC.match(head) or (_LINKS_HEAD.match(head) and _LINKS_TAIL.search(tail)))
+
+
+def _own_json(raw: bytes) -> bool:
+    import json
+
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except ValueError:
         return False
     return isinstance(doc, dict) and (doc.get("format") == "litrec-graph"
                                       or (set(doc) == {"nodes", "edges"} and isinstance(doc["nodes"], list)))

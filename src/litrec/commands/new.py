@@ -9,6 +9,7 @@ from pathlib import Path
 
 from litrec.commands.common import format_arg
 from litrec.records import newclaim
+from litrec.records.kinds import KINDS
 from litrec.records.newrecord import display, new_record
 from litrec.runs import newanalysis
 from litrec.util.errors import NotCreated, UsageError
@@ -26,7 +27,7 @@ def add_parser(sub) -> None:
                        "a theory, keeping the file's other content and comments. Exit 1 when the "
                        "id or name exists, 2 for a malformed one.")
     p.add_argument("kind", metavar="KIND",
-                   help="literature, note, theory, decision, work, anthology, analysis, or claim")
+                   help=f"{', '.join(KINDS)}, analysis, or claim")
     p.add_argument("id", nargs="?", metavar="ID",
                    help="the record id (default: the next free one), the analysis's name, or for "
                    "a claim the record that holds it")

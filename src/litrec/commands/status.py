@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 from litrec.commands.common import console, other_cpu_note, profile_arg, records_args, results_arg
@@ -12,11 +13,13 @@ def add_parser(sub) -> None:
     """Declare the command and its options."""
     p = sub.add_parser("status", help="every claim's verdict: measured beside expected",
                        description="Show every claim's verdict from the stored results, without "
-                       "running anything: a row per claim (the verdict and the deciding number beside "
+                       "running anything: the summary first (each paper's claims counted apart from your own, "
+                       "a line per scale), then a row per claim (the verdict and the deciding number beside "
                        "its expectation, never cut; then, for anything but reproduced, the reason on "
                        "a line, ending in … where it is longer (--verbose gives it whole), and how "
                        "it was judged where not pre-registered (post hoc, events), never cut), wrapped "
-                       "to the terminal's width, piped or not. --format table, csv or md: a row per "
+                       "to the terminal's width, piped or not; then, once per scale, a note on results computed "
+                       "on another CPU. --format table, csv or md: a row per "
                        "claim and scale instead, with the verdict and the mean and n of each metric "
                        "its expectations read. Exit 0 whatever the verdicts; 1 "
                        "when the records have errors, a result is damaged or cannot be judged, or a "
@@ -54,6 +57,20 @@ def add_parser(sub) -> None:
                    "a column per metric and its n) for spreadsheets, a Markdown table")
 
 
+# a command a note names (`litrec run --profile paper --rerun-other-machine`), up to the first
+# word that is no argument of it (`(about 1 s, ...)`)
+COMMAND = re.compile(r"litrec(?: [^\s();,]+)+")
+UNBROKEN = "\xa0"  # not a space to textwrap: the words it joins stay on one line
+
+
+def whole_commands(wrap, text: str, width: int) -> list[str]:
+    """`text` wrapped by `wrap` (`litrec.commands.table.wrap`) to `width`, its continuation lines
+    indented by 4, never breaking a command it names across two lines where the command fits on
+    one: a hint is copied from the terminal as it stands."""
+    held = COMMAND.sub(lambda m: m.group(0).replace(" ", UNBROKEN), text)
+    return [line.replace(UNBROKEN, " ") for line in wrap(held, width, 0, 4)]
+
+
 def run(args) -> int:
     """Print the verdicts (`litrec.verdicts.status.status`); with --check-current exit 1 when a
     result is behind."""
@@ -74,12 +91,13 @@ def run(args) -> int:
         from litrec.commands.table import print_table, wrap  # rich: text output only
         from litrec.verdicts.elsewhere import said_once
 
-        # another machine's results: said once per scale after the table, not under each claim
+        # the summary first, then the rows; another machine's results: said once per scale
+        # after the rows, not under each claim
         print_table(said_once(found.statuses) if found.elsewhere else found.statuses, args.profile,
-                    args.verbose, found.suspects)
+                    args.verbose, found.suspects, summary_first=True)
         for kept in found.elsewhere:
             words = ("" if kept.profile == args.profile else f"at {kept.profile}: ") + kept.words()
-            print("\n".join(wrap(words, max(console().width, 40), 0, 4)))
+            print("\n".join(whole_commands(wrap, words, max(console().width, 40))))
     for w in found.warnings:
         print(f"litrec status: warning: {w}", file=sys.stderr)
     for b in found.bad_signatures:

@@ -10,9 +10,9 @@ it is longer (`reason_lines`: a command it names is never cut; `--verbose` gives
 the whole reason, wrapped). A verdict, a count or an expectation is never lost to
 the terminal's width, piped or not: the number is shortened first (its `n=`, then
 its interval) so that it stays on the claim's line; what still does not fit is
-wrapped, each continuation line indented. A summary line follows, wrapped the same
-way: each paper's claims counted apart from the owner's own
-(`litrec.verdicts.summary`). `--verbose` adds every outcome under its claim: both
+wrapped, each continuation line indented. A summary line follows (`litrec status` puts
+it first, before the rows), wrapped the same way: each paper's claims counted apart from the
+owner's own (`litrec.verdicts.summary`). `--verbose` adds every outcome under its claim: both
 sides' per-seed values, the interval, the evaluation noise, the reason for every
 mark, and an expectation that changed since the run. The state words are `litrec.verdicts.words`'.
 """
@@ -247,11 +247,14 @@ def _parts(text: str, width: int, column: int) -> list[str]:
 
 
 def print_table(statuses: list[ClaimStatus], profile: str, verbose: bool = False,
-                suspects: dict[str, list[str]] | None = None) -> None:
-    """A row per claim, wrapped to the width, then the summary; with `verbose`, every outcome
-    under its claim; `suspects`: the claims marked suspect, with why."""
+                suspects: dict[str, list[str]] | None = None, summary_first: bool = False) -> None:
+    """A row per claim, wrapped to the width, then the summary (with `summary_first`, as
+    `litrec status` has it, the summary before the rows); with `verbose`, every outcome under
+    its claim; `suspects`: the claims marked suspect, with why."""
     out = console()
     width = max(out.width, 40)
+    if summary_first:
+        _print_summary(out, statuses, profile, suspects, width)
     claim_width = max((len(s.claim) for s in statuses), default=5)
     verdict_width = max((len(word(s.verdict)) for s in statuses), default=VERDICT_WIDTH)
     claim_width = min(claim_width, max(width - verdict_width - 24, 8))
@@ -265,7 +268,14 @@ def print_table(statuses: list[ClaimStatus], profile: str, verbose: bool = False
             out.print(line, no_wrap=True, overflow="ignore", crop=False, highlight=False)
         if verbose:
             _outcomes(out, s, width)
-    for i, summary in enumerate(summary_lines(statuses, profile, suspects)):  # wrapped, never cut
+    if not summary_first:
+        _print_summary(out, statuses, profile, suspects, width)
+
+
+def _print_summary(out, statuses: list[ClaimStatus], profile: str,
+                   suspects: dict[str, list[str]] | None, width: int) -> None:
+    """The summary lines (`summary_lines`), wrapped, never cut; the lines after the first indented."""
+    for i, summary in enumerate(summary_lines(statuses, profile, suspects)):
         for text in wrap(summary, width, 2 * (i > 0), 4):
             out.print(text, markup=False, highlight=False, no_wrap=True, crop=False)
 

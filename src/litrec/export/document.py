@@ -27,8 +27,9 @@ from typing import Any, NamedTuple
 
 from litrec import __version__
 from litrec.records import model as m
+from litrec.records.edges import Edge
 from litrec.records.kinds import KIND
-from litrec.records.project import Edge, Project
+from litrec.records.project import Project
 from litrec.results.store import result_path
 from litrec.site.mermaid import Arrow, Class, Node, flowchart, record_label
 from litrec.util.diagnostics import format_field
@@ -216,11 +217,11 @@ def graph_export(records: Path, analysis: Path | None, results_dir: Path,
     """`litrec export json` below the command: the valid project's graph, judged at `profile`,
     with what `litrec status` would exit 1 for (`Status.refusals`: a damaged result, one that
     cannot be judged, a bad signature), a located line each, in status's words."""
-    from litrec.verdicts.status import judged_project, status
+    from litrec.verdicts.status import status
 
-    found = status(records, analysis, results_dir, profile, require_signed)
-    proj = judged_project(records, analysis, results_dir, profile)
-    return GraphExport(graph_document(proj, results_dir, profile, found.statuses), found.refusals)
+    found = status(records, analysis, results_dir, profile, require_signed)  # the project loaded once
+    return GraphExport(graph_document(found.project, results_dir, profile, found.statuses),
+                       found.refusals)
 
 
 # ------------------------------------------------------------------ graph

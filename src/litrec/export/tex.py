@@ -363,11 +363,10 @@ def tex_export(records: Path, analysis: Path | None, results_dir: Path, profile:
     """`litrec export tex` below the command: the macros file of the valid project's claims at
     `profile`, or no file where `litrec status` would exit 1 (`Status.refusals`: the same
     decision, the same words); `NameClash` when two claims would share a long name."""
-    from litrec.verdicts.status import judged_project, status
+    from litrec.verdicts.status import status
 
     found = status(records, analysis, results_dir, profile, require_signed, other_scales=False)
     if found.refusals:
         return TexExport(None, found.refusals)
-    proj = judged_project(records, analysis, results_dir, profile)
-    text, notes = tex_document(proj, found.statuses, profile)
+    text, notes = tex_document(found.project, found.statuses, profile)  # the project judged: loaded once
     return TexExport(text, [], notes)

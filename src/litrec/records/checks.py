@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from litrec.records import model as m
+from litrec.records.edges import Edge
 from litrec.records.filecheck import Facts
 from litrec.records.placeholders import check_cited
-from litrec.records.project import Edge
 from litrec.util.diagnostics import Diagnostic, Severity, format_field
 from litrec.util.formatting import excerpt
 from litrec.util.yamlsafe import LazyRoot, locate

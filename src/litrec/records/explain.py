@@ -14,10 +14,10 @@ from pydantic import ValidationError
 
 from litrec.records import model as m
 from litrec.records.kinds import ID_RE, KIND, KINDS
+from litrec.util.confine import GENERATED_PAGE_NAMES
 from litrec.util.diagnostics import Diagnostic, format_field
 from litrec.util.formatting import excerpt
 from litrec.util.mend import data_loc, explain_error, found
-from litrec.util.pagenames import GENERATED_PAGE_NAMES
 from litrec.util.yamlsafe import locate
 
 

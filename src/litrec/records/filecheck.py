@@ -24,13 +24,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from litrec.records.discover import read_problem
-from litrec.records.explain import check_id, check_sources, validate_record
-from litrec.records.placeholders import cited_in
-from litrec.records.quotes import quotes_of
 from litrec.util.confine import Refused
 from litrec.util.diagnostics import Diagnostic, format_field
 from litrec.util.settled import read_record
-from litrec.util.yamlsafe import YamlProblem, load_bytes
+
+# The parsing and the schemas (PyYAML, pydantic) are imported where a file is checked, not
+# with `Facts`: a warm validate reads every record's facts from the cache and checks no file.
 
 
 class Facts(NamedTuple):
@@ -76,6 +75,8 @@ def _metrics(i: int, claim: Any) -> tuple:
 
 def facts_of(rec: Any) -> Facts:
     """The facts of a validated record model."""
+    from litrec.records.quotes import quotes_of
+
     claims = tuple((c.id, c.check.analysis if c.check is not None else None, _metrics(i, c))
                    for i, c in enumerate(getattr(rec, "claims", None) or ()))
     discs = tuple(d.analysis for d in getattr(rec, "discrepancies", None) or ())
@@ -90,6 +91,7 @@ def salvaged_facts(path: str, root: Path, key: tuple | None = None) -> Facts | N
     the file no longer holds the bytes of `key`, those its problems were found in: an edit
     while validating is seen by the next run, never mixed into this one)."""
     from litrec.records import model as m
+    from litrec.util.yamlsafe import YamlProblem, load_bytes
 
     try:
         raw, now = read_record(path, root)
@@ -147,6 +149,10 @@ def check_file(path: str, root: Path, want_model: bool = False):
 
 def check_bytes(path: Path, raw: bytes):
     """`(parsed, raw_id, problems, facts, model)` of a record file's bytes."""
+    from litrec.records.explain import check_id, check_sources, validate_record
+    from litrec.records.placeholders import cited_in
+    from litrec.util.yamlsafe import YamlProblem, load_bytes
+
     try:
         loaded = load_bytes(raw, collect=True)
     except YamlProblem as p:

@@ -8,8 +8,10 @@ A record is a YAML mapping with an `id` and a `kind`. Kinds:
 - `work`: a manuscript and its bibliography;
 - `anthology`: an entry of the second collection the owner keeps.
 
+Which model a kind has is its row's (`litrec.records.kinds`), as `MODELS` says.
 Links are typed (`Relation`): each has an inverse name shown on the target,
-the kinds it may start from and point to, and whether it may form a cycle.
+the kinds it may start from and point to (from the kinds' rows), and whether
+it may form a cycle.
 Backlinks are computed from links, never written.
 """
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
@@ -25,7 +28,7 @@ from pydantic import Field, field_validator
 
 from litrec.records.braces import unprotected  # the one brace parser, shared with bibtex/
 from litrec.records.expectation import Expectation
-from litrec.records.kinds import KINDS
+from litrec.records.kinds import Kind, TableMap, per_table
 from litrec.records.locators import Where
 from litrec.records.quotes import TEXT_PATH_PATTERN, text_path_problem
 from litrec.records.strict import Strict
@@ -42,64 +45,84 @@ BIBTEX_KEY_RE = re.compile(r'^[^\s,{}%#\\~"()=\x00-\x1f\x7f]+$')
 # --------------------------------------------------------------------- relations
 
 
+Reach = Literal["any", "own", "named"]
+
+
 @dataclass(frozen=True)
 class Relation:
-    """A typed link: `source --name--> target`, shown on the target as `inverse`."""
+    """A typed link: `source --name--> target`, shown on the target as `inverse`.
+
+    The kinds it starts from (`sources`) and points to (`targets`) come from the kinds' rows
+    (`litrec.records.kinds`): every kind (`any`), every kind of the owner's collection (`own`),
+    and besides, the kinds whose rows name it in their `sends` and `receives`."""
 
     name: str
     inverse: str
-    sources: frozenset[str]
-    targets: frozenset[str]
+    starts: Reach = "named"
+    ends: Reach = "named"
     claims: bool = False  # may the target be a claim (`ID#P1`)?
     acyclic: bool = False
     description: str = ""
 
+    @property
+    def sources(self) -> frozenset[str]:
+        """The kinds it may start from."""
+        return _ENDS()[self.name][0]
 
-_ALL = frozenset(KINDS)
-_OWN = frozenset({"literature", "note", "theory", "decision", "work"})
-
-
-def _r(name, inverse, sources, targets, claims=False, acyclic=False, description=""):
-    return Relation(name, inverse, frozenset(sources), frozenset(targets), claims, acyclic, description)
+    @property
+    def targets(self) -> frozenset[str]:
+        """The kinds it may point to."""
+        return _ENDS()[self.name][1]
 
 
 RELATIONS: dict[str, Relation] = {
     r.name: r
     for r in [
-        _r("held_under", "holds", _ALL, {"decision"},
-           description="the record is held under this decision"),
-        _r("supersedes", "superseded_by", {"decision"}, {"decision"}, acyclic=True,
-           description="this decision replaces an earlier one"),
-        _r("reading_of", "read_in", {"note"}, {"literature", "anthology", "work"}, claims=True,
-           description="the note is a reading of this record"),
-        _r("uses", "used_by", {"note", "theory", "work"}, _OWN | {"anthology"}, claims=True,
-           description="relies on this record or claim"),
-        _r("source_of", "has_source", {"note", "literature"}, {"theory"},
-           description="this record is a source of a theory"),
-        _r("derived_from", "derives", {"theory", "note"}, {"theory", "note"}, acyclic=True,
-           description="built on an earlier theory or note"),
-        _r("supports", "supported_by", _OWN, _OWN, claims=True,
-           description="gives evidence for"),
-        _r("contradicts", "contradicted_by", _OWN, _OWN, claims=True,
-           description="gives evidence against"),
-        _r("entry_for", "anthology_entry", {"anthology"}, _OWN,
-           description="the anthology entry for this record of the owner's collection"),
-        _r("keeps", "kept_by", {"anthology"}, _ALL, claims=True,
-           description="the anthology entry keeps this claim or entry"),
-        _r("rejects", "rejected_by", {"anthology"}, _ALL, claims=True,
-           description="the anthology entry rejects this claim or entry"),
-        _r("filed_from", "filed_into_record", {"literature", "note", "theory"}, {"work"},
-           description="filed from the bibliography of this work"),
-        _r("considered", "considered_by", {"work"}, _ALL,
-           description="the work's bibliography considered this record"),
-        _r("cites", "cited_by", {"work"}, _ALL, claims=True,
-           description="the work cites this record"),
-        _r("dropped", "dropped_by", {"work"}, _ALL,
-           description="considered, then dropped from the final reference list"),
-        _r("relates_to", "related_from", _ALL, _ALL, claims=True,
-           description="a loose relation, for anything the others do not say"),
+        Relation("held_under", "holds", "any",
+                 description="the record is held under this decision"),
+        Relation("supersedes", "superseded_by", acyclic=True,
+                 description="this decision replaces an earlier one"),
+        Relation("reading_of", "read_in", claims=True,
+                 description="the note is a reading of this record"),
+        Relation("uses", "used_by", ends="any", claims=True,
+                 description="relies on this record or claim"),
+        Relation("source_of", "has_source",
+                 description="this record is a source of a theory"),
+        Relation("derived_from", "derives", acyclic=True,
+                 description="built on an earlier theory or note"),
+        Relation("supports", "supported_by", "own", "own", claims=True,
+                 description="gives evidence for"),
+        Relation("contradicts", "contradicted_by", "own", "own", claims=True,
+                 description="gives evidence against"),
+        Relation("entry_for", "anthology_entry", ends="own",
+                 description="the anthology entry for this record of the owner's collection"),
+        Relation("keeps", "kept_by", ends="any", claims=True,
+                 description="the anthology entry keeps this claim or entry"),
+        Relation("rejects", "rejected_by", ends="any", claims=True,
+                 description="the anthology entry rejects this claim or entry"),
+        Relation("filed_from", "filed_into_record",
+                 description="filed from the bibliography of this work"),
+        Relation("considered", "considered_by", ends="any",
+                 description="the work's bibliography considered this record"),
+        Relation("cites", "cited_by", ends="any", claims=True,
+                 description="the work cites this record"),
+        Relation("dropped", "dropped_by", ends="any",
+                 description="considered, then dropped from the final reference list"),
+        Relation("relates_to", "related_from", "any", "any", claims=True,
+                 description="a loose relation, for anything the others do not say"),
     ]
 }
+
+
+def _kinds_reached(rows: tuple[Kind, ...], name: str, reach: Reach, named: str) -> frozenset[str]:
+    """The kinds of `rows` that `reach` covers, and those whose `named` field names relation `name`."""
+    return frozenset(k.name for k in rows
+                     if reach == "any" or (reach == "own" and k.own) or name in getattr(k, named))
+
+
+_ENDS = per_table(lambda rows: {r.name: (_kinds_reached(rows, r.name, r.starts, "sends"),
+                                         _kinds_reached(rows, r.name, r.ends, "receives"))
+                                for r in RELATIONS.values()})
 INVERSES = {r.inverse: r for r in RELATIONS.values()}
 
 # -------------------------------------------------------------------- base parts
@@ -343,5 +366,10 @@ class Anthology(Base):
     read_for: str | None = Field(None, description="what the anthology reads the entry for")
 
 
-MODELS: dict[str, type[Base]] = {"literature": Literature, "note": Note, "theory": Theory,
-                                 "decision": Decision, "work": Work, "anthology": Anthology}
+def _model(kind: Kind) -> type[Base]:
+    """A kind's model: its row's class, or the class of this module its row names."""
+    return globals()[kind.model] if isinstance(kind.model, str) else kind.model
+
+
+# kind -> its model, from the kinds' rows (`litrec.records.kinds`)
+MODELS: Mapping[str, type[Base]] = TableMap(lambda rows: {k.name: _model(k) for k in rows})

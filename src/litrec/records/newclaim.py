@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from litrec.records.kinds import CLAIM_HOLDERS
 from litrec.records.model import CLAIM_ID_RE
 from litrec.records.newrecord import yaml_scalar
 from litrec.util.errors import UsageError
@@ -24,7 +25,6 @@ from litrec.util.errors import UsageError
 # claim kind -> the letters its ids start with (P1, F1, C1, Def1, Conj1)
 PREFIX = {"proposition": "P", "finding": "F", "observation": "C", "definition": "Def",
           "conjecture": "Conj"}
-HOLDERS = ("literature", "note", "theory")  # the kinds of record that hold claims
 _TOP_KEY = re.compile(r"^[A-Za-z_][\w-]*\s*:")
 
 
@@ -106,9 +106,9 @@ def plan_claim(record_id: str, path: Path, kind: str, claim_id: str | None,
     parsed, _, problems, _, model = check_bytes(path, raw)
     if model is None:
         raise UsageError(f"{record_id} ({path}) is not valid now; fix it first (litrec validate)")
-    if model.kind not in HOLDERS:
+    if model.kind not in CLAIM_HOLDERS:
         raise UsageError(f"{record_id} is a {model.kind} record, which holds no claims; claims "
-                         f"belong to {', '.join(HOLDERS)} records")
+                         f"belong to {', '.join(CLAIM_HOLDERS)} records")
     taken = {c.id for c in model.claims}
     if claim_id is None:
         claim_id = next_claim_id(kind, taken)

@@ -3,7 +3,8 @@
 Each kind has its folder under `records/`; a record file is named by its id
 and starts with the comment that names its JSON Schema, relative to its
 folder, so an editor validates it as it is typed. A new record is a skeleton
-that passes `litrec validate`, with the optional fields shown as comments.
+that passes `litrec validate`, with the optional fields shown as comments (its
+kind's `template`, `litrec.records.kinds`).
 Numbered kinds get the next free number when no id is given.
 """
 
@@ -21,7 +22,7 @@ from litrec.records import model as m
 from litrec.records.discover import find_record_files
 from litrec.records.kinds import ANTHOLOGY_KINDS, ID_RE, KIND, kind_of_id
 from litrec.util.atomic import rewrite_file
-from litrec.util.pagenames import GENERATED_PAGE_NAMES
+from litrec.util.confine import GENERATED_PAGE_NAMES
 from litrec.util.yamlsafe import load_bytes
 
 # ------------------------------------------------------------------ files
@@ -128,81 +129,14 @@ def choose_id(kind: str, rid: str | None, title: str | None, ids) -> str:
         raise ValueError(f"'{rid}' is the name of a page the site generates; choose another id")
     if not ID_RE[kind].match(rid):
         other = kind_of_id(rid)
+        # no hint for a kind whose ids are most words (almost anything lower-case is a work id)
         hint = (f"; '{rid}' is a {other} id: litrec new {other} {rid}"
-                if other not in (None, kind, "work") else "")  # (almost anything lower-case is a work id)
+                if other not in (None, kind) and not KIND[other].matched_last else "")
         raise ValueError(f"'{rid}' is not a {kind} id; expected the form {KIND[kind].example}{hint}")
     return rid
 
 
 # ------------------------------------------------------------------ skeletons
-
-_HINTS = {
-    "literature": """\
-authors: []
-{arxiv}# year: 2024                   # the venue's year (a preprint's is in its arXiv number)
-# venue: ICML 2024
-# doi: 10.1000/xyz123
-filed:
-  date: {today}
-# question: >-
-#   What this record asks of the paper.
-# summary: >-
-#   What the paper says, in a few lines.
-claims: []
-# - id: P1
-#   kind: proposition          # proposition, finding, observation, definition, conjecture
-#   title: The claim in a few words
-#   statement: >-
-#     The claim, as the paper states it.
-links: []
-""",
-    "note": """\
-date: {today}
-# summary: >-
-#   What this note says, in a few lines.
-links: []
-# - rel: reading_of            # the record this note reads
-#   target: ARXIV-2212.07677
-claims: []
-""",
-    "theory": """\
-status: open                   # open, held, abandoned
-# summary: >-
-#   The theory, in a few lines.
-links: []
-# - rel: derived_from
-#   target: THEORY-1
-claims: []
-""",
-    "decision": """\
-status: proposed               # proposed, accepted, rejected, deprecated, superseded
-date: {today}
-# context: >-
-#   What forces a decision.
-# decision: >-
-#   What was decided.
-# consequences: >-
-#   What follows from it.
-links: []
-# - rel: supersedes
-#   target: ADR-001
-""",
-    "work": """\
-status: draft                  # draft, submitted, published, abandoned
-# summary: >-
-#   What the work argues.
-bibliography: []
-# - ref: ARXIV-2212.07677
-#   status: considered         # considered, cited, dropped
-""",
-    "anthology": """\
-stance: open                   # kept, rejected, held, open
-# read_for: what the anthology reads the entry for
-links: []
-# - rel: entry_for             # the owner's record this entry is for
-#   target: ARXIV-2212.07677
-""",
-}
 
 
 def skeleton(kind: str, rid: str, title: str | None, path: Path, records_dir: Path,
@@ -214,7 +148,7 @@ def skeleton(kind: str, rid: str, title: str | None, path: Path, records_dir: Pa
         arxiv = f"arxiv: {yaml_scalar(rid.removeprefix('ARXIV-'))}\n"
     head = [schema_comment(path, kind, records_dir), f"id: {yaml_scalar(rid)}\n", f"kind: {kind}\n"]
     head.append(f"title: {yaml_scalar(title)}\n" if title else "# title: a one-line title\n")
-    text = "".join(head) + _HINTS[kind].format(today=day, arxiv=arxiv)
+    text = "".join(head) + KIND[kind].template.format(today=day, arxiv=arxiv)
     _check(kind, text)
     return text
 

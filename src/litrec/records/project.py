@@ -1,7 +1,9 @@
 """The loaded collection: records by id, typed edges with computed backlinks, claims by reference.
 
-`Project` holds what `litrec.records.load.load_project` found and answers the
-questions every later stage asks (a record's links both ways, a claim by its
+`Project.load` builds the whole project in one call: it checks the collection
+(`litrec.records.validate.check_collection`), keeps the valid records' models, their files,
+the typed links between them, the analysis registry and every problem found. A `Project`
+answers the questions every later stage asks (a record's links both ways, a claim by its
 reference, a path as shown in messages).
 """
 
@@ -14,35 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from litrec.analyses.registry import Registry
-from litrec.records import model as m
+from litrec.records.edges import Edge
 from litrec.util.diagnostics import Diagnostic, PathDisplay
-
-
-@dataclass(frozen=True, slots=True)
-class Edge:
-    """One typed link: `source --rel--> target[#claim]`."""
-
-    source: str
-    rel: str
-    target: str
-    claim: str | None
-    loc: tuple
-
-    @property
-    def ref(self) -> str:
-        """The target as written: `ID` or `ID#P1`."""
-        return f"{self.target}#{self.claim}" if self.claim else self.target
-
-    @property
-    def inverse(self) -> str:
-        """The link's name as seen from its target."""
-        return m.RELATIONS[self.rel].inverse
-
-    @property
-    def label(self) -> str:
-        """The link as drawn on a graph: `uses P1`."""
-        rel = self.rel.replace("_", " ")
-        return f"{rel} {self.claim}" if self.claim else rel
 
 
 @dataclass
@@ -51,12 +26,30 @@ class Project:
 
     records_dir: Path
     analysis_dir: Path
-    records: dict[str, Any] = field(default_factory=dict)
-    paths: dict[str, Path] = field(default_factory=dict)
-    edges: list[Edge] = field(default_factory=list)
-    registry: Registry | None = None
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    files: int = 0
+    registry: Registry                 # the analyses `analysis/registry.yaml` declares
+    records: dict[str, Any] = field(default_factory=dict)  # the valid records' models, by id
+    paths: dict[str, Path] = field(default_factory=dict)   # each valid record's file
+    edges: list[Edge] = field(default_factory=list)        # the valid records' typed links
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # every problem found
+    files: int = 0                     # record files read
+
+    @classmethod
+    def load(cls, records_dir: Path, analysis_dir: Path | None = None) -> Project:
+        """Load, link and check the collection in `records_dir` (its analyses in `analysis_dir`,
+        default `analysis/` beside it); never raises for bad input: every problem is a
+        `Diagnostic` of `diagnostics`, and the valid records are kept so later checks still run."""
+        from litrec.records.validate import check_collection, default_analysis_dir
+
+        records_dir = Path(records_dir)
+        analysis_dir = Path(analysis_dir) if analysis_dir else default_analysis_dir(records_dir)
+        checked = check_collection(records_dir, analysis_dir, use_cache=False, want_models=True)
+        registry = checked.registry
+        if not isinstance(registry, Registry):  # kept by the cache, so not read: read it here
+            from litrec.analyses.registry import load_registry
+
+            registry = load_registry(analysis_dir, [])
+        return cls(records_dir, analysis_dir, registry, records=checked.models, paths=checked.paths,
+                   edges=checked.edge_list, diagnostics=checked.diagnostics, files=checked.files)
 
     # -- queries ---------------------------------------------------------------
     @property

@@ -49,6 +49,7 @@ from litrec.util.confine import Refused, read_regular
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 FLOAT_MAX = 1.7976931348623157e308  # the largest finite float: beyond it, an infinity
+SCHEMA_BYTES = 1 << 22  # a file larger is no schema litrec wrote (each is under 64 KiB): not read
 
 
 def _js_pattern(pattern: str) -> str:
@@ -176,7 +177,7 @@ def _ours(path: Path, kind: str) -> bool:
     if path.is_symlink():
         return False
     try:
-        raw = read_regular(path)
+        raw = read_regular(path, limit=SCHEMA_BYTES)  # TooLarge (Refused) past it
         doc = json.loads(raw.decode("utf-8")) if raw.strip() else None
     except (Refused, OSError, ValueError):
         return False

@@ -48,6 +48,7 @@ class Checked:
     dups: list[Diagnostic] = field(default_factory=list, repr=False)
     between: list[Diagnostic] = field(default_factory=list, repr=False)
     _files: Any = field(default=None, repr=False)
+    _facts: dict[str, Any] | None = field(default=None, repr=False)
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -60,7 +61,19 @@ class Checked:
         without building their models (`litrec.verdicts.suspect`)."""
         from litrec.records.filecheck import Facts
 
-        return {rid: Facts._make(self._files.facts(i)) for rid, i in self.winner.items()}
+        if self._facts is None:  # made once: validation, the quotes and the cited numbers read them
+            self._facts = {rid: Facts._make(self._files.facts(i)) for rid, i in self.winner.items()}
+        return self._facts
+
+    def file_keys(self) -> dict[str, tuple]:
+        """The key `(size, mtime_ns, content hash, witness)` of each record file's bytes as this
+        run checked them (read now, or vouched for by their witness), by path inside the records
+        folder: what a later key of the folder need not read again
+        (`litrec.cache.runmemo.inputs_key`)."""
+        if self._files is None:
+            return {}
+        return {rel: res.key for rel, res in zip(self._files.rels, self._files.results)
+                if res.key is not None}
 
 
 def default_analysis_dir(records_dir: Path) -> Path:
@@ -113,9 +126,11 @@ def check_collection(records_dir: Path, analysis_dir: Path | None = None, *,
     out.paths = {rid: Path(names[i]) for rid, i in out.winner.items()}
     out._files = files
     # the quotes against each paper's local text: never kept, the text is no record file
-    from litrec.records.quotes import check_quotes
+    facts = out.facts()
+    if any(f.kind == "literature" and f.text for f in facts.values()):  # else none to check
+        from litrec.records.quotes import check_quotes
 
-    out.diagnostics.extend(check_quotes(records_dir, out.facts(), out.paths, display))
+        out.diagnostics.extend(check_quotes(records_dir, facts, out.paths, display))
     if want_models:
         out.models = {rid: files.models[i] for rid, i in out.winner.items()}
     return out

@@ -99,7 +99,7 @@ def record(proj: Project, results_dir: Path, name: str, profile: str, state: Res
     on that result; `expectations` as the result stores them, per claim) to its ledger, an
     entry per row (a claim's extension row too); `warn` hears of a torn tail dropped (`append`).
     The runner calls it with the results folder locked."""
-    from litrec.util.gitinfo import commit_of
+    from litrec.util.git import commit_of
 
     if not expectations or state.result is None:
         return

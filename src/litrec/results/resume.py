@@ -123,7 +123,7 @@ def sitting(root: Path) -> dict:
     import datetime as dt
     import socket
 
-    from litrec.util.gitinfo import head_of
+    from litrec.util.git import head_of
 
     return {"when": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             "host": socket.gethostname(), "commit": head_of(root)}

@@ -41,7 +41,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from litrec.util.signers import allowed_signers, config_path, git_config
+from litrec.util import git
+from litrec.util.signers import allowed_signers, config_path
 
 NAMESPACE = "litrec-result"
 STATES = ("signed", "unsigned", "bad")
@@ -72,7 +73,7 @@ def signing_key(root: Path, given: Path | None = None) -> Path:
     elif os.environ.get("LITREC_SIGNING_KEY"):
         key, where = config_path(os.environ["LITREC_SIGNING_KEY"], root), "LITREC_SIGNING_KEY"
     else:
-        value = git_config(root, "user.signingkey")
+        value = git.config(root, "user.signingkey")
         if value is None:
             raise SigningError("no signing key: give --key FILE (an SSH private key), set "
                                "LITREC_SIGNING_KEY, or git config user.signingkey FILE")

@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from litrec.analyses.environ import replace_environ as restore_environ  # `os.environ` put back as it was
-from litrec.analyses.inputs import is_numeric_variable
+from litrec.analyses.numerics import is_numeric_variable
 from litrec.runs.options import ExecutorSpec  # where the points go: built once, with the run's options
 from litrec.util.errors import ExecutorError
 
@@ -70,30 +70,67 @@ def start_method() -> str:
     return "forkserver" if sys.platform.startswith("linux") else "spawn"
 
 
-def prestart(spec: ExecutorSpec, analysis_dir) -> Early | None:
+def prestart(spec: ExecutorSpec, analysis_dir, targets: Iterable[str] = ()) -> Early | None:
     """`warm`, at once, before the project is loaded: the server the workers fork from
     imports while litrec loads and plans, and for `dask` the LocalCluster starts (returned:
-    hand it to `warm`, or `discard` it when nothing runs). The server imports JAX when a
-    module of `analysis_dir` does (read from the sources, as the inputs read their imports)."""
+    hand it to `warm`, or `discard` it when nothing runs). Only where it is known what the
+    server must import: JAX when every analysis that may run imports it, not when none does
+    (read from the sources, as the inputs read their imports); the analyses that may run are
+    those `targets` names where each is a registered analysis, else every module of
+    `analysis_dir`. Where some import JAX and some do not, nothing starts here: the run's plan
+    knows which analyses run (`litrec.runs.plan.run_plan` calls `warm`), and a run of
+    NumPy-only analyses never imports JAX, in this process or in any worker."""
     if spec.scheduler is not None or not spec.parallel:
         return None
-    return warm(spec, _imports_jax(analysis_dir))
+    uses = _jax_use(analysis_dir, _named_modules(analysis_dir, list(targets)))
+    if len(uses) > 1:
+        return None
+    return warm(spec, True in uses)
 
 
-def _imports_jax(folder) -> bool:
-    """Whether a module of the analysis folder imports JAX (what the fingerprint reads of
-    each module's imports, kept in `.litrec-cache/sources/`)."""
+def _named_modules(folder, targets: list[str]) -> list[str] | None:
+    """The modules of the analyses `targets` names, read from the folder's registry.yaml; None
+    where a target names none (a record, a claim, a name not registered: every module may run),
+    no target is given, or the registry cannot be read (its own check says why, later)."""
+    if not targets:
+        return None
+    from pathlib import Path
+
+    import yaml
+
+    from litrec.util.confine import MAX_RECORD_BYTES, Refused, project_root, read_file
+
+    try:
+        raw = read_file(Path(folder) / "registry.yaml", project_root(Path(folder)), MAX_RECORD_BYTES)
+        registry = yaml.load(raw, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (OSError, Refused, yaml.YAMLError):
+        return None
+    entries = [registry.get(t) if isinstance(registry, dict) else None for t in targets]
+    modules = [m for e in entries if isinstance(e, dict) and isinstance(m := e.get("module"), str)
+               and m.isidentifier()]
+    return modules if len(modules) == len(targets) else None
+
+
+def _jax_use(folder, modules: list[str] | None = None) -> set[bool]:
+    """For each module (None: every module of the analysis folder), whether it imports JAX
+    (what the fingerprint reads of each module's imports, kept in `.litrec-cache/sources/`):
+    {True}, {False}, both, or none for a folder without modules."""
     from pathlib import Path
 
     from litrec.analyses.inputs import module_imports
     from litrec.analyses.packages import JAX_IMPORTS
 
+    if modules is None:
+        try:
+            with os.scandir(folder) as it:
+                modules = [e.name[:-3] for e in it if e.name.endswith(".py") and e.name != "__init__.py"
+                           and e.is_file(follow_symlinks=False)]
+        except OSError:
+            return set()
     try:
-        with os.scandir(folder) as it:
-            stems = [e.name[:-3] for e in it if e.name.endswith(".py") and e.is_file(follow_symlinks=False)]
-    except OSError:
-        return False
-    return any(module_imports(Path(folder), stem)[1] & JAX_IMPORTS for stem in stems)
+        return {bool(module_imports(Path(folder), stem)[1] & JAX_IMPORTS) for stem in modules}
+    except (OSError, ValueError, SyntaxError):  # a module that cannot be read: the plan decides
+        return {True, False}
 
 
 def _start_server(kind: str, uses_jax: bool) -> None:

@@ -86,7 +86,7 @@ def _reproduce(o: RunOptions, showing) -> Reproduction:
                        profile=kept.profile or o.profile or "")
     from litrec.runs.executors import prestart  # something may run: workers start now
 
-    early = prestart(o.executor, o.analysis)
+    early = prestart(o.executor, o.analysis, o.targets)
     try:
         return _full(o, showing, key, early)
     finally:

@@ -37,7 +37,7 @@ from litrec.runs import interrupt, sandbox
 from litrec.runs.options import RunOptions
 from litrec.runs.points import Layout, Spec, draw_seed_figures, layout, registry_of, spec_of
 from litrec.runs.sweep import Point, aggregate, run_point, to_json
-from litrec.util import gitinfo
+from litrec.util import git
 from litrec.util.errors import ResultsUnwritable
 from litrec.verdicts import stats
 from litrec.verdicts.stored import expectation_record
@@ -60,7 +60,7 @@ class Job:
     grid: list[dict]                # the stored points' overrides, in order
     expectations: dict[str, dict] = dataclasses.field(default_factory=dict)
     seed_figures: Spec | None = None  # the analysis draws figures over the seeds
-    git: dict | None = None         # the commit checked out (gitinfo.commit_of), None outside git
+    git: dict | None = None         # the commit checked out (git.commit_of), None outside git
     futures: list | None = None
     keys: list[str] = dataclasses.field(default_factory=list)  # each point's input key (litrec.results.resume)
     partials: Path | None = None    # results folder whose <profile>.partial/ keeps finished points
@@ -113,7 +113,7 @@ def prepare(proj: Project, name: str, fp: Inputs, options: RunOptions,
     points = [dataclasses.replace(p, checkpoints=folder) for p, folder in zip(points, folders)]
     return Job(name, registry_of(proj).entries[name].title, profile, lay.module, fp, lay.config,
                lay.sweep, points, grid, expectations, spec if lay.seed_figures else None,
-               gitinfo.commit_of(proj.records_dir.parent), keys=keys)
+               git.commit_of(proj.records_dir.parent), keys=keys)
 
 
 def keep_partials(job: Job, results_dir: Path) -> None:

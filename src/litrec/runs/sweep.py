@@ -39,8 +39,9 @@ from litrec.analyses.analysisimport import compiled_sources, expecting, load_ana
 from litrec.analyses.contract import check_module, check_output, check_seed_outputs
 from litrec.analyses.datafiles import data_files
 from litrec.analyses.environ import cleaned
-from litrec.analyses.inputs import interpreter, machine_cores, machine_isa, numeric_env
+from litrec.analyses.inputs import interpreter, machine_cores, machine_isa
 from litrec.analyses.machine import device_info, platform_info
+from litrec.analyses.numerics import numeric_env
 from litrec.analyses.observe import check as check_observed
 from litrec.analyses.observe import named_when_it_fails, observing
 from litrec.analyses.packages import dependency_versions, editable_places, package_versions

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -49,6 +50,18 @@ def other_scales(data: SiteData, ref: str) -> str:
         return ""
     return "".join("<br>" + span("lr-reason", f"at {code(scale)}: ") + badge(v or "unchecked")
                    for scale, v in st.verdicts.items() if scale != data.profile)
+
+
+def scale_verdicts(data: SiteData, ref: str) -> str:
+    """A claim's (or extension row's) headline badge named by its scale, then its verdict at each
+    other scale, on one line: `at paper_full: [reproduced] · at paper: [stale]`."""
+    head = f"at {code(data.profile)}: " + badge(verdict_of(data, ref))
+    return head + other_scales(data, ref).replace("<br>", " · ")
+
+
+def scale_head(data: SiteData, head: str) -> str:
+    """A table heading over verdicts at the site's profile, naming it: `Claims at paper_full`."""
+    return f"{head} at {code(data.profile)}"
 
 
 def scale_words(data: SiteData, scale: str) -> str:
@@ -156,7 +169,7 @@ def source_cell(r: dict) -> str:
         text = f"paper, {esc(src.where)}" + (f"<br>{span('lr-reason', esc(said))}" if said else "")
     elif src.kind == "official":
         line = str(src.line)
-        text = f"official code, {code(src.file)}" + (
+        text = f"official code, {path_code(src.file)}" + (
             f" line {esc(line)}" if line[:1].isdigit() else f", {esc(line)}")
     else:
         text = "litrec's extension<br>" + span("lr-reason", esc(src.reason or ""))
@@ -174,6 +187,21 @@ def source_cell(r: dict) -> str:
     elif reg.get("state") == "uncommitted":
         text += "<br>" + badge("uncommitted", "r")
     return text
+
+
+def path_code(path: str) -> str:
+    """A file path as code that may break after each `/`, so a long one wraps in its table cell
+    instead of widening the table past the page's column."""
+    return "<code>" + "/<wbr>".join(esc(part) for part in str(path).split("/")) + "</code>"
+
+
+def name_breaks(text: str) -> str:
+    """Stored HTML with a mark (`<span class="lr-brk"></span>`) after each `_` or `.` that a
+    letter follows (`k2.loss_gd`): in a column too narrow for a whole metric name the site's
+    stylesheet makes each mark a place to break (a zero-width space, generated, so never
+    copied); elsewhere the mark is nothing and names stay whole (a `<wbr>` would break them
+    at any width)."""
+    return re.sub(r"(?<=[_.])(?=[A-Za-z])", '<span class="lr-brk"></span>', text)
 
 
 def mark(holds: bool | None, decision: str | None = None) -> str:
@@ -226,7 +254,7 @@ def outcome_table(data: SiteData, ref: str, claim, page: str | None = None, suff
            "<th>Expected</th> <th>Paper</th> <th>Official code</th> <th>Source</th></tr></thead>\n"
            "<tbody>\n"]
     for r in rows:
-        cells = [mark(r["holds"], r["decision"]) + f"<code>{words(r['expectation'])}</code>"
+        cells = [mark(r["holds"], r["decision"]) + f"<code>{name_breaks(words(r['expectation']))}</code>"
                  + _changed(r["outcome"]),
                  measured_cell(r["outcome"]) if r["has_result"] else "—",
                  span("lr-num", esc(fmt(r["expected"]))) if r["has_result"] else "—",

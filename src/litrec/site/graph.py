@@ -26,9 +26,13 @@ NODE_LIMIT, EDGE_LIMIT = 120, 240  # the whole graph stays readable (and under M
 NEIGHBOUR_LIMIT = 40
 
 
-# Room between ranks and nodes, so an edge's label sits clear of the nodes and of its
-# neighbours' labels (Mermaid's defaults, 50 and 50, put labels on top of the boxes).
-LAYOUT = '%%{init: {"flowchart": {"rankSpacing": 140, "nodeSpacing": 50, "padding": 12}}}%%'
+# Room between ranks and nodes, so an edge's label sits clear of the nodes (Mermaid's
+# defaults, 50 and 50, put labels on top of the boxes). The curve is named: with Mermaid's
+# default (`basis`) a label is moved to the middle of its drawn curve, where the labels of
+# parallel links ("keeps P1", "keeps F1") meet; with any named curve it stays where the layout
+# (dagre) placed it, as a box of its own at least 20 px from every other.
+LAYOUT = ('%%{init: {"flowchart": {"rankSpacing": 140, "nodeSpacing": 50, "padding": 12, '
+          '"curve": "monotoneX"}}}%%')
 
 # A kind is drawn as a shape (the kinds in their table's order take these in turn) with its
 # table colour as the outline and text; the fill is the verdict of the record's claims.

@@ -19,6 +19,7 @@ from litrec.site.claim_pieces import (
     provenance,
     ref_link,
     rel_text,
+    scale_head,
     scale_words,
     site_scales,
     verdict_of,
@@ -168,8 +169,8 @@ def _owner_row(data: SiteData, page: str, rid: str) -> list[str]:
     title = esc(rec.title or " ".join(str(data.cited(rec.summary) or "").split()))
     claims = " ".join(f"{esc(c.id)} {badge(verdict_of(data, f'{rid}#{c.id}'))}"
                       for c in getattr(rec, "claims", []) or [])
-    if claims:
-        title += ("<br>" if title else "") + claims
+    if claims:  # the verdicts' scale named before them, as over the dashboard's columns
+        title += ("<br>" if title else "") + span("lr-reason", f"at {code(data.profile)}: ") + claims
     by_rel: dict[str, list[str]] = {}
     for e in data.out_edges.get(rid, []):
         by_rel.setdefault(e.rel, []).append(ref_link(data, page, e.ref))
@@ -207,7 +208,8 @@ def records_index(data: SiteData) -> str:
             n_in = sum(len(v) for v in proj.incoming(rid).values())
             rows.append([ref_link(data, page, rid), esc(r.title or ""), st, claims,
                          f"{len(data.out_edges.get(rid, []))} / {n_in}"])
-        out.append(block(table(["Record", "Title", "Status", "Claims", "Links out / in"], rows)))
+        out.append(block(table(["Record", "Title", "Status", scale_head(data, "Claims"),
+                                "Links out / in"], rows)))
     return "\n".join(out)
 
 
@@ -287,7 +289,8 @@ def analyses_index(data: SiteData) -> str:
         if info.result is not None:
             ran = esc(f"{info.result.get('started', '')} ({fmt(info.result.get('wall_time_s'))} s)")
         rows.append([analysis_link(data, page, name), esc(info.title), badge(info.state), claims, ran])
-    out.append(block(table(["Analysis", "Title", "Result", "Claims it checks", "Run"], rows)))
+    out.append(block(table(["Analysis", "Title", "Result",
+                                 scale_head(data, "Claims it checks, verdicts"), "Run"], rows)))
     return "\n".join(out)
 
 
@@ -318,7 +321,7 @@ def analysis_page(data: SiteData, name: str) -> str:
     if info.description:
         out.append(prose(info.description, data.resolver(page), 3))
     if info.claims:
-        out.append("## Claims it checks\n" + block(table(["Claim", "Verdict", "Statement"], (
+        out.append("## Claims it checks\n" + block(table(["Claim", scale_head(data, "Verdict"), "Statement"], (
             [ref_link(data, page, ref), badge(verdict_of(data, ref)), esc(_claim_title(data, ref))]
             for ref in info.claims))))
     if info.discrepancies:

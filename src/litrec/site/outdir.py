@@ -20,16 +20,18 @@ from pathlib import Path, PurePosixPath
 
 from litrec.util import jsonread
 from litrec.util.atomic import fresh_dir, fresh_name, replace_file
+from litrec.util.confine import Refused, read_regular
 from litrec.util.errors import SiteError, UsageError
 
 SHOWN = 3  # foreign files named in a refusal
+MANIFEST_BYTES = 1 << 26  # a larger manifest is none litrec wrote (a million files' names): not read
 
 
 def listed(folder: Path, marker: str) -> set[str] | None:
     """The files the folder's manifest lists (None: no manifest, or one litrec cannot read)."""
     try:
-        data = jsonread.loads((folder / marker).read_bytes())
-    except (OSError, ValueError):
+        data = jsonread.loads(read_regular(folder / marker, limit=MANIFEST_BYTES))
+    except (Refused, OSError, ValueError):
         return None
     files = data.get("files") if isinstance(data, dict) else None
     if not isinstance(files, list) or not all(isinstance(f, str) for f in files):

@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from litrec.records.edges import Edge
 from litrec.records.kinds import page_of
-from litrec.records.project import Edge, Project
+from litrec.records.project import Project
 from litrec.results.state import ResultState, result_states
 from litrec.site.svg import UnsafeFigure, sanitise_svg
 from litrec.util.confine import Refused, project_root, read_file

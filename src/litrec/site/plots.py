@@ -10,6 +10,11 @@ inline SVG written here (no script, every text escaped), coloured by the
 site's CSS so it follows the light and dark schemes; it computes no number,
 only positions on the page, from the stored outcome.
 
+No text runs into another: a row's label is wrapped to the room left of its mark
+(`holds`, `straddles`) and its note to the plot's width, reckoning each character
+of the monospace font at `ADVANCE` of its size (a little more than any common
+monospace face), and the row grows by a line for each wrapped line.
+
 A row's scale is its own: logarithmic where the mean, the interval's top and the
 threshold are positive and span more than two orders of magnitude (an error of
 1e-16 against 1e-10; a lower end at or below zero then starts at the left
@@ -20,15 +25,22 @@ metric, `==`, a refused comparison) are left out, and said so under the plot.
 from __future__ import annotations
 
 import math
+import textwrap
 from dataclasses import dataclass
 
 from litrec.records.operators import COMPARISONS, Comparison, operator
 from litrec.site.stored_html import esc
 from litrec.util.formatting import fmt
 
-WIDTH, ROW, TOP = 640, 60, 4
+WIDTH, ROW, TOP = 640, 60, 4  # ROW: the height of a row whose label and note are one line each
 LEFT, RIGHT = 12, 12          # margins of each row's axis
 LOG_SPAN = 100.0              # a row spanning more than this factor is drawn on a log scale
+# Font sizes in px, as site/assets/extra.css sets them (.lr-plot-label, .lr-plot-note), and the
+# width of a monospace character in em: 0.6 in DejaVu Sans Mono, Liberation Mono, Menlo, SF Mono
+# and Roboto Mono, 0.55 in Consolas; 0.62 leaves room for rounding.
+LABEL_PX, NOTE_PX, ADVANCE = 12, 11, 0.62
+LABEL_LEAD, NOTE_LEAD = 15, 14  # px from one wrapped line to the next
+GAP = 12                      # px kept clear between a label and its row's mark
 
 
 @dataclass(frozen=True)
@@ -147,18 +159,37 @@ def _margin(r: Row) -> str:
     return f"margin {fmt(abs(r.threshold - near))}"
 
 
+def text_width(text: str, px: float) -> float:
+    """The most pixels `text` takes in the plot's monospace font at `px`."""
+    return len(text) * px * ADVANCE
+
+
+def wrap(text: str, room: float, px: float) -> list[str]:
+    """`text` in lines of at most `room` pixels at `px` (between words; a word longer than a
+    line is split)."""
+    chars = max(1, int(room // (px * ADVANCE)))
+    return textwrap.wrap(text, chars, break_on_hyphens=False) or [""]
+
+
+def _lines(cls: str, x: float, y: float, lead: int, lines: list[str], anchor: str = "") -> str:
+    """One <text> of `lines` (the first on `y`), each a <tspan> at its own x and y where there
+    are several."""
+    spans = esc(lines[0]) if len(lines) == 1 else "".join(
+        f'<tspan x="{x}" y="{y + i * lead}">{esc(t)}</tspan>' for i, t in enumerate(lines))
+    return f'<text class="{cls}" x="{x}" y="{y}"{anchor}>{spans}</text>'
+
+
 def interval_plot(rows: list[Row], left_out: int = 0, title: str = "") -> str:
     """The inline SVG of the rows (and a line on what was left out); '' when nothing to draw."""
     if not rows:
         return ""
-    h = TOP + ROW * len(rows) + 4
-    out = [f'<svg class="lr-plot" viewBox="0 0 {WIDTH} {h}" width="{WIDTH}" height="{h}" '
-           f'role="img" aria-label="{esc(title or "interval plot")}" '
-           'xmlns="http://www.w3.org/2000/svg">']
+    out: list[str] = []
+    y = TOP
     for i, r in enumerate(rows):
-        y = TOP + i * ROW
         s = _scale(r)
-        axis = y + 30
+        mark = _mark(r.decision)
+        head = wrap(r.label, WIDTH - LEFT - RIGHT - text_width(mark, NOTE_PX) - GAP, LABEL_PX)
+        axis = y + 30 + LABEL_LEAD * (len(head) - 1)
         out.append(f'<g class="lr-plot-row lr-plot-{r.decision}">')
         if i:
             out.append(f'<line class="lr-plot-rule" x1="0" y1="{y - 2}" x2="{WIDTH}" y2="{y - 2}"/>')
@@ -180,7 +211,6 @@ def interval_plot(rows: list[Row], left_out: int = 0, title: str = "") -> str:
         out.append(f'<circle class="lr-plot-mean" cx="{s(r.mean):.1f}" cy="{axis}" r="3.5"/>')
         rule_text = r.comparison.text(r.threshold)
         judged = "" if r.quantity == r.label.split(" ")[0] else f"{r.quantity} = "
-        head = f"{r.label}"
         spread = (f" [{fmt(r.low)}, {fmt(r.high)}]" if r.high > r.low else
                   " (one seed)" if len(r.values) <= 1 else " (every seed equal)")
         note = f"{judged}{fmt(r.mean)}{spread}; rule {rule_text}"
@@ -189,14 +219,18 @@ def interval_plot(rows: list[Row], left_out: int = 0, title: str = "") -> str:
             note += f"; {margin}"
         if s.log:
             note += " (log scale)"
-        out.append(f'<text class="lr-plot-label" x="{LEFT}" y="{y + 13}">{esc(head)}</text>')
-        out.append(f'<text class="lr-plot-note" x="{WIDTH - RIGHT}" y="{y + 13}" '
-                   f'text-anchor="end">{esc(_mark(r.decision))}</text>')
-        out.append(f'<title>{esc(head + " — " + note)}</title>')
-        out.append(f'<text class="lr-plot-note" x="{LEFT}" y="{axis + 22}">{esc(note)}</text>')
+        notes = wrap(note, WIDTH - LEFT - RIGHT, NOTE_PX)
+        out.append(_lines("lr-plot-label", LEFT, y + 13, LABEL_LEAD, head))
+        out.append(_lines("lr-plot-note lr-plot-mark", WIDTH - RIGHT, y + 13, NOTE_LEAD, [mark],
+                          ' text-anchor="end"'))
+        out.append(f'<title>{esc(r.label + " — " + note)}</title>')
+        out.append(_lines("lr-plot-note", LEFT, axis + 22, NOTE_LEAD, notes))
         out.append("</g>")
-    out.append("</svg>")
-    svg = "".join(out)
+        y += ROW + LABEL_LEAD * (len(head) - 1) + NOTE_LEAD * (len(notes) - 1)
+    h = y + 4
+    svg = (f'<svg class="lr-plot" viewBox="0 0 {WIDTH} {h}" width="{WIDTH}" height="{h}" '
+           f'role="img" aria-label="{esc(title or "interval plot")}" '
+           'xmlns="http://www.w3.org/2000/svg">' + "".join(out) + "</svg>")
     more = (f'<p class="lr-reason">{left_out} expectation{"s" * (left_out != 1)} not drawn '
             "(no interval: a list, an equality or a refused comparison).</p>") if left_out else ""
     return f'<figure class="lr-plot-box" data-search-exclude>{svg}{more}</figure>\n'

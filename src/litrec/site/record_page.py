@@ -20,13 +20,12 @@ from litrec.site.claim_pieces import (
     analysis_link,
     badge,
     links_list,
-    other_scales,
     outcome_plot,
     outcome_table,
     provenance,
     ref_link,
+    scale_verdicts,
     stored_outcomes,
-    verdict_of,
 )
 from litrec.site.graph import record_graph
 from litrec.site.pagedata import SiteData, anchor, result_metric
@@ -123,7 +122,8 @@ def _citation(data: SiteData, rec, page: str) -> str:
                                        rec.pages and f"pp. {rec.pages}", rec.publisher) if v)
     if venue:
         parts.append(venue + ".")
-    if rec.year:
+    # the year once: a DBLP booktitle ends in its dates ("..., November 28 - December 9, 2022")
+    if rec.year and not re.search(rf"\b{rec.year}\W*$", html.unescape(venue)):
         parts.append(f"{rec.year}.")
     ids = []
     if rec.arxiv:
@@ -160,15 +160,13 @@ def _external(url: str, text: str) -> str:
 def _claim(data: SiteData, rec, c, page: str) -> str:
     ref = f"{rec.id}#{c.id}"
     out = [f"### {inline(c.id)} · {inline(c.title)} {{ #{anchor(c.id)} }}\n"]
-    meta = [badge(verdict_of(data, ref)) + other_scales(data, ref).replace("<br>", " "),
-            esc(c.kind)]
+    meta = [scale_verdicts(data, ref), esc(c.kind)]
     if data.suspects.get(ref):
         meta.insert(1, badge("suspect", "s"))
     if c.where and c.where.describe():
         meta.append(esc(c.where.describe()))
     if c.check:
-        meta.append("checked by " + analysis_link(data, page, c.check.analysis)
-                    + f" (profile {esc(data.profile)})")
+        meta.append("checked by " + analysis_link(data, page, c.check.analysis))
     out.append(block(p(" · ".join(meta), "lr-meta") + _suspect(data, ref)))
     out.append(prose(data.cited(c.statement), data.resolver(page), 4))
     st = data.statuses.get(ref)
@@ -218,7 +216,7 @@ def _extension(data: SiteData, ref: str, c, page: str) -> str:
     if st is None:
         return ""
     head = (f"<strong>litrec's extensions</strong> ({code(ref + EXTENSION)}): "
-            + badge(st.verdict) + other_scales(data, ref + EXTENSION).replace("<br>", " ")
+            + scale_verdicts(data, ref + EXTENSION)
             + " · tests litrec adds to what the paper states, judged beside the claim; "
             "their verdict never changes the claim's")
     parts = [p(head, "lr-meta")]

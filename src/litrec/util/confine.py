@@ -21,6 +21,10 @@ from pathlib import Path
 from litrec.util.formatting import excerpt
 
 MAX_RECORD_BYTES = 1 << 20  # a record file over 1 MiB is refused before parsing
+# The names the site gives its generated pages in the sections where record and analysis pages
+# go (records/index.md, analyses/index.md): no record id or analysis name may take one, so that
+# no record's or analysis's page and a generated one are the same file.
+GENERATED_PAGE_NAMES = frozenset({"index"})
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
           (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),

@@ -13,22 +13,9 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import subprocess
 from pathlib import Path
 
-TIMEOUT_S = 30
-
-
-def git_config(root: Path, key: str) -> str | None:
-    """The value git's configuration gives `key` in the project at `root`; None when unset (or
-    git cannot say)."""
-    try:
-        run = subprocess.run(["git", "-C", str(root), "config", "--get", key], capture_output=True,
-                             text=True, timeout=TIMEOUT_S, stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    value = run.stdout.strip()
-    return value or None if run.returncode == 0 else None
+from litrec.util import git
 
 
 def config_path(path: str, root: Path) -> Path:
@@ -39,7 +26,7 @@ def config_path(path: str, root: Path) -> Path:
 
 def allowed_signers(root: Path) -> Path | None:
     """The allowed-signers file, where one is configured."""
-    value = os.environ.get("LITREC_ALLOWED_SIGNERS") or git_config(root, "gpg.ssh.allowedSignersFile")
+    value = os.environ.get("LITREC_ALLOWED_SIGNERS") or git.config(root, "gpg.ssh.allowedSignersFile")
     return config_path(value, root) if value else None
 
 

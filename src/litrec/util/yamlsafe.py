@@ -104,11 +104,12 @@ class _Converter:
     date, a number too long) is kept as its text and its problem, located, added to
     `problems`, so the rest of the file is read and checked too; else it is raised."""
 
-    __slots__ = ("seen", "count", "collect", "path", "problems")
+    __slots__ = ("seen", "count", "collect", "path", "problems", "max_nodes")
 
-    def __init__(self, collect: bool = False) -> None:
+    def __init__(self, collect: bool = False, max_nodes: int = MAX_NODES) -> None:
         self.seen: set[int] = set()
         self.count = 0
+        self.max_nodes = max_nodes
         self.collect = collect
         self.path: list = []  # the keys and indexes down to the node being converted
         self.problems: list[YamlProblem] = []
@@ -116,7 +117,7 @@ class _Converter:
     def _too_big(self, node: yaml.Node) -> YamlProblem:
         line, col = _mark(node)
         return YamlProblem(
-            f"the document is too large or too deep (limit {MAX_NODES} values, "
+            f"the document is too large or too deep (limit {self.max_nodes} values, "
             f"depth {MAX_DEPTH}); split it into several records",
             line, col, "yaml-limit",
         )
@@ -126,7 +127,7 @@ class _Converter:
         cls = node.__class__
         if cls is yaml.ScalarNode:  # scalars first: most nodes are plain strings
             self.count += 1
-            if self.count > MAX_NODES:  # a flat list of many values counts too
+            if self.count > self.max_nodes:  # a flat list of many values counts too
                 raise self._too_big(node)
             if tag == _STR:
                 return node.value
@@ -152,7 +153,7 @@ class _Converter:
             )
         self.seen.add(key)
         self.count += 1
-        if self.count > MAX_NODES or depth > MAX_DEPTH:
+        if self.count > self.max_nodes or depth > MAX_DEPTH:
             raise self._too_big(node)
         conv = self.convert
         if cls is yaml.MappingNode and tag == _MAP:
@@ -260,16 +261,19 @@ _TAG_MSG = ("tag '{tag}' is not allowed in records; only plain YAML values "
             "(strings, numbers, booleans, dates, lists, mappings) are")
 
 
-def load_bytes(raw: bytes, collect: bool = False) -> Loaded:
+def load_bytes(raw: bytes, collect: bool = False, max_bytes: int = MAX_BYTES, max_nodes: int = MAX_NODES,
+               what: str = "a record") -> Loaded:
     """Parse one record file's bytes; raise YamlProblem for anything unacceptable.
 
     `collect`: a value that cannot be read (an impossible date, a number too long) does not
     stop the reading: it is kept as its text and its located problem listed in
-    `Loaded.problems`, so the file's other problems are found too.
+    `Loaded.problems`, so the file's other problems are found too. `max_bytes`, `max_nodes`:
+    the limits, a record's unless the file is another (`what`: litrec's review file, which
+    grows with the project).
     """
-    if len(raw) > MAX_BYTES:
+    if len(raw) > max_bytes:
         raise YamlProblem(
-            f"file is {len(raw)} bytes, over the {MAX_BYTES}-byte limit for a record",
+            f"file is {len(raw)} bytes, over the {max_bytes}-byte limit for {what}",
             code="yaml-limit",
         )
     try:
@@ -306,7 +310,7 @@ def load_bytes(raw: bytes, collect: bool = False) -> Loaded:
     if root is None:
         raise YamlProblem("file is empty; a record is a YAML mapping with at least 'id' and 'kind'",
                           code="empty")
-    converter = _Converter(collect)
+    converter = _Converter(collect, max_nodes)
     data = converter.convert(root)
     if not isinstance(data, dict):
         line, col = _mark(root)

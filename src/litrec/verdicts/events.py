@@ -28,7 +28,8 @@ from typing import Any
 
 from litrec.records.criteria import EXTENSION
 from litrec.records.operators import COMPARISONS
-from litrec.verdicts.judgements import Judgement, git
+from litrec.util import git
+from litrec.verdicts.judgements import Judgement
 from litrec.verdicts.registration import Registrations, identity
 
 # which way a larger right-hand side loosens a comparison (`litrec.records.operators`)
@@ -162,8 +163,7 @@ def events_between(proj: Any, results_dir: Any, old: str, new: str | None,
     """Each claim's events at `profile` that came between revision `old` and revision `new`
     (None: the working tree), for `litrec diff`; claims without any are left out."""
     regs = Registrations(proj, results_dir)
-    commit = lambda rev: (git(regs.root, "rev-parse", "--verify", f"{rev}^{{commit}}") or b"").decode().strip() or None  # noqa: E731
-    events, a, b = Events(regs), commit(old), new and commit(new)
+    events, a, b = Events(regs), git.commit(regs.root, old), new and git.commit(regs.root, new)
     found = {f"{rec.id}#{c.id}": events.between(rec.id, c.id, c.check.analysis, profile, a, b)
              for rec, c in proj.claims() if c.check is not None}
     return {ref: evs for ref, evs in found.items() if evs}

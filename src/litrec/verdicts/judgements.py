@@ -27,7 +27,6 @@ every time.
 from __future__ import annotations
 
 import datetime as dt
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,39 +34,9 @@ from typing import Any
 from litrec.cache import historymemo
 from litrec.records.criteria import EXTENSION, base_claim
 from litrec.results.ledger import read_history
-from litrec.util import jsonread
-from litrec.util.gitinfo import refs_of
+from litrec.util import git, jsonread
 
-TIMEOUT_S = 20.0
 LEDGER = ".history.jsonl"
-
-
-def git(root: Path, *args: str, stdin: bytes | None = None) -> bytes | None:
-    """What `git -C root ARGS` prints, or None where git fails or does not answer."""
-    try:
-        run = subprocess.run(["git", "-C", str(root), *args], input=stdin, capture_output=True,
-                             timeout=TIMEOUT_S)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return run.stdout if run.returncode == 0 else None
-
-
-def blobs(root: Path, specs: list[str]) -> dict[str, bytes | None]:
-    """The bytes of each `commit:path` (None where it does not exist), in one git process."""
-    found: dict[str, bytes | None] = dict.fromkeys(specs)
-    out = git(root, "cat-file", "--batch", stdin="".join(s + "\n" for s in specs).encode()) if specs else None
-    if out is None:
-        return found
-    pos = 0
-    for spec in specs:
-        end = out.find(b"\n", pos)
-        header = out[pos:end].split()
-        pos = end + 1
-        if len(header) == 3 and header[1] == b"blob":
-            size = int(header[2])
-            found[spec] = out[pos:pos + size]
-            pos += size + 1
-    return found
 
 
 def when(text: Any) -> dt.datetime | None:
@@ -93,7 +62,7 @@ class Graph:
     def parents(self) -> dict[str, list[str]]:
         """{commit: its parents} of every commit on every branch and remote, and HEAD."""
         if self._parents is None:
-            out = git(self.root, "rev-list", "--all", "HEAD", "--parents") or b""
+            out = git.output(self.root, "rev-list", "--all", "HEAD", "--parents") or b""
             self._parents = {}
             for line in out.decode().splitlines():
                 ids = line.split()
@@ -190,7 +159,7 @@ def _from_result(raw: bytes | None, holder: str, profile: str) -> dict | None:
 def _committed(root: Path, name: str) -> dict:
     """Every committed version of the analysis's results and ledgers on every branch:
     {"results": [...], "ledger": [entry lines]}."""
-    out = git(root, "log", "--all", "--format=@%H", "--name-only", "--", f"results/{name}/") or b""
+    out = git.log(root, "--all", "--format=@%H", "--name-only", paths=(f"results/{name}/",)) or b""
     specs, commit = [], None
     for line in out.decode(errors="replace").splitlines():
         if line.startswith("@"):
@@ -201,7 +170,7 @@ def _committed(root: Path, name: str) -> dict:
                 specs.append(f"{commit}:{path}")
     results: dict[str, dict] = {}
     lines: set[str] = set()
-    for spec, raw in blobs(root, specs).items():  # newest first: a result's oldest holder stays
+    for spec, raw in git.blobs(root, specs).items():  # newest first: a result's oldest holder stays
         commit, path = spec.split(":", 1)
         if path.endswith(LEDGER):
             lines |= {ln for ln in (raw or b"").decode("utf-8", "replace").splitlines() if ln.strip()}
@@ -226,9 +195,9 @@ class Judgements:
         self._by_analysis: dict[str, list[tuple[str, Judgement]]] = {}
 
     def refs(self) -> str | None:
-        """HEAD and every branch tip (`litrec.util.refs_of`), read once."""
+        """HEAD and every branch tip (`litrec.util.git.refs_of`), read once."""
         if not self._refs:
-            self._refs.append(refs_of(self.root))
+            self._refs.append(git.refs_of(self.root))
         return self._refs[0]
 
     def of(self, analysis: str, claim: str) -> list[Judgement]:

@@ -161,9 +161,10 @@ def _judged(rids: list[str], paths: dict, records_dir: Path, analysis_dir: Path,
     from litrec.util.confine import project_root
     from litrec.verdicts.claims import claim_statuses
 
-    proj = Project(Path(records_dir), Path(analysis_dir), registry=registry)
+    records, files = {}, {}
     for rid in rids:
         _, model = filecheck.check_file(str(paths[rid]), project_root(records_dir), want_model=True)
         if model is not None and model.id == rid:  # else edited since: the next run sees it
-            proj.records[rid], proj.paths[rid] = model, Path(paths[rid])
+            records[rid], files[rid] = model, Path(paths[rid])
+    proj = Project(Path(records_dir), Path(analysis_dir), registry, records=records, paths=files)
     return {s.claim: standing(s) for s in claim_statuses(proj, results_dir, profile, states=states)}

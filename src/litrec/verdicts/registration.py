@@ -34,7 +34,8 @@ from typing import Any
 
 from litrec.cache import historymemo
 from litrec.records.criteria import EXTENSION, criterion
-from litrec.verdicts.judgements import Judgement, Judgements, blobs, git
+from litrec.util import git
+from litrec.verdicts.judgements import Judgement, Judgements
 from litrec.verdicts.stored import criterion_key
 
 STATES = ("pre-registered", "post hoc", "uncommitted", "unknown")
@@ -71,9 +72,9 @@ class Registration:
 
 def _commits(root: Path, rel: str) -> list[tuple[str, int]] | None:
     """(commit, committer time) of every commit touching `rel`, newest first; None: no git."""
-    out = git(root, "log", "--first-parent", "--format=%H %ct", "--", rel)
+    out = git.log(root, "--first-parent", "--format=%H %ct", paths=(rel,))
     if out is None:  # a repository without a commit yet has no history; no repository, no answer
-        return [] if git(root, "rev-parse", "--git-dir") is not None else None
+        return [] if git.output(root, "rev-parse", "--git-dir") is not None else None
     rows = [line.split() for line in out.decode().splitlines() if line.strip()]
     return [(c, int(t)) for c, t in rows]
 
@@ -133,6 +134,7 @@ class Registrations:
         self.root = Path(proj.records_dir).resolve().parent
         self.judgements = Judgements(self.root, self.results_dir)
         self._records: dict[str, tuple[list, dict] | None] = {}   # rid -> (commits, {commit: criteria})
+        self._no_git = False  # found once: no repository at root, no git process per record
         self.events: Any = None  # the claims' events (`litrec.verdicts.events.Events`), made by its reader
 
     def history(self, rid: str) -> tuple[list, dict] | None:
@@ -149,10 +151,11 @@ class Registrations:
         return self._records[rid]
 
     def _record_history(self, rel: str) -> tuple[list, dict] | None:
-        commits = _commits(self.root, rel)
+        commits = None if self._no_git else _commits(self.root, rel)
         if commits is None:
+            self._no_git = True
             return None
-        found = blobs(self.root, [f"{c}:{rel}" for c, _ in commits])
+        found = git.blobs(self.root, [f"{c}:{rel}" for c, _ in commits])
         return ([[c, t] for c, t in commits], {c: criteria_in(found[f"{c}:{rel}"]) for c, _ in commits})
 
     def introduced(self, rid: str, claim_id: str, key: str) -> tuple[str, int] | None:

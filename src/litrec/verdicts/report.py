@@ -139,12 +139,14 @@ def _reviews(records: Path, analysis: Path, results: Path, checked, strict: bool
     if not path.exists():
         return [], None
     display = PathDisplay()
-    found, problems = _links(records, analysis, results, checked.paths, reading, use_cache)
+    known = checked.file_keys()  # the record files validation read: not read again for the key
+    found, problems = _links(records, analysis, results, checked.paths, reading, use_cache, known)
     said = None
     if new_links and found is not None and any(r.state == "unreviewed" for r, _ in found):
         said = _new_links(path, reading, display)
         if said is not None and not said.startswith("no review baseline"):  # judged anew
-            found, problems = _links(records, analysis, results, checked.paths, reading, use_cache)
+            found, problems = _links(records, analysis, results, checked.paths, reading,
+                                     use_cache, known)
     for p in problems:  # the file (no link judged) or an entry of it (the rest judged) not litrec's
         checked.diagnostics.append(Diagnostic(display(path), p.line, p.col, "", p.message, "reviews",
                                               "error" if strict else "warning"))
@@ -183,12 +185,13 @@ def _new_links(path: Path, reading: Callable[[], Any], display) -> str | None:
 
 
 def _links(records: Path, analysis: Path, results: Path, paths: dict, reading: Callable[[], Any],
-           use_cache: bool) -> tuple[list | None, list]:
+           use_cache: bool, known: dict[str, tuple] | None = None) -> tuple[list | None, list]:
     """(each link's review with where it is written, `(LinkReview, (file, line, col))`, or None
     where the review file cannot be read; the file's problems, `ReviewProblem`s). The links are
     the answer kept by the last run (`litrec.cache.linkmemo`) when nothing it depends on changed
     (`links_key`), else worked out, and kept where the file has no problem (so each validate
-    names them until they are mended)."""
+    names them until they are mended). `known`: the keys of the record files validation read
+    (`litrec.records.validate.Checked.file_keys`), which the key need not read again."""
     from litrec.analyses.memo import data_now
     from litrec.cache import linkmemo
     from litrec.verdicts.suspect import (
@@ -200,7 +203,7 @@ def _links(records: Path, analysis: Path, results: Path, paths: dict, reading: C
     )
 
     root = Path(records).resolve().parent
-    key = links_key(records, analysis, results) if use_cache else None
+    key = links_key(records, analysis, results, known) if use_cache else None
     kept = linkmemo.recall(root, key, data_now(root))
     if kept is not None:
         try:
@@ -230,11 +233,12 @@ def _links(records: Path, analysis: Path, results: Path, paths: dict, reading: C
             [{**dataclasses.asdict(r), **dict(zip(WHERE, where))} for r, where in out],
             sorted({p for i in inputs for p in i.patterns}),
             {f: d for i in inputs for f, d in i.data.items()})
-        linkmemo.keep(root, key, answer, again=lambda: links_key(records, analysis, results))
+        linkmemo.keep(root, key, answer, again=lambda: links_key(records, analysis, results, known))
     return out, problems
 
 
-def links_key(records: Path, analysis: Path, results: Path) -> str | None:
+def links_key(records: Path, analysis: Path, results: Path,
+              known: dict[str, tuple] | None = None) -> str | None:
     """The key of the suspect check's answer: the key of what a no-op run's verdicts at the
     project's first scale depend on (`litrec.analyses.memo.memo_key`: every file of the three
     folders, the registry and the analyses that declare the scales among them, the packages,
@@ -251,5 +255,5 @@ def links_key(records: Path, analysis: Path, results: Path) -> str | None:
     except OSError:
         return None
     # the profile judged is the first scale, which the files of analysis/ (in the key) decide
-    run = memo_key(Path(records), Path(analysis), Path(results), "scales[0]", [])
+    run = memo_key(Path(records), Path(analysis), Path(results), "scales[0]", [], known=known)
     return None if run is None else f"links {LINKS_FORMAT} {run} {hashlib.sha256(raw).hexdigest()}"

@@ -2,7 +2,7 @@
 
 `reviews.yaml` (`litrec.verdicts.suspect`) is the project's review state, committed
 with the records. Where the work tree lacks it while git holds a version (the
-index, or a commit of HEAD's history: `litrec.util.held_by_git`), it was deleted,
+index, or a commit of HEAD's history: `litrec.util.git.held_by_git`), it was deleted,
 not never made: a new baseline would mark every link reviewed as it stands now
 and every suspect link would vanish, so validate and review refuse, naming the git
 command that restores it (`lost_reviews`). A project outside git, or whose first
@@ -31,7 +31,7 @@ def lost_reviews(path: Path) -> str | None:
     (a project outside git, or one whose first baseline was never committed)."""
     if path.exists() or path.is_symlink():
         return None
-    from litrec.util.gitinfo import held_by_git
+    from litrec.util.git import held_by_git
 
     held = held_by_git(path.parent, path.name)
     if held is None:

@@ -8,12 +8,11 @@ of the repository that holds the results folder (`check_rev` first makes sure RE
 
 from __future__ import annotations
 
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from litrec.results.store import result_path
-from litrec.util import jsonread
+from litrec.util import git, jsonread
 from litrec.util.errors import UsageError
 
 WORKING = "working tree"
@@ -50,26 +49,25 @@ def sides(revs: list[str], profiles: list[str] | None, first_scale: str) -> tupl
     return Side(revs[0] if revs else "HEAD", profiles[0]), Side(None, profiles[0])
 
 
-def _git(root: Path, *args: str) -> subprocess.CompletedProcess:
-    try:
-        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=60)
-    except FileNotFoundError:
-        raise UsageError("litrec diff between commits needs git, which is not installed") from None
+def _unavailable(exc: git.GitUnavailable) -> UsageError:
+    return UsageError(f"litrec diff between commits needs git ({exc})")
 
 
 def _toplevel(path: Path) -> Path:
-    done = _git(path, "rev-parse", "--show-toplevel")
-    if done.returncode != 0:
+    try:
+        top = git.toplevel(path)
+    except git.GitUnavailable as exc:
+        raise _unavailable(exc) from None
+    if top is None:
         raise UsageError(f"{path} is not inside a git repository; `litrec diff REV` reads results "
                          "from commits (compare two profiles with --profile A --profile B)")
-    return Path(done.stdout.decode().strip())
+    return top
 
 
 def check_rev(results_dir: Path, rev: str) -> None:
     """UsageError unless `rev` names a commit of the repository that holds `results_dir`."""
     root = _toplevel(_existing(results_dir))
-    if rev.startswith("-") or _git(root, "rev-parse", "--verify", "--quiet",
-                                   f"{rev}^{{commit}}").returncode != 0:
+    if git.commit(root, rev) is None:
         raise UsageError(f"'{rev}' is not a commit of {root}; give a commit, a branch or a tag "
                          "(HEAD~1, main, v0.1.0)")
 
@@ -94,10 +92,13 @@ def read_result(results_dir: Path, name: str, side: Side) -> dict | None:
         rel = path.relative_to(root.resolve())
     except ValueError:
         return None
-    done = _git(root, "show", f"{side.rev}:{rel.as_posix()}")
-    if done.returncode != 0:
+    try:
+        found = git.file_at(root, side.rev, rel.as_posix())
+    except git.GitUnavailable as exc:
+        raise _unavailable(exc) from None
+    if found is None:
         return None
     try:
-        return jsonread.loads(done.stdout.decode("utf-8"))
+        return jsonread.loads(found.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         return None

@@ -3,7 +3,8 @@
 `judged_project` is the preamble of every command that judges claims (status, export
 json and tex): the valid project, once the profile is known to be one an analysis
 defines or a result has; `headline_profile` is the profile judged when none is given.
-`status` judges every claim at the profile (and at the project's other scales) and
+`status` judges every claim at the profile (and at the project's other scales) on the
+project it loads once, which the `Status` carries for a command that goes on with it, and
 gathers what is wrong with the results: those that cannot be judged, warnings, bad
 signatures, and the claims whose result is behind; and the claims a suspect link runs
 into or out of (`litrec.verdicts.suspect.suspects`); and, per scale, its results computed on
@@ -57,8 +58,10 @@ def judged_project(records: Path, analysis: Path | None, results: Path, profile:
 
 @dataclass
 class Status:
-    """Every claim's status, and what is wrong with the stored results (a line each)."""
+    """Every claim's status, and what is wrong with the stored results (a line each); with the
+    valid project they were judged on, for a command that goes on with it (`export`: loaded once)."""
 
+    project: Project
     statuses: list[ClaimStatus]
     errors: list[str] = field(default_factory=list)      # results that cannot be judged
     warnings: list[str] = field(default_factory=list)
@@ -126,7 +129,7 @@ def status(records: Path, analysis: Path | None, results: Path, profile: str,
     elsewhere = [e for scale in scales if (e := Elsewhere.of(scale, [
         (n, st.reason, (st.result or {}).get("wall_time_s"))
         for n, st in states[scale].items() if st.state == "stale" and st.other_machine]))]
-    return Status(statuses, errors, warnings,
+    return Status(proj, statuses, errors, warnings,
                   bad_signatures(statuses, results, profile, require_signed),
                   suspect_claims(proj, results, statuses), elsewhere, by_scale)
 

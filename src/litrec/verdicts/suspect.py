@@ -87,6 +87,7 @@ class Fingerprints:
         for d in reading.deps:
             self.deps.setdefault(d.record, []).append(d.target)
         self._records: dict[str, dict] = {}
+        self._cyclic = _on_cycles(self.deps)
 
     def claim(self, ref: str) -> dict:
         """`{"statement": hash, "verdict": word}` of a claim."""
@@ -99,8 +100,36 @@ class Fingerprints:
     def record(self, rid: str, seen: frozenset = frozenset()) -> dict:
         """`{"content": hash, "verdicts": {claim: verdict}}` of a record: its text, its claims'
         statements and verdicts, and what it rests on (their fingerprints, recursively)."""
+        if rid not in self._cyclic:
+            if rid not in self._records:
+                self._below(rid)
+            return self._records[rid]
         if rid in self._records and not seen:
             return self._records[rid]
+        value = self._record(rid, seen)
+        if not seen:
+            self._records[rid] = value
+        return value
+
+    def _below(self, rid: str) -> None:
+        """The fingerprints of `rid` and of every record off a cycle that it rests on, deepest
+        first, without recursion (a chain of thousands of links stays within Python's stack). Off a
+        cycle a record's fingerprint does not depend on the path it is reached by: no record of
+        that path can be reached again from it."""
+        todo = [(rid, False)]
+        while todo:
+            node, expanded = todo.pop()
+            if node in self._records:
+                continue
+            below = [t for t in self.deps.get(node, []) if "#" not in t and t not in self._cyclic
+                     and t not in self._records]
+            if expanded or not below:
+                self._records[node] = self._record(node, frozenset())
+            else:
+                todo.append((node, True))
+                todo.extend((t, False) for t in below)
+
+    def _record(self, rid: str, seen: frozenset) -> dict:
         text = self.reading.text(rid)
         parts: list[Any] = [rid]
         verdicts = {}
@@ -113,14 +142,54 @@ class Fingerprints:
                 parts.append((cid, one))
         for target in self.deps.get(rid, []) if rid not in seen else []:
             parts.append((target, self.of(target, seen | {rid})))
-        value = {"content": _digest(*parts), **({"verdicts": verdicts} if verdicts else {})}
-        if not seen:
-            self._records[rid] = value
-        return value
+        return {"content": _digest(*parts), **({"verdicts": verdicts} if verdicts else {})}
 
     def of(self, target: str, seen: frozenset = frozenset()) -> dict:
         """The fingerprint of a claim ref or a record id."""
         return self.claim(target) if "#" in target else self.record(target, seen)
+
+
+def _on_cycles(deps: dict[str, list[str]]) -> set[str]:
+    """The records that lie on a cycle of links (Tarjan's strongly connected components, without
+    recursion): only their fingerprints depend on the path they are reached by."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cyclic: set[str] = set()
+    for root in deps:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            node, i = work.pop()
+            if i == 0:
+                index[node] = low[node] = len(index)
+                stack.append(node)
+                on_stack.add(node)
+            targets = [t for t in deps.get(node, []) if "#" not in t]
+            if i < len(targets):
+                work.append((node, i + 1))
+                t = targets[i]
+                if t not in index:
+                    work.append((t, 0))
+                elif t in on_stack:
+                    low[node] = min(low[node], index[t])
+                continue
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    top = stack.pop()
+                    on_stack.discard(top)
+                    component.append(top)
+                    if top == node:
+                        break
+                if len(component) > 1 or node in deps.get(node, []):
+                    cyclic.update(component)
+    return cyclic
 
 
 @dataclass(frozen=True)
@@ -138,6 +207,10 @@ REMEDY = ("reviews.yaml is written by litrec: after a merge, keep the lines of b
           "it and run `litrec review` with every record that rests on another, for a new baseline "
           "(every link reviewed as it stands)")
 _FIELDS = {"content": str, "statement": str, "verdict": str, "verdicts": dict}
+# The review file grows with the project (about 180 bytes and 5 values a link): limits far above
+# a record's, so a project of 100,000 records and their links is read, a runaway file is not.
+REVIEWS_MAX_BYTES = 64 * 1024 * 1024
+REVIEWS_MAX_VALUES = 5_000_000
 
 
 def read_reviews(path: Path) -> tuple[dict[str, dict[str, dict]], ReviewProblem | None]:
@@ -155,7 +228,7 @@ def read_reviews(path: Path) -> tuple[dict[str, dict[str, dict]], ReviewProblem 
     if marker is not None:
         return {}, ReviewProblem(marker, 1, f"a merge left its conflict markers in the file; {REMEDY}")
     try:
-        data = load_bytes(raw).data
+        data = load_bytes(raw, max_bytes=REVIEWS_MAX_BYTES, max_nodes=REVIEWS_MAX_VALUES, what="the review file").data
     except YamlProblem as p:
         return {}, ReviewProblem(p.line or 1, p.col or 1, f"{p.message}; {REMEDY}")
     if data is None:
