@@ -213,7 +213,7 @@ def _cache_code(path: Path) -> list[str]:
 
 def test_no_cache_code_outside_the_cache_package():
     """The one cache: nothing outside litrec/cache/ seals or writes a cache entry of its own (the
-    primitive is `litrec.cache.Slot`), names the cache folder or builds a path in it; the uses
+    primitive is `litrec.cache.slots.Slot`), names the cache folder or builds a path in it; the uses
     (`vcache`, `runmemo`, `sourcefacts`, `jaxcache`) and `cache_dir` are what the rest calls."""
     outside = {str(f.relative_to(ROOT)): found for f in sorted((SRC / "litrec").rglob("*.py"))
                if f.relative_to(SRC / "litrec").parts[0] != "cache" and (found := _cache_code(f))}

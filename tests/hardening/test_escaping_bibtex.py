@@ -7,7 +7,7 @@ then reads a fabricated entry under the project's real key. Before, such a title
 `litrec import bibtex` and `litrec export bibtex` (`\\}` was how export wrote a brace of the
 text). Now import refuses it, located and saying what to write, and export writes a brace of
 the text as `\\textbraceleft{}` / `\\textbraceright{}`, so every value balances. One brace parser
-(`litrec.records.brace_parts`) reads a record's protected title and counts as BibTeX does."""
+(`litrec.records.braces.brace_parts`) reads a record's protected title and counts as BibTeX does."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Hardening: text from a record reaches the terminal through one escaper
-(`litrec.util.safe_text`), whatever prints it: `print` (standard output and error are
+(`litrec.util.safetext.safe_text`), whatever prints it: `print` (standard output and error are
 `SafeStream`s) and rich (`commands.common.console`, whose every segment of text is made safe,
 a `Text` built from record text included). An ESC sequence or a C1 control (`\\x9b`, CSI) in a
 title, a metric's name, an expectation or a reason shows as `\\u001b` and `\\u009b`, never raw:
@@ -13,9 +13,9 @@ import json
 from rich.text import Text
 
 from litrec.commands.common import console
-from litrec.commands.table import print_table
 from litrec.verdicts.claims import ClaimStatus
 from litrec.verdicts.judge import Outcome
+from litrec.verdicts.terminal import print_table
 from tests.support.files import write
 from tests.support.toy import analysis, write_project
 

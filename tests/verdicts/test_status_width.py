@@ -112,7 +112,7 @@ def test_an_error_verdict_lists_its_expectations_with_a_reason(project):
 
 
 def test_a_reason_takes_one_line_and_a_command_in_it_is_whole_or_absent():
-    from litrec.commands.table import reason_lines
+    from litrec.verdicts.terminal import reason_lines
 
     long = "at paper_full: not reproduced; an interval straddles its threshold, wide because of the seed count"
     assert reason_lines(long, 60) == ["    at paper_full: not reproduced; an interval straddles it…"]

@@ -14,7 +14,7 @@ def memo_key(records: Path, analysis: Path, results: Path, profile: str, targets
     every result shares worked out here: the interpreter, the numerics environment variables
     and the instruction set (`litrec.analyses.inputs.environment`), the source digest of
     every editable install (`litrec.analyses.packages.editable_digests`), and the allowed
-    signers, which decide whether a signed result reads signed or bad (`litrec.util.signers_key`),
+    signers, which decide whether a signed result reads signed or bad (`litrec.util.signers.signers_key`),
     and the value of every environment variable a module of the analysis folder declares in ENV
     (`litrec.analyses.environ.declared_in_folder`). `known`: the keys of the record files read
     in this process, by path inside `records` (`litrec.cache.runmemo.inputs_key`)."""

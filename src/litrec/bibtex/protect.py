@@ -95,5 +95,5 @@ def from_marked(marked: str) -> str:
 def pieces(protected: str) -> list[tuple[str, bool]]:
     """The parts of a protected form as (text, protected), escapes read, braces gone; a part
     holds at most one level (an inner pair is part of its outer one). The records' own parser
-    (`litrec.records.brace_parts`), so a title reads the same when validated and exported."""
+    (`litrec.records.braces.brace_parts`), so a title reads the same when validated and exported."""
     return brace_parts(protected)

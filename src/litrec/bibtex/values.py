@@ -4,7 +4,7 @@ bibtexparser hands over a value as written (`foo # { and more}`); `resolve`
 turns it into its text, with the file's `@string` macros and BibTeX's month
 names, or raises Unconvertible naming what cannot be read. A braced or quoted part must
 balance as BibTeX counts braces, every `{` and `}` whether or not a backslash precedes it
-(`litrec.records.bibtex_unbalanced`): `{A \\} B}` ends at `\\}` for BibTeX, which reads what
+(`litrec.records.braces.bibtex_unbalanced`): `{A \\} B}` ends at `\\}` for BibTeX, which reads what
 follows as more of the entry or as another entry, so it is refused (`unbalanced`).
 """
 

@@ -6,7 +6,7 @@ started, which metrics it held) to tell whether an expectation was committed
 before the first result it judges. Reading them costs a git process per file
 and a parse per version; the answer depends only on the commit checked out
 (which fixes the history below it), the file's path and the litrec code that
-reads it. So each answer is a `litrec.cache.Slot` of its own,
+reads it. So each answer is a `litrec.cache.slots.Slot` of its own,
 `.litrec-cache/history/NAME.bin`, keyed on those three: a status at the same
 commit reads nothing from git, and a new commit or a new litrec reads afresh.
 What is not committed (the working tree, the ledger) is read every time, by the

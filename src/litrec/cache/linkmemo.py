@@ -11,7 +11,7 @@ the interpreter and the numerics environment, litrec's own source, the commit
 checked out and the working folder (messages name paths); and the data files
 the judged results' analyses declare (`DATA`).
 
-So it is kept in `.litrec-cache/validate/links.bin` (`litrec.cache.Slot`) under
+So it is kept in `.litrec-cache/validate/links.bin` (`litrec.cache.slots.Slot`) under
 a key the caller makes of all of that (`litrec.verdicts.report`: the run memo's
 key for `paper` and the SHA-256 of the review file's bytes); the declared data
 files are kept with the answer, with their hashes, and matched again by the

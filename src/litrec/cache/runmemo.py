@@ -23,7 +23,7 @@ kept in `.litrec-cache/run/PROFILE.bin` (`litrec.cache`), under a key made of al
   it), the project's own `.venv` included;
 - the allowed signers, which decide whether a signed result reads *signed* or
   *bad signature* (in `shared` too: the file configured, the hash of its bytes and
-  the ssh-keygen that checks, `litrec.util.signers_key`), so a signer
+  the ssh-keygen that checks, `litrec.util.signers.signers_key`), so a signer
   removed from the file is seen by the next run;
 - the data files the analyses declare (`DATA`): kept with the answer, with
   their hashes, and expanded and hashed again (by the caller's `data_now`)

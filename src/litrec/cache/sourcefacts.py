@@ -4,7 +4,7 @@ Staleness and validation read the analysis sources: the modules each imports
 (`litrec.analyses.inputs`), its PROFILES and what it lacks of the contract
 (`litrec.analyses.contract`). Parsing them (`ast`) cost more than everything else a
 no-op `litrec run` does, yet the answers depend only on the source's bytes and
-on the litrec code that reads them. So each answer is a `litrec.cache.Slot` of
+on the litrec code that reads them. So each answer is a `litrec.cache.slots.Slot` of
 its own, `.litrec-cache/sources/NAME.bin`, named for what it answers (a name and
 its arguments, the module's path among them) and keyed on the SHA-256 of the
 source and a hash of that code: a run whose analyses did not change parses

@@ -1,6 +1,6 @@
 """The validation cache: what checking each record file found, kept between runs of `litrec validate`.
 
-It is one `litrec.cache.Slot`, `.litrec-cache/validate/records.bin` at the
+It is one `litrec.cache.slots.Slot`, `.litrec-cache/validate/records.bin` at the
 project root (the folder that holds `records/`), whose value is a `Contents`:
 
 - `files`: per record file (by its path inside the records folder), a
@@ -24,7 +24,7 @@ source of every module that decides a file's result (the schemas included,
 and this module and the cache's, which decide an entry's shape), of PyYAML's
 and pydantic's installation and of the interpreter; the slot adds litrec's
 version and its seal (the cache's refusal rules). Entries are dataclasses, kept
-as dicts of their fields (`litrec.cache.plain`, `named`): an entry another
+as dicts of their fields (`litrec.cache.slots.plain`, `named`): an entry another
 litrec wrote is under another key, never misread.
 
 `litrec.records.validate` asks a `Cache` for what it may reuse and hands it

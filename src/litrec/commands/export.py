@@ -58,7 +58,7 @@ def _out_arg(q) -> None:
 
 def run(args) -> int:
     """Export in the format asked for (each below the command: `litrec.bibtex.write.export_bibtex`,
-    `litrec.export.graph_export`, `litrec.export.tex.tex_export`)."""
+    `litrec.export.document.graph_export`, `litrec.export.tex.tex_export`)."""
     if args.export_format not in ("bibtex", *JUDGING_FORMATS):
         raise UsageError("export needs a format: 'litrec export bibtex', 'litrec export json' or "
                          "'litrec export tex'")

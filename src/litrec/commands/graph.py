@@ -21,7 +21,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    """Print (or write) the graph (`litrec.export.draw_graph`); exit 1 when the records have
+    """Print (or write) the graph (`litrec.export.document.draw_graph`); exit 1 when the records have
     errors."""
     from litrec.export.document import draw_graph
 

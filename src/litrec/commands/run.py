@@ -206,7 +206,7 @@ def _report(args, statuses: list[ClaimStatus], ran: list[str], current: list[str
                   f"{', '.join(without_profile)}", file=sys.stderr)
         if not ran_any:
             print(_nothing_to_run(args.profile, current, kept), file=sys.stderr)
-        from litrec.commands.table import print_table  # rich: text output only
+        from litrec.verdicts.terminal import print_table  # rich: text output only
 
         print_table(said_once(statuses) if kept else statuses, args.profile)
         if kept:

@@ -64,7 +64,7 @@ UNBROKEN = "\xa0"  # not a space to textwrap: the words it joins stay on one lin
 
 
 def whole_commands(wrap, text: str, width: int) -> list[str]:
-    """`text` wrapped by `wrap` (`litrec.commands.table.wrap`) to `width`, its continuation lines
+    """`text` wrapped by `wrap` (`litrec.verdicts.terminal.wrap`) to `width`, its continuation lines
     indented by 4, never breaking a command it names across two lines where the command fits on
     one: a hint is copied from the terminal as it stands."""
     held = COMMAND.sub(lambda m: m.group(0).replace(" ", UNBROKEN), text)
@@ -88,8 +88,8 @@ def run(args) -> int:
         rows = scale_rows(found.scales, args.profile, scales_of(found.statuses))
         raw_stream(sys.stdout).write(grid_text(rows, args.format, max(console().width, 40)))
     else:
-        from litrec.commands.table import print_table, wrap  # rich: text output only
         from litrec.verdicts.elsewhere import said_once
+        from litrec.verdicts.terminal import print_table, wrap  # rich: text output only
 
         # the summary first, then the rows; another machine's results: said once per scale
         # after the rows, not under each claim

@@ -10,7 +10,7 @@ both, whatever it holds:
 - no line ends and no control character: a line end would end a `%` comment and spill what
   follows into the document, and a blank line or a control character (TeX reads most as
   invalid) stops the manuscript. Terminal sequences and control characters go as
-  `litrec.util.strip_unsafe` drops them (CR, LF, tab, form feed, U+0085, U+2028 and U+2029
+  `litrec.util.safetext.strip_unsafe` drops them (CR, LF, tab, form feed, U+0085, U+2028 and U+2029
   become a space; NUL, ESC and the rest are dropped), so each string is one line.
 """
 

@@ -53,7 +53,7 @@ def write_new(path: Path, text: str) -> None:
 
 
 def write_replace(path: Path, text: str) -> None:
-    """Replace `path` with `text` atomically, as the same file (`litrec.util.rewrite_file`): a
+    """Replace `path` with `text` atomically, as the same file (`litrec.util.atomic.rewrite_file`): a
     crash leaves the old file whole; a symbolic link stays a link, its target replaced; the
     file keeps its mode (a new one gets the usual mode, 0644 under the usual umask, not a
     temporary file's 0600). The caller decides whether a link may be followed."""

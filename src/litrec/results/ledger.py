@@ -160,7 +160,7 @@ def append(results_dir: Path, name: str, profile: str, entries: list[dict],
     """Append `entries` to the analysis's ledger, each chained to the line before it.
 
     The ledger is rewritten whole, its old lines byte for byte and the new ones after them, in
-    one rename (`litrec.util.rewrite_file`): a write that fails part-way leaves the old ledger
+    one rename (`litrec.util.atomic.rewrite_file`): a write that fails part-way leaves the old ledger
     as it was, never a torn line. A torn tail an earlier writer left (bytes after the last
     newline) is dropped first, and `warn` is told what was dropped and where; the new entries
     chain to the last whole line, as the result's anchor (`anchor`) did. The caller holds the

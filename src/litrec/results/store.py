@@ -121,7 +121,7 @@ def write_result(results_dir: Path, name: str, profile: str, payload: dict,
     and the JSON rewritten to point there. Unchanged figures are left as they are.
 
     A figure's file name that would lead out of `<profile>/` (a folder, `..`, an absolute
-    path: `litrec.analyses.figure_name_problem`) is a ContractError naming the analysis, the
+    path: `litrec.analyses.contract.figure_name_problem`) is a ContractError naming the analysis, the
     name and the fix, before anything is written or replaced.
     """
     for fname in figures:

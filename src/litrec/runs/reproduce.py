@@ -54,7 +54,7 @@ def reproduce(options: RunOptions, *,
     `ExecutorSpec` with them: it is read here, by the plan and by the runner, never built
     again. `options.any_machine` leaves alone a result stale only because another CPU computed
     it (`litrec.runs.plan.plan_run`).
-    `options.profile` None runs the project's smallest scale (`litrec.verdicts.first_scale`),
+    `options.profile` None runs the project's smallest scale (`litrec.verdicts.status.first_scale`),
     chosen only when the run memo has no answer (the memo keys what it depends on).
     `showing(profile)` gives a context manager that yields the `litrec.runs.plan.Events` of the
     run, entered only when something runs (the command's progress display).

@@ -3,7 +3,7 @@
 A record cites a stored number as `{{ANALYSIS/PROFILE: METRIC}}` or
 `{{ANALYSIS/PROFILE: METRIC per seed}}` (the syntax: `litrec.records.placeholders`).
 `StoredNumbers.render` replaces each with the number as it is stored now, in the
-words the claim tables use (`litrec.util.fmt`, 4 significant digits):
+words the claim tables use (`litrec.util.formatting.fmt`, 4 significant digits):
 
 - the aggregate: the mean over the result's seeds with the 95% interval of the
   mean (`litrec.verdicts.stats`, as the judge computes it) and the seed count,
@@ -40,7 +40,7 @@ class StoredNumbers:
     """The stored numbers placeholders cite, each result's state asked once.
 
     `states`: states already known, by `(analysis, profile)` (the site's own profile);
-    the others are asked of `litrec.results.result_state` when first cited.
+    the others are asked of `litrec.results.state.result_state` when first cited.
     """
 
     def __init__(self, results_dir: Path, registry: Any = None,

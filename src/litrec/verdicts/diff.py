@@ -258,7 +258,7 @@ def stored_extensions(result: dict | None, ref: str) -> bool:
 
 def behind(proj: Project, results_dir: Path, side: Side) -> dict:
     """The state of each checked claim's analysis result on a working-tree side that is stored
-    but not current (`litrec.results.result_states`, as status decides it), by analysis name;
+    but not current (`litrec.results.state.result_states`, as status decides it), by analysis name;
     empty for a commit, whose results are judged as that commit stored them."""
     if side.rev is not None:
         return {}

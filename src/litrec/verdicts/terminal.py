@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from litrec.commands.common import console
+from litrec.util.console import console
 from litrec.util.formatting import fmt, shorten
 from litrec.verdicts.claims import ClaimStatus, scales_of
 from litrec.verdicts.judge import JUDGED_VERDICTS, Outcome, deciding, leaning
