@@ -27,6 +27,7 @@ from tests.support.toy import write_project
 SWEEP = '''
 """A toy sweep over seeds: seed s scores 10 + s; the seed TOY_STOP_AT names fails (a sitting ends)."""
 import os
+import time
 from dataclasses import dataclass
 
 
@@ -42,6 +43,8 @@ SEEDS = {"paper": (0, 1, 2)}
 def run(config, progress=None):
     if os.environ.get("TOY_STOP_AT") == str(config.seed):
         raise RuntimeError("the sitting ended here")
+    if config.seed == 2:  # slow: the first sitting is killed while it runs, two seeds kept
+        time.sleep(1.5)
     return {"metrics": {"total": 10.0 + config.seed}}
 '''
 
