@@ -230,7 +230,7 @@ def _links(records: Path, analysis: Path, results: Path, paths: dict, reading: C
     if key is not None:
         inputs = got.inputs
         answer = linkmemo.Answer(
-            [{**dataclasses.asdict(r), **dict(zip(WHERE, where))} for r, where in out],
+            [{**r.fields(), **dict(zip(WHERE, where))} for r, where in out],
             sorted({p for i in inputs for p in i.patterns}),
             {f: d for i in inputs for f, d in i.data.items()})
         linkmemo.keep(root, key, answer, again=lambda: links_key(records, analysis, results, known))
