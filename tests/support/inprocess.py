@@ -5,8 +5,9 @@ A subprocess costs a Python start and litrec's imports (half a second to a secon
 machine); a call here costs what the command does. What a user's process would show is kept:
 the exit code (argparse's too), standard output and error, and a traceback in the error text
 when litrec lets an exception out (the tests assert there is none). The working directory and
-the environment are put back afterwards; the `analysis` package a run imports is the autouse
-fixture's to put back (tests/conftest.py). The tests that stop or kill litrec, or that test a
+the environment are put back afterwards, and so are `sys.path` and the `analysis` modules (a
+run imports its project's `analysis` package: left so, a test of this repository's analyses
+would import that one, also where a module-scoped fixture made the run). The tests that stop or kill litrec, or that test a
 fresh interpreter (its imports, its start), keep a subprocess.
 """
 
@@ -45,7 +46,7 @@ def run_inprocess(args, *, cwd: Path, env: Mapping[str, str | None] | None = Non
     """`litrec ARGS` in this process, `env` over the environment (`environment`): (exit code,
     standard output, standard error)."""
     out, err = io.StringIO(), io.StringIO()
-    before = Path.cwd()
+    before, path, imported = Path.cwd(), list(sys.path), _analysis_modules()
     try:
         with environment(env or {}):
             os.chdir(cwd)
@@ -59,7 +60,15 @@ def run_inprocess(args, *, cwd: Path, env: Mapping[str, str | None] | None = Non
                     code = 1
     finally:
         os.chdir(before)
+        sys.path[:] = path  # the project's `analysis` package it imported goes with it
+        for name in _analysis_modules().keys() - imported.keys():
+            del sys.modules[name]
+        sys.modules.update(imported)
     return code, out.getvalue(), err.getvalue()
+
+
+def _analysis_modules() -> dict:
+    return {n: m for n, m in sys.modules.items() if n == "analysis" or n.startswith("analysis.")}
 
 
 def completed(args, *, cwd: Path, env: Mapping[str, str | None] | None = None) -> subprocess.CompletedProcess:

@@ -9,8 +9,8 @@ import random
 import pytest
 
 from litrec.util.canonical import canonical_digest
+from litrec.verdicts.fingerprints import Fingerprints
 from litrec.verdicts.reading import Dependency, Reading
-from litrec.verdicts.suspect import Fingerprints
 
 
 def _reading(links: list[tuple[str, str]], records: list[str]) -> Reading:

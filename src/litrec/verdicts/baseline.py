@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from litrec.verdicts.fingerprints import Fingerprints
 from litrec.verdicts.reading import Reading
 from litrec.verdicts.reviewfile import locked_reviews
-from litrec.verdicts.suspect import Fingerprints, dump, read_reviews
+from litrec.verdicts.suspect import dump, read_reviews
 
 
 def baseline_new_links(path: Path, reading: Reading) -> dict[str, int] | None:
