@@ -2,7 +2,7 @@
 
 Generates N records (literature with claims and discrepancies, notes, theories,
 decisions, works, anthology entries) with links between them, a registry of two
-analyses and a result for one of them, in a temporary folder. Then times, as
+analyses and a result for one of them (by `litrec run`), in a temporary folder. Then times, as
 whole processes (a fresh docs folder and output each time):
 
 - litrec:    the site as `litrec site build` makes it: record pages rendered in
@@ -54,6 +54,28 @@ import release  # noqa: E402
 import report  # noqa: E402
 
 REPO = HERE.parent
+# the analysis with a result: a number and a figure, run by litrec in each generated project
+IDENTITY = '''"""bench_identity: the analysis the site benchmarks run once, for a result with a figure."""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Config:
+    seed: int = 0
+
+
+PROFILES = {"paper": Config()}
+
+
+def run(config, progress=None):
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=(1, 1))
+    fig.add_subplot().plot([0, 1], [0, 1])
+    return {"metrics": {"max_abs_error": 1e-9}, "figures": {"error": fig}}
+'''
 CHILD = """
 import json, resource, sys
 from pathlib import Path
@@ -167,9 +189,9 @@ def generate(root: Path, n: int, seed: int = 0, sourced: bool = True) -> dict[st
     analysis.mkdir()
     (analysis / "__init__.py").write_text("")
     for name in ("bench_identity", "bench_training"):
-        (analysis / f"{name}.py").write_text(  # keeps the analysis contract; never run here
-            f'"""{name}: a stub the site benchmarks register."""\n\nPROFILES = {{"paper": {{}}}}\n\n\n'
-            "def run(config, progress=None):\n    return {}\n")
+        (analysis / f"{name}.py").write_text(IDENTITY if name == "bench_identity" else (
+            f'"""{name}: a stub the site benchmarks register; never run here."""\n\n'
+            'PROFILES = {"paper": {}}\n\n\ndef run(config, progress=None):\n    return {}\n'))
     (analysis / "registry.yaml").write_text(
         "bench-identity:\n  module: bench_identity\n  title: The identity\n"
         "bench-training:\n  module: bench_training\n  title: Training\n")
@@ -179,19 +201,10 @@ def generate(root: Path, n: int, seed: int = 0, sourced: bool = True) -> dict[st
 
 
 def _result(root: Path) -> None:
-    """A current result for bench-identity, with a figure; bench-training stays not run."""
-    from litrec.analyses.inputs import result_inputs as fingerprint
-    from litrec.records.load import load_project
-    from litrec.results.store import write_result
-
-    proj = load_project(root / "records", root / "analysis")
-    fp = fingerprint(proj.registry, "bench-identity", "paper")
-    svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'
-    write_result(root / "results", "bench-identity", "paper", {
-        "format": 1, "analysis": "bench-identity", "profile": "paper", "code_hash": fp.code_hash,
-        "code_files": fp.files, "versions": fp.versions, "inputs": fp.record(), "seed": 0, "wall_time_s": 1.0,
-        "started": "2026-01-01T00:00:00+00:00", "metrics": {"max_abs_error": 1e-9},
-        "figures": {"error": "paper/error.svg"}}, {"error.svg": svg})
+    """A current result for bench-identity, with a figure, by `litrec run`; bench-training stays
+    not run."""
+    subprocess.run([sys.executable, "-m", "litrec", "run", "bench-identity", "--profile", "paper",
+                    "--allow-not-reproduced"], cwd=root, check=True, capture_output=True)
 
 
 def bare(root: Path, n: int) -> Path:

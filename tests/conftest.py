@@ -154,3 +154,19 @@ def _keep_this_repositorys_analysis_package():
     sys.modules.update({n: m for n, m in before.items() if after.get(n) is not m})
     if sys.path != path:
         sys.path[:] = path
+
+
+_LITREC_SETTINGS = {k: v for k, v in os.environ.items() if k.startswith("LITREC_")}
+
+
+@pytest.fixture(autouse=True)
+def _litrec_settings_as_the_session_began():
+    """Each test begins with the LITREC_ variables the session began with: a point of an
+    in-process run restores the environment it saved when it ends (`litrec.analyses.environ.
+    cleaned`), and one that outlives its test (a thread of a stopped run) would otherwise leave
+    that test's setting (LITREC_SANDBOX=off) to the tests after it."""
+    for name in [k for k in os.environ if k.startswith("LITREC_")]:
+        if name not in _LITREC_SETTINGS:
+            del os.environ[name]
+    os.environ.update(_LITREC_SETTINGS)
+    yield

@@ -12,7 +12,7 @@ The document is deterministic: the same records and results give the same
 bytes, so it diffs well.
 
 `litrec graph` prints records and typed links for Graphviz (`dot`) or Mermaid;
-the Mermaid text is written by `litrec.site.mermaid.flowchart`, as the site's
+the Mermaid text is written by `litrec.util.mermaid.flowchart`, as the site's
 drawings are, with labels cut at 40 characters.
 """
 
@@ -30,10 +30,9 @@ from litrec.records import model as m
 from litrec.records.edges import Edge
 from litrec.records.kinds import KIND
 from litrec.records.project import Project
-from litrec.results.store import result_path
-from litrec.site.mermaid import Arrow, Class, Node, flowchart, record_label
 from litrec.util.diagnostics import format_field
 from litrec.util.formatting import shorten
+from litrec.util.mermaid import Arrow, Class, Node, flowchart, record_label
 from litrec.verdicts.cited import StoredNumbers, rendered_fields
 from litrec.verdicts.claims import EXTENSION, claim_statuses, project_scales, with_scales
 from litrec.verdicts.summary import Count, Tally, tally_statuses, tally_words, verdict_counts
@@ -149,8 +148,7 @@ def graph_document(proj: Project, results_dir: Path, profile: str,
             "extension": _extension_row(statuses.get(ref + EXTENSION)),
             "links_in": [{"rel": e.inverse, "source": e.source, "note": _note(proj.records[e.source], e)}
                          for e in proj.edges if e.target == rec.id and e.claim == c.id],
-            "result": (result_path(results_dir, check.analysis, profile).as_posix()
-                       if st and st.provenance else None),
+            "result": st.result if st else None,
             "provenance": st.provenance if st else {},
         })
     return _clean({

@@ -1,7 +1,7 @@
 """Mermaid graphs of records and their typed links (rendered by Material).
 
 The pages put the source in `<pre class="mermaid">`, as pymdownx.superfences
-would; the text is written by `litrec.site.mermaid.flowchart` (generated node ids,
+would; the text is written by `litrec.util.mermaid.flowchart` (generated node ids,
 escaped labels), as `litrec graph --format mermaid`'s is. Labels are whole (Mermaid
 wraps them). A record's kind is its shape and outline, the verdict of its claims its fill;
 each link is an arrow of its own with its own label; `legend` says all of that in
@@ -17,9 +17,9 @@ from collections import Counter
 from litrec.records.kinds import KIND, KINDS
 from litrec.records.model import RELATIONS
 from litrec.site.claim_pieces import rel_text, verdict_of, worst
-from litrec.site.mermaid import Arrow, Class, Click, Node, flowchart, record_label
 from litrec.site.pagedata import SiteData
 from litrec.site.stored_html import code, esc, p, span
+from litrec.util.mermaid import Arrow, Class, Click, Node, flowchart, record_label
 from litrec.verdicts.words import word
 
 NODE_LIMIT, EDGE_LIMIT = 120, 240  # the whole graph stays readable (and under Mermaid's caps)

@@ -29,7 +29,7 @@ from litrec.site.claim_pieces import (
 )
 from litrec.site.graph import record_graph
 from litrec.site.pagedata import SiteData, anchor, result_metric
-from litrec.site.safe_markdown import clean, inline, prose
+from litrec.site.safe_markdown import inline, prose
 from litrec.site.stored_html import (
     a,
     admonition,
@@ -45,6 +45,7 @@ from litrec.site.stored_html import (
     ul,
 )
 from litrec.util.formatting import fmt
+from litrec.util.safetext import clean
 from litrec.verdicts.claims import EXTENSION
 
 

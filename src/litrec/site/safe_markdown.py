@@ -2,7 +2,7 @@
 
 Record text reaches a page through these functions (inside the stored HTML of
 `litrec.site.stored_html`, through `stored_html.esc`, HTML escaping; in a Mermaid drawing,
-through `litrec.site.mermaid.label`, every unusual character an entity code):
+through `litrec.util.mermaid.label`, every unusual character an entity code):
 
 - `inline(s)`: plain text (titles, link notes, authors) in a line or a table
   cell; every character Markdown or HTML would act on becomes an entity, so
@@ -28,7 +28,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # keeps \t and \n; \x02/\x03 are Markdown's placeholders
+from litrec.util.safetext import clean
+
 _INLINE = {c: f"&#{ord(c)};" for c in "\\`*_{}[]|!~^=#$:"}
 _INLINE.update({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 _INLINE_RE = re.compile("[" + re.escape("".join(_INLINE)) + "]")
@@ -51,11 +52,6 @@ _QUOTE_MARKS = re.compile(r"^(?:[ \t]{0,3}>)+", re.M)
 _HEADING = re.compile(r"^(#{1,6})(?=[ \t]|$)")
 
 Resolve = Callable[[str], "str | None"]
-
-
-def clean(s: Any) -> str:
-    """A record value as text, without control characters (nor Markdown's placeholders)."""
-    return _CONTROL.sub("", str(s).replace("\r\n", "\n").replace("\r", "\n"))
 
 
 def inline(s: Any) -> str:

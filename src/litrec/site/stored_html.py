@@ -19,7 +19,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from litrec.site.safe_markdown import ID_CANDIDATE, clean
+from litrec.site.safe_markdown import ID_CANDIDATE
+from litrec.util.safetext import clean
 
 BEGIN, END = "<!-- litrec:html -->", "<!-- /litrec:html -->"
 

@@ -21,6 +21,13 @@ UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e
 # A whole terminal sequence (CSI `ESC [ ... final`, OSC `ESC ] ... BEL/ST`, or ESC and one character).
 _SEQUENCE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]"
                        r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # keeps \t and \n; \x02/\x03 are Markdown's placeholders
+
+
+def clean(s: object) -> str:
+    """A record value as text for a page or a drawing: line ends `\\n`, without the other control
+    characters (nor Markdown's placeholders)."""
+    return _CONTROL.sub("", str(s).replace("\r\n", "\n").replace("\r", "\n"))
 
 
 def _escape(found: re.Match) -> str:

@@ -123,6 +123,7 @@ class ClaimStatus:
     outcomes: list[Outcome] = field(default_factory=list)
     reason: str | None = None
     provenance: dict[str, Any] = field(default_factory=dict)
+    result: str | None = None  # the stored result judged (`results/ANALYSIS/PROFILE.json`), where one was
     rests_on_it: list[str] = field(default_factory=list)
     spread: dict[str, dict] = field(default_factory=dict)  # metric -> {std, min, max, n}
     seeds: list | None = None
@@ -300,6 +301,7 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path, exp
     result = state.result or {}
     st.provenance = provenance(result)
     path = result_path(results_dir, name, profile)
+    st.result = path.as_posix()
     signed, by = signature_state(path, Path(results_dir).resolve().parent)
     st.provenance["signature"] = signed  # signed, unsigned or bad (`litrec.results.signing`)
     if by:

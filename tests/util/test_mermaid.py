@@ -1,4 +1,4 @@
-"""`litrec.site.mermaid`: the one writer of Mermaid text, used by the site's drawings and by
+"""`litrec.util.mermaid`: the one writer of Mermaid text, used by the site's drawings and by
 `litrec graph --format mermaid`; the two give the same line for the same link."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import re
 from litrec.export.document import to_mermaid
 from litrec.records.load import load_project
 from litrec.site.graph import whole_graph
-from litrec.site.mermaid import Arrow, Class, Click, Node, flowchart, label
 from litrec.site.pagedata import gather
 from litrec.util.formatting import shorten
+from litrec.util.mermaid import Arrow, Class, Click, Node, flowchart, label
 from tests.conftest import copy_project
 
 

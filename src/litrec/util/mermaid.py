@@ -18,8 +18,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-from litrec.site.safe_markdown import clean
 from litrec.util.formatting import shorten
+from litrec.util.safetext import clean
 
 BOX = '["{}"]'  # a rectangle: Mermaid's node syntax, `{}` for the label
 LABEL_LIMIT = 300  # Mermaid wraps a label; this only bounds a runaway one
