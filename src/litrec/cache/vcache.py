@@ -81,7 +81,7 @@ class Between:
 
 
 @dataclass
-class Registry:
+class RegistryCheck:
     """What checking the analysis registry found: its names, METRICS and problems (rows)."""
 
     key: str | None
@@ -166,7 +166,7 @@ class Cache:
         self.files, self._blob = held.files, held.facts
         self._facts: dict[str, tuple] | None = None  # decoded from `_blob` when first asked
         self._between = named(Between, held.between) if held.between else None
-        self._registry = named(Registry, held.registry) if held.registry else None
+        self._registry = named(RegistryCheck, held.registry) if held.registry else None
         self._between_key: str | None = None
         self._registry_before: str | None = None
         self._checks: str | None = None  # checks_hash(), worked out once per run
@@ -198,7 +198,7 @@ class Cache:
         return self._facts.get(rel)
 
     def between(self, names, results, records_dir: Path, analysis_dir: Path,
-                reg: Registry) -> Between | None:
+                reg: RegistryCheck) -> Between | None:
         """The kept checks between records when every file (`results`), the folders, the
         registry and the working folder are as they were."""
         if not self.on:
@@ -221,17 +221,17 @@ class Cache:
         key = registry_key(analysis_dir, self.root) if self.on else None
         return None if key is None else _digest(key, self._checks_hash(), os.getcwd())
 
-    def registry(self, analysis_dir: Path) -> Registry | None:
+    def registry(self, analysis_dir: Path) -> RegistryCheck | None:
         """The kept registry check when no file of `analysis_dir` changed."""
         self._registry_before = key = self._registry_key(analysis_dir)
         held = self._registry
         return held if key is not None and held is not None and held.key == key else None
 
     def keep_registry(self, analysis_dir: Path, exists: bool, names: tuple, problems,
-                      metrics: tuple) -> Registry:
+                      metrics: tuple) -> RegistryCheck:
         """What the registry check found; kept when `analysis_dir` is as it was keyed before
         the check read it (no edit in between, even one undone)."""
-        found = Registry(None, exists, names, tuple(map(_row, problems)), metrics)
+        found = RegistryCheck(None, exists, names, tuple(map(_row, problems)), metrics)
         key = self._registry_before
         if key is not None and self._registry_key(analysis_dir) == key:
             found.key, self._registry, self.changed = key, found, True

@@ -21,12 +21,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from litrec.cache.vcache import Between, Cache, FileEntry, Registry
+from litrec.cache.vcache import Between, Cache, FileEntry, RegistryCheck
 from litrec.records.discover import id_position, map_files, scan_record_names
 from litrec.util.confine import project_root
 from litrec.util.diagnostics import Diagnostic, PathDisplay
+
+if TYPE_CHECKING:  # the model is imported only where the registry is read (not from the cache)
+    from litrec.analyses.registry import Registry
 
 
 @dataclass
@@ -39,7 +42,7 @@ class Checked:
     edges: int
     cache_note: str = ""  # why the cache could not be used, when it could not
     edge_list: list = field(default_factory=list)  # when the checks between records ran
-    registry: Any = None  # the registry (with want_models, or when it was read)
+    registry: Registry | None = None  # the registry (with want_models, or when it was read)
     models: dict[str, Any] = field(default_factory=dict)  # with want_models only: the valid records'
     paths: dict[str, Path] = field(default_factory=dict)  # each valid record's file
     # found on the way: the first file of each valid id, every id written, problems
@@ -204,7 +207,7 @@ def _assemble(files: _Files, diags: list[Diagnostic], display, kept: Between | N
     return out
 
 
-def _between(out: Checked, files: _Files, analysis_dir: Path, reg: Registry, display) -> None:
+def _between(out: Checked, files: _Files, analysis_dir: Path, reg: RegistryCheck, display) -> None:
     """The checks between records, on the valid records' facts, and on what can be read of each
     invalid one (its links and claims), so that a record's every problem is reported in one pass:
     a misspelt field does not hide a dangling link of the same record."""

@@ -231,7 +231,7 @@ def _inputs(proj: Project, state: ResultState, force: bool) -> Inputs | None:
         return state.inputs
     if not force:
         return None
-    if proj.registry is None or state.name not in proj.registry.entries:
+    if state.name not in proj.registry.entries:
         raise RunError(f"analysis '{state.name}' is not in the registry")  # a plan names only its entries
     return result_inputs(proj.registry, state.name, state.profile)
 

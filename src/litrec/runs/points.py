@@ -33,7 +33,6 @@ from litrec.util.confine import Refused, project_root, read_file
 from litrec.util.errors import AnalysisExited, ContractError, RunError, SweepError
 
 if TYPE_CHECKING:
-    from litrec.analyses.registry import Registry
     from litrec.records.project import Project
 
 
@@ -109,16 +108,9 @@ def declares_points(source: str) -> bool:
     return "SWEEP" in names or "SEEDS" in names
 
 
-def registry_of(proj: Project) -> Registry:
-    """The project's analysis registry: a run names only analyses it holds, so it is loaded."""
-    if proj.registry is None:
-        raise RunError("no analysis registry is loaded (analysis/registry.yaml); nothing can run")
-    return proj.registry
-
-
 def spec_of(proj: Project, name: str, profile: str) -> Spec:
     """Where analysis `name` is, for `layout` here or in a worker."""
-    reg = registry_of(proj)
+    reg = proj.registry
     return Spec(str(reg.path.parent.parent.resolve()), reg.path.parent.name,
                 reg.entries[name].module, name, profile)
 
@@ -126,7 +118,7 @@ def spec_of(proj: Project, name: str, profile: str) -> Spec:
 def laid_out_remotely(proj: Project, name: str) -> bool:
     """Whether the analysis may have many points (its source binds SWEEP or SEEDS): then,
     where points go to workers, a worker lays it out and this process never imports it."""
-    reg = registry_of(proj)
+    reg = proj.registry
     try:
         source = read_file(reg.module_path(name), project_root(reg.path.parent))
     except (Refused, OSError):

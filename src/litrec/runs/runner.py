@@ -35,7 +35,7 @@ from litrec.results.signing import unsign
 from litrec.results.store import keep_elsewhere, result_path, write_result
 from litrec.runs import interrupt, sandbox
 from litrec.runs.options import RunOptions
-from litrec.runs.points import Layout, Spec, draw_seed_figures, layout, registry_of, spec_of
+from litrec.runs.points import Layout, Spec, draw_seed_figures, layout, spec_of
 from litrec.runs.sweep import Point, aggregate, run_point, to_json
 from litrec.util import git
 from litrec.util.errors import ResultsUnwritable
@@ -111,7 +111,7 @@ def prepare(proj: Project, name: str, fp: Inputs, options: RunOptions,
         for folder in filter(None, folders):
             shutil.rmtree(folder, ignore_errors=True)
     points = [dataclasses.replace(p, checkpoints=folder) for p, folder in zip(points, folders)]
-    return Job(name, registry_of(proj).entries[name].title, profile, lay.module, fp, lay.config,
+    return Job(name, proj.registry.entries[name].title, profile, lay.module, fp, lay.config,
                lay.sweep, points, grid, expectations, spec if lay.seed_figures else None,
                git.commit_of(proj.records_dir.parent), keys=keys)
 

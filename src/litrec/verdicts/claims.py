@@ -59,8 +59,7 @@ def project_scales(proj: Project | None) -> tuple[str, ...]:
     """The scales every surface shows side by side, smallest first, the last the paper's own:
     those the project declares (`litrec.analyses.scales`: the registry's `scales:`, else the
     profiles its analyses share, in the order they list them)."""
-    registry = getattr(proj, "registry", None)
-    return registry.scales if registry is not None else FALLBACK
+    return proj.registry.scales if proj is not None else FALLBACK
 
 
 def folder_scales(records: Path, analysis: Path | None) -> tuple[str, ...]:
@@ -288,7 +287,7 @@ def _status(rec, claim, state: ResultState, profile: str, results_dir: Path, exp
                      extension_of=ref if suffix else None, rerun=state.rerun, rerun_here=state.rerun_here,
                      record_kind=rec.kind)
     if state.state == "missing":
-        known = getattr(getattr(regs.proj, "registry", None), "profiles", {}).get(name)
+        known = regs.proj.registry.profiles.get(name)
         if known and profile not in known:  # a scale of another paper (no PROFILES: unknown)
             st.verdict, st.reason = "unchecked", (f"its analysis '{name}' has no profile '{profile}' (its "
                                                   f"profiles: {', '.join(sorted(known))}): not judged here")

@@ -263,7 +263,7 @@ def behind(proj: Project, results_dir: Path, side: Side) -> dict:
     if side.rev is not None:
         return {}
     names = sorted({c.check.analysis for _, c in proj.claims() if c.check is not None})
-    states = result_states(getattr(proj, "registry", None), results_dir, names, side.profile)
+    states = result_states(proj.registry, results_dir, names, side.profile)
     return {n: st for n, st in states.items() if st.state in ("stale", "modified") and st.result is not None}
 
 

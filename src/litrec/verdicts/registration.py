@@ -34,6 +34,7 @@ from typing import Any
 
 from litrec.cache import historymemo
 from litrec.records.criteria import EXTENSION, criterion
+from litrec.records.project import Project
 from litrec.util import git
 from litrec.verdicts.judgements import Judgement, Judgements
 from litrec.verdicts.stored import criterion_key
@@ -129,7 +130,7 @@ def criteria_in(raw: bytes | None) -> dict[str, list[list[str]]]:
 class Registrations:
     """The registration of every expectation of a project's checked claims, worked out once."""
 
-    def __init__(self, proj: Any, results_dir: Path):
+    def __init__(self, proj: Project, results_dir: Path):
         self.proj, self.results_dir = proj, Path(results_dir)
         self.root = Path(proj.records_dir).resolve().parent
         self.judgements = Judgements(self.root, self.results_dir)
