@@ -152,15 +152,6 @@ class Source(Strict):
         """Whose the threshold is: `paper`, `official` or `litrec` (an extension's, unless said)."""
         return self.threshold or "litrec"
 
-    def cite(self) -> str:
-        """The source in a few words: `paper, Fig. 5`, `official, src/train.py:307`, `extension`."""
-        if self.kind == "paper":
-            return f"paper, {self.where}"
-        if self.kind == "official":
-            return f"official, {self.file}:{self.line}"
-        return "extension"
-
-
 
 class Expectation(Strict):
     """What one metric of an analysis result must satisfy for the claim to hold."""
