@@ -27,7 +27,8 @@ Goal: at least 1.7x faster on two workers, with identical metrics.
     python bench/cluster_speedup.py [--analysis deeper-gdpp] [--profile paper] [--repeats 1] [--json PATH]
 
 The default is the paper profile of deeper-gdpp, whose points take minutes on a core (about
-twenty minutes serial on two cores); `--profile quick` is a reduced size (two seeds).
+twenty minutes serial on two cores); `--profile quick` is a reduced size (two seeds). `--smoke`
+runs a NumPy analysis of two seeds, added to the copy, on a cluster of one worker.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ sys.path.insert(0, str(REPO))
 import report  # noqa: E402
 
 from tests.support.realcluster import Cluster  # noqa: E402  (the tests' cluster: the same commands)
+from tests.support.toy import analysis as toy_analysis  # noqa: E402
 
 GOAL = 1.7  # speed-up over the baseline
 TIMES = ("started", "wall_time_s", "content_hash")
@@ -61,16 +63,25 @@ TIMES = ("started", "wall_time_s", "content_hash")
 THREADS = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
 # Metrics that time the training (site/writing-analyses.md): they differ between any two runs
 TIMING_METRICS = ("timing", "train_seconds", "ms_per_step", "wall_time_s")  # and each point's own time
+# The smoke run's analysis, added to its copy of the project: two seeds of NumPy (seconds, where
+# the project's own analyses compile with JAX for longer), so each point goes through the cluster.
+SMOKE = "bench-smoke"
+SMOKE_ANALYSIS = toy_analysis(doc="The smoke run's analysis: a number per seed (NumPy only).",
+                              head='SEEDS = {"quick": (0, 1)}', fields="seed: int = 0",
+                              profiles='{"quick": Config()}',
+                              body='return {"metrics": {"level": 1.0 + config.seed}}')
 
 
 def without_timings(value):
     """A result with the timing metrics (dotted names too) and the notes that quote them
-    ("ms/step") left out, at any depth: what two runs must agree on."""
+    ("ms/step") left out, at any depth, and whether its points ran in a sandbox (dask's workers
+    never do, the local executor's do where bwrap can make one): what two runs must agree on."""
     if isinstance(value, dict):
         return {k: without_timings(v) for k, v in value.items()
-                if not set(str(k).split(".")) & set(TIMING_METRICS)}
+                if not set(str(k).split(".")) & set(TIMING_METRICS) and k not in ("hermetic", "not_hermetic")}
     if isinstance(value, list):
-        return [without_timings(v) for v in value if not (isinstance(v, str) and "ms/step" in v)]
+        return [without_timings(v) for v in value
+                if not (isinstance(v, str) and ("ms/step" in v or v.startswith("not hermetic")))]
     return value
 
 
@@ -92,6 +103,13 @@ def make_project(root: Path) -> None:
     ignore = shutil.ignore_patterns("__pycache__", ".litrec-cache")
     for folder in ("records", "analysis"):
         shutil.copytree(REPO / folder, root / folder, ignore=ignore)
+
+
+def add_smoke_analysis(root: Path) -> None:
+    """The smoke run's analysis (`SMOKE_ANALYSIS`) in the project at `root`, registered as `SMOKE`."""
+    (root / "analysis" / "bench_smoke.py").write_text(SMOKE_ANALYSIS, encoding="utf-8")
+    with (root / "analysis" / "registry.yaml").open("a", encoding="utf-8") as registry:
+        registry.write(f"\n{SMOKE}:\n  module: bench_smoke\n  title: The smoke run's analysis\n")
 
 
 def group_cpu(groups: list[int]) -> float:
@@ -139,12 +157,14 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2, help="dask worker processes (default: 2)")
     ap.add_argument("--repeats", type=int, default=1, help="runs of each (default: 1; paper points take minutes)")
     report.add_json_argument(ap)
-    args = report.parse(ap, analysis="prop1-identity", profile="quick", repeats=1)
+    args = report.parse(ap, analysis=SMOKE, profile="quick", repeats=1, workers=1)
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start; "
           f"{args.analysis} --profile {args.profile}, {args.workers} dask workers, median of {args.repeats}")
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "project"
         make_project(root)
+        if args.smoke:
+            add_smoke_analysis(root)
         with Cluster(Path(tmp) / "cluster", workers=args.workers) as cluster:
             configs = [("local, 1 job (baseline)", ["--jobs", "1"]),
                        (f"dask, {args.workers} workers", ["--executor", "dask", "--scheduler", cluster.address])]
@@ -173,7 +193,7 @@ def main() -> None:
         m = statistics.median(times[name])
         print(f"{name:<26} {m:9.1f} {base / m:8.2f}x")
     print(f"\n{points} points on {args.workers} workers: at most {bound:.2f}x when the points are of equal length")
-    print(f"results identical (but for times): {same}")
+    print(f"results identical (but for times and sandboxing): {same}")
     for path in differences(results[configs[0][0]], results[configs[1][0]]):
         print(f"  differs: {path}")
     print(f"load average at end: {os.getloadavg()[0]:.1f}")

@@ -40,6 +40,8 @@ def main():
     parser.add_argument("--inner", type=int, default=20)
     report.add_json_argument(parser)
     args = report.parse(parser, repeats=1, inner=1)
+    if args.smoke:
+        report.fast_compiles()
     medians: dict[tuple[int, str], float] = {}
     tasks = task_lib.regression_task_set(jax.random.key(0), 2048, 10, 10, 1.0)
     H = jnp.concatenate([jnp.concatenate([tasks.X, tasks.Y], -1),

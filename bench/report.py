@@ -10,6 +10,8 @@ which `bench/all.py` (`make bench`) gathers into one table.
 from __future__ import annotations
 
 import json
+import os
+import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -55,6 +57,16 @@ def parse(parser, argv: list[str] | None = None, **smoke):
         for name, value in smoke.items():
             setattr(args, name, value)
     return args
+
+
+def fast_compiles() -> None:
+    """A smoke run's JAX programs compiled with most of XLA's optimisations off, in this process
+    and in the processes it starts: a second or more less for each program, where a smoke run's
+    figures are not kept. Not for a script that starts `litrec run`, whose results would record
+    the setting among their numerics settings."""
+    os.environ["JAX_DISABLE_MOST_OPTIMIZATIONS"] = "1"
+    if "jax" in sys.modules:  # imported already: the setting is read at each compile
+        sys.modules["jax"].config.update("jax_disable_most_optimizations", True)
 
 
 def _num(x: float | None) -> str:

@@ -32,10 +32,13 @@ printed, so the rule `seed_batch.batching_pays` follows can be checked here.
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import os
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -197,6 +200,20 @@ def side_by_side(groups: list[str], chunk: int, chunks: int) -> float:
     return max(seconds)
 
 
+def shared_compile_cache() -> None:
+    """A smoke run's worker processes load the chunk this process compiles (the same program)
+    from a compile cache instead of compiling it again each: where no JAX compilation cache is
+    set (the tests set one for their session), a temporary folder, in this process's settings
+    and its environment (which they inherit), removed on the way out."""
+    if os.environ.get("JAX_COMPILATION_CACHE_DIR"):
+        return
+    folder = tempfile.mkdtemp(prefix="litrec-seeds-smoke-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    for name, value in (("jax_compilation_cache_dir", folder), ("jax_persistent_cache_min_compile_time_secs", 0)):
+        jax.config.update(name, value)
+        os.environ[name.upper()] = str(value)
+
+
 def main() -> None:
     """Times the three ways, prints the detail and the rows."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -206,6 +223,9 @@ def main() -> None:
     parser.add_argument("--group", default=None, help=argparse.SUPPRESS)  # a worker process's seeds
     report.add_json_argument(parser)
     args = report.parse(parser, chunk=2, repeats=1, chunks=1)
+    if args.smoke:
+        report.fast_compiles()
+        shared_compile_cache()
     if args.group is not None:
         group_process(args.group, args.chunk, args.chunks)
         return

@@ -142,6 +142,8 @@ def main():
                         help=f"comma-separated, the first the baseline (of {', '.join(FORMS)})")
     report.add_json_argument(parser)
     args = report.parse(parser, rounds=1, inner=1)
+    if args.smoke:
+        report.fast_compiles()
     names = args.forms.split(",")
     depth = deeper_gdpp.K5_SEPARATE
     p = train_lib.init_lsa(jax.random.key(0), 11, depth.init_scale, n_layers=5)

@@ -72,6 +72,13 @@ def _wait_for(url: str, text: str, timeout: float, proc: subprocess.Popen) -> fl
     sys.exit(f"{url} did not show {text!r} within {timeout:.0f} s")
 
 
+def _interruptible() -> None:
+    """In the server's process before it starts: Ctrl-C (SIGINT) stops it, as in a terminal,
+    even where this benchmark was started with SIGINT ignored (in the background of a shell
+    without job control, which every child then inherits): else each stop waits out its timeout."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _linking_note(root: Path, rid: str) -> str | None:
     """A note that links the record, whose page shows the record's title."""
     for path in sorted((root / "records" / "notes").glob("*.yaml")):
@@ -112,7 +119,7 @@ def main() -> None:
     ap.add_argument("--edits", type=int, default=5)
     release.add_release_argument(ap)
     report.add_json_argument(ap)
-    args = report.parse(ap, records=40, edits=1)
+    args = report.parse(ap, records=site_scale.SMOKE_RECORDS, edits=1)
     litrec = [sys.executable, "-m", "litrec"]
     with tempfile.TemporaryDirectory(prefix="litrec-serve-bench-") as tmp, \
             release.trees(args.against) as trees:
@@ -140,7 +147,8 @@ def main() -> None:
                 logs[tree.name] = (root / "serve.log").open("w")
                 procs[tree.name] = subprocess.Popen(
                     [*litrec, "site", "serve", *_args(root), "--port", str(port)], cwd=cfg,
-                    stdout=logs[tree.name], stderr=subprocess.STDOUT, env=tree.env)
+                    stdout=logs[tree.name], stderr=subprocess.STDOUT, env=tree.env,
+                    preexec_fn=_interruptible)
                 bases[tree.name] = f"http://127.0.0.1:{port}"
                 t0 = time.perf_counter()
                 _wait_for(f"{bases[tree.name]}/", "litrec", 600, procs[tree.name])

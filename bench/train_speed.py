@@ -113,10 +113,10 @@ MODELS = {
 }
 
 
-def single_core_bandwidth(repeats: int = 5) -> float:
-    """Bytes per CPU second of a streaming elementwise pass over 64 MiB of float32 (read and write),
-    the rate a step's memory traffic (XLA's `bytes accessed`) is set against."""
-    x = jnp.asarray(np.random.default_rng(0).standard_normal(16 * 2 ** 20), jnp.float32)
+def single_core_bandwidth(repeats: int = 5, n: int = 16 * 2 ** 20) -> float:
+    """Bytes per CPU second of a streaming elementwise pass over `n` float32 (64 MiB; read and
+    write), the rate a step's memory traffic (XLA's `bytes accessed`) is set against."""
+    x = jnp.asarray(np.random.default_rng(0).standard_normal(n), jnp.float32)
     f = jax.jit(lambda x: jax.lax.fori_loop(0, 10, lambda i, v: v * 0.999 + 1e-3, x))
     jax.block_until_ready(f(x))
     rates = []
@@ -147,9 +147,14 @@ def main() -> int:
     ap.add_argument("--only", default="", help="comma-separated model names: " + ",".join(MODELS))
     report.add_json_argument(ap)
     args = report.parse(ap, rounds=1, inner=1, only="p3")  # one model: compiling each takes long
+    if args.smoke:
+        report.fast_compiles()
     names = [n for n in args.only.split(",") if n] or list(MODELS)
 
-    flop_rate, byte_rate = single_core_flops(), single_core_bandwidth()
+    if args.smoke:  # each rate measured once, the memory one over 4 MiB
+        flop_rate, byte_rate = single_core_flops(1), single_core_bandwidth(1, 2 ** 20)
+    else:
+        flop_rate, byte_rate = single_core_flops(), single_core_bandwidth()
     print(f"float32 FLOP rate per CPU second ((512, 512) products): {flop_rate / 1e9:.1f} GFLOP/s; "
           f"streaming memory rate per CPU second: {byte_rate / 1e9:.1f} GB/s", flush=True)
     runners = {}

@@ -58,9 +58,9 @@ SEEDS = 3                                                            # seeds of 
 PEAK_SIZE = 2_048                                                    # matrix side for the peak FLOP/s
 
 
-def peak_flops(repeats: int) -> float:
+def peak_flops(repeats: int, n: int = PEAK_SIZE) -> float:
     """FLOP/s of a float32 (n, n) @ (n, n) product on all cores: median of `repeats` after a warm-up."""
-    a = jax.random.normal(jax.random.key(1), (PEAK_SIZE, PEAK_SIZE), jnp.float32)
+    a = jax.random.normal(jax.random.key(1), (n, n), jnp.float32)
     matmul = jax.jit(lambda x: x @ x)
     jax.block_until_ready(matmul(a))
     times = []
@@ -68,7 +68,7 @@ def peak_flops(repeats: int) -> float:
         t0 = time.perf_counter()
         jax.block_until_ready(matmul(a))
         times.append(time.perf_counter() - t0)
-    return 2 * PEAK_SIZE ** 3 / statistics.median(times)
+    return 2 * n ** 3 / statistics.median(times)
 
 
 def _step_flops(step, params, opt_state, x=None) -> float | None:
@@ -143,11 +143,14 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5, help="timed calls (median reported)")
     report.add_json_argument(parser)
     args = report.parse(parser, chunk=2, repeats=1)
+    if args.smoke:
+        report.fast_compiles()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"jax {jax.__version__} on {jax.devices()[0].platform} ({os.cpu_count()} CPUs, load {load:.2f}), "
           f"batch {BATCH}, d={D - 1}, N={N}; median of {args.repeats} x {args.chunk} steps after a warm-up compile")
-    peak = peak_flops(args.repeats)
-    print(f"peak: {peak / 1e9:.1f} GFLOP/s (float32 {PEAK_SIZE} x {PEAK_SIZE} matrix product, all cores)")
+    n = 256 if args.smoke else PEAK_SIZE  # a smoke run's product: milliseconds
+    peak = peak_flops(args.repeats, n)
+    print(f"peak: {peak / 1e9:.1f} GFLOP/s (float32 {n} x {n} matrix product, all cores)")
     rows = []
     with random_streams():
         for K in (1, 2, "seeds"):
