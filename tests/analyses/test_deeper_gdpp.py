@@ -115,10 +115,16 @@ def test_seeds_declared():
 
 
 @pytest.mark.slow
-def test_paper_full_code_path_on_a_tiny_budget():
-    full = deeper_gdpp.PROFILES["paper_full"]
-    cfg = dataclasses.replace(full, depths=tuple(dataclasses.replace(d, steps=20, eval_every=10) for d in full.depths),
-                              chunk_size=10, eval_tasks=2_000, eval_chunk=1_000, curve_tasks=500, tune_tasks=2_048,
-                              tune_iters=5, seed=3)
+def test_paper_full_code_path_on_a_tiny_budget(quick):
+    """Two chunks of training per depth, in the quick profile's sizes (batch, chunk, tasks): the
+    programs the quick run compiled (`quick`, the module's fixture) are loaded from the session's
+    compile cache, not compiled again; the five separate layers are paper_full's own."""
+    full, small = deeper_gdpp.PROFILES["paper_full"], deeper_gdpp.PROFILES["quick"]
+    cfg = dataclasses.replace(full, depths=tuple(dataclasses.replace(d, steps=2 * small.chunk_size,
+                                                                     eval_every=small.chunk_size)
+                                                 for d in full.depths),
+                              batch_size=small.batch_size, chunk_size=small.chunk_size,
+                              eval_tasks=small.eval_chunk, eval_chunk=small.eval_chunk,
+                              curve_tasks=small.curve_tasks, tune_tasks=small.tune_tasks, tune_iters=5, seed=3)
     k5 = deeper_gdpp.run(cfg)["metrics"]["k5"]
     assert k5["comparator"] == "gdpp" and math.isfinite(k5["loss_trained"])

@@ -1,4 +1,6 @@
 """The one GD baseline: `gdpp.tune_gd` finds the minimum, and `gdpp.optimum` says whether it is one."""
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -65,19 +67,24 @@ def test_geometric_starts_grow_step_by_step():
     assert g is None and np.asarray(e).tolist() == [3.0, 6.0, 12.0]
 
 
-def _clipped_tuning(seed: int, n_tasks: int = 4_096, K: int = 5):
-    """deeper-gdpp's tuning of K-step GD++ on a small problem: fit on half, choose on half, clipped at 10."""
+@functools.partial(jax.jit, static_argnums=(2,))
+def _clipped_loss(etas, gammas, K: int, H_val, y_val):
+    """The held-out loss of K-step GD++ with these step sizes, tokens clipped at 10: one program
+    for every task set (the tasks are arguments, not constants of it), compiled once."""
     from analysis.lib import metrics
 
+    return metrics.loss(y_val, lsa.predict(gdpp.constructions(etas, gammas, K, 10, 10), H_val, clip=10.0))
+
+
+def _clipped_tuning(seed: int, n_tasks: int = 4_096, K: int = 5):
+    """deeper-gdpp's tuning of K-step GD++ on a small problem: fit on half, choose on half, clipped at 10."""
     t = task_lib.regression_task_set(jax.random.key(seed), n_tasks, 10, 10, task_lib.CODE_INPUT_RANGE)
     half = n_tasks // 2
     st, y = gdpp.spectral(t.X[:half], t.Y[:half, :, 0], t.x_q[:half]), t.y_q[:half, 0]
     H_val, y_val = task_lib.tokens(t)[half:], t.y_q[half:]
-    clipped = jax.jit(lambda e, g: metrics.loss(y_val, lsa.predict(gdpp.constructions(e, g, K, 10, 10), H_val,
-                                                                   clip=10.0)))
 
     def score(etas, gammas):
-        return float(clipped(*gdpp.step_scalars(etas, gammas, K)))
+        return float(_clipped_loss(*gdpp.step_scalars(etas, gammas, K), K, H_val, y_val))
 
     eta1 = float(lsa.tune_eta_one_step(t.X, t.Y, t.x_q, t.y_q))
     eta, gamma = gdpp.grid_shared(st, y, K, 10, 3 * eta1, 0.5)

@@ -138,13 +138,13 @@ def start(root: Path, *args, env: dict | None = None) -> subprocess.Popen:
                             start_new_session=True)
 
 
-def wait_for(path: Path, lines: int = 1, timeout: float = 120) -> None:
-    """Until the analysis has noted `lines` starts in `path`."""
+def wait_for(path: Path, lines: int = 1, timeout: float = 120, poll: float = 0.1) -> None:
+    """Until the analysis has noted `lines` starts in `path` (looking every `poll` s)."""
     t0 = time.monotonic()
     while time.monotonic() - t0 < timeout:
         if path.exists() and len(path.read_text().split()) >= lines:
             return
-        time.sleep(0.1)
+        time.sleep(poll)
     raise AssertionError(f"the analysis did not start within {timeout} s")
 
 
@@ -653,7 +653,9 @@ def test_a_signal_while_the_workers_start_prints_no_traceback_from_any_process(r
     write_old_result(ran)  # the probe's result replaced by the old one again
     before = settled(ran / "results")
     rng = random.Random(20 + sig)
-    delays = [0.0] + sorted(rng.uniform(0, window) for _ in range(5))
+    # at once, then at a random moment in each third of the window (was five anywhere in it:
+    # each signal costs a sweep's start-up; one a third keeps the moments spread over all of it)
+    delays = [0.0] + [rng.uniform(i / 3 * window, (i + 1) / 3 * window) for i in range(3)]
     early = 0
     for delay in delays:
         rc, text, left, point_ran = _signal_while_starting(ran, sig, group, delay, started)
@@ -673,21 +675,37 @@ def test_a_signal_while_the_workers_start_prints_no_traceback_from_any_process(r
 @pytest.mark.slow
 def test_sigkill_at_random_moments_leaves_the_old_or_the_new_result_whole(ran):
     """Kill `litrec run --force` at random moments; every time the stored result is one
-    run's, JSON and figures alike. The kills cluster around the write, at the run's end."""
+    run's, JSON and figures alike. Three kills in four fall between the analysis's start and
+    a little past the moment its result is stored (the figure drawn, the result written), the
+    rest anywhere in the run. (Every step of the write itself is crashed in turn by
+    test_a_crash_at_any_step_of_a_write_leaves_one_whole_result; this is the real process,
+    killed from outside.)"""
     rng = random.Random(20240)
-    env = {"TOY_SLEEP": "0.3"}
+    started = ran / "started"
+    stored = ran / "results" / "toy" / "quick.json"
+    env = {"TOY_SLEEP": "0.1", "TOY_STARTED": str(started)}
     t0 = time.monotonic()
     probe = start(ran, "run", "--profile", "quick", "--force", env={**env, "TOY_TOKEN": "probe"})
+    wait_for(started, poll=0.005)
+    t1 = time.monotonic()
+    while probe.poll() is None and '"probe"' not in stored.read_text(encoding="utf-8"):
+        time.sleep(0.005)  # the stored result is replaced whole: always there, old or new
+    written = time.monotonic() - t1  # from the analysis's start to its result stored
     probe.communicate(timeout=300)
     assert probe.returncode == 0
     length = time.monotonic() - t0  # how long a whole run takes here
     seen = {"probe"}
     tokens = {"probe"}
-    for i in range(24):
+    for i in range(12):  # was 24 kills spread over the run's last part, where the write is a sliver of it
         token = f"k{i}"
         tokens.add(token)
+        started.unlink(missing_ok=True)
         proc = start(ran, "run", "--profile", "quick", "--force", env={**env, "TOY_TOKEN": token})
-        when = rng.uniform(0.2, length * 1.2) if i % 3 == 0 else rng.uniform(length * 0.7, length * 1.1)
+        if i % 4 == 0:
+            when = rng.uniform(0.2, length * 1.2)
+        else:
+            wait_for(started, poll=0.005)
+            when = rng.uniform(0, written * 1.3)
         try:
             proc.communicate(timeout=when)
         except subprocess.TimeoutExpired:

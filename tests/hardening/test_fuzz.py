@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -102,47 +103,70 @@ def mutated(draw) -> dict[str, str]:
     return files
 
 
-def check_load(files: dict[str, str]) -> None:
-    """Load the files; nothing escapes, and every record that did not load has a located error."""
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        write_analysis(root, ANALYSIS)
-        for rel, text in files.items():
-            path = root / "records" / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8", errors="surrogatepass")
-        proj = load_project(root / "records")
-        for d in proj.diagnostics:
-            assert d.line >= 1 and d.col >= 1, d
-            assert isinstance(d.message, str) and d.message, d
-        loaded = {str(p) for p in proj.paths.values()}
-        for rel in files:
-            path = root / "records" / rel
-            if str(path) in loaded:
-                continue
-            shown = proj.display(path)
-            errors = [d for d in proj.errors if d.path == shown]
-            assert errors, (rel, files[rel], [d.format() for d in proj.diagnostics])
+def check_load(files: dict[str, str], root: Path | None = None) -> None:
+    """Load the files; nothing escapes, and every record that did not load has a located error.
+    `root`: a project of `records_project`'s, whose records this example's files replace (every
+    example writes the same three files); by default one of its own in a temporary folder."""
+    if root is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            return check_load(files, records_project(Path(tmp)))
+    for old in (root / "records").rglob("*.yaml"):  # only this example's records in it
+        if old.relative_to(root / "records").as_posix() not in files:
+            old.unlink()
+    for rel, text in files.items():
+        path = root / "records" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    proj = load_project(root / "records")
+    for d in proj.diagnostics:
+        assert d.line >= 1 and d.col >= 1, d
+        assert isinstance(d.message, str) and d.message, d
+    loaded = {str(p) for p in proj.paths.values()}
+    for rel in files:
+        path = root / "records" / rel
+        if str(path) in loaded:
+            continue
+        shown = proj.display(path)
+        errors = [d for d in proj.errors if d.path == shown]
+        assert errors, (rel, files[rel], [d.format() for d in proj.diagnostics])
+
+
+def records_project(root: Path) -> Path:
+    """A project with the toy analysis the seed records name, written once: what differs
+    between two examples is the records alone (writing the analysis anew for each example
+    cost ten times the load itself, most of it in syncing litrec's cache to disk)."""
+    write_analysis(root, ANALYSIS)
+    return root
+
+
+@pytest.fixture(scope="module")
+def loaded_in(tmp_path_factory):
+    """`records_project` in a folder of this module's tests."""
+    return records_project(tmp_path_factory.mktemp("fuzz-records") / "p")
 
 
 FAST = settings(max_examples=50, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 SLOW = settings(max_examples=1000, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+# A result example costs ten times a record example (status asks git for each claim's
+# registration, nine subprocesses an example): 300 of them, still about 30 draws of
+# each of the 19 fields it mutates (1 to 3 fields an example), was 1,000.
+SLOW_RESULTS = settings(SLOW, max_examples=300)
 
 
 @pytest.mark.slow
 @FAST
 @given(mutated())
-def test_mutated_records_fast(files):
-    check_load(files)
+def test_mutated_records_fast(loaded_in, files):
+    check_load(files, loaded_in)
 
 
 @pytest.mark.slow
 @SLOW
 @given(mutated())
-def test_mutated_records(files):
-    check_load(files)
+def test_mutated_records(loaded_in, files):
+    check_load(files, loaded_in)
 
 
 def test_a_tagged_timestamp_that_is_no_date_is_a_located_error():
@@ -220,7 +244,6 @@ def check_result(data: dict, project=None) -> None:
     `project`: `result_project`'s (root, project), whose results/ this example replaces; by
     default one of its own in a temporary folder."""
     import json as _json
-    import shutil
 
     from litrec.export.document import graph_document
     from litrec.site.index_pages import analysis_page
@@ -262,7 +285,7 @@ def test_mutated_results_fast(judged_with, data):
 
 
 @pytest.mark.slow
-@SLOW
+@SLOW_RESULTS
 @given(mutated_result())
 def test_mutated_results(judged_with, data):
     check_result(data, judged_with)

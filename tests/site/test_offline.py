@@ -167,13 +167,25 @@ class _Quiet(SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture
-def browser(tmp_path):
+@pytest.fixture(scope="module")
+def chromium(tmp_path_factory):
+    """One Chromium for this module's tests (a start costs a second or two each)."""
     if CHROMIUM is None:
         pytest.skip("no chromium on PATH (apt-get install chromium); the browser test needs one")
-    b = Browser(tmp_path / "profile")
+    b = Browser(tmp_path_factory.mktemp("offline-browser") / "profile")
     yield b
     b.close()
+
+
+@pytest.fixture
+def browser(chromium):
+    """The module's Chromium on a blank page, no event noted yet: what a test reads of
+    `events` is what its own pages asked for (the last test's page is gone, and what it
+    sent before it went is read and dropped)."""
+    chromium.page("Page.navigate", url="about:blank")
+    _wait(lambda: _evaluate(chromium, "location.href === 'about:blank' && document.readyState === 'complete'"))
+    chromium.events.clear()
+    return chromium
 
 
 def _open(browser: Browser, url: str) -> None:

@@ -10,12 +10,16 @@ link or list it, without a whole build (`bench/serve_edit.py` times it).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from litrec.analyses.datafiles import watch_paths
@@ -107,7 +111,8 @@ def serve_site(records_dir: Path, analysis_dir: Path | None = None,
         print(f"litrec site serve: rebuilding from {records_dir}, {results_dir} and site/ as they "
               "change", file=sys.stderr)
         try:
-            server.serve()
+            with _term_as_interrupt():
+                server.serve()
         except OSError as exc:
             raise SiteError(f"cannot serve on {address}: {exc.strerror or exc}; choose another "
                             "--port (or --host)") from None
@@ -118,6 +123,22 @@ def serve_site(records_dir: Path, analysis_dir: Path | None = None,
     finally:
         logging.getLogger("mkdocs").removeHandler(handler)
         shutil.rmtree(site_dir, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _term_as_interrupt() -> Iterator[None]:
+    """SIGTERM (`kill PID`) stops the server as Ctrl-C does: the same shutdown, and its temporary
+    site folder removed. Ctrl-C is left as the shell set it (ignored in a background job)."""
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def _watch_data(server, folders: set[tuple[Path, bool]], watching: set) -> None:
