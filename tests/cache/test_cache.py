@@ -17,8 +17,6 @@ import dataclasses
 import hashlib
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -28,6 +26,7 @@ from litrec.cache import slots as cache
 from litrec.cache.slots import Slot, named
 from tests.conftest import copy_project
 from tests.support.files import write
+from tests.support.inprocess import run_inprocess
 from tests.support.mini import ANALYSIS, NOTE, PAPER
 
 
@@ -207,17 +206,16 @@ FOLDER_USES = {"compile cache": CompileCache()}
 
 @pytest.fixture(scope="module")
 def ran_project(tmp_path_factory) -> Path:
-    """A small project whose result is current (run once, in a process of its own)."""
+    """A small project whose result is current (run once, in this process, caching off)."""
     root = tmp_path_factory.mktemp("ran") / "project"
     write(root, "analysis/__init__.py", "")
     write(root, "analysis/toy.py", ANALYSIS)
     write(root, "analysis/registry.yaml", "toy:\n  module: toy\n  title: Toy sum\n")
     write(root, "records/literature/ARXIV-0000.00001.yaml", PAPER)
     write(root, "records/notes/NOTE-1.yaml", NOTE)
-    env = {**os.environ, "LITREC_NO_CACHE": "1"}
-    subprocess.run([sys.executable, "-m", "litrec", "run", "--profile", "quick"], cwd=root,
-                   env=env, capture_output=True, check=False, timeout=300)
-    assert (root / "results" / "toy" / "quick.json").is_file()
+    code, out, err = run_inprocess(["run", "--profile", "quick"], cwd=root, env={"LITREC_NO_CACHE": "1"})
+    assert (root / "results" / "toy" / "quick.json").is_file(), out + err
+    assert not (root / ".litrec-cache").exists()
     return root
 
 

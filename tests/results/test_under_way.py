@@ -9,7 +9,10 @@ is edited, the kept seeds are no rerun of the present inputs and it fails again.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
+
+import pytest
 
 from litrec.results import resume
 from tests.support.seeds_toy import TOY, claim, killed, litrec, status, write_project
@@ -27,19 +30,27 @@ def _stop_at_seed_2(root: Path):
     return killed(root, root / PARTIAL / "seed-1.json", "run", "--profile", "paper", "--jobs", "1")
 
 
-def _project(tmp_path: Path) -> Path:
-    root = write_project(tmp_path, claim("F1", '{metric: loss_trained, op: "<", value: 0.5, '
-                                               'source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}'))
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory) -> Path:
+    """The toy with its paper result, run once for this module (only copied: `_project`)."""
+    root = write_project(tmp_path_factory.mktemp("under-way") / "project",
+                         claim("F1", '{metric: loss_trained, op: "<", value: 0.5, '
+                                     'source: {kind: paper, where: §1, quote: a test claim, threshold: paper}}'))
     assert litrec("run", "--profile", "paper", "--jobs", "1", cwd=root).returncode == 0
     return root
+
+
+def _project(judged: Path, tmp_path: Path) -> Path:
+    """A copy of `judged`: the toy whose paper result is current."""
+    return shutil.copytree(judged, tmp_path / "project", symlinks=True)
 
 
 def _check(root: Path, *extra: str) -> int:
     return litrec("status", "--profile", "paper", "--check-current", *extra, cwd=root).returncode
 
 
-def test_a_rerun_under_way_passes_only_when_asked_and_only_for_the_present_inputs(tmp_path):
-    root = _project(tmp_path)
+def test_a_rerun_under_way_passes_only_when_asked_and_only_for_the_present_inputs(judged, tmp_path):
+    root = _project(judged, tmp_path)
     (root / "analysis" / "toy.py").write_text(FAILING)                  # the code changes: stale
     assert _check(root) == 1 and _check(root, "--under-way") == 1        # nobody reran it yet
     stopped = _stop_at_seed_2(root)
@@ -99,8 +110,8 @@ def test_only_the_work_of_the_marked_run_counts(tmp_path):
     assert resume.progress(results, "a", "paper") == (2, 1)             # the marker is no point
 
 
-def test_a_run_that_fails_before_doing_anything_leaves_no_rerun_under_way(tmp_path):
-    root = _project(tmp_path)
+def test_a_run_that_fails_before_doing_anything_leaves_no_rerun_under_way(judged, tmp_path):
+    root = _project(judged, tmp_path)
     broken = TOY.replace('    rng = np.random.default_rng(config.seed)\n',
                          '    raise RuntimeError("broken at once")\n')
     (root / "analysis" / "toy.py").write_text(broken)

@@ -9,6 +9,7 @@ and what else it imports (matplotlib), and a run of it never imports JAX.
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from importlib import metadata
@@ -87,8 +88,7 @@ claims:
 """
 
 
-@pytest.fixture
-def root(tmp_path, monkeypatch) -> Path:
+def _write_project(root: Path) -> Path:
     """A project with a NumPy-only analysis and one that imports JAX through a helper."""
     files = {"analysis/__init__.py": "", "analysis/helper.py": HELPER,
              "analysis/numpy_only.py": NUMPY_ONLY, "analysis/jax_helper.py": JAX_HELPER,
@@ -97,10 +97,34 @@ def root(tmp_path, monkeypatch) -> Path:
                                        "with-jax:\n  module: with_jax\n  title: With JAX\n",
              "records/literature/ARXIV-0000.00002.yaml": LIT}
     for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def root(tmp_path, monkeypatch) -> Path:
+    """The project, nothing run yet; the working directory."""
+    monkeypatch.chdir(_write_project(tmp_path))
     return tmp_path
+
+
+@pytest.fixture(scope="module")
+def numpy_only_run(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    """The project after `litrec run numpy-only --profile quick` in a fresh interpreter, run once
+    for this module (`ran` copies it): the project and what the run answered."""
+    project = _write_project(tmp_path_factory.mktemp("numpy-only-run"))
+    return project, _litrec(project, "run", "numpy-only", "--profile", "quick")
+
+
+@pytest.fixture
+def ran(numpy_only_run, tmp_path, monkeypatch) -> Path:
+    """`root` after that run, its quick result stored (a copy; the run's exit code checked)."""
+    project, done = numpy_only_run
+    assert done.returncode == 0, done.stdout + done.stderr
+    dest = shutil.copytree(project, tmp_path / "project", symlinks=True)
+    monkeypatch.chdir(dest)
+    return dest
 
 
 def _registry(root: Path):
@@ -135,8 +159,9 @@ def _litrec(root: Path, *args: str) -> subprocess.CompletedProcess:
                           text=True, timeout=300)
 
 
-def test_a_numpy_only_run_never_imports_jax_and_stays_current_when_jax_changes(root, monkeypatch):
-    done = _litrec(root, "run", "numpy-only", "--profile", "quick")
+def test_a_numpy_only_run_never_imports_jax_and_stays_current_when_jax_changes(numpy_only_run,
+                                                                             monkeypatch):
+    root, done = numpy_only_run  # read only
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stderr.rstrip().endswith("jax imported: False"), done.stderr
     result = json.loads((root / "results" / "numpy-only" / "quick.json").read_text(encoding="utf-8"))
@@ -196,12 +221,11 @@ def test_package_versions_follow_sys_path_order(tmp_path, monkeypatch):
 
 
 def test_a_result_of_another_cpu_is_stale_here_and_passes_check_current_only_with_any_machine(
-        root, monkeypatch, capsys):
+        ran, monkeypatch, capsys):
     from litrec.analyses import inputs as inputs_module
     from litrec.commands import main
 
-    done = _litrec(root, "run", "numpy-only", "--profile", "quick")
-    assert done.returncode == 0, done.stdout + done.stderr
+    root = ran
     reg = _registry(root)
     here = inputs_module.machine_isa()
     assert result_state(reg, root / "results", "numpy-only", "quick").state == "current"
@@ -234,13 +258,13 @@ def test_a_result_of_another_cpu_is_stale_here_and_passes_check_current_only_wit
         [main(["status", "--profile", "quick", "--format", "json"]), capsys.readouterr().out])
 
 
-def test_check_current_on_another_cpu_never_passes_a_changed_expectation(root, monkeypatch, capsys):
+def test_check_current_on_another_cpu_never_passes_a_changed_expectation(ran, monkeypatch, capsys):
     """A threshold edited after the run: on a runner of another CPU the result reads stale before
     it reads expectation changed, and `--any-machine` must not let the edit through."""
     from litrec.analyses import inputs as inputs_module
     from litrec.commands import main
 
-    assert _litrec(root, "run", "numpy-only", "--profile", "quick").returncode == 0
+    root = ran
     here = inputs_module.machine_isa()
     monkeypatch.setattr(inputs_module, "machine_isa", lambda: (*here, "amx_tile_x"))
     assert main(["status", "--profile", "quick", "--check-current", "--any-machine"]) == 0
@@ -253,14 +277,13 @@ def test_check_current_on_another_cpu_never_passes_a_changed_expectation(root, m
     assert "its expectations also changed since the run" in err
 
 
-def test_a_result_computed_with_other_usable_cores_is_stale_here(root, monkeypatch, capsys):
+def test_a_result_computed_with_other_usable_cores_is_stale_here(ran, monkeypatch, capsys):
     """XLA splits its sums by the cores it may use: a result records them and is current only
     where as many are usable (`taskset`, or another machine of the same CPU, makes it stale)."""
     from litrec.analyses import inputs as inputs_module
     from litrec.commands import main
 
-    done = _litrec(root, "run", "numpy-only", "--profile", "quick")
-    assert done.returncode == 0, done.stdout + done.stderr
+    root = ran
     stored = json.loads((root / "results" / "numpy-only" / "quick.json").read_text(encoding="utf-8"))
     here = inputs_module.machine_cores()
     assert stored["inputs"]["cores"] == stored["platform"]["cores"] == here
@@ -299,12 +322,11 @@ def test_a_result_stored_before_the_cores_were_keyed_counts_every_cpu_of_its_pla
 
 
 def test_run_leaves_a_result_of_another_cpu_alone_and_rerun_other_machine_reruns_it(
-        root, monkeypatch, capsys):
+        ran, monkeypatch, capsys):
     from litrec.analyses import inputs as inputs_module
     from litrec.commands import main
 
-    done = _litrec(root, "run", "numpy-only", "--profile", "quick")
-    assert done.returncode == 0, done.stdout + done.stderr
+    root = ran
     # this project's `analysis` package is imported here; it must not outlive the test
     for mod in [m for m in sys.modules if m == "analysis" or m.startswith("analysis.")]:
         monkeypatch.delitem(sys.modules, mod)

@@ -9,11 +9,13 @@ are in-process, one point each, without a sandbox, so the patch reaches the poin
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 
 from litrec.analyses import inputs as inputs_module
 from litrec.runs import sweep
+from tests.support.inprocess import run_inprocess
 from tests.support.mini import finding
 from tests.support.toy import analysis, importable, write_project
 
@@ -30,16 +32,24 @@ TOY = analysis(head="import numpy as np", fields="n: int = 5",
 RESULT = "results/toy/{}.json"
 
 
+@pytest.fixture(scope="module")
+def computed_here(tmp_path_factory):
+    """The toy's quick and paper results, computed here once for this module (only copied)."""
+    root = write_project(tmp_path_factory.mktemp("two-machines") / "project", TOY,
+                         {"literature/ARXIV-0000.00004.yaml": LIT})
+    for profile in ("quick", "paper"):
+        code, out, err = run_inprocess(["run", "--profile", profile, "--jobs", "1"], cwd=root,
+                                       env={"LITREC_SANDBOX": "off"})
+        assert code == 0, out + err
+    return root
+
+
 @pytest.fixture
-def elsewhere(tmp_path, monkeypatch, cli):
-    """The toy's quick and paper results, computed here; then this machine becomes another CPU."""
-    root = importable(write_project(tmp_path / "project", TOY, {"literature/ARXIV-0000.00004.yaml": LIT}),
-                      monkeypatch)
+def elsewhere(computed_here, tmp_path, monkeypatch):
+    """A copy of the toy with its results computed here; then this machine becomes another CPU."""
+    root = importable(shutil.copytree(computed_here, tmp_path / "project", symlinks=True), monkeypatch)
     monkeypatch.setenv("LITREC_SANDBOX", "off")
     monkeypatch.setenv("COLUMNS", "200")
-    for profile in ("quick", "paper"):
-        code, out, err = cli("run", "--profile", profile, "--jobs", "1")
-        assert code == 0, out + err
     other = (*inputs_module.machine_isa(), "amx_tile_x")
     for module in (inputs_module, sweep):
         monkeypatch.setattr(module, "machine_isa", lambda: other)

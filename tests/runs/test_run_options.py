@@ -83,7 +83,7 @@ def test_a_whole_run_reads_the_one_spec_the_command_built(toy, cli, monkeypatch)
     assert options[0].executor is specs[0] and specs[0] == ExecutorSpec("local", 1, None)
 
 
-def test_the_memo_key_is_the_one_of_the_same_folders_and_profile(toy, cli):
+def test_the_memo_key_is_the_one_of_the_same_folders_and_profile(ran_toy):
     """A no-op run keeps its answer under what `memo_key` gives the options' values as they were
     passed before the options were one value, `any_machine` among them (tests/runs/test_runmemo.py
     keeps the rest)."""
@@ -91,7 +91,7 @@ def test_the_memo_key_is_the_one_of_the_same_folders_and_profile(toy, cli):
     from litrec.cache import runmemo
     from litrec.runs.reproduce import reproduce
 
-    cli("run", "--profile", "quick")  # the toy's result: nothing is stale from here on
+    toy = ran_toy  # the toy's result: nothing is stale from here on
     records = Path("records")
     options = RunOptions.of(records=records, analysis=None, results=Path("results"),
                             profile="quick", targets=["toy"], executor=ExecutorSpec("local", 1))
@@ -105,20 +105,19 @@ def test_the_memo_key_is_the_one_of_the_same_folders_and_profile(toy, cli):
         assert runmemo.recall(records, "quick", keys[not any_machine], data_now(toy)) is None  # one kept
 
 
-def test_a_run_answered_from_the_memo_imports_no_executor(toy, cli):
+def test_a_run_answered_from_the_memo_imports_no_executor(ran_toy):
     """The spec the command builds is plain data (`litrec.runs.options`): a run answered from the
     run memo still imports none of the executors' machinery (process pools, multiprocessing)."""
     import subprocess
     import sys
 
-    cli("run", "--profile", "quick")
     script = ("import sys; from litrec.commands import main; "
               "rc = main(['run', '--profile', 'quick', '--jobs', '2', '--format', 'json']); "
               "print(*[m in sys.modules for m in ('litrec.runs.options', 'litrec.runs.executors', "
               "'multiprocessing')], rc)")
     lasts = []
     for _ in range(2):  # the first keeps its answer (a process of its own: its sys.path)
-        proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=toy)
+        proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ran_toy)
         lasts.append(proc.stdout.strip().splitlines()[-1])
     assert lasts == ["True True True 1", "True False False 1"], proc.stdout + proc.stderr
 

@@ -15,6 +15,12 @@ from litrec.cache import runmemo
 
 
 @pytest.fixture
+def toy(ran_toy):
+    """Every test here starts from the toy's quick result (`ran_toy`: run once, copied)."""
+    return ran_toy
+
+
+@pytest.fixture
 def full_runs(monkeypatch):
     """How many runs took the full path (loaded and validated the records: `Project.load`)."""
     from litrec.records.project import Project
@@ -38,8 +44,7 @@ def _fresh(cli, monkeypatch, *args):
 
 
 def _memo_ready(cli):
-    cli("run", "--profile", "quick")                    # runs the analysis
-    cli("run", "--profile", "quick", "--format", "json")  # a no-op: keeps its answer
+    cli("run", "--profile", "quick", "--format", "json")  # a no-op (the result is there): keeps its answer
 
 
 def test_second_noop_run_prints_the_kept_answer(toy, cli, full_runs, monkeypatch):
@@ -53,8 +58,7 @@ def test_second_noop_run_prints_the_kept_answer(toy, cli, full_runs, monkeypatch
     assert json.loads(cli("run", "--profile", "quick", "--format", "json")[1])["ran"] == []
 
 
-def test_kept_answer_is_printed_without_the_records_schemas(toy, cli):
-    cli("run", "--profile", "quick")
+def test_kept_answer_is_printed_without_the_records_schemas(toy):
     script = ("import sys; from litrec.commands import main; "
               "rc = main(['run', '--profile', 'quick', '--format', 'json']); "
               "print('pydantic' in sys.modules, 'yaml' in sys.modules, rc)")
@@ -156,17 +160,15 @@ def test_a_memo_of_another_shape_is_never_trusted(toy, cli, full_runs, monkeypat
     assert got == _fresh(cli, monkeypatch, "--profile", "quick", "--format", "json")
 
 
-def test_a_link_under_the_inputs_means_no_key(toy, cli):
-    cli("run", "--profile", "quick")
+def test_a_link_under_the_inputs_means_no_key(toy):
     args = (toy / "records", toy / "analysis", toy / "results", "quick", [])
     assert memo_key(*args) is not None
     (toy / "results" / "toy" / "link.json").symlink_to(toy / "results" / "toy" / "quick.json")
     assert memo_key(*args) is None
 
 
-def test_key_covers_the_profile_targets_packages_and_litrec(toy, cli, monkeypatch,
+def test_key_covers_the_profile_targets_packages_and_litrec(toy, monkeypatch,
                                                           tmp_path_factory):
-    cli("run", "--profile", "quick")
     dirs = (toy / "records", toy / "analysis", toy / "results")
     key = memo_key(*dirs, "quick", [])
     assert memo_key(*dirs, "quick", []) == key
@@ -189,9 +191,7 @@ def test_an_edit_undone_while_the_run_reads_the_inputs_keeps_no_answer(toy, cli,
     never kept as A's (the next run equals a run with every cache off)."""
     from litrec.records.project import Project
 
-    cli("run", "--profile", "quick")
-    memo = toy / ".litrec-cache" / "run" / "quick.bin"
-    memo.unlink(missing_ok=True)
+    (toy / ".litrec-cache" / "run" / "quick.bin").unlink(missing_ok=True)  # no answer kept
     paper = toy / "records/literature/ARXIV-0000.00001.yaml"
     real = Project.load.__func__
 

@@ -9,8 +9,8 @@ import sys
 import pytest
 
 
-def test_run_writes_result_with_provenance_and_verdicts(toy, cli):
-    code, out, err = cli("run", "--profile", "quick", "--format", "json")
+def test_run_writes_result_with_provenance_and_verdicts(toy_run):
+    toy, code, out, err = toy_run  # the session's run of the toy (read only)
     doc = json.loads(out)
     assert code == 1  # F2 is not reproduced
     assert doc["ran"] == ["toy"]
@@ -29,19 +29,18 @@ def test_run_writes_result_with_provenance_and_verdicts(toy, cli):
     assert (toy / "results" / "toy" / "quick" / "line.svg").read_bytes().startswith(b"<?xml")
 
 
-def test_noop_run_is_fast_and_does_not_import_jax(toy, cli):
-    cli("run", "--profile", "quick")
+def test_noop_run_is_fast_and_does_not_import_jax(ran_toy):
     script = ("import sys, time; t=time.perf_counter(); from litrec.commands import main; "
               "rc = main(['run', '--profile', 'quick', '--format', 'json']); "
               "print('JAX' if 'jax' in sys.modules else 'nojax', time.perf_counter() - t, rc)")
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=toy)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ran_toy)
     last = proc.stdout.strip().splitlines()[-1].split()
     assert last[0] == "nojax", proc.stdout + proc.stderr  # its time: bench/noop_run.py
     assert json.loads(proc.stdout[: proc.stdout.rindex("}") + 1])["ran"] == []
 
 
-def test_editing_a_helper_makes_the_result_stale(toy, cli):
-    cli("run", "--profile", "quick")
+def test_editing_a_helper_makes_the_result_stale(ran_toy, cli):
+    toy = ran_toy
     (toy / "analysis" / "helper.py").write_text("def scale(x):\n    return 3 * float(x)\n")
     code, out, _ = cli("status", "--profile", "quick", "--format", "json")
     rows = json.loads(out)
@@ -93,8 +92,8 @@ def test_status_not_run_and_json_shape(toy, cli):
     assert rows[0]["expected"] == ["total > 10", "nested.ok == true", "xs >= 0"]
 
 
-def test_a_failing_or_interrupted_analysis_keeps_the_previous_result(toy, cli):
-    cli("run", "--profile", "quick")
+def test_a_failing_or_interrupted_analysis_keeps_the_previous_result(ran_toy, cli):
+    toy = ran_toy
     before = (toy / "results" / "toy" / "quick.json").read_bytes()
     src = (toy / "analysis" / "toy.py").read_text()
     (toy / "analysis" / "toy.py").write_text(src.replace('"quick": Config(n=4)', '"quick": Config(n=4, fail=True)'))

@@ -76,14 +76,26 @@ def test_the_extension_row_is_shown_beside_the_claim(ran, tmp_path):
         "litrec's stricter test" in page
 
 
-def test_status_and_the_site_say_whose_each_threshold_is(tmp_path):
-    """The paper's, the official code's, or litrec's with its reason: on `status --verbose` and in
-    the claim's expectation table on its page (record text escaped)."""
+@pytest.fixture(scope="module")
+def apart(tmp_path_factory):
+    """One run of three claims, each judged on its own: F1 checked by an extension alone, F2 by
+    the paper's criterion and an extension's precondition, F3 by a criterion of each source,
+    litrec's threshold among them (its reason in record text to escape)."""
+    pre = ("{metric: baseline_drop, op: '>', value: 0.9, precondition: true, "
+           + EXTENSION + "}")
     ours = ("{metric: loss_trained, op: '<', value: 0.15, source: {kind: paper, where: Table 1, "
             "quote: the trained loss is below 0.2, threshold: litrec, "
             "threshold_reason: a margin <over> 0.1}}")
-    root = write_project(tmp_path, claim("F1", HOLDS, ALSO, ours, STRICT))
+    root = write_project(tmp_path_factory.mktemp("apart"), claim("F1", STRICT), claim("F2", HOLDS, pre),
+                         claim("F3", HOLDS, ALSO, ours, STRICT))
     assert litrec("run", "--profile", "quick", "--allow-not-reproduced", cwd=root).returncode == 0
+    return root
+
+
+def test_status_and_the_site_say_whose_each_threshold_is(apart):
+    """The paper's, the official code's, or litrec's with its reason: on `status --verbose` and in
+    the claim's expectation table on its page (record text escaped)."""
+    root = apart
     text = " ".join(litrec("status", "--profile", "quick", "--verbose", cwd=root,
                            env={"COLUMNS": "400"}).stdout.split())
     assert "“the trained loss is below 0.2”; threshold: the paper's;" in text
@@ -107,22 +119,16 @@ def test_quotes_left_unchecked_are_said_by_validate_not_by_the_site(tmp_path):
     assert "not checked" not in site_pages(root)["index.md"]
 
 
-def test_a_claim_whose_only_expectations_are_extensions_is_not_judged_on_them(tmp_path):
-    root = write_project(tmp_path, claim("F1", STRICT))
-    litrec("run", "--profile", "quick", "--allow-not-reproduced", cwd=root)
-    _, rows = status(root)
+def test_a_claim_whose_only_expectations_are_extensions_is_not_judged_on_them(apart):
+    _, rows = status(apart)
     assert rows["F1"]["verdict"] == "unchecked" and "extension" in rows["F1"]["reason"]
     assert rows["F1+ext"]["verdict"] == "not reproduced"
 
 
-def test_a_precondition_stays_with_the_claim_whatever_its_source(tmp_path):
-    pre = ("{metric: baseline_drop, op: '>', value: 0.9, precondition: true, "
-           + EXTENSION + "}")
-    root = write_project(tmp_path, claim("F1", HOLDS, pre))
-    litrec("run", "--profile", "quick", "--allow-not-reproduced", cwd=root)
-    _, rows = status(root)
-    assert rows["F1"]["verdict"] == "inconclusive" and "precondition failed" in rows["F1"]["reason"]
-    assert "F1+ext" not in rows
+def test_a_precondition_stays_with_the_claim_whatever_its_source(apart):
+    _, rows = status(apart)
+    assert rows["F2"]["verdict"] == "inconclusive" and "precondition failed" in rows["F2"]["reason"]
+    assert "F2+ext" not in rows
 
 
 def test_validate_refuses_a_papers_expectation_without_a_source(tmp_path):

@@ -30,14 +30,16 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from litrec.cache import historymemo
 from litrec.records.criteria import EXTENSION, criterion
-from litrec.records.project import Project
 from litrec.util import git
 from litrec.verdicts.judgements import Judgement, Judgements
 from litrec.verdicts.stored import criterion_key
+
+if TYPE_CHECKING:  # a kept run answer prints without the records' schemas (pydantic)
+    from litrec.records.project import Project
 
 STATES = ("pre-registered", "post hoc", "uncommitted", "unknown")
 
