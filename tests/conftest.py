@@ -170,3 +170,10 @@ def _litrec_settings_as_the_session_began():
             del os.environ[name]
     os.environ.update(_LITREC_SETTINGS)
     yield
+
+
+@pytest.fixture
+def sandboxed(monkeypatch):
+    """Points run in their sandbox where the machine can make one, whatever the suite's setting:
+    `make test` runs the others' points unsandboxed (LITREC_SANDBOX=off), `make test-all` not."""
+    monkeypatch.delenv("LITREC_SANDBOX", raising=False)

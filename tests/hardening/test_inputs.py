@@ -223,7 +223,7 @@ def test_a_data_file_changed_while_the_analysis_runs_stores_nothing(tmp_path, li
     assert not (root / "results/toy/quick.json").exists()
 
 
-def test_in_a_sandbox_an_analysis_cannot_change_its_declared_data(tmp_path, litrec):
+def test_in_a_sandbox_an_analysis_cannot_change_its_declared_data(tmp_path, litrec, sandboxed):
     from litrec.runs import sandbox
 
     if sandbox.unavailable() is not None:

@@ -68,12 +68,12 @@ def toy(tmp_path, monkeypatch):
 def test_piped_a_run_prints_a_line_per_point_and_a_long_one_its_estimate_first(toy, cli, monkeypatch):
     code, out, err = cli("run", "--profile", "quick", "--jobs", "1")
     assert code == 0, err
-    lines = err.splitlines()
-    assert [ln.split(",")[0] for ln in lines if ln.startswith("toy [quick] ")] == \
+    points = [ln for ln in err.splitlines() if ln.startswith("toy [quick] ")]
+    assert [ln.split(",")[0] for ln in points] == \
         ["toy [quick] 1/3 points", "toy [quick] 2/3 points", "toy [quick] 3/3 points"]
-    assert "left" in lines[1] and "left" not in next(ln for ln in lines if "3/3" in ln)
+    assert "left" in points[0] and "left" not in points[2]
     assert "stored timings" not in err  # nothing stored yet, and a short run says nothing
-    monkeypatch.setattr(plan, "ESTIMATE_FROM", 0.0)  # the toy takes seconds: any time is long
+    monkeypatch.setattr(plan, "ESTIMATE_FROM", -1.0)  # the toy takes seconds (unsandboxed, none): any time is long
     code, _, err = cli("run", "--profile", "quick", "--jobs", "1", "--force")
     first = err.splitlines()[0]
     assert code == 0 and first.startswith("about ") and \

@@ -26,8 +26,21 @@ from tests.support.mini import PAPER
 from tests.support.procs import descendants
 from tests.support.toy import analysis, importable, write_project
 
-WHY = sandbox.unavailable()
+
+def _machine() -> str | None:
+    """Why this machine cannot make a sandbox (None: it can), whatever the suite's setting: `make
+    test` turns the sandbox off for the other tests' points, and these turn it back on (`sandboxed`)."""
+    saved = os.environ.pop(sandbox.SETTING, None)
+    try:
+        return sandbox.unavailable()
+    finally:
+        if saved is not None:
+            os.environ[sandbox.SETTING] = saved
+
+
+WHY = _machine()
 needs_sandbox = pytest.mark.skipif(WHY is not None, reason=f"no sandbox on this machine: {WHY}")
+pytestmark = pytest.mark.usefixtures("sandboxed")
 
 HEAD = '''\
 import os
