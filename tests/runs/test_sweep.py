@@ -16,7 +16,7 @@ from litrec.analyses.machine import cpu_isa, cpu_model, platform_info
 from litrec.runs.sweep import Point, SweepError, aggregate, load_analysis, plan, run_point
 from litrec.util.errors import InputsChanged
 from litrec.verdicts.stats import summarize
-from tests.conftest import but_hermetic, without_times
+from tests.conftest import but_hermetic
 from tests.support.sweep_toy import write_toy
 
 RESULT = ("results", "toy-sweep", "quick.json")
@@ -109,7 +109,7 @@ def test_a_local_sweep_stores_points_spread_and_judges_the_mean(sweep_project, c
     # one job runs the points in this process, with the same result and figure
     code, _, err = cli("run", "--profile", "quick", "--jobs", "1", "--results", "here")
     assert code == 0 and "to the local executor" not in err
-    assert without_times(_result(sweep_project, "here")) == without_times(result)
+    assert but_hermetic(_result(sweep_project, "here")) == but_hermetic(result)  # the sandbox aside
     figs = [(sweep_project / r / "toy-sweep" / "quick" / "draws.svg").read_bytes()
             for r in ("results", "here")]
     assert figs[0] == figs[1]
