@@ -51,11 +51,11 @@ test: $(STAMP)
 	$(BIN)/python -m compileall -q src
 	LITREC_SANDBOX=off $(BIN)/python -m pytest -n 2
 
-# Six workers on two cores: a test that waits (a server, a cluster, a child process, a timer)
-# leaves its core to the others; with four the cores were busy 1.2 of 2 on average
+# Four workers on two cores: a test that waits (a server, a cluster, a child process, a timer)
+# leaves its core to the others, where two workers left it idle
 test-all: $(STAMP)
 	$(BIN)/python -m compileall -q src
-	$(BIN)/python -m pytest -m '' -n 6 --dist loadscope
+	$(BIN)/python -m pytest -m '' -n 4 --dist loadscope
 
 # Lint and import order (ruff, on everything), types (mypy, on the packages pyproject names)
 check: $(STAMP)
