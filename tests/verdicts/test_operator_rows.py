@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import jsonschema
 import pytest
-from pydantic import ValidationError
 
 from litrec.export.texescape import escape
 from litrec.records.expectation import Expectation
@@ -15,6 +14,7 @@ from litrec.records.operators import COMPARISONS, OPERATORS, boolean_ops, operat
 from litrec.records.schema import schema_for
 from litrec.site.plots import interval_plot, row_of
 from litrec.verdicts.judge import evaluate
+from tests.support.models import validates
 
 SEEDS = [{"a": 0.1 + 0.01 * i, "b": 0.5} for i in range(3)]
 
@@ -64,14 +64,6 @@ def claim_with(expectation: dict) -> dict:
                         "check": {"analysis": "a", "expect": [expectation]}}]}
 
 
-def model_valid(expectation: dict) -> bool:
-    try:
-        Expectation.model_validate(expectation)
-    except ValidationError:
-        return False
-    return True
-
-
 @pytest.mark.parametrize("name", [o.name for o in OPERATORS if not o.positional])
 def test_a_boolean_value_is_compared_only_with_equality_and_approximately(name):
     """The schema is generated here, in the test: what an editor is given refuses what the model
@@ -81,8 +73,8 @@ def test_a_boolean_value_is_compared_only_with_equality_and_approximately(name):
     for value in (True, False):
         exp = {"metric": "m", "op": name, "value": value, **tolerance}
         takes = name in ("==", "≈")
-        assert model_valid(exp) is takes, exp
+        assert validates(Expectation, exp) is takes, exp
         assert editor.is_valid(claim_with(exp)) is takes, exp
     number = {"metric": "m", "op": name, "value": 1.0, **tolerance}
-    assert model_valid(number) and editor.is_valid(claim_with(number))
+    assert validates(Expectation, number) and editor.is_valid(claim_with(number))
     assert boolean_ops() == ["==", "≈"]  # in code point order, as the schema's message lists them

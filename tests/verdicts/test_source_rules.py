@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import jsonschema
 import pytest
-from pydantic import ValidationError
 
 from litrec.records.expectation import Source
 from litrec.records.schema import schema_for
+from tests.support.models import validates
 
 PAPER = {"kind": "paper", "where": "§4, Figure 5", "quote": "the trained model", "threshold": "paper"}
 OFFICIAL = {"kind": "official", "file": "src/train.py", "line": 307, "threshold": "official"}
@@ -39,14 +39,6 @@ CASES = [  # (source, valid)
 ]
 
 
-def model_valid(source: dict) -> bool:
-    try:
-        Source.model_validate(source)
-    except ValidationError:
-        return False
-    return True
-
-
 @pytest.fixture(scope="module")
 def editor() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(schema_for("literature"))
@@ -57,7 +49,7 @@ def test_the_schema_and_the_model_agree_on_a_source(editor, source, valid):
     record = {"id": "ARXIV-2212.07677", "kind": "literature", "title": "t", "claims": [
         {"id": "F1", "kind": "finding", "title": "t", "statement": "s", "check": {
             "analysis": "a", "expect": [{"metric": "m", "op": "<", "value": 1, "source": source}]}}]}
-    assert model_valid(source) is valid
+    assert validates(Source, source) is valid
     errors = [e.message for e in editor.iter_errors(record)]
     assert (not errors) is valid, errors
 
