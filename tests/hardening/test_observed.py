@@ -103,3 +103,31 @@ def test_what_the_analysis_writes_is_not_a_read(tmp_path, litrec):
     root = _project(tmp_path / "p", body)
     done = litrec("run", "--profile", "quick", cwd=root)
     assert done.code == 0, done.text
+
+
+def test_the_check_resolves_every_path_as_realpath_does(tmp_path, monkeypatch):
+    """The check resolves each module's folder once (`real_paths`): the answers are
+    `os.path.realpath`'s, through linked folders, linked files, links to links, dangling links,
+    missing paths, relative paths and `..`."""
+    import os
+
+    from litrec.analyses.observe import real_paths
+
+    real = tmp_path / "real"
+    (real / "pkg").mkdir(parents=True)
+    (real / "pkg" / "mod.py").write_text("", encoding="utf-8")
+    (real / "other.py").write_text("", encoding="utf-8")
+    (tmp_path / "linked").symlink_to(real)
+    (real / "pkg" / "alias.py").symlink_to(real / "other.py")
+    (real / "pkg" / "chain.py").symlink_to(real / "pkg" / "alias.py")
+    (real / "pkg" / "dangling.py").symlink_to(tmp_path / "nowhere.py")
+    (real / "pkg" / "up").symlink_to("..")
+    (tmp_path / "deep").symlink_to(real / "pkg")  # deep/.. is real/, not tmp_path
+    monkeypatch.chdir(tmp_path)
+    paths = [str(tmp_path / "linked" / "pkg" / name) for name in
+             ("mod.py", "alias.py", "chain.py", "dangling.py", "missing.py", "up", "")]
+    paths += [str(tmp_path / "linked" / "pkg" / "up" / "pkg" / "mod.py"), "linked/pkg/mod.py",
+              "linked/pkg/../other.py", "linked/pkg/up/other.py", "deep/../other.py", ".", "..", "/", str(tmp_path / "gone" / "x.py")]
+    resolve = real_paths()
+    for _ in range(2):  # the second time from the folders it has resolved
+        assert [resolve(p) for p in paths] == [os.path.normpath(os.path.realpath(p)) for p in paths]

@@ -53,3 +53,30 @@ def test_a_kept_answer_is_the_fresh_one_and_an_install_is_seen_at_once(site, tmp
     _install(site, "other-pkg", "othermod")
     assert _answer(site, root) == ("fake-pkg", "other-pkg", "PyYAML")
     assert _answer(site, root, cache=False) == ("fake-pkg", "other-pkg", "PyYAML")
+
+
+def test_one_process_works_it_out_once_for_every_project_and_again_after_an_install(site, tmp_path, monkeypatch):
+    """The answer is the environment's: a process (a test session, a server) that meets several
+    projects reads the installed distributions' file lists once, and each project still keeps
+    the answer in its own cache; an install since changes the key, and the answer."""
+    from importlib import metadata
+
+    from litrec.analyses.packages import versioned_packages
+
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.delenv("LITREC_NO_CACHE", raising=False)
+    real, reads = metadata.packages_distributions, []
+    monkeypatch.setattr(metadata, "packages_distributions", lambda: reads.append(1) or real())
+    _install(site, "fake-pkg", "fakemod")
+    roots = [tmp_path / name for name in ("one", "two", "three")]
+    answers = []
+    for root in roots:
+        root.mkdir()
+        answers.append(versioned_packages({"fakemod", "yaml"}, root))
+    assert answers == [("fake-pkg", "PyYAML")] * 3
+    assert len(reads) == 1
+    assert all(list((root / ".litrec-cache" / "sources").iterdir()) for root in roots)
+    _install(site, "other-pkg", "othermod")
+    (later := tmp_path / "four").mkdir()
+    assert versioned_packages({"fakemod", "othermod", "yaml"}, later) == ("fake-pkg", "other-pkg", "PyYAML")
+    assert len(reads) == 2

@@ -215,11 +215,26 @@ def named_when_it_fails(check: Callable[[], None]) -> Iterator[None]:
         raise
 
 
-def _module_file(mod) -> str | None:
-    path = getattr(mod, "__file__", None)
-    if not isinstance(path, str):
-        return None
-    return os.path.normpath(os.path.realpath(path))
+def real_paths() -> Callable[[str], str]:
+    """`os.path.normpath(os.path.realpath(path))`, for many paths in a few folders: each folder
+    is resolved once, then each name in it is checked for a link alone, since
+    realpath(folder/name) is realpath(realpath(folder)/name). The same answers for a fraction of
+    the lstat calls, over the thousands of modules a process holds. Hold one for one check: a
+    link changed after it is seen by the next one."""
+    folders: dict[str, str] = {}
+
+    def real(path: str) -> str:
+        if os.pardir in path.split(os.sep):  # `..` after a link is its target's parent, not abspath's
+            return os.path.normpath(os.path.realpath(path))
+        folder, base = os.path.split(os.path.abspath(path))
+        if base in ("", "."):
+            return os.path.normpath(os.path.realpath(path))
+        if folder not in folders:
+            folders[folder] = os.path.realpath(folder)
+        full = os.path.join(folders[folder], base)
+        return os.path.normpath(os.path.realpath(full)) if os.path.islink(full) else full
+
+    return real
 
 
 def check(obs: Observation, package: str, code_files: dict[str, str] | None,
@@ -229,7 +244,8 @@ def check(obs: Observation, package: str, code_files: dict[str, str] | None,
     compiled from hashed bytes (`loaded`: absolute path -> hash, and `code_files`), a
     declared data file (`data`, relative to the project), or a file of an editable install among
     the run's dependencies (`editable`: its source folders and files, hashed whole)."""
-    allowed = {os.path.normpath(os.path.realpath(p)) for p in loaded}
+    real_path = real_paths()
+    allowed = {real_path(p) for p in loaded}
     sources = tuple(os.path.normpath(p) + os.sep for p in editable if os.path.isdir(p))
     allowed |= {os.path.normpath(p) for p in editable if os.path.isfile(p)}
     root = obs.root
@@ -237,7 +253,8 @@ def check(obs: Observation, package: str, code_files: dict[str, str] | None,
     allowed |= {os.path.normpath(os.path.join(root, rel)) for rel in (data or {})}
     modules, files = [], []
     for name, mod in list(sys.modules.items()):
-        path = _module_file(mod)
+        file = getattr(mod, "__file__", None)
+        path = real_path(file) if isinstance(file, str) else None
         if path is None or obs.inside(path) is None or path in allowed or path.startswith(sources):
             continue
         if name == package or name.startswith(package + "."):
@@ -246,7 +263,7 @@ def check(obs: Observation, package: str, code_files: dict[str, str] | None,
     shown = {rel for _, rel in modules}
     tried = [p for p in obs.tried if p not in obs.opened and os.path.isfile(p)]  # not an option's word
     for path in [*obs.opened, *tried]:
-        real = os.path.normpath(os.path.realpath(path))
+        real = real_path(path)
         rel = obs.inside(real)
         if rel is None or real in allowed or real.startswith(sources):
             continue

@@ -106,11 +106,23 @@ def _distributions_of(root: Path | None = None) -> dict[str, tuple[str, ...]]:
     (`importlib.metadata.packages_distributions`, which reads every installed distribution's
     file list: a seventh of a second, in every status). Kept in the project at `root`
     (`litrec.cache.sourcefacts`) under `installed_key`, so a status or run of an unchanged
-    environment reads one slot; None: worked out, kept in this process only."""
+    environment reads one slot; None: worked out, kept in this process only. The answer is the
+    environment's, not the project's: a process that works it out for one project hands it to
+    the next project's slot under the same key, where `fact` would work it out again."""
     from litrec.cache.sourcefacts import fact  # which holds this process's answers too
 
-    return fact(Path(root) if root is not None else None, "installed distributions", installed_key(),
-                _packages_distributions)
+    key = installed_key()
+
+    def compute() -> dict[str, tuple[str, ...]]:
+        if key not in _ENVIRONMENT_ANSWER:
+            _ENVIRONMENT_ANSWER.clear()  # one environment at a time: a new key, the old one dropped
+            _ENVIRONMENT_ANSWER[key] = _packages_distributions()
+        return _ENVIRONMENT_ANSWER[key]
+
+    return fact(Path(root) if root is not None else None, "installed distributions", key, compute)
+
+
+_ENVIRONMENT_ANSWER: dict[bytes, dict[str, tuple[str, ...]]] = {}  # installed_key -> its answer
 
 
 def _packages_distributions() -> dict[str, tuple[str, ...]]:
