@@ -150,7 +150,7 @@ ORDER = (
     "official_step",
     "accelerator_seeds",
     "paper_full_time",
-    "test_time",
+    "suite_time",
     "ci_time",
 )
 HELPERS = {"all", "release", "report", "table"}  # modules of bench/ that are not benchmarks

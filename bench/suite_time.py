@@ -12,7 +12,7 @@ fails is reported as failed and has no figure.
 It loads both cores for minutes: run it alone, or read the load average it
 prints beside the figures.
 
-    python bench/test_time.py [--json PATH] [--timeout 1800]
+    python bench/suite_time.py [--json PATH] [--timeout 1800]
 """
 
 from __future__ import annotations
