@@ -1,6 +1,6 @@
 # Two commands do all the set-up from a fresh clone (Python 3.11 and pip only):
 #   make site   validate the records, rerun stale analyses (the smallest scale), build the site
-#   make test   run the everyday test suite (about two minutes on two cores; tests marked slow are left out)
+#   make test   run the everyday test suite (under two minutes on two cores; tests marked slow are left out)
 #   make test-all   run every test, the slow ones too (what CI runs)
 # The everyday commands, with litrec's arguments in ARGS (make run ARGS="NAME --profile quick"):
 #   make run      rerun stale analyses and judge the claims (litrec run)
