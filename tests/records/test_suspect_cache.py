@@ -92,3 +92,32 @@ def test_an_edited_review_file_changes_the_kept_answer(project, cli, judged):
     assert n == 1  # read again: the review file's bytes changed
     assert [(s["record"], s["target"], s["moved"]) for s in after["suspect"]] == [
         ("NOTE-621", "ARXIV-2212.07677#P1", ["its statement changed"])]
+
+
+@pytest.mark.parametrize("reshape", [
+    pytest.param(lambda row: {**row, "note": "x"}, id="a field more"),
+    pytest.param(lambda row: {k: v for k, v in row.items() if k != "holder"}, id="a field less"),
+    pytest.param(lambda row: {**{k: v for k, v in row.items() if k != "holder"}, "note": ""},
+                 id="a field renamed"),
+])
+def test_kept_rows_of_another_shape_are_worked_out_again(project, cli, judged, monkeypatch, reshape):
+    """A kept answer whose rows are not exactly a review's fields and where it is written (as
+    another litrec could have kept) is never printed: the check works it out again."""
+    import dataclasses
+
+    from litrec.cache import linkmemo
+
+    before, _ = _cached_then_uncached(cli, judged)
+    assert _cached_then_uncached(cli, judged) == (before, 0)  # kept, and printed as kept
+    real, served = linkmemo.recall, []
+
+    def reshaped(*args, **kwargs):
+        kept = real(*args, **kwargs)
+        if kept is None:  # --no-cache asks for none
+            return None
+        served.append(len(kept.links))
+        return dataclasses.replace(kept, links=[reshape(row) for row in kept.links])
+
+    monkeypatch.setattr(linkmemo, "recall", reshaped)
+    assert _cached_then_uncached(cli, judged) == (before, 1)
+    assert served and served[0] > 0  # a kept answer was there, reshaped, and not printed

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -206,10 +207,14 @@ def _links(records: Path, analysis: Path, results: Path, paths: dict, reading: C
     key = links_key(records, analysis, results, known) if use_cache else None
     kept = linkmemo.recall(root, key, data_now(root))
     if kept is not None:
+        # each row holds exactly LinkReview's fields and WHERE; rows of another shape (a field
+        # more, or one less, even one with a default) are never trusted: worked out again
+        names = tuple(f.name for f in dataclasses.fields(LinkReview))
+        review, where = operator.itemgetter(*names), operator.itemgetter(*WHERE)
         try:
-            return [(LinkReview(**{k: v for k, v in row.items() if k not in WHERE}),
-                     tuple(row[k] for k in WHERE)) for row in kept.links], []
-        except (TypeError, KeyError):  # rows of another shape: never trusted, worked out again
+            if all(len(row) == len(names) + len(WHERE) for row in kept.links):
+                return [(LinkReview(*review(row)), where(row)) for row in kept.links], []
+        except (TypeError, KeyError):
             pass
     stored, problem = read_reviews(reviews_path(records))
     if problem is not None:
