@@ -213,11 +213,7 @@ def test_package_versions_follow_sys_path_order(tmp_path, monkeypatch):
     for where, version in (("first", "2.0"), ("second", "1.0")):
         (tmp_path / where / f"Some.Thing-{version}.dist-info").mkdir(parents=True)
     monkeypatch.setattr("sys.path", [str(tmp_path / "first"), str(tmp_path / "second")])
-    fingerprint.dist_info_versions.cache_clear()
-    try:
-        assert fingerprint.package_versions(["some-thing"]) == {"some-thing": "2.0"}
-    finally:
-        fingerprint.dist_info_versions.cache_clear()
+    assert fingerprint.package_versions(["some-thing"]) == {"some-thing": "2.0"}
 
 
 def test_a_result_of_another_cpu_is_stale_here_and_passes_check_current_only_with_any_machine(

@@ -61,10 +61,17 @@ def _dist_infos() -> dict[str, tuple[str, str]]:
     return found
 
 
-@functools.lru_cache(maxsize=1)
 def dist_info_versions() -> dict[str, str]:
     """Normalised distribution name -> version, from the dist-info folders on sys.path."""
-    return {name: version for name, (version, _) in _dist_infos().items()}
+    return _dist_info_table(installed_key())[0]
+
+
+@functools.lru_cache(maxsize=1)  # keyed on the environment: a changed sys.path or an install, read anew
+def _dist_info_table(key: bytes) -> tuple[dict[str, str], dict[str, str]]:
+    """`_dist_infos` as (name -> version, name -> folder), for the environment `key` names."""
+    infos = _dist_infos()
+    return ({name: version for name, (version, _) in infos.items()},
+            {name: folder for name, (_, folder) in infos.items()})
 
 
 def _metadata_version(name: str) -> str | None:
@@ -112,17 +119,14 @@ def _distributions_of(root: Path | None = None) -> dict[str, tuple[str, ...]]:
     from litrec.cache.sourcefacts import fact  # which holds this process's answers too
 
     key = installed_key()
-
-    def compute() -> dict[str, tuple[str, ...]]:
-        if key not in _ENVIRONMENT_ANSWER:
-            _ENVIRONMENT_ANSWER.clear()  # one environment at a time: a new key, the old one dropped
-            _ENVIRONMENT_ANSWER[key] = _packages_distributions()
-        return _ENVIRONMENT_ANSWER[key]
-
-    return fact(Path(root) if root is not None else None, "installed distributions", key, compute)
+    return fact(Path(root) if root is not None else None, "installed distributions", key,
+                lambda: _of_environment(key))
 
 
-_ENVIRONMENT_ANSWER: dict[bytes, dict[str, tuple[str, ...]]] = {}  # installed_key -> its answer
+@functools.lru_cache(maxsize=1)  # one environment at a time: a new key drops the old answer
+def _of_environment(key: bytes) -> dict[str, tuple[str, ...]]:
+    """`_packages_distributions` of the environment `installed_key` names."""
+    return _packages_distributions()
 
 
 def _packages_distributions() -> dict[str, tuple[str, ...]]:
@@ -223,10 +227,9 @@ def versioned_packages(imports, root: Path | None = None) -> tuple[str, ...]:
 _NOT_DEPENDENCIES = frozenset({"litrec"})
 
 
-@functools.lru_cache(maxsize=1)
 def _dist_info_folders() -> dict[str, str]:
     """Normalised distribution name -> its `.dist-info` folder, the first on sys.path."""
-    return {name: folder for name, (_, folder) in _dist_infos().items()}
+    return _dist_info_table(installed_key())[1]
 
 
 def _metadata_headers(folder: str) -> list[tuple[str, str]]:
