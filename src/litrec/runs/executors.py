@@ -44,6 +44,7 @@ from typing import Any
 
 from litrec.analyses.environ import replace_environ as restore_environ  # `os.environ` put back as it was
 from litrec.analyses.numerics import is_numeric_variable
+from litrec.runs.leads import LeadQueue
 from litrec.runs.options import ExecutorSpec  # where the points go: built once, with the run's options
 from litrec.util.errors import ExecutorError
 
@@ -225,6 +226,7 @@ class LocalExecutor:
     def __init__(self, jobs: int):
         self.jobs = jobs
         self.pool = self._pool(jobs)
+        self.queue = LeadQueue(self._send, jobs)  # an analysis's first point ahead of its others
         self.side: concurrent.futures.ProcessPoolExecutor | None = None  # for `submit_first`
 
     @staticmethod
@@ -243,9 +245,19 @@ class LocalExecutor:
         """How many points can run at once."""
         return self.jobs
 
-    def submit(self, fn: Callable, arg: Any):
-        """Send one call to a worker; a future. A worker started here starts with SIGINT
-        blocked, so a Ctrl-C before it is ready cannot hit it half way through its start."""
+    def submit(self, fn: Callable, arg: Any, group: str | None = None):
+        """Queue one call for a worker; a future. The calls of one `group` (an analysis's
+        points) wait until its first is back, while another group's can go
+        (`litrec.runs.leads`): the first compiles the programs the others load."""
+        return self.queue.submit(fn, arg, group)
+
+    def holding(self) -> contextlib.AbstractContextManager[None]:
+        """Inside: calls are queued, and sent on the way out (`LeadQueue.holding`)."""
+        return self.queue.holding()
+
+    def _send(self, fn: Callable, arg: Any):
+        """Put one call in the pool. A worker started here starts with SIGINT blocked, so a
+        Ctrl-C before it is ready cannot hit it half way through its start."""
         with sigint_blocked():
             return self.pool.submit(fn, arg)
 
@@ -277,7 +289,9 @@ class LocalExecutor:
             fut.cancel()  # a point already running runs to its end; its output is dropped
 
     def close(self, wait: bool = True) -> None:
-        """Shut the workers down: after their points (wait), or now, killing them."""
+        """Shut the workers down: after their points (wait), or now, killing them; the
+        points still queued are cancelled."""
+        self.queue.close()
         for pool in (self.pool, self.side):
             if pool is not None:
                 _shut(pool, wait)
@@ -355,8 +369,13 @@ class DaskExecutor:
         workers = self.client.scheduler_info().get("workers", {})
         return max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
 
-    def submit(self, fn: Callable, arg: Any):
-        """Send one call to the cluster (pure=False, with retries); a future."""
+    def holding(self) -> contextlib.AbstractContextManager[None]:
+        """The local executor's (`LocalExecutor.holding`): the scheduler places the calls."""
+        return contextlib.nullcontext()
+
+    def submit(self, fn: Callable, arg: Any, group: str | None = None):
+        """Send one call to the cluster (pure=False, with retries); a future. `group` is the
+        local executor's (`LocalExecutor.submit`): the scheduler places the calls."""
         return self.client.submit(fn, arg, retries=2, pure=False)
 
     def submit_first(self, fn: Callable, arg: Any):

@@ -250,8 +250,9 @@ def _run_prepared(proj, plan_, prepared, options: RunOptions, events, fail, earl
             if executor is None:
                 executor = early.take() if early is not None else start_executor(spec, n_points)
             events.executor(n_points, len(sent), executor.describe())
-            for job in sent:
-                submit(job, executor)
+            with executor.holding():  # a free worker chooses among every job's points
+                for job in sent:
+                    submit(job, executor)
         for name, why in plan_.todo:
             interrupt.check()
             if name not in prepared:

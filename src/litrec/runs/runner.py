@@ -153,9 +153,11 @@ def _keep(job: Job, i: int, out: dict | list[dict]) -> None:
 
 
 def submit(job: Job, executor) -> None:
-    """Send every point of a job to the executor."""
+    """Send every point of a job to the executor, as one group: the local executor starts
+    the job's other points once its first is back (`litrec.runs.leads`)."""
     job.started, job.t0 = dt.datetime.now(dt.UTC), time.perf_counter()
-    job.futures = [executor.submit(run_point, p) for i, p in enumerate(job.points) if i not in job.kept]
+    job.futures = [executor.submit(run_point, p, group=job.name)
+                   for i, p in enumerate(job.points) if i not in job.kept]
 
 
 class PointFailed(Exception):
