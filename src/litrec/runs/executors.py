@@ -40,7 +40,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, Protocol
 
 from litrec.analyses.environ import replace_environ as restore_environ  # `os.environ` put back as it was
 from litrec.analyses.numerics import is_numeric_variable
@@ -49,6 +49,29 @@ from litrec.runs.options import ExecutorSpec  # where the points go: built once,
 from litrec.util.errors import ExecutorError
 
 EXECUTORS = ("local", "dask")
+
+
+class Executor(Protocol):
+    """What the runner asks of an executor (`LocalExecutor`, `DaskExecutor`): its futures
+    have `.result()`, `.cancel()` and `.done()`."""
+
+    name: str
+
+    def describe(self) -> str: ...
+
+    def size(self) -> int: ...
+
+    def holding(self) -> contextlib.AbstractContextManager[None]: ...
+
+    def submit(self, fn: Callable, arg: Any, group: str | None = None) -> Any: ...
+
+    def submit_first(self, fn: Callable, arg: Any) -> Any: ...
+
+    def as_completed(self, futures: Iterable) -> Iterator: ...
+
+    def cancel(self, futures: Iterable) -> None: ...
+
+    def close(self, wait: bool = True) -> None: ...
 
 
 # What dask's own forkserver preloads (distributed.utils.get_mp_context), for a LocalCluster.
@@ -437,12 +460,12 @@ def _n(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else many or one + 's'}"
 
 
-def start_executor(spec: ExecutorSpec, n_points: int | None = None):
+def start_executor(spec: ExecutorSpec, n_points: int | None = None) -> Executor:
     """Start the spec's executor, with no more workers than `n_points`."""
     return open_executor(spec.kind, min(spec.workers, n_points or spec.workers), spec.scheduler)
 
 
-def open_executor(kind: str, jobs: int, scheduler: str | None = None):
+def open_executor(kind: str, jobs: int, scheduler: str | None = None) -> Executor:
     """Start an executor of `kind` with `jobs` workers (ignored with a scheduler address)."""
     if kind == "local":
         return LocalExecutor(jobs)

@@ -16,7 +16,7 @@ import functools
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from litrec.analyses.inputs import Inputs, result_inputs
 from litrec.records.project import Project
@@ -31,6 +31,9 @@ from litrec.runs.targets import resolve_targets
 from litrec.util.errors import AnalysisExited, InputsChanged, ResultsLocked, ResultsUnwritable, RunError
 from litrec.verdicts.claims import claim_statuses
 from litrec.verdicts.elsewhere import duration_words
+
+if TYPE_CHECKING:  # the executors' machinery is imported only once a point is sent
+    from litrec.runs.executors import Executor
 
 
 @dataclasses.dataclass
@@ -157,7 +160,8 @@ def run_plan(proj: Project, plan_: Plan, options: RunOptions, events: Events,
                 try:
                     lay = interrupt.result(layouts[name]) if name in layouts else None
                     prepared[name] = prepare(proj, name, fps[name], options, lay,
-                                             executor.size() if name in layouts else 1)
+                                             executor.size() if executor is not None and name in layouts
+                                             else 1)
                     if not options.force:
                         keep_partials(prepared[name], results_dir)
                     mark_started(prepared[name], results_dir)
@@ -237,7 +241,7 @@ def _inputs(proj: Project, state: ResultState, force: bool) -> Inputs | None:
 
 
 def _run_prepared(proj, plan_, prepared, options: RunOptions, events, fail, early=None,
-                  executor=None) -> None:
+                  executor: Executor | None = None) -> None:
     """Send the prepared jobs to an executor (the one given, or one of `options.executor`
     started now), or run them here, and write their results; the executor is closed at the end."""
     from litrec.runs.executors import start_executor  # not on a no-op run's path

@@ -34,6 +34,7 @@ from litrec.util.errors import AnalysisExited, ContractError, RunError, SweepErr
 
 if TYPE_CHECKING:
     from litrec.records.project import Project
+    from litrec.runs.executors import Executor
 
 
 @dataclasses.dataclass(frozen=True)
@@ -127,7 +128,7 @@ def laid_out_remotely(proj: Project, name: str) -> bool:
 
 
 def lay_out_remotely(proj: Project, names: list[str], profile: str, spec, early
-                     ) -> tuple[Any, dict]:
+                     ) -> tuple[Executor | None, dict]:
     """(executor, layout futures by name): where points go to workers (`spec`, an
     `ExecutorSpec`), the analyses that may have many points are laid out there, so this
     process imports none of them (nor JAX)."""

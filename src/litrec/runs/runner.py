@@ -24,7 +24,7 @@ import datetime as dt
 import shutil
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from litrec import __version__
 from litrec.analyses.inputs import RESULT_FORMAT, Inputs
@@ -41,6 +41,9 @@ from litrec.util import git
 from litrec.util.errors import ResultsUnwritable
 from litrec.verdicts import stats
 from litrec.verdicts.stored import expectation_record
+
+if TYPE_CHECKING:  # the executors' machinery is imported only once a point is sent
+    from litrec.runs.executors import Executor
 
 # ---------------------------------------------------------------- running
 
@@ -152,7 +155,7 @@ def _keep(job: Job, i: int, out: dict | list[dict]) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def submit(job: Job, executor) -> None:
+def submit(job: Job, executor: Executor) -> None:
     """Send every point of a job to the executor, as one group: the local executor starts
     the job's other points once its first is back (`litrec.runs.leads`)."""
     job.started, job.t0 = dt.datetime.now(dt.UTC), time.perf_counter()
@@ -164,7 +167,7 @@ class PointFailed(Exception):
     """A point of a sweep failed; says which."""
 
 
-def _outputs(job: Job, executor, progress) -> list[dict | list[dict]]:
+def _outputs(job: Job, executor: Executor | None, progress) -> list[dict | list[dict]]:
     """Every point's output (a list of them where the point took a group of seeds), in grid
     order; in this process unless the job was submitted."""
     n = len(job.points)
@@ -187,6 +190,7 @@ def _outputs(job: Job, executor, progress) -> list[dict | list[dict]]:
         return outs
     from concurrent.futures.process import BrokenProcessPool  # imported once a point is sent
 
+    assert executor is not None, "a job's futures come from the executor it was sent to"
     index = dict(zip(job.futures, [i for i in range(n) if i not in job.kept]))
     done: dict[int, dict | list[dict]] = dict(job.kept)
     try:
@@ -237,7 +241,7 @@ def _point_time(out: dict, kept: bool) -> dict:
             **({"kept": where if isinstance(where, dict) else True} if kept else {})}
 
 
-def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
+def finish(job: Job, results_dir: Path, executor: Executor | None = None, progress=None) -> dict:
     """Wait for (or run) every point, then write the result; a failed point writes nothing."""
     sent = job.futures is not None
     outs = _per_seed(job, _outputs(job, executor, progress))
@@ -269,7 +273,8 @@ def finish(job: Job, results_dir: Path, executor=None, progress=None) -> dict:
         # process need not import it, and the result is written before other analyses' points end
         draw = (job.seed_figures, [{"seed": p.get("seed"), "metrics": o["metrics"]}
                                    for p, o in zip(job.grid, outs)])
-        drawn = executor.submit_first(draw_seed_figures, draw).result() if sent else draw_seed_figures(draw)
+        drawn = (executor.submit_first(draw_seed_figures, draw).result() if sent and executor is not None
+                 else draw_seed_figures(draw))
         figures.update({f"{name}.svg": data for name, data in drawn.items()})
     payload = {
         "format": RESULT_FORMAT,
