@@ -21,9 +21,12 @@ ARGS   ?=
 
 .PHONY: site test test-all venv run status serve clean bench screenshot mutation check
 
+# pip installs without compiling, then compileall compiles the same files on every core (pip
+# compiles them one after another: 49 s in all against 41 s so on two cores, fresh clone)
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile -c constraints.txt -e '.[dev]'
+	$(BIN)/python -m compileall -q -j 0 "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')"
 	@touch $(STAMP)
 
 venv: $(STAMP)
