@@ -121,9 +121,11 @@ def _prose(rng: random.Random, refs: list[str], n: int = 60) -> str:
     return " ".join(words) + "."
 
 
-def generate(root: Path, n: int, seed: int = 0, sourced: bool = True) -> dict[str, int]:
+def generate(root: Path, n: int, seed: int = 0, sourced: bool = True,
+             env: dict[str, str] | None = None) -> dict[str, int]:
     """n records with links between them, two analyses and a result in `root`; `sourced`: each
-    expectation says its source (which litrec asks since; the 0.1.0 release knows no such field)."""
+    expectation says its source (which litrec asks since; the 0.1.0 release knows no such field);
+    `env`: the environment of the litrec that runs the result (the release's, for its records)."""
     rng = random.Random(seed)
     source = (", source: {kind: paper, where: Prop. 1, quote: the bound holds, threshold: paper}"
               if sourced else "")
@@ -196,16 +198,16 @@ def generate(root: Path, n: int, seed: int = 0, sourced: bool = True) -> dict[st
     (analysis / "registry.yaml").write_text(
         "bench-identity:\n  module: bench_identity\n  title: The identity\n"
         "bench-training:\n  module: bench_training\n  title: Training\n")
-    _result(root)
+    _result(root, env)
     return {"literature": n_lit, "note": n_note, "theory": n_th, "decision": n_dec,
             "work": n_work, "anthology": n_anth}
 
 
-def _result(root: Path) -> None:
-    """A current result for bench-identity, with a figure, by `litrec run`; bench-training stays
-    not run."""
+def _result(root: Path, env: dict[str, str] | None = None) -> None:
+    """A current result for bench-identity, with a figure, by `litrec run` (of `env`: the
+    litrec that reads the records); bench-training stays not run."""
     subprocess.run([sys.executable, "-m", "litrec", "run", "bench-identity", "--profile", "paper",
-                    "--allow-not-reproduced"], cwd=root, check=True, capture_output=True)
+                    "--allow-not-reproduced"], cwd=root, check=True, capture_output=True, env=env)
 
 
 def bare(root: Path, n: int) -> Path:
@@ -322,7 +324,7 @@ def measure(n: int, repeats: int, chosen: list[str],
         cfg["bare"] = bare(root, n)
         projects = {"release": root / "for-release"} if "release" in chosen else {}
         if projects:  # the release's own records: the same, without the field it does not read
-            generate(projects["release"], n, sourced=False)
+            generate(projects["release"], n, sourced=False, env=rel.env if rel else None)
         print(f"\n{n} records ({', '.join(f'{v} {k}' for k, v in kinds.items())}); {os.cpu_count()} "
               f"cores, load average {os.getloadavg()[0]:.1f}; median of {repeats} fresh builds")
         print(f"  {'variant':<10} {'wall':>8} {'critical':>9} {'CPU':>8} {'tree RSS':>9} {'largest':>8} "
