@@ -46,7 +46,7 @@ serve: $(STAMP)
 	$(BIN)/litrec site serve $(ARGS)
 
 # litrec's modules compiled first: every `python -m litrec` the tests start then loads them, also
-# where PYTHONDONTWRITEBYTECODE keeps Python from caching what it compiles (as .ci/run does).
+# where PYTHONDONTWRITEBYTECODE keeps Python from caching what it compiles (a shell may set it).
 # The everyday suite runs the points of its toy runs unsandboxed (LITREC_SANDBOX=off: a sandbox and
 # its point server are most of a toy run's time), but for the tests of the sandbox itself, which
 # turn it back on; test-all (CI) runs every point in its sandbox
