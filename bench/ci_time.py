@@ -13,7 +13,11 @@ missing and apt-get cannot run.
 It takes as long as CI does (minutes) and loads both cores: run it alone, or
 read the load average it prints beside the figure.
 
-    python bench/ci_time.py [--json PATH] [--timeout 3600]
+With `--against REV` it runs CI at REV too, right after (as long again), and
+gives HEAD's figure beside it: the machine's speed varies by some 15% from one
+hour to the next, so two figures taken apart compare less than these.
+
+    python bench/ci_time.py [--against REV] [--json PATH] [--timeout 3600]
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ GOAL_MIN = 8.0
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--timeout", type=float, default=3600.0, help="seconds before CI is stopped")
+    ap.add_argument("--against", metavar="REV", default="",
+                    help="also run CI on a fresh clone at REV, after HEAD's, as the baseline (twice as long)")
     report.add_json_argument(ap)
     args = report.parse(ap)
     if args.smoke:  # CI runs the smoke runs: this one would start CI inside itself
@@ -47,17 +53,34 @@ def main() -> None:
                               args.json, f"< {GOAL_MIN:.0f} min")
         return
     kept = _kept_programs()
+    walls = {}
+    for label, rev in ([("HEAD", "HEAD"), (args.against, args.against)] if args.against else [("HEAD", "HEAD")]):
+        print(f"---- CI of {label}")
+        walls[label] = _ci(rev, args.timeout)
+    where = (f"this machine's JAX compile cache warm ({kept} programs)" if kept
+             else "this machine's JAX compile cache cold")
+    print(f"at the start: {where}")
+    base = args.against or ""
+    report.emit([report.Row(f"CI: .ci/run on a fresh clone, {where}", walls["HEAD"] / 60, "min", base,
+                            walls[base] / 60 if base else None, f"< {GOAL_MIN:.0f} min",
+                            walls["HEAD"] / 60 < GOAL_MIN)], args.json)
+
+
+def _ci(rev: str, timeout: float) -> float:
+    """.ci/run on a fresh clone of this repository at `rev`: prints its steps, returns its wall
+    seconds (exits, with no figure, where it fails)."""
     with tempfile.TemporaryDirectory(prefix="litrec-ci-") as tmp:
         clone = Path(tmp) / "repo"
         subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(ROOT), str(clone)], check=True)
+        if rev != "HEAD":  # the clone's HEAD is this repository's: check the other out
+            subprocess.run(["git", "-C", str(clone), "checkout", "-q", "--detach", rev], check=True)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "LITREC_"))}
         load0 = os.getloadavg()[0]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         try:
             done = subprocess.run([str(clone / ".ci" / "run")], cwd=clone, env=env, text=True,
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  timeout=args.timeout)
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
             out, code = done.stdout, done.returncode
         except subprocess.TimeoutExpired as exc:
             out, code = (exc.stdout or b"").decode("utf-8", "replace"), "timeout"
@@ -71,12 +94,8 @@ def main() -> None:
           f"CPU {cpu:.0f} s in {wall:.0f} s of wall time")
     if code != 0:
         print(out[-4000:])
-        sys.exit(f"CI failed ({code}): no figure")
-    where = (f"this machine's JAX compile cache warm ({kept} programs)" if kept
-             else "this machine's JAX compile cache cold")
-    print(f"at the start: {where}")
-    report.emit([report.Row(f"CI: .ci/run on a fresh clone, {where}", wall / 60, "min", "", None,
-                            f"< {GOAL_MIN:.0f} min", wall / 60 < GOAL_MIN)], args.json)
+        sys.exit(f"CI of {rev} failed ({code}): no figure")
+    return wall
 
 
 def _kept_programs() -> int:
