@@ -53,14 +53,11 @@ def main() -> None:
                               args.json, f"< {GOAL_MIN:.0f} min")
         return
     kept = _kept_programs()
-    walls = {}
-    for label, rev in ([("HEAD", "HEAD"), (args.against, args.against)] if args.against else [("HEAD", "HEAD")]):
-        print(f"---- CI of {label}")
-        walls[label] = _ci(rev, args.timeout)
+    base = args.against
+    walls = {rev: _ci(rev, args.timeout) for rev in ("HEAD", *([base] if base else []))}
     where = (f"this machine's JAX compile cache warm ({kept} programs)" if kept
              else "this machine's JAX compile cache cold")
     print(f"at the start: {where}")
-    base = args.against or ""
     report.emit([report.Row(f"CI: .ci/run on a fresh clone, {where}", walls["HEAD"] / 60, "min", base,
                             walls[base] / 60 if base else None, f"< {GOAL_MIN:.0f} min",
                             walls["HEAD"] / 60 < GOAL_MIN)], args.json)
@@ -69,6 +66,7 @@ def main() -> None:
 def _ci(rev: str, timeout: float) -> float:
     """.ci/run on a fresh clone of this repository at `rev`: prints its steps, returns its wall
     seconds (exits, with no figure, where it fails)."""
+    print(f"---- CI of {rev}")
     with tempfile.TemporaryDirectory(prefix="litrec-ci-") as tmp:
         clone = Path(tmp) / "repo"
         subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(ROOT), str(clone)], check=True)
