@@ -224,7 +224,8 @@ def test_a_sandboxed_point_killed_fails_the_analysis_and_writes_nothing(tmp_path
 
 @needs_sandbox
 @pytest.mark.slow
-def test_a_sandboxed_point_keeps_its_compiled_programs_in_the_project_cache(sweep_project):
+@pytest.mark.parametrize("own", [False, True], ids=["project cache", "JAX_COMPILATION_CACHE_DIR not made yet"])
+def test_a_sandboxed_point_keeps_its_compiled_programs_in_the_project_cache(sweep_project, tmp_path_factory, own):
     from tests.support.jax_toy import JAX_TOY
 
     root = sweep_project
@@ -232,11 +233,16 @@ def test_a_sandboxed_point_keeps_its_compiled_programs_in_the_project_cache(swee
     reg = root / "analysis" / "registry.yaml"
     reg.write_text(reg.read_text() + "toy-jax:\n  module: toy_jax\n  title: Toy JAX\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith("JAX_")}  # litrec's own cache
+    folder = root / ".litrec-cache" / "jax"
+    if own:  # the user's own folder, which JAX makes outside a sandbox: made before it is bound
+        folder = tmp_path_factory.mktemp("programs") / "jax"  # outside the project
+        env.update(JAX_COMPILATION_CACHE_DIR=str(folder), JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS="0",
+                   JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES="-1")
     for _ in range(2):  # compiled, then loaded
         done = subprocess.run([sys.executable, "-m", "litrec", "run", "toy-jax", "--profile", "quick", "--force"],
                               cwd=root, env=env, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
     result = json.loads((root / "results/toy-jax/quick.json").read_text())
     assert result["hermetic"] is True
-    kept = [p.name for p in (root / ".litrec-cache" / "jax").iterdir()]
+    kept = [p.name for p in folder.iterdir()]
     assert any(name.startswith("jit__mix-") for name in kept), kept

@@ -174,7 +174,11 @@ def binds(point) -> tuple[list[str], list[str]]:
     if not caching_off():  # with the caches off nothing of them is made (`--no-cache`)
         with contextlib.suppress(OSError):
             caches.mkdir(exist_ok=True)
-    rw = [str(caches), os.environ.get("JAX_COMPILATION_CACHE_DIR") or "", *_mpl_folders()]
+    own = os.environ.get("JAX_COMPILATION_CACHE_DIR") or ""
+    if own and "://" not in own:  # JAX makes the folder it is given; only one that exists is bound
+        with contextlib.suppress(OSError):
+            os.makedirs(own, exist_ok=True)
+    rw = [str(caches), own, *_mpl_folders()]
     if point.checkpoints:  # the run's checkpoint folder: every point of the analysis keeps its own there
         parent = Path(point.checkpoints).parent
         try:
