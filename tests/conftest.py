@@ -33,6 +33,11 @@ COMPILE_CACHE_VARIABLES = ("JAX_COMPILATION_CACHE_DIR", "JAX_PERSISTENT_CACHE_MI
                            "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES")
 
 
+def compile_cache_env(folder) -> dict[str, str]:
+    """The environment variables that make JAX keep every program it compiles in `folder`."""
+    return dict(zip(COMPILE_CACHE_VARIABLES, (str(folder), "0", "-1")))
+
+
 def _share_compiled_programs() -> None:
     """One JAX compilation cache for the whole test session: the repository's own
     `.litrec-cache/jax/`, where `litrec run` keeps what it compiles (CI's quick run fills it
@@ -50,7 +55,7 @@ def _share_compiled_programs() -> None:
         return
     folder = cache_dir(REPO, "jax")
     if folder is not None:
-        os.environ.update(dict(zip(COMPILE_CACHE_VARIABLES, (str(folder), "0", "-1"))))
+        os.environ.update(compile_cache_env(folder))
 
 
 _share_compiled_programs()

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import COMPILE_CACHE_VARIABLES
+from tests.conftest import COMPILE_CACHE_VARIABLES, compile_cache_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,7 +37,7 @@ def _metrics_in_a_fresh_process(module: str, config: str, cores: set[int] | None
     code = CHILD.format(root=str(ROOT), module=module, config=config)
     # without XLA_FLAGS, and with the test's own compile cache in place of the tests' shared one
     env = {k: v for k, v in os.environ.items() if k != "XLA_FLAGS" and k not in COMPILE_CACHE_VARIABLES}
-    env.update(dict(zip(COMPILE_CACHE_VARIABLES, (str(programs), "0", "-1"))))
+    env.update(compile_cache_env(programs))
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                           cwd=ROOT, timeout=600,
                           preexec_fn=(lambda: os.sched_setaffinity(0, cores)) if cores else None)

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from litrec.runs import sandbox
+from tests.conftest import compile_cache_env
 from tests.support.files import write
 from tests.support.mini import PAPER
 from tests.support.procs import descendants
@@ -236,8 +237,7 @@ def test_a_sandboxed_point_keeps_its_compiled_programs_in_the_project_cache(swee
     folder = root / ".litrec-cache" / "jax"
     if own:  # the user's own folder, which JAX makes outside a sandbox: made before it is bound
         folder = tmp_path_factory.mktemp("programs") / "jax"  # outside the project
-        env.update(JAX_COMPILATION_CACHE_DIR=str(folder), JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS="0",
-                   JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES="-1")
+        env.update(compile_cache_env(folder))
     for _ in range(2):  # compiled, then loaded
         done = subprocess.run([sys.executable, "-m", "litrec", "run", "toy-jax", "--profile", "quick", "--force"],
                               cwd=root, env=env, capture_output=True, text=True, timeout=300)

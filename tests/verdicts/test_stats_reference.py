@@ -11,8 +11,7 @@ import pytest
 from litrec.verdicts.stats import BOOTSTRAP_FROM, T975, Summary, seeds_needed, summarize, t975
 
 
-@pytest.fixture(scope="module")
-def sp():
+def scipy_stats():
     """SciPy's statistics, the oracle: imported by the tests that use it, not when every test
     worker collects this module (a second or more each)."""
     from scipy import stats
@@ -21,7 +20,8 @@ def sp():
 
 
 @pytest.mark.parametrize("df", range(1, 41))
-def test_the_t_table_is_scipys_quantile_to_three_decimals(df, sp):
+def test_the_t_table_is_scipys_quantile_to_three_decimals(df):
+    sp = scipy_stats()
     want = float(sp.t.ppf(0.975, df)) if df <= 30 else float(sp.norm.ppf(0.975))
     assert t975(df) == pytest.approx(want, abs=5e-4 if df <= 30 else 0.5e-2)
     assert t975(df) == (round(want, 3) if df <= 30 else 1.960)
@@ -39,7 +39,8 @@ def test_the_t_table_ends_at_30_degrees_of_freedom():
     [1.0, 1.1, 0.9, 1.05, 0.95, 1.2],
     [3.0, 2.0, 4.0, 3.5, 2.5, 3.2, 2.8, 3.1, 2.9],  # 9 seeds: the last with Student t
 ])
-def test_fewer_than_ten_seeds_give_scipys_student_t_interval(values, sp):
+def test_fewer_than_ten_seeds_give_scipys_student_t_interval(values):
+    sp = scipy_stats()
     n = len(values)
     s = summarize(values)
     mean, sd = statistics.fmean(values), statistics.stdev(values)
@@ -92,7 +93,8 @@ def test_the_bootstrap_starts_at_ten_seeds(n):
     [1.0 + 0.01 * i for i in range(11)] + [5.0],       # one outlier, last
     [0.97, 1.02, 0.99, 1.05, 0.96, 1.01, 1.03, 0.98, 1.0, 1.04, 0.95, 1.02, 0.99, 1.01, 1.0],
 ])
-def test_the_bootstrap_interval_agrees_with_scipys(values, sp):
+def test_the_bootstrap_interval_agrees_with_scipys(values):
+    sp = scipy_stats()
     s = summarize(values)
     assert s.method == "bootstrap" and (s.low, s.high) == _documented_bootstrap(values)
     ref = sp.bootstrap((np.asarray(values),), np.mean, confidence_level=0.95, n_resamples=10_000,
@@ -113,8 +115,7 @@ def summary(mean: float, std: float, n: int) -> Summary:
 def oracle_seeds(mean, std, n, threshold, limit=1000):
     """The least n' >= max(n, 2) with t_{0.975, n'-1} * std / sqrt(n') < |mean - threshold|,
     with the t quantile from SciPy rounded as the table rounds it."""
-    from scipy import stats as sp
-
+    sp = scipy_stats()
     gap = abs(mean - threshold)
     for m in range(max(n, 2), limit + 1):
         q = round(float(sp.t.ppf(0.975, m - 1)), 3) if m <= 31 else 1.960

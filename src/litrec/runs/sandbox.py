@@ -181,10 +181,8 @@ def binds(point) -> tuple[list[str], list[str]]:
     rw = [str(caches), own, *_mpl_folders()]
     if point.checkpoints:  # the run's checkpoint folder: every point of the analysis keeps its own there
         parent = Path(point.checkpoints).parent
-        try:
+        with contextlib.suppress(OSError):
             parent.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            pass
         rw.append(str(parent.resolve()))
     return sorted(p for p in ro if os.path.exists(p)), sorted({p for p in rw if p and os.path.isdir(p)})
 
